@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Keypair } from '@stellar/stellar-sdk';
+import Koa from 'koa';
+import { WebSocketServer } from 'ws';
+import { Authenticator } from './auth/authenticate';
+import { JwtService } from './auth/jwt';
+import { ReplayStore } from './auth/replay';
+import type { Config } from './config';
+import type { RequestContext } from './core/context';
+import type { Logger } from './core/logger';
+import type { GraphQLContext } from './graphql/context';
+import { graphqlErrorFormatter } from './graphql/errors';
+import { apolloKoa } from './graphql/koa';
+import { buildAppSchema } from './graphql/schema';
+import { serveGraphqlWs } from './graphql/ws';
+import { platformsRoutes } from './modules/platforms/platforms.routes';
+import { referenceRoutes } from './modules/reference/reference.routes';
+import { systemRoutes } from './modules/system/system.routes';
+import { readBody } from './rest/body';
+import { errorHandler } from './rest/errors';
+import { AppRouter } from './rest/router';
+import { createServices, type Services } from './services';
+
+export interface AppDeps {
+  config: Config;
+  orm: MikroORM;
+  master: Keypair;
+  log: Logger;
+}
+
+export interface App {
+  server: Server;
+  services: Services;
+  jwt: JwtService;
+  listen(port: number, host?: string): Promise<AddressInfo>;
+  /** Stops accepting, finishes requests in flight, closes sockets. The database stays open. */
+  close(): Promise<void>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+export async function createApp({ config, orm, master, log }: AppDeps): Promise<App> {
+  const services = createServices(config, master);
+  await services.platforms.ensureMasterAccount({ em: orm.em.fork() });
+  const jwt = await JwtService.create(master, config.JWT_TTL);
+  const authenticator = new Authenticator(jwt, (em) => new ReplayStore(em), {
+    windowSeconds: config.SIGNATURE_WINDOW,
+    legacy: config.SIGNATURE_LEGACY,
+  });
+
+  const koa = new Koa();
+  const server = createServer();
+  const schema = buildAppSchema();
+  const apollo = new ApolloServer<GraphQLContext>({
+    schema,
+    formatError: graphqlErrorFormatter(log),
+    includeStacktraceInErrorResponses: false,
+    plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server })],
+  });
+  await apollo.start();
+
+  koa.use(async (ctx, next) => {
+    const given = ctx.get('x-request-id');
+    const requestId = REQUEST_ID.test(given) ? given : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      log.info({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+    }
+  });
+  koa.use(errorHandler(log));
+  koa.use(readBody(config.BODY_LIMIT));
+  koa.use(async (ctx, next) => {
+    const em = orm.em.fork();
+    const peer = ctx.req.socket.remoteAddress ?? '';
+    const forwarded = ctx.get('x-forwarded-for') !== '' || ctx.get('forwarded') !== '';
+    const auth = await authenticator.authenticate(em, {
+      method: ctx.method,
+      target: ctx.originalUrl,
+      header: (name) => ctx.get(name) || undefined,
+      body: ctx.state.rawBody,
+    });
+    const rc: RequestContext = {
+      requestId: ctx.state.requestId,
+      caller: auth.caller,
+      jwtSubject: auth.jwt?.sub ?? null,
+      em,
+      local: LOOPBACK.test(peer) && !forwarded,
+    };
+    ctx.state.rc = rc;
+    await next();
+  });
+
+  const router = new AppRouter(services);
+  router.koa.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  router.koa.get('/readyz', async (ctx) => {
+    const ready = await orm.isConnected();
+    ctx.status = ready ? 200 : 503;
+    ctx.body = { status: ready ? 'ok' : 'database unavailable' };
+  });
+  router.koa.get('/.well-known/jwks.json', (ctx) => {
+    ctx.body = jwt.jwks();
+  });
+  router.koa.all('/graphql', apolloKoa(apollo, async (ctx) => ({ rc: ctx.state.rc, services })));
+  systemRoutes(router);
+  referenceRoutes(router);
+  platformsRoutes(router);
+  koa.use(router.koa.routes());
+  koa.use(router.koa.allowedMethods({ throw: true }));
+  server.on('request', koa.callback());
+
+  const wss = new WebSocketServer({ server, path: '/graphql' });
+  const ws = serveGraphqlWs(wss, schema, orm, services, authenticator);
+
+  const replay = new ReplayStore(orm.em.fork());
+  const pruner = setInterval(() => {
+    replay.prune().catch((err) => log.warn({ err }, 'pruning seen signatures failed'));
+  }, 60_000);
+  pruner.unref();
+
+  return {
+    server,
+    services,
+    jwt,
+    listen: (port, host) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => resolve(server.address() as AddressInfo));
+      }),
+    async close() {
+      clearInterval(pruner);
+      await ws.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      await apollo.stop();
+    },
+  };
+}

@@ -1,0 +1,144 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Caller } from '../core/context';
+import { forbidden, unauthenticated } from '../core/errors';
+import { Account, AccountSigner, BlacklistEntry } from '../modules/accounts/accounts.entity';
+import type { JwtService, VerifiedJwt } from './jwt';
+import { verifyEd25519 } from './keys';
+import type { ReplayStore } from './replay';
+import { bodyDigest, parseSignatureDate, parseSignatureParams, signingDigest, signingString } from './signature';
+
+export interface IncomingAuth {
+  method: string;
+  /** Path and query exactly as sent. */
+  target: string;
+  header(name: string): string | undefined;
+  /** The body bytes received, or null when the request has no body. */
+  body: Buffer | null;
+}
+
+export interface Authentication {
+  caller: Caller | null;
+  /** The verified bearer token, even when its account no longer exists. */
+  jwt: VerifiedJwt | null;
+}
+
+export interface AuthSettings {
+  windowSeconds: number;
+  legacy: boolean;
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const invalidSignature = (detail: string) => unauthenticated('signature_invalid', detail);
+
+/** Resolves the caller of a request from its signature or bearer token (PROTOCOL.md §3). */
+export class Authenticator {
+  constructor(
+    private readonly jwt: JwtService,
+    private readonly replay: (em: EntityManager) => ReplayStore,
+    private readonly settings: AuthSettings,
+  ) {}
+
+  async authenticate(em: EntityManager, req: IncomingAuth): Promise<Authentication> {
+    const authorization = req.header('authorization');
+    const signatureValue =
+      req.header('signature') ?? (authorization?.startsWith('Signature ') ? authorization.slice(10) : undefined);
+    const bearer = authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : undefined;
+    if (authorization && !signatureValue && bearer === undefined) {
+      throw unauthenticated('unsupported_authorization', 'Authorization must use the Bearer or Signature scheme');
+    }
+
+    const jwt = bearer !== undefined ? await this.jwt.verify(bearer) : null;
+    const signed = signatureValue !== undefined ? await this.verifySignature(em, req, signatureValue) : null;
+    if (jwt && signed && jwt.sub !== signed.accountId) {
+      throw unauthenticated('credentials_mismatch', 'the signature and the bearer token name different accounts');
+    }
+
+    const accountId = signed?.accountId ?? jwt?.sub;
+    if (!accountId) return { caller: null, jwt };
+    const account = signed?.account ?? (await em.findOne(Account, { id: accountId }));
+    if (!account) return { caller: null, jwt };
+
+    const entry = await em.findOne(BlacklistEntry, { accountId });
+    if (entry?.state === 'stopped') throw forbidden('account_blocked', 'this account is blocked');
+    if (signed && WRITE_METHODS.has(req.method.toUpperCase())) {
+      const expiresAt = new Date(Date.now() + 2 * this.settings.windowSeconds * 1000);
+      if (!(await this.replay(em).claim(signed.signature, expiresAt))) {
+        throw unauthenticated('signature_replayed', 'this signature was already used');
+      }
+    }
+    return {
+      jwt,
+      caller: {
+        accountId,
+        accountType: account.accountType,
+        platformId: account.platformId,
+        trustingPlatforms: account.trustingPlatforms,
+        blacklist: entry?.state ?? null,
+        keyId: signed?.keyId ?? null,
+        via: signed ? 'signature' : 'jwt',
+      },
+    };
+  }
+
+  private async verifySignature(em: EntityManager, req: IncomingAuth, value: string) {
+    const params = parseSignatureParams(value);
+    if (!params) throw invalidSignature('the Signature header is malformed');
+    if (params.algorithm !== 'ed25519-sha256') throw invalidSignature(`unknown algorithm ${params.algorithm}`);
+    const signedHeaders = new Set(params.headers);
+    if (!signedHeaders.has('(request-target)')) throw invalidSignature('(request-target) must be signed');
+
+    const legacy = this.settings.legacy && params.headers.length === 1;
+    if (!legacy) this.checkFreshness(req, signedHeaders);
+    if (!legacy && req.body && req.body.length > 0) this.checkDigest(req, signedHeaders);
+
+    const text = signingString(req, params.headers);
+    if (!verifyEd25519(params.keyId, signingDigest(text), params.signature)) {
+      throw invalidSignature('the signature does not verify');
+    }
+
+    const actingId = req.header('x-account-id');
+    if (actingId !== undefined && !signedHeaders.has('x-account-id')) {
+      throw invalidSignature('X-Account-Id must be among the signed headers');
+    }
+    const account = await this.resolveActingAccount(em, params.keyId, actingId);
+    return { accountId: account.id, account, keyId: params.keyId, signature: params.signature };
+  }
+
+  private checkFreshness(req: IncomingAuth, signedHeaders: Set<string>): void {
+    const name = signedHeaders.has('x-date') ? 'x-date' : signedHeaders.has('date') ? 'date' : null;
+    if (!name) throw invalidSignature('date or x-date must be signed');
+    const value = req.header(name);
+    const at = value === undefined ? null : parseSignatureDate(value);
+    if (at === null) throw invalidSignature(`${name} is not an IMF-fixdate or RFC 3339 date`);
+    if (Math.abs(Date.now() - at) > this.settings.windowSeconds * 1000) {
+      throw unauthenticated('signature_expired', `${name} is outside the ${this.settings.windowSeconds}s window`);
+    }
+  }
+
+  private checkDigest(req: IncomingAuth, signedHeaders: Set<string>): void {
+    if (!signedHeaders.has('digest')) throw unauthenticated('digest_mismatch', 'a request with a body must sign digest');
+    if (req.header('digest') !== bodyDigest(req.body as Buffer)) {
+      throw unauthenticated('digest_mismatch', 'digest does not match the body received');
+    }
+  }
+
+  private async resolveActingAccount(em: EntityManager, keyId: string, actingId: string | undefined): Promise<Account> {
+    if (actingId !== undefined) {
+      const account = await em.findOne(Account, { id: actingId });
+      if (!account) throw invalidSignature('X-Account-Id names no account');
+      if (actingId !== keyId && !(await em.count(AccountSigner, { accountId: actingId, signerKey: keyId }))) {
+        throw invalidSignature('keyId is not a signer of X-Account-Id');
+      }
+      return account;
+    }
+    const own = await em.findOne(Account, { id: keyId });
+    if (own) return own;
+    const signerOf = await em.find(AccountSigner, { signerKey: keyId }, { limit: 2 });
+    if (signerOf.length !== 1) {
+      throw invalidSignature(signerOf.length ? 'keyId signs for several accounts: send X-Account-Id' : 'keyId is not a known account');
+    }
+    const account = await em.findOne(Account, { id: signerOf[0].accountId });
+    if (!account) throw invalidSignature('keyId is not a known account');
+    return account;
+  }
+}

@@ -1,0 +1,20 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Keypair } from '@stellar/stellar-sdk';
+import type { Config } from '../config';
+import type { Logger } from '../core/logger';
+
+/**
+ * The service's root keypair: from MASTER_SEED, or generated once and kept under DATA_DIR
+ * (mode 0600) so that it survives restarts. Only its public key is ever logged.
+ */
+export function loadMasterKeypair(config: Config, log: Logger): Keypair {
+  if (config.MASTER_SEED) return Keypair.fromSecret(config.MASTER_SEED);
+  const file = path.resolve(config.DATA_DIR, 'master.seed');
+  if (existsSync(file)) return Keypair.fromSecret(readFileSync(file, 'utf8').trim());
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const keypair = Keypair.random();
+  writeFileSync(file, `${keypair.secret()}\n`, { mode: 0o600, flag: 'wx' });
+  log.info({ masterAccountId: keypair.publicKey(), file }, 'generated a master key (set MASTER_SEED to choose one)');
+  return keypair;
+}

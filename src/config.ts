@@ -1,0 +1,47 @@
+import { Networks } from '@stellar/stellar-sdk';
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((v) => v === 'true' || v === '1');
+
+const duration = z
+  .string()
+  .regex(/^\d+(s|m|h|d)?$/, 'expected a number of seconds, or a number followed by s, m, h or d')
+  .transform((v) => {
+    const n = Number.parseInt(v, 10);
+    const unit = v.replace(/^\d+/, '') || 's';
+    return n * { s: 1, m: 60, h: 3600, d: 86400 }[unit as 's' | 'm' | 'h' | 'd'];
+  });
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATABASE_URL: z.string().url().optional(),
+  REDIS_URL: z.string().url().optional(),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  MASTER_SEED: z
+    .string()
+    .regex(/^S[A-Z2-7]{55}$/, 'expected a Stellar secret seed (S…, 56 characters)')
+    .optional(),
+  NETWORK_PASSPHRASE: z.string().min(1).default(Networks.STANDALONE),
+  PUBLIC_URL: z.string().url().optional(),
+  JWT_TTL: duration.default(3600),
+  SIGNATURE_WINDOW: duration.default(300),
+  SIGNATURE_LEGACY: bool.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT: z.coerce.number().int().positive().default(1024 * 1024),
+});
+
+export type Config = z.infer<typeof schema>;
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,25 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AccountType, BlacklistState } from '../modules/accounts/accounts.entity';
+
+/** The authenticated account a request acts for. */
+export interface Caller {
+  accountId: string;
+  accountType: AccountType;
+  platformId: string | null;
+  trustingPlatforms: string[];
+  blacklist: BlacklistState | null;
+  /** The key that signed the request, when it was signed (may be a signer of the account). */
+  keyId: string | null;
+  via: 'signature' | 'jwt';
+}
+
+/** What every service method receives first: the caller and the request's own entity manager. */
+export interface RequestContext {
+  requestId: string;
+  caller: Caller | null;
+  /** Subject of a verified bearer token, also when its account no longer exists. */
+  jwtSubject: string | null;
+  em: EntityManager;
+  /** The request came from a loopback peer with no forwarding headers. */
+  local: boolean;
+}

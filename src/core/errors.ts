@@ -1,0 +1,68 @@
+/** Where in the input a fault lies: a JSON pointer into the body, or a query parameter name. */
+export type ErrorSource = { pointer: string } | { parameter: string } | { header: string };
+
+export type ErrorKind =
+  | 'invalid'
+  | 'unauthenticated'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'internal';
+
+export const STATUS_OF_KIND: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+};
+
+export interface ErrorItem {
+  code: string;
+  detail: string;
+  source?: ErrorSource;
+  meta?: Record<string, unknown>;
+}
+
+/**
+ * The one error type of the domain. Services throw it; each edge maps it once
+ * (REST: JSON:API error document, GraphQL: extensions.code and extensions.status).
+ * A validation failure carries one item per faulty field.
+ */
+export class DomainError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly kind: ErrorKind,
+    readonly items: [ErrorItem, ...ErrorItem[]],
+  ) {
+    super(items[0].detail);
+    this.name = 'DomainError';
+    this.status = STATUS_OF_KIND[kind];
+  }
+
+  get code(): string {
+    return this.items[0].code;
+  }
+
+  static of(kind: ErrorKind, code: string, detail: string, source?: ErrorSource): DomainError {
+    return new DomainError(kind, [{ code, detail, ...(source ? { source } : {}) }]);
+  }
+}
+
+export const invalid = (code: string, detail: string, source?: ErrorSource) =>
+  DomainError.of('invalid', code, detail, source);
+export const unauthenticated = (code: string, detail: string) =>
+  DomainError.of('unauthenticated', code, detail);
+export const forbidden = (code: string, detail: string) => DomainError.of('forbidden', code, detail);
+export const notFound = (code: string, detail: string, source?: ErrorSource) =>
+  DomainError.of('not_found', code, detail, source);
+export const conflict = (code: string, detail: string, source?: ErrorSource) =>
+  DomainError.of('conflict', code, detail, source);

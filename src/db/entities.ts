@@ -1,0 +1,3 @@
+import { Account, AccountSigner, BlacklistEntry } from '../modules/accounts/accounts.entity';
+
+export const ENTITIES = [Account, AccountSigner, BlacklistEntry];

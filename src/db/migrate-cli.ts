@@ -1,0 +1,23 @@
+import { loadConfig } from '../config';
+import { openDatabase, migrate } from './orm';
+import { logger } from '../core/logger';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (!config.DATABASE_URL) {
+    logger.info('DATABASE_URL is not set: the embedded database migrates itself at start');
+    return;
+  }
+  const orm = await openDatabase(config.DATABASE_URL);
+  try {
+    await migrate(orm);
+    logger.info('migrations applied');
+  } finally {
+    await orm.close();
+  }
+}
+
+main().catch((err) => {
+  logger.error({ err }, 'migration failed');
+  process.exitCode = 1;
+});

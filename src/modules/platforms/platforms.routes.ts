@@ -1,0 +1,11 @@
+import { parseDocument } from '../../rest/document';
+import type { AppRouter } from '../../rest/router';
+import { masterSignerDocument } from './platforms.schema';
+
+export function platformsRoutes(router: AppRouter): void {
+  const { platforms } = router.services;
+  router.post('/master/signers', { status: 204 }, async ({ rc, body }) => {
+    const doc = parseDocument(masterSignerDocument, body);
+    await platforms.addMasterSigner(rc, doc.data.id, { pointer: '/data/id' });
+  });
+}

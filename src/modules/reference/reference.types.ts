@@ -1,0 +1,34 @@
+import { Field, ObjectType } from 'type-graphql';
+
+@ObjectType({ description: 'A model family of a maker' })
+export class ModelClassType {
+  @Field(() => String) name!: string;
+  @Field(() => String) prefix!: string;
+  @Field(() => [String]) models!: string[];
+}
+
+@ObjectType('Maker')
+export class MakerType {
+  @Field(() => String) name!: string;
+  @Field(() => [ModelClassType]) classes!: ModelClassType[];
+}
+
+@ObjectType('Country')
+export class CountryType {
+  @Field(() => String) name!: string;
+  @Field(() => String, { description: 'ISO 3166-1 alpha-3' }) code!: string;
+  @Field(() => [String], { nullable: true }) cities!: string[] | null;
+}
+
+@ObjectType('FuelType')
+export class FuelTypeType {
+  @Field(() => String) id!: string;
+  @Field(() => String, { description: 'The value lot details and filters use' }) value!: string;
+  @Field(() => String) verbose!: string;
+}
+
+@ObjectType('EnumEntry', { description: 'An entry of a reference list: wheel positions, transmissions' })
+export class EnumEntryType {
+  @Field(() => String) id!: string;
+  @Field(() => String) verbose!: string;
+}

@@ -1,0 +1,9 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+
+@ObjectType('Ping')
+export class PingType {
+  @Field(() => Int, { description: 'Seconds since the POSIX epoch' }) currentTime!: number;
+  @Field(() => String) networkPassphrase!: string;
+  @Field(() => [String], { description: 'Account ids of the platforms' }) platforms!: string[];
+  @Field(() => String) masterAccountId!: string;
+}

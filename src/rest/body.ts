@@ -1,0 +1,53 @@
+import type { Middleware } from 'koa';
+import getRawBody from 'raw-body';
+import { DomainError, invalid } from '../core/errors';
+
+const JSON_TYPES = new Set(['application/json', 'application/vnd.api+json']);
+
+export interface BodyState {
+  /** The bytes received (for the signature digest), null when the request has none. */
+  rawBody: Buffer | null;
+  /** The parsed JSON document, undefined when there is no JSON body. */
+  body: unknown;
+}
+
+/**
+ * Reads JSON bodies whole (bounded) so that the signature digest covers exactly the bytes
+ * received. Multipart bodies are left to the route that accepts them.
+ */
+export function readBody(limit: number): Middleware<BodyState> {
+  return async (ctx, next) => {
+    ctx.state.rawBody = null;
+    ctx.state.body = undefined;
+    const length = ctx.request.length;
+    const hasBody = (length !== undefined && length > 0) || ctx.get('transfer-encoding') !== '';
+    if (!hasBody) return next();
+
+    const type = ctx.request.type;
+    if (type === 'multipart/form-data') return next();
+    if (!JSON_TYPES.has(type)) {
+      throw DomainError.of(
+        'unsupported_media_type',
+        'unsupported_media_type',
+        `content type ${type || '(none)'} is not accepted; send application/vnd.api+json`,
+        { header: 'Content-Type' },
+      );
+    }
+    let raw: Buffer;
+    try {
+      raw = await getRawBody(ctx.req, { limit, length });
+    } catch (err) {
+      if ((err as { type?: string }).type === 'entity.too.large') {
+        throw DomainError.of('payload_too_large', 'body_too_large', `the body exceeds ${limit} bytes`);
+      }
+      throw invalid('body_unreadable', 'the request body could not be read');
+    }
+    ctx.state.rawBody = raw;
+    try {
+      ctx.state.body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw invalid('malformed_json', 'the request body is not valid JSON', { pointer: '' });
+    }
+    return next();
+  };
+}

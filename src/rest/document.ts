@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { DomainError, type ErrorItem } from '../core/errors';
+
+export const JSONAPI = 'application/vnd.api+json';
+
+export interface Resource<A = Record<string, unknown>> {
+  type: string;
+  id: string;
+  attributes?: A;
+  relationships?: Record<string, { data: ResourceIdentifier | ResourceIdentifier[] | null }>;
+  links?: Record<string, string>;
+}
+
+export interface ResourceIdentifier {
+  type: string;
+  id: string;
+}
+
+export interface TopLevel {
+  data: Resource | Resource[] | null;
+  included?: Resource[];
+  links?: Record<string, string>;
+  meta?: Record<string, unknown>;
+}
+
+function pointerOf(path: PropertyKey[]): string {
+  return path.map((p) => `/${String(p).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+/** One error per faulty field, each pointing into the document. */
+export function zodIssuesToItems(issues: z.core.$ZodIssue[], input: unknown, where: 'pointer' | 'parameter'): ErrorItem[] {
+  return issues.map((issue) => {
+    const missing = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined;
+    const name = where === 'pointer' ? pointerOf(issue.path) : issue.path.map(String).join('.');
+    const field = issue.path.length ? String(issue.path[issue.path.length - 1]) : 'document';
+    return {
+      code: missing ? 'missing_field' : 'invalid_field',
+      detail: missing ? `${field} is required` : `${field}: ${issue.message}`,
+      source: where === 'pointer' ? { pointer: name } : { parameter: name },
+    };
+  });
+}
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let cur: unknown = input;
+  for (const key of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[key];
+  }
+  return cur;
+}
+
+/** Validates a request document; throws a 400 listing every faulty field. */
+export function parseDocument<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  if (body === undefined) {
+    throw DomainError.of('invalid', 'missing_body', 'a JSON:API document is required', { pointer: '' });
+  }
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const items = zodIssuesToItems(result.error.issues, body, 'pointer');
+  throw new DomainError('invalid', items as [ErrorItem, ...ErrorItem[]]);
+}
+
+/** `{data: {type, id?, attributes}}` with the given resource type. */
+export function resourceDocument<A extends z.ZodType, I extends z.ZodType>(type: string, attributes: A, id: I) {
+  return z.object({
+    data: z.object({
+      type: z.literal(type, { error: `must be "${type}"` }),
+      id,
+      attributes,
+    }),
+  });
+}
+
+export function resource<A extends object>(type: string, id: string | number, attributes?: A): Resource<A> {
+  return attributes === undefined ? { type, id: String(id) } : { type, id: String(id), attributes };
+}

@@ -1,0 +1,62 @@
+import { STATUS_CODES } from 'node:http';
+import type { Middleware } from 'koa';
+import { DomainError, type ErrorItem } from '../core/errors';
+import type { Logger } from '../core/logger';
+import { JSONAPI } from './document';
+
+export interface ErrorObject {
+  status: string;
+  code: string;
+  title: string;
+  detail: string;
+  source?: ErrorItem['source'];
+  meta?: Record<string, unknown>;
+}
+
+function errorObject(status: number, item: ErrorItem): ErrorObject {
+  return {
+    status: String(status),
+    code: item.code,
+    title: STATUS_CODES[status] ?? 'Error',
+    detail: item.detail,
+    ...(item.source ? { source: item.source } : {}),
+    ...(item.meta ? { meta: item.meta } : {}),
+  };
+}
+
+/** Maps whatever was thrown to the JSON:API error document of PROTOCOL.md §1; never a stack trace. */
+export function toErrorDocument(err: unknown, requestId: string): { status: number; body: { errors: ErrorObject[] } } {
+  if (err instanceof DomainError) {
+    return { status: err.status, body: { errors: err.items.map((i) => errorObject(err.status, i)) } };
+  }
+  const status = (err as { status?: number; expose?: boolean }).status;
+  if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: boolean }).expose) {
+    const code = status === 404 ? 'route_not_found' : status === 405 ? 'method_not_allowed' : 'bad_request';
+    return { status, body: { errors: [errorObject(status, { code, detail: (err as Error).message })] } };
+  }
+  return {
+    status: 500,
+    body: {
+      errors: [
+        errorObject(500, { code: 'internal_error', detail: 'an unexpected error occurred', meta: { request_id: requestId } }),
+      ],
+    },
+  };
+}
+
+export function errorHandler(log: Logger): Middleware<{ requestId: string }> {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw DomainError.of('not_found', 'route_not_found', `no route for ${ctx.method} ${ctx.path}`);
+      }
+    } catch (err) {
+      const { status, body } = toErrorDocument(err, ctx.state.requestId);
+      if (status >= 500) log.error({ err, requestId: ctx.state.requestId }, 'request failed');
+      ctx.status = status;
+      ctx.type = JSONAPI;
+      ctx.body = body;
+    }
+  };
+}

@@ -1,0 +1,162 @@
+import { DomainError, type ErrorItem } from '../core/errors';
+import { parseMoney, type Money } from '../core/money';
+
+export type FilterKind =
+  | { kind: 'string'; max?: number }
+  | { kind: 'enum'; values: readonly string[] }
+  | { kind: 'list'; values?: readonly string[]; item?: RegExp }
+  | { kind: 'integer' }
+  | { kind: 'boolean' }
+  | { kind: 'range'; of: 'integer' | 'decimal' };
+
+export type FilterValue = string | string[] | number | boolean | Range<number | Money>;
+
+export interface Range<T> {
+  min: T | null;
+  max: T | null;
+}
+
+export interface QuerySpec {
+  plain?: Record<string, FilterKind & { required?: boolean }>;
+  filters?: Record<string, FilterKind & { required?: boolean }>;
+  sorts?: readonly string[];
+  defaultSort?: string;
+  includes?: readonly string[];
+  page?: 'cursor' | 'number';
+  defaultPageSize?: number;
+}
+
+export interface ParsedQuery {
+  plain: Record<string, FilterValue>;
+  filters: Record<string, FilterValue>;
+  sort: { key: string; desc: boolean } | null;
+  include: Set<string>;
+  page: { cursor: string | null; limit: number } | { number: number; size: number } | null;
+}
+
+export const MAX_PAGE_SIZE = 100;
+const CURSOR_DEFAULT_LIMIT = 15;
+const FILTER = /^filter\[([a-zA-Z0-9_]+)\]$/;
+const PAGE = /^page\[([a-z]+)\]$/;
+const INTEGER = /^-?\d{1,15}$/;
+
+type Raw = Record<string, string | string[] | undefined>;
+
+type Parsed = { ok: true; value: FilterValue } | { ok: false; reason: string };
+const ok = (value: FilterValue): Parsed => ({ ok: true, value });
+const bad = (reason: string): Parsed => ({ ok: false, reason });
+
+function parseValue(kind: FilterKind, raw: string): Parsed {
+  switch (kind.kind) {
+    case 'string':
+      return raw.length === 0 || raw.length > (kind.max ?? 200) ? bad(`must be 1 to ${kind.max ?? 200} characters`) : ok(raw);
+    case 'enum':
+      return kind.values.includes(raw) ? ok(raw) : bad(`must be one of ${kind.values.join(', ')}`);
+    case 'list': {
+      const items = raw.split(',').map((s) => s.trim());
+      if (items.some((s) => s === '')) return bad('must be a comma-separated list without empty items');
+      const wrong = items.find((s) => (kind.values && !kind.values.includes(s)) || (kind.item && !kind.item.test(s)));
+      if (wrong !== undefined) return bad(`has an invalid item ${JSON.stringify(wrong)}`);
+      return ok(items);
+    }
+    case 'integer':
+      return INTEGER.test(raw) ? ok(Number.parseInt(raw, 10)) : bad('must be an integer');
+    case 'boolean':
+      return raw === 'true' ? ok(true) : raw === 'false' ? ok(false) : bad('must be true or false');
+    case 'range': {
+      const parts = raw.split(',');
+      if (parts.length !== 2 || (parts[0] === '' && parts[1] === '')) return bad('must be min,max with either end empty');
+      const ends = parts.map((p) => (p === '' ? null : kind.of === 'integer' ? (INTEGER.test(p) ? Number.parseInt(p, 10) : undefined) : (parseMoney(p) ?? undefined)));
+      if (ends.some((e) => e === undefined)) return bad(`ends must be ${kind.of === 'integer' ? 'integers' : 'decimals'}`);
+      const [min, max] = ends as (number | Money | null)[];
+      if (min !== null && max !== null && (typeof min === 'number' ? min > (max as number) : (min as Money).gt(max as Money))) {
+        return bad('min must not exceed max');
+      }
+      return ok({ min, max });
+    }
+  }
+}
+
+function positiveInt(raw: string, max: number): number | null {
+  if (!/^\d{1,6}$/.test(raw)) return null;
+  const n = Number.parseInt(raw, 10);
+  return n >= 1 && n <= max ? n : null;
+}
+
+/**
+ * Parses a query of PROTOCOL.md §2 against what the endpoint accepts. Every unknown parameter,
+ * filter, include or sort key, and every malformed value, is one error naming the parameter.
+ */
+export function parseQuery(spec: QuerySpec, raw: Raw): ParsedQuery {
+  const errors: ErrorItem[] = [];
+  const fail = (parameter: string, code: string, detail: string) => errors.push({ code, detail, source: { parameter } });
+  const out: ParsedQuery = { plain: {}, filters: {}, sort: null, include: new Set(), page: null };
+  const pageRaw: Record<string, string> = {};
+
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) {
+      fail(name, 'duplicate_parameter', `${name} is given more than once`);
+      continue;
+    }
+    const filter = FILTER.exec(name);
+    const page = PAGE.exec(name);
+    if (filter) {
+      const kind = spec.filters?.[filter[1]];
+      if (!kind) fail(name, 'unknown_filter', `${filter[1]} is not a filter of this endpoint`);
+      else assign(out.filters, filter[1], kind, value, name);
+    } else if (page) {
+      const allowed = spec.page === 'cursor' ? ['cursor', 'limit'] : spec.page === 'number' ? ['number', 'size'] : [];
+      if (!allowed.includes(page[1])) fail(name, 'unknown_parameter', `${name} is not accepted by this endpoint`);
+      else pageRaw[page[1]] = value;
+    } else if (name === 'sort' && spec.sorts?.length) {
+      const key = value.replace(/^-/, '');
+      if (!spec.sorts.includes(key)) fail(name, 'unknown_sort', `sort must be one of ${spec.sorts.join(', ')}, optionally with a leading -`);
+      else out.sort = { key, desc: value.startsWith('-') };
+    } else if (name === 'include' && spec.includes?.length) {
+      const names = value.split(',').map((s) => s.trim());
+      const bad = names.filter((n) => !spec.includes?.includes(n));
+      if (bad.length) fail(name, 'unknown_include', `unknown include ${bad.join(', ')}; allowed: ${spec.includes.join(', ')}`);
+      else names.forEach((n) => out.include.add(n));
+    } else if (spec.plain?.[name]) {
+      assign(out.plain, name, spec.plain[name], value, name);
+    } else {
+      fail(name, 'unknown_parameter', `${name} is not accepted by this endpoint`);
+    }
+  }
+
+  for (const [where, kinds] of [['filter', spec.filters], ['plain', spec.plain]] as const) {
+    for (const [key, kind] of Object.entries(kinds ?? {})) {
+      const target = where === 'filter' ? out.filters : out.plain;
+      const parameter = where === 'filter' ? `filter[${key}]` : key;
+      if (kind.required && target[key] === undefined && !errors.some((e) => e.source && 'parameter' in e.source && e.source.parameter === parameter)) {
+        fail(parameter, 'missing_parameter', `${parameter} is required`);
+      }
+    }
+  }
+
+  if (!out.sort && spec.defaultSort) {
+    out.sort = { key: spec.defaultSort.replace(/^-/, ''), desc: spec.defaultSort.startsWith('-') };
+  }
+
+  if (spec.page === 'cursor') {
+    const limit = pageRaw.limit === undefined ? CURSOR_DEFAULT_LIMIT : positiveInt(pageRaw.limit, MAX_PAGE_SIZE);
+    if (limit === null) fail('page[limit]', 'invalid_page', `page[limit] must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+    out.page = { cursor: pageRaw.cursor ?? null, limit: limit ?? CURSOR_DEFAULT_LIMIT };
+  } else if (spec.page === 'number') {
+    const number = pageRaw.number === undefined ? 0 : /^\d{1,9}$/.test(pageRaw.number) ? Number(pageRaw.number) : null;
+    const size = pageRaw.size === undefined ? (spec.defaultPageSize ?? CURSOR_DEFAULT_LIMIT) : positiveInt(pageRaw.size, MAX_PAGE_SIZE);
+    if (number === null) fail('page[number]', 'invalid_page', 'page[number] must be an integer from 0');
+    if (size === null) fail('page[size]', 'invalid_page', `page[size] must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+    out.page = { number: number ?? 0, size: size ?? CURSOR_DEFAULT_LIMIT };
+  }
+
+  if (errors.length) throw new DomainError('invalid', errors as [ErrorItem, ...ErrorItem[]]);
+  return out;
+
+  function assign(target: Record<string, FilterValue>, key: string, kind: FilterKind, value: string, parameter: string) {
+    const parsed = parseValue(kind, value);
+    if (parsed.ok) target[key] = parsed.value;
+    else fail(parameter, 'invalid_parameter', `${parameter} ${parsed.reason}`);
+  }
+}

@@ -1,0 +1,69 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { RequestContext } from '../core/context';
+import type { Services } from '../services';
+import { JSONAPI, type TopLevel } from './document';
+import { parseQuery, type ParsedQuery, type QuerySpec } from './query';
+
+export interface RouteRequest {
+  rc: RequestContext;
+  params: Record<string, string>;
+  query: ParsedQuery;
+  /** The query string as sent, for links that keep every other parameter. */
+  search: URLSearchParams;
+  path: string;
+  body: unknown;
+  koa: Context;
+}
+
+export interface RouteOptions {
+  query?: QuerySpec;
+  /** Success status; 204 answers with no body. */
+  status?: number;
+}
+
+type Handler = (req: RouteRequest) => Promise<TopLevel | null | void> | TopLevel | null | void;
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** The REST edge: each route is parse → service → presenter; this wraps the parse and the render. */
+export class AppRouter {
+  readonly koa = new Router();
+
+  constructor(readonly services: Services) {}
+
+  get(path: string, options: RouteOptions, handler: Handler) {
+    this.add('get', path, options, handler);
+  }
+  post(path: string, options: RouteOptions, handler: Handler) {
+    this.add('post', path, options, handler);
+  }
+  put(path: string, options: RouteOptions, handler: Handler) {
+    this.add('put', path, options, handler);
+  }
+  patch(path: string, options: RouteOptions, handler: Handler) {
+    this.add('patch', path, options, handler);
+  }
+  delete(path: string, options: RouteOptions, handler: Handler) {
+    this.add('delete', path, options, handler);
+  }
+
+  private add(method: Method, path: string, options: RouteOptions, handler: Handler) {
+    this.koa[method](path, async (koa) => {
+      const query = parseQuery(options.query ?? {}, koa.query as Record<string, string | string[] | undefined>);
+      const result = await handler({
+        rc: koa.state.rc,
+        params: koa.params,
+        query,
+        search: new URLSearchParams(koa.querystring),
+        path: koa.path,
+        body: koa.state.body,
+        koa,
+      });
+      koa.status = options.status ?? 200;
+      if (koa.status !== 204) {
+        koa.type = JSONAPI;
+        koa.body = result ?? { data: null };
+      }
+    });
+  }
+}
