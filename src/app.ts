@@ -18,6 +18,7 @@ import { graphqlErrorFormatter } from './graphql/errors';
 import { apolloKoa } from './graphql/koa';
 import { buildAppSchema } from './graphql/schema';
 import { serveGraphqlWs } from './graphql/ws';
+import { credentialsRoutes } from './modules/credentials/credentials.routes';
 import { platformsRoutes } from './modules/platforms/platforms.routes';
 import { referenceRoutes } from './modules/reference/reference.routes';
 import { systemRoutes } from './modules/system/system.routes';
@@ -42,13 +43,14 @@ export interface App {
   close(): Promise<void>;
 }
 
+const GRAPHQL_PATH = '/graphql';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
 export async function createApp({ config, orm, master, log }: AppDeps): Promise<App> {
-  const services = createServices(config, master);
-  await services.platforms.ensureMasterAccount({ em: orm.em.fork() });
   const jwt = await JwtService.create(master, config.JWT_TTL);
+  const services = createServices(config, master, jwt);
+  await services.platforms.ensureMasterAccount({ em: orm.em.fork() });
   const authenticator = new Authenticator(jwt, (em) => new ReplayStore(em), {
     windowSeconds: config.SIGNATURE_WINDOW,
     legacy: config.SIGNATURE_LEGACY,
@@ -78,7 +80,7 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
       log.info({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
     }
   });
-  koa.use(errorHandler(log));
+  koa.use(errorHandler(log, GRAPHQL_PATH));
   koa.use(readBody(config.BODY_LIMIT));
   koa.use(async (ctx, next) => {
     const em = orm.em.fork();
@@ -113,15 +115,16 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
   router.koa.get('/.well-known/jwks.json', (ctx) => {
     ctx.body = jwt.jwks();
   });
-  router.koa.all('/graphql', apolloKoa(apollo, async (ctx) => ({ rc: ctx.state.rc, services })));
+  router.koa.all(GRAPHQL_PATH, apolloKoa(apollo, async (ctx) => ({ rc: ctx.state.rc, services })));
   systemRoutes(router);
   referenceRoutes(router);
+  credentialsRoutes(router);
   platformsRoutes(router);
   koa.use(router.koa.routes());
   koa.use(router.koa.allowedMethods({ throw: true }));
   server.on('request', koa.callback());
 
-  const wss = new WebSocketServer({ server, path: '/graphql' });
+  const wss = new WebSocketServer({ server, path: GRAPHQL_PATH });
   const ws = serveGraphqlWs(wss, schema, orm, services, authenticator);
 
   const replay = new ReplayStore(orm.em.fork());

@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
+import { AccountsResolver } from '../modules/accounts/accounts.resolver';
+import { CredentialsResolver } from '../modules/credentials/credentials.resolver';
 import { PlatformsResolver } from '../modules/platforms/platforms.resolver';
 import { ReferenceResolver } from '../modules/reference/reference.resolver';
 import { SystemResolver } from '../modules/system/system.resolver';
@@ -9,7 +11,7 @@ export const SCHEMA_FILE = 'schema/schema.graphql';
 
 export function buildAppSchema(): GraphQLSchema {
   return buildSchemaSync({
-    resolvers: [SystemResolver, ReferenceResolver, PlatformsResolver],
+    resolvers: [SystemResolver, ReferenceResolver, AccountsResolver, CredentialsResolver, PlatformsResolver],
     validate: false,
   });
 }

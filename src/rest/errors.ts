@@ -44,7 +44,14 @@ export function toErrorDocument(err: unknown, requestId: string): { status: numb
   };
 }
 
-export function errorHandler(log: Logger): Middleware<{ requestId: string }> {
+/** The same failure in GraphQL's shape, for errors raised before a GraphQL operation runs. */
+function asGraphqlErrors(status: number, errors: ErrorObject[]) {
+  return {
+    errors: errors.map((e) => ({ message: e.detail, extensions: { code: e.code, status, ...(e.meta ? e.meta : {}) } })),
+  };
+}
+
+export function errorHandler(log: Logger, graphqlPath: string): Middleware<{ requestId: string }> {
   return async (ctx, next) => {
     try {
       await next();
@@ -55,8 +62,13 @@ export function errorHandler(log: Logger): Middleware<{ requestId: string }> {
       const { status, body } = toErrorDocument(err, ctx.state.requestId);
       if (status >= 500) log.error({ err, requestId: ctx.state.requestId }, 'request failed');
       ctx.status = status;
-      ctx.type = JSONAPI;
-      ctx.body = body;
+      if (ctx.path === graphqlPath) {
+        ctx.type = 'application/json';
+        ctx.body = asGraphqlErrors(status, body.errors);
+      } else {
+        ctx.type = JSONAPI;
+        ctx.body = body;
+      }
     }
   };
 }

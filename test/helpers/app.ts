@@ -1,0 +1,54 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { Keypair } from '@stellar/stellar-sdk';
+import { createApp, type App } from '../../src/app';
+import { loadConfig, type Config } from '../../src/config';
+import { logger } from '../../src/core/logger';
+import { openDatabase } from '../../src/db/orm';
+import { TestClient } from './client';
+import { createTestDatabase, type TestDatabase } from './db';
+
+export interface TestApp {
+  app: App;
+  orm: MikroORM;
+  config: Config;
+  master: Keypair;
+  baseUrl: string;
+  port: number;
+  /** An unsigned client; `.as(keypair)` signs. */
+  client: TestClient;
+  close(): Promise<void>;
+}
+
+/** Boots the whole service on a random port over this test file's own database. */
+export async function startTestApp(env: Record<string, string> = {}, db?: TestDatabase): Promise<TestApp> {
+  const database = db ?? (await createTestDatabase());
+  const master = Keypair.random();
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'auction-test-')),
+    MASTER_SEED: master.secret(),
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  const orm = await openDatabase(database.url);
+  const app = await createApp({ config, orm, master, log: logger });
+  const address = await app.listen(0, '127.0.0.1');
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  return {
+    app,
+    orm,
+    config,
+    master,
+    baseUrl,
+    port: address.port,
+    client: new TestClient(baseUrl),
+    async close() {
+      await app.close();
+      await orm.close();
+      if (!db) await database.drop();
+    },
+  };
+}

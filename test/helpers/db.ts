@@ -1,0 +1,80 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { startEmbeddedPostgres } from '../../src/db/embedded';
+import { migrate, openDatabase } from '../../src/db/orm';
+import { MIGRATIONS } from '../../src/db/migrations';
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+function serverUrl(): string | null {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('run the tests with `npm test`, which chooses the database');
+  return url === 'embedded' ? null : url;
+}
+
+function withDatabase(url: string, name: string): string {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+/** The template every test database is copied from; named after the migrations it holds. */
+export function templateName(): string {
+  const hash = createHash('sha256').update(MIGRATIONS.map((m) => m.name).join(',')).digest('hex').slice(0, 12);
+  return `auction_tpl_${hash}`;
+}
+
+async function admin<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Creates the migrated template once per set of migrations (real server only). */
+export async function ensureTemplate(): Promise<void> {
+  const url = serverUrl();
+  if (!url) return;
+  const name = templateName();
+  const exists = await admin(url, async (c) => (await c.query('select 1 from pg_database where datname = $1', [name])).rowCount);
+  if (exists) return;
+  const building = `${name}_${randomBytes(4).toString('hex')}`;
+  await admin(url, (c) => c.query(`create database "${building}"`));
+  const orm = await openDatabase(withDatabase(url, building));
+  try {
+    await migrate(orm);
+  } finally {
+    await orm.close();
+  }
+  await admin(url, async (c) => {
+    try {
+      await c.query(`alter database "${building}" rename to "${name}"`);
+    } catch {
+      await c.query(`drop database if exists "${building}"`);
+    }
+  });
+}
+
+/** A database of this test file's own: a copy of the template, or an in-memory embedded one. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const url = serverUrl();
+  if (!url) {
+    const embedded = await startEmbeddedPostgres(null);
+    const orm = await openDatabase(embedded.url);
+    await migrate(orm);
+    await orm.close();
+    return { url: embedded.url, drop: () => embedded.stop() };
+  }
+  const name = `auction_test_${process.pid}_${randomBytes(4).toString('hex')}`;
+  await admin(url, (c) => c.query(`create database "${name}" template "${templateName()}"`));
+  return {
+    url: withDatabase(url, name),
+    drop: () => admin(url, (c) => c.query(`drop database if exists "${name}" with (force)`)).then(() => undefined),
+  };
+}

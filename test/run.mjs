@@ -1,0 +1,38 @@
+// `npm test`: the suite against the real PostgreSQL at DATABASE_URL, or, when none answers there,
+// against the embedded PostgreSQL (CI always uses the real server).
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { Client } = require('pg');
+
+const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const env = { ...process.env };
+delete env.DATABASE_URL;
+
+async function answers(connectionString) {
+  const client = new Client({ connectionString, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+if (await answers(url)) {
+  env.TEST_DATABASE_URL = url;
+} else if (process.env.CI) {
+  console.error(`No PostgreSQL answers at ${url.replace(/:[^:@/]*@/, ':***@')}; CI needs the real server.`);
+  process.exit(1);
+} else {
+  console.log(`No PostgreSQL answers at ${url.replace(/:[^:@/]*@/, ':***@')}: running the suite on the embedded PostgreSQL.`);
+  env.TEST_DATABASE_URL = 'embedded';
+}
+
+const jest = require.resolve('jest/bin/jest');
+const result = spawnSync(process.execPath, [jest, ...process.argv.slice(2)], { stdio: 'inherit', env });
+process.exit(result.status ?? 1);
