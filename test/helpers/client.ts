@@ -83,7 +83,7 @@ export class TestClient {
 
   /** A GraphQL operation over HTTP POST. */
   graphql<T = any>(query: string, variables?: Record<string, unknown>, opts: RequestOptions = {}) {
-    return this.request<{ data?: T; errors?: any[] }>('POST', '/graphql', { ...opts, body: { query, variables }, contentType: 'application/json' });
+    return this.request<{ data: T; errors: any[] }>('POST', '/graphql', { ...opts, body: { query, variables }, contentType: 'application/json' });
   }
 
   async request<T = any>(method: string, target: string, opts: RequestOptions = {}): Promise<TestResponse<T>> {

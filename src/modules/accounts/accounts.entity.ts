@@ -1,4 +1,4 @@
-import { Entity, Enum, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, Enum, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 
 /** Account type codes of PROTOCOL.md §4. */
 export enum AccountType {
@@ -19,6 +19,12 @@ export const ACCOUNT_TYPE_NAMES: Record<AccountType, string> = {
 
 @Entity({ tableName: 'accounts' })
 export class Account {
+  [OptionalProps]?:
+    | 'platformId' | 'firstName' | 'lastName' | 'email' | 'emailVerified' | 'phoneNumber' | 'phoneVerified'
+    | 'avatarLink' | 'country' | 'countryId' | 'cityId' | 'city' | 'region' | 'address' | 'company'
+    | 'currency' | 'locale' | 'brokerCities' | 'socialTokenA' | 'socialTokenB' | 'trustingPlatforms'
+    | 'flags' | 'createdAt' | 'updatedAt';
+
   @PrimaryKey({ type: 'string', length: 56 })
   id!: string;
 
@@ -101,6 +107,8 @@ export class Account {
 /** A public key allowed to sign for an account (master signers, ledger setOptions signers). */
 @Entity({ tableName: 'account_signers' })
 export class AccountSigner {
+  [OptionalProps]?: 'weight' | 'createdAt';
+
   @PrimaryKey({ type: 'string', length: 56 })
   accountId!: string;
 
@@ -118,6 +126,8 @@ export type BlacklistState = 'stopped' | 'paused';
 
 @Entity({ tableName: 'blacklist' })
 export class BlacklistEntry {
+  [OptionalProps]?: 'createdAt';
+
   @PrimaryKey({ type: 'string', length: 56 })
   accountId!: string;
 

@@ -1,0 +1,56 @@
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { Account } from '../../src/modules/accounts/accounts.entity';
+import { claimsOf } from '../../src/modules/credentials/credentials.service';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { AccountType, insertAccount } from '../helpers/factories';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+function wsClient(connectionParams?: Record<string, unknown>): Client {
+  return createClient({ url: `ws://127.0.0.1:${t.port}/graphql`, webSocketImpl: WebSocket, connectionParams, retryAttempts: 0, lazy: true });
+}
+
+function run<T>(client: Client, query: string): Promise<{ data?: T; errors?: unknown[] }> {
+  return new Promise((resolve, reject) => {
+    let result: { data?: T; errors?: unknown[] } = {};
+    client.subscribe<T>({ query }, { next: (r) => (result = r as typeof result), error: reject, complete: () => resolve(result) });
+  });
+}
+
+describe('GraphQL over WebSocket', () => {
+  it('runs operations anonymously', async () => {
+    const client = wsClient();
+    try {
+      const res = await run<{ ping: { masterAccountId: string } }>(client, '{ ping { masterAccountId } }');
+      expect(res.data?.ping.masterAccountId).toBe(t.master.publicKey());
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('authenticates the socket with a bearer token in connectionParams', async () => {
+    const user = await insertAccount(t.orm, AccountType.User);
+    const account = await t.orm.em.fork().findOneOrFail(Account, { id: user.publicKey() });
+    const client = wsClient({ authorization: `Bearer ${await t.app.jwt.issue(claimsOf(account))}` });
+    try {
+      const res = await run<{ me: { id: string } }>(client, '{ me { id } }');
+      expect(res.data?.me.id).toBe(user.publicKey());
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('refuses a socket with an invalid token', async () => {
+    const client = wsClient({ authorization: 'Bearer nope' });
+    try {
+      await expect(run(client, '{ ping { currentTime } }')).rejects.toMatchObject({ code: 4403 });
+    } finally {
+      await client.dispose();
+    }
+  });
+});
