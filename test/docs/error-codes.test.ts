@@ -1,0 +1,35 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '..', '..');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    return statSync(full).isDirectory() ? sources(full) : full.endsWith('.ts') ? [full] : [];
+  });
+}
+
+/** Codes thrown by the services and the plumbing, as written in the source. */
+function codesInSource(): Set<string> {
+  const patterns = [
+    /\b(?:invalid|unauthenticated|forbidden|notFound|conflict)\(\s*'([a-z_]+)'/g,
+    /DomainError\.of\(\s*'[a-z_]+',\s*'([a-z_]+)'/g,
+    /\bcode: '([a-z_]+)'/g,
+  ];
+  const codes = new Set<string>();
+  for (const file of sources(path.join(root, 'src'))) {
+    const text = readFileSync(file, 'utf8');
+    for (const re of patterns) for (const m of text.matchAll(re)) codes.add(m[1]);
+  }
+  return codes;
+}
+
+describe('the README error code table', () => {
+  it('documents every code the service can answer', () => {
+    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+    const documented = new Set([...readme.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]));
+    const missing = [...codesInSource()].filter((c) => !documented.has(c));
+    expect(missing).toEqual([]);
+  });
+});
