@@ -1,8 +1,31 @@
+import { AccountType } from '../modules/accounts/accounts.entity';
 import type { Caller, RequestContext } from './context';
-import { unauthenticated } from './errors';
+import { forbidden, unauthenticated } from './errors';
 
 /** The caller of an operation that needs one (PROTOCOL.md §3.6): else 401 unauthenticated. */
 export function requireCaller(ctx: RequestContext): Caller {
   if (!ctx.caller) throw unauthenticated('unauthenticated', 'this operation needs a valid signature or bearer token');
   return ctx.caller;
+}
+
+/**
+ * "Staff of platform P" (PROTOCOL.md §4): the platform account P itself, an admin of P, or an
+ * admin whose trusting_platforms contains P.
+ */
+export function isStaffOf(caller: Caller | null, platformId: string | null): boolean {
+  if (!caller || !platformId) return false;
+  if (caller.accountId === platformId) return true;
+  return caller.accountType === AccountType.Admin && (caller.platformId === platformId || caller.trustingPlatforms.includes(platformId));
+}
+
+/** The platforms whose staff the caller is. */
+export function staffPlatforms(caller: Caller): string[] {
+  if (caller.accountType === AccountType.Platform) return [caller.accountId];
+  if (caller.accountType !== AccountType.Admin) return [];
+  return [...new Set([caller.platformId, ...caller.trustingPlatforms].filter((p): p is string => !!p))];
+}
+
+/** Paused accounts may sign in and read, but not take part (PROTOCOL.md §3.4). */
+export function requireActive(caller: Caller): void {
+  if (caller.blacklist === 'paused') throw forbidden('account_paused', 'this account is paused');
 }

@@ -1,7 +1,9 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000Foundation } from './Migration20261122000000Foundation';
+import { Migration20261122010000Identity } from './Migration20261122010000Identity';
 
 /** Every migration, in order. Listed here so that compiled and test builds find them alike. */
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000000Foundation', class: Migration20261122000000Foundation },
+  { name: 'Migration20261122010000Identity', class: Migration20261122010000Identity },
 ];
