@@ -15,13 +15,16 @@ import type { RequestContext } from './core/context';
 import type { Logger } from './core/logger';
 import type { GraphQLContext } from './graphql/context';
 import { graphqlErrorFormatter } from './graphql/errors';
+import { selfRegistrationGuard } from './graphql/guards';
 import { apolloKoa } from './graphql/koa';
 import { buildAppSchema } from './graphql/schema';
 import { serveGraphqlWs } from './graphql/ws';
+import { accountsRoutes } from './modules/accounts/accounts.routes';
 import { credentialsRoutes } from './modules/credentials/credentials.routes';
 import { platformsRoutes } from './modules/platforms/platforms.routes';
 import { referenceRoutes } from './modules/reference/reference.routes';
 import { systemRoutes } from './modules/system/system.routes';
+import { verificationRoutes } from './modules/verification/verification.routes';
 import { readBody } from './rest/body';
 import { errorHandler } from './rest/errors';
 import { AppRouter } from './rest/router';
@@ -49,7 +52,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
 export async function createApp({ config, orm, master, log }: AppDeps): Promise<App> {
   const jwt = await JwtService.create(master, config.JWT_TTL);
-  const services = createServices(config, master, jwt);
+  const services = createServices(config, master, jwt, log);
   await services.platforms.ensureMasterAccount({ em: orm.em.fork() });
   const authenticator = new Authenticator(jwt, (em) => new ReplayStore(em), {
     windowSeconds: config.SIGNATURE_WINDOW,
@@ -63,7 +66,7 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
     schema,
     formatError: graphqlErrorFormatter(log),
     includeStacktraceInErrorResponses: false,
-    plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server })],
+    plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server }), selfRegistrationGuard],
   });
   await apollo.start();
 
@@ -86,15 +89,15 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
     const em = orm.em.fork();
     const peer = ctx.req.socket.remoteAddress ?? '';
     const forwarded = ctx.get('x-forwarded-for') !== '' || ctx.get('forwarded') !== '';
-    const auth = await authenticator.authenticate(em, {
-      method: ctx.method,
-      target: ctx.originalUrl,
-      header: (name) => ctx.get(name) || undefined,
-      body: ctx.state.rawBody,
-    });
+    const auth = await authenticator.authenticate(
+      em,
+      { method: ctx.method, target: ctx.originalUrl, header: (name) => ctx.get(name) || undefined, body: ctx.state.rawBody },
+      ctx.method === 'POST' && (ctx.path === '/accounts' || ctx.path === GRAPHQL_PATH),
+    );
     const rc: RequestContext = {
       requestId: ctx.state.requestId,
       caller: auth.caller,
+      provenKey: auth.provenKey,
       jwtSubject: auth.jwt?.sub ?? null,
       em,
       local: LOOPBACK.test(peer) && !forwarded,
@@ -118,6 +121,8 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
   router.koa.all(GRAPHQL_PATH, apolloKoa(apollo, async (ctx) => ({ rc: ctx.state.rc, services })));
   systemRoutes(router);
   referenceRoutes(router);
+  verificationRoutes(router);
+  accountsRoutes(router);
   credentialsRoutes(router);
   platformsRoutes(router);
   koa.use(router.koa.routes());

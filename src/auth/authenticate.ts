@@ -18,6 +18,8 @@ export interface IncomingAuth {
 
 export interface Authentication {
   caller: Caller | null;
+  /** The key whose signature verified, also when it belongs to no account yet (self-registration). */
+  provenKey: string | null;
   /** The verified bearer token, even when its account no longer exists. */
   jwt: VerifiedJwt | null;
 }
@@ -38,7 +40,11 @@ export class Authenticator {
     private readonly settings: AuthSettings,
   ) {}
 
-  async authenticate(em: EntityManager, req: IncomingAuth): Promise<Authentication> {
+  /**
+   * `allowUnknownKey` lets a verified signature by a key that is no account through (with no
+   * caller), for the one operation that needs it: an account registering itself.
+   */
+  async authenticate(em: EntityManager, req: IncomingAuth, allowUnknownKey = false): Promise<Authentication> {
     const authorization = req.header('authorization');
     const signatureValue =
       req.header('signature') ?? (authorization?.startsWith('Signature ') ? authorization.slice(10) : undefined);
@@ -48,26 +54,28 @@ export class Authenticator {
     }
 
     const jwt = bearer !== undefined ? await this.jwt.verify(bearer) : null;
-    const signed = signatureValue !== undefined ? await this.verifySignature(em, req, signatureValue) : null;
-    if (jwt && signed && jwt.sub !== signed.accountId) {
+    const signed = signatureValue !== undefined ? await this.verifySignature(em, req, signatureValue, allowUnknownKey) : null;
+    const signedAs = signed ? (signed.account?.id ?? signed.keyId) : null;
+    if (jwt && signedAs && jwt.sub !== signedAs) {
       throw unauthenticated('credentials_mismatch', 'the signature and the bearer token name different accounts');
     }
+    const provenKey = signed?.keyId ?? null;
+    if (signed && !signed.account) {
+      await this.claimOnce(em, req, signed.signature);
+      return { caller: null, provenKey, jwt };
+    }
 
-    const accountId = signed?.accountId ?? jwt?.sub;
-    if (!accountId) return { caller: null, jwt };
+    const accountId = signed?.account?.id ?? jwt?.sub;
+    if (!accountId) return { caller: null, provenKey, jwt };
     const account = signed?.account ?? (await em.findOne(Account, { id: accountId }));
-    if (!account) return { caller: null, jwt };
+    if (!account) return { caller: null, provenKey, jwt };
 
     const entry = await em.findOne(BlacklistEntry, { accountId });
     if (entry?.state === 'stopped') throw forbidden('account_blocked', 'this account is blocked');
-    if (signed && WRITE_METHODS.has(req.method.toUpperCase())) {
-      const expiresAt = new Date(Date.now() + 2 * this.settings.windowSeconds * 1000);
-      if (!(await this.replay(em).claim(signed.signature, expiresAt))) {
-        throw unauthenticated('signature_replayed', 'this signature was already used');
-      }
-    }
+    if (signed) await this.claimOnce(em, req, signed.signature);
     return {
       jwt,
+      provenKey,
       caller: {
         accountId,
         accountType: account.accountType,
@@ -80,7 +88,16 @@ export class Authenticator {
     };
   }
 
-  private async verifySignature(em: EntityManager, req: IncomingAuth, value: string) {
+  /** A write signature is accepted once within the window, on every instance (PROTOCOL.md §3.1). */
+  private async claimOnce(em: EntityManager, req: IncomingAuth, signature: Buffer): Promise<void> {
+    if (!WRITE_METHODS.has(req.method.toUpperCase())) return;
+    const expiresAt = new Date(Date.now() + 2 * this.settings.windowSeconds * 1000);
+    if (!(await this.replay(em).claim(signature, expiresAt))) {
+      throw unauthenticated('signature_replayed', 'this signature was already used');
+    }
+  }
+
+  private async verifySignature(em: EntityManager, req: IncomingAuth, value: string, allowUnknownKey: boolean) {
     const params = parseSignatureParams(value);
     if (!params) throw invalidSignature('the Signature header is malformed');
     if (params.algorithm !== 'ed25519-sha256') throw invalidSignature(`unknown algorithm ${params.algorithm}`);
@@ -100,8 +117,8 @@ export class Authenticator {
     if (actingId !== undefined && !signedHeaders.has('x-account-id')) {
       throw invalidSignature('X-Account-Id must be among the signed headers');
     }
-    const account = await this.resolveActingAccount(em, params.keyId, actingId);
-    return { accountId: account.id, account, keyId: params.keyId, signature: params.signature };
+    const account = await this.resolveActingAccount(em, params.keyId, actingId, allowUnknownKey);
+    return { account, keyId: params.keyId, signature: params.signature };
   }
 
   private checkFreshness(req: IncomingAuth, signedHeaders: Set<string>): void {
@@ -122,7 +139,7 @@ export class Authenticator {
     }
   }
 
-  private async resolveActingAccount(em: EntityManager, keyId: string, actingId: string | undefined): Promise<Account> {
+  private async resolveActingAccount(em: EntityManager, keyId: string, actingId: string | undefined, allowUnknownKey: boolean): Promise<Account | null> {
     if (actingId !== undefined) {
       const account = await em.findOne(Account, { id: actingId });
       if (!account) throw invalidSignature('X-Account-Id names no account');
@@ -134,6 +151,7 @@ export class Authenticator {
     const own = await em.findOne(Account, { id: keyId });
     if (own) return own;
     const signerOf = await em.find(AccountSigner, { signerKey: keyId }, { limit: 2 });
+    if (signerOf.length === 0 && allowUnknownKey) return null;
     if (signerOf.length !== 1) {
       throw invalidSignature(signerOf.length ? 'keyId signs for several accounts: send X-Account-Id' : 'keyId is not a known account');
     }

@@ -17,6 +17,8 @@ export interface Caller {
 export interface RequestContext {
   requestId: string;
   caller: Caller | null;
+  /** The key whose signature verified, also when it is no account's (self-registration). */
+  provenKey: string | null;
   /** Subject of a verified bearer token, also when its account no longer exists. */
   jwtSubject: string | null;
   em: EntityManager;

@@ -1,5 +1,8 @@
-/** Where in the input a fault lies: a JSON pointer into the body, or a query parameter name. */
-export type ErrorSource = { pointer: string } | { parameter: string } | { header: string };
+/**
+ * Where in the input a fault lies: a JSON pointer into the body, a query parameter, a header, or
+ * an attribute of the input resource (REST shows it as /data/attributes/…, GraphQL as a field).
+ */
+export type ErrorSource = { pointer: string } | { parameter: string } | { header: string } | { attribute: string };
 
 export type ErrorKind =
   | 'invalid'

@@ -1,6 +1,14 @@
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { GraphQLFormattedError } from 'graphql';
-import { DomainError } from '../core/errors';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { DomainError, type ErrorSource } from '../core/errors';
+
+const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** Attribute faults name the GraphQL input field; other sources pass as they are. */
+function fieldOf(source: ErrorSource) {
+  return 'attribute' in source ? { field: source.attribute.split('/').map(camel).join('.') } : { source };
+}
+import { loggable } from '../core/loggable';
 import type { Logger } from '../core/logger';
 
 const GRAPHQL_CODES: Record<string, { code: string; status: number }> = {
@@ -19,10 +27,13 @@ const GRAPHQL_CODES: Record<string, { code: string; status: number }> = {
  */
 export function graphqlErrorFormatter(log: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const original = unwrapResolverError(error);
+    const unwrapped = unwrapResolverError(error);
+    const original = unwrapped instanceof GraphQLError && unwrapped.originalError ? unwrapped.originalError : unwrapped;
     const base = { locations: formatted.locations, path: formatted.path };
     if (original instanceof DomainError) {
-      const sources = original.items.filter((i) => i.source).map((i) => ({ code: i.code, detail: i.detail, source: i.source }));
+      const sources = original.items
+        .filter((i) => i.source)
+        .map((i) => ({ code: i.code, detail: i.detail, ...fieldOf(i.source as ErrorSource) }));
       return {
         ...base,
         message: original.message,
@@ -31,7 +42,7 @@ export function graphqlErrorFormatter(log: Logger) {
     }
     const known = GRAPHQL_CODES[String(formatted.extensions?.code)];
     if (known) return { ...base, message: formatted.message, extensions: { ...known } };
-    log.error({ err: original }, 'graphql operation failed');
+    log.error({ err: loggable(original) }, 'graphql operation failed');
     return { ...base, message: 'an unexpected error occurred', extensions: { code: 'internal_error', status: 500 } };
   };
 }

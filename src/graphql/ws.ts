@@ -47,7 +47,7 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
         }
       },
       context: (ctx): GraphQLContext => ({
-        rc: { requestId: randomUUID(), caller: ctx.extra.caller ?? null, jwtSubject: null, em: orm.em.fork(), local: false },
+        rc: { requestId: randomUUID(), caller: ctx.extra.caller ?? null, provenKey: null, jwtSubject: null, em: orm.em.fork(), local: false },
         services,
       }),
     },

@@ -75,3 +75,17 @@ export function resourceDocument<A extends z.ZodType, I extends z.ZodType>(type:
 export function resource<A extends object>(type: string, id: string | number, attributes?: A): Resource<A> {
   return attributes === undefined ? { type, id: String(id) } : { type, id: String(id), attributes };
 }
+
+/**
+ * The envelope of an input resource: `data.type` is checked here, `data.id` and the attributes
+ * are the service's to validate (so both edges share the rules).
+ */
+export function inputDocument(type: string) {
+  return z.object({
+    data: z.object({
+      type: z.literal(type, { error: `must be "${type}"` }),
+      id: z.unknown().optional(),
+      attributes: z.record(z.string(), z.unknown()).optional(),
+    }),
+  });
+}

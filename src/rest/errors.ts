@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Middleware } from 'koa';
 import { DomainError, type ErrorItem } from '../core/errors';
+import { loggable } from '../core/loggable';
 import type { Logger } from '../core/logger';
 import { JSONAPI } from './document';
 
@@ -9,8 +10,13 @@ export interface ErrorObject {
   code: string;
   title: string;
   detail: string;
-  source?: ErrorItem['source'];
+  source?: { pointer: string } | { parameter: string } | { header: string };
   meta?: Record<string, unknown>;
+}
+
+function restSource(source: ErrorItem['source']) {
+  if (!source) return {};
+  return { source: 'attribute' in source ? { pointer: `/data/attributes${source.attribute ? `/${source.attribute}` : ''}` } : source };
 }
 
 function errorObject(status: number, item: ErrorItem): ErrorObject {
@@ -19,7 +25,7 @@ function errorObject(status: number, item: ErrorItem): ErrorObject {
     code: item.code,
     title: STATUS_CODES[status] ?? 'Error',
     detail: item.detail,
-    ...(item.source ? { source: item.source } : {}),
+    ...restSource(item.source),
     ...(item.meta ? { meta: item.meta } : {}),
   };
 }
@@ -60,7 +66,7 @@ export function errorHandler(log: Logger, graphqlPath: string): Middleware<{ req
       }
     } catch (err) {
       const { status, body } = toErrorDocument(err, ctx.state.requestId);
-      if (status >= 500) log.error({ err, requestId: ctx.state.requestId }, 'request failed');
+      if (status >= 500) log.error({ err: loggable(err), requestId: ctx.state.requestId }, 'request failed');
       ctx.status = status;
       if (ctx.path === graphqlPath) {
         ctx.type = 'application/json';

@@ -1,14 +1,143 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
-import { notFound } from '../../core/errors';
-import { requireCaller } from '../../core/policies';
-import { Account } from './accounts.entity';
+import { conflict, forbidden, invalid, notFound, unauthenticated } from '../../core/errors';
+import { hashPassword } from '../../core/passwords';
+import { isStaffOf, requireCaller } from '../../core/policies';
+import { uniquely } from '../../core/unique';
+import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { Credential } from '../credentials/credentials.entity';
+import type { LedgerAccounts } from '../ledger/ledger.port';
+import type { ReferenceService } from '../reference/reference.service';
+import type { VerificationService } from '../verification/verification.service';
+import { Account, AccountType } from './accounts.entity';
+import { accountId, createAccountSchema, updateAccountSchema } from './accounts.input';
+import type { AccountView } from './accounts.presenter';
+
+const TYPE_OF = { user: AccountType.User, admin: AccountType.Admin, broker: AccountType.Broker } as const;
 
 export class AccountsService {
+  private readonly createSchema;
+  private readonly updateSchema;
+
+  constructor(
+    reference: ReferenceService,
+    private readonly verification: VerificationService,
+    private readonly ledger: LedgerAccounts,
+  ) {
+    this.createSchema = createAccountSchema(reference);
+    this.updateSchema = updateAccountSchema(reference);
+  }
+
   /** The caller's own account. */
   async me(ctx: RequestContext): Promise<Account> {
     const caller = requireCaller(ctx);
     const account = await ctx.em.findOne(Account, { id: caller.accountId });
     if (!account) throw notFound('account_not_found', 'the caller has no account');
     return account;
+  }
+
+  /**
+   * POST /accounts. A user may register itself (the request signed by the new account's own key);
+   * platform staff create users, admins and brokers. The password creates the credentials, and the
+   * verification tokens go out with the account.
+   */
+  async create(ctx: RequestContext, input: ResourceInput): Promise<Account> {
+    if (!ctx.caller && !ctx.provenKey) throw unauthenticated('unauthenticated', 'the request must be signed');
+    const id = accountId.safeParse(input.id);
+    if (!id.success) throw invalid('invalid_field', 'data.id must be an account id (G…)', { pointer: '/data/id' });
+    const attrs = validateAttributes(this.createSchema, input.attributes);
+
+    const platform = await ctx.em.findOne(Account, { id: attrs.platform_id, accountType: AccountType.Platform });
+    if (!platform) throw invalid('platform_not_found', 'platform_id names no platform', { attribute: 'platform_id' });
+    const selfRegistration = attrs.account_type === 'user' && ctx.provenKey === id.data;
+    if (!selfRegistration && !isStaffOf(ctx.caller, platform.id)) {
+      throw forbidden('not_allowed', `the signing account may not create ${attrs.account_type} accounts on this platform`);
+    }
+
+    const passwordHash = await hashPassword(attrs.password);
+    return uniquely(
+      () =>
+        ctx.em.transactional(async (em) => {
+        if (await em.count(Account, { id: id.data })) throw conflict('account_exists', 'an account with this id exists', { pointer: '/data/id' });
+        await this.assertEmailFree(em, platform.id, attrs.email);
+        const account = em.create(Account, {
+          id: id.data,
+          accountType: TYPE_OF[attrs.account_type],
+          platformId: platform.id,
+          firstName: attrs.first_name,
+          lastName: attrs.last_name,
+          email: attrs.email,
+          phoneNumber: attrs.phone_number ?? null,
+          brokerCities: attrs.broker_cities ?? [],
+          socialTokenA: attrs.social_token_a ?? null,
+          socialTokenB: attrs.social_token_b ?? null,
+          avatarLink: attrs.avatar_link ?? null,
+          country: attrs.country ?? null,
+          countryId: attrs.country_id ?? null,
+          cityId: attrs.city_id ?? null,
+          city: attrs.city ?? null,
+          region: attrs.region ?? null,
+          address: attrs.address ?? null,
+          company: attrs.company ?? null,
+          currency: attrs.currency ?? null,
+          locale: attrs.locale ?? null,
+        });
+        await em.flush();
+        em.persist(em.create(Credential, { accountId: account.id, passwordHash }));
+        await em.flush();
+        await this.ledger.open(em, account.id);
+        await this.verification.issue(em, account, 'email', false);
+        await this.verification.issue(em, account, 'phone', false);
+        return account;
+      }),
+      () => conflict('account_exists', 'the account id or email is taken'),
+    );
+  }
+
+  private async assertEmailFree(em: EntityManager, platformId: string, email: string): Promise<void> {
+    const taken = await em
+      .getConnection()
+      .execute('select 1 from accounts where platform_id = ? and lower(email) = lower(?) limit 1', [platformId, email], 'all', em.getTransactionContext());
+    if (taken.length) throw conflict('email_taken', 'this email is used by another account of the platform', { attribute: 'email' });
+  }
+
+  /** GET /accounts/{id}: the full record for the account and its platform's staff, else the public view. */
+  async get(ctx: RequestContext, id: string): Promise<AccountView> {
+    const account = await ctx.em.findOne(Account, { id, accountType: { $ne: AccountType.Master } });
+    if (!account) throw notFound('account_not_found', 'no account with this id');
+    return { account, full: this.seesFull(ctx, account) };
+  }
+
+  seesFull(ctx: RequestContext, account: Account): boolean {
+    return ctx.caller?.accountId === account.id || isStaffOf(ctx.caller, account.platformId);
+  }
+
+  /** PATCH /accounts/{id}: the account itself or staff of its platform. */
+  async update(ctx: RequestContext, id: string, attributes: unknown): Promise<Account> {
+    const caller = requireCaller(ctx);
+    return ctx.em.transactional(async (em) => {
+      const account = await em.findOne(Account, { id, accountType: { $ne: AccountType.Master } });
+      if (!account) throw notFound('account_not_found', 'no account with this id');
+      if (caller.accountId !== account.id && !isStaffOf(caller, account.platformId)) {
+        throw forbidden('not_allowed', 'the signing account may not update this account');
+      }
+      const attrs = validateAttributes(this.updateSchema, attributes);
+      const map = {
+        first_name: 'firstName',
+        last_name: 'lastName',
+        avatar_link: 'avatarLink',
+        country: 'country',
+        city: 'city',
+        region: 'region',
+        address: 'address',
+        company: 'company',
+        currency: 'currency',
+        locale: 'locale',
+      } as const;
+      for (const [key, prop] of Object.entries(map) as [keyof typeof map, (typeof map)[keyof typeof map]][]) {
+        if (attrs[key] !== undefined) account[prop] = attrs[key] as string;
+      }
+      return account;
+    });
   }
 }

@@ -1,5 +1,6 @@
-import { parseDocument } from '../../rest/document';
+import { inputDocument, parseDocument } from '../../rest/document';
 import type { AppRouter } from '../../rest/router';
+import { presentAccount } from '../accounts/accounts.presenter';
 import { masterSignerDocument } from './platforms.schema';
 
 export function platformsRoutes(router: AppRouter): void {
@@ -7,5 +8,9 @@ export function platformsRoutes(router: AppRouter): void {
   router.post('/master/signers', { status: 204 }, async ({ rc, body }) => {
     const doc = parseDocument(masterSignerDocument, body);
     await platforms.addMasterSigner(rc, doc.data.id, { pointer: '/data/id' });
+  });
+  router.post('/platforms', { status: 201 }, async ({ rc, body }) => {
+    const { data } = parseDocument(inputDocument('accounts'), body);
+    return { data: presentAccount({ account: await platforms.createPlatform(rc, data), full: true }) };
   });
 }

@@ -1,0 +1,15 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** What the rest of the service needs of the ledger before the ledger issue fills it in. */
+export interface LedgerAccounts {
+  /** Opens the ledger account of a new service account: sequence 0, no balances. */
+  open(em: EntityManager, accountId: string): Promise<void>;
+}
+
+export class EmbeddedLedgerAccounts implements LedgerAccounts {
+  async open(em: EntityManager, accountId: string): Promise<void> {
+    await em
+      .getConnection()
+      .execute('insert into ledger_accounts (id, sequence) values (?, 0) on conflict (id) do nothing', [accountId], 'run', em.getTransactionContext());
+  }
+}

@@ -1,0 +1,86 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/core';
+import { z } from 'zod';
+import type { RequestContext } from '../../core/context';
+import { DomainError, invalid, notFound, unauthenticated } from '../../core/errors';
+import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { emailToken, phoneToken, TOKEN_LIFETIME_MS, tokenHash } from '../../core/tokens';
+import { Account } from '../accounts/accounts.entity';
+import type { Outbox } from '../outbox/outbox.port';
+import { VerificationToken, type VerificationChannel } from './verification.entity';
+
+const RESEND_INTERVAL_MS = 60_000;
+const tokenInput = z.object({ token: z.string().min(1).max(64) });
+
+/** Email and phone verification tokens: created with the account, resent on request, used once. */
+export class VerificationService {
+  constructor(private readonly outbox: Outbox) {}
+
+  /** Replaces any unused token of the channel with a new one and sends it. */
+  async issue(em: EntityManager, account: Account, channel: VerificationChannel, resend: boolean): Promise<void> {
+    const recipient = channel === 'email' ? account.email : account.phoneNumber;
+    if (!recipient) return;
+    await em.nativeUpdate(VerificationToken, { accountId: account.id, channel, usedAt: null }, { usedAt: new Date() });
+    const token = channel === 'email' ? emailToken() : phoneToken();
+    em.persist(
+      em.create(VerificationToken, {
+        accountId: account.id,
+        channel,
+        tokenHash: tokenHash(token),
+        resend,
+        expiresAt: new Date(Date.now() + TOKEN_LIFETIME_MS),
+      }),
+    );
+    await this.outbox.send(em, {
+      channel: channel === 'email' ? 'email' : 'sms',
+      recipient,
+      accountId: account.id,
+      platformId: account.platformId,
+      subject: channel === 'email' ? 'Confirm your email address' : 'Your phone verification code',
+      body: `Use this token to verify your ${channel === 'email' ? 'email address' : 'phone number'}.\nToken: ${token}\n`,
+    });
+  }
+
+  /** GET /accounts/verification/resend: at most once a minute per account and channel. */
+  async resend(ctx: RequestContext, accountId: string, channels: VerificationChannel[]): Promise<void> {
+    await ctx.em.transactional(async (em) => {
+      const account = await em.findOne(Account, { id: accountId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!account) throw notFound('account_not_found', 'no account with this id', { parameter: 'account_id' });
+      for (const channel of channels) {
+        if (channel === 'phone' && !account.phoneNumber) {
+          throw invalid('no_phone_number', 'the account has no phone number', { parameter: 'receiver' });
+        }
+        const recent = await em.count(VerificationToken, {
+          accountId,
+          channel,
+          resend: true,
+          createdAt: { $gt: new Date(Date.now() - RESEND_INTERVAL_MS) },
+        });
+        if (recent > 0) {
+          throw DomainError.of('rate_limited', 'resend_too_soon', `the ${channel} token was resent less than a minute ago`, { parameter: 'receiver' });
+        }
+        await this.issue(em, account, channel, true);
+      }
+    });
+  }
+
+  /** PATCH /accounts/verification/{email|phone}: a valid, unused, unexpired token sets the flag. */
+  async verify(ctx: RequestContext, channel: VerificationChannel, input: ResourceInput): Promise<Account> {
+    if (typeof input.id !== 'string' || input.id === '') throw invalid('invalid_field', 'data.id must be an account id', { pointer: '/data/id' });
+    const accountId = input.id;
+    const { token } = validateAttributes(tokenInput, input.attributes);
+    return ctx.em.transactional(async (em) => {
+      const account = await em.findOne(Account, { id: accountId });
+      if (!account) throw notFound('account_not_found', 'no account with this id', { pointer: '/data/id' });
+      const used = await em.nativeUpdate(
+        VerificationToken,
+        { accountId, channel, tokenHash: tokenHash(token), usedAt: null, expiresAt: { $gt: new Date() } },
+        { usedAt: new Date() },
+      );
+      if (used !== 1) throw unauthenticated('invalid_token', 'the token is wrong, used or expired');
+      if (channel === 'email') account.emailVerified = true;
+      else account.phoneVerified = true;
+      return account;
+    });
+  }
+}
