@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
+import { lotsBench } from './lots.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -96,6 +97,7 @@ async function main() {
     http[name] = { requestsPerSecond: Math.round(rps), ratioToBaseline: +(rps / baseline).toFixed(3), p99ms: res.latency.p99, non2xx: res.non2xx };
   }
   results.http = http;
+  if (process.env.BENCH_LOTS !== '0') results.lots = await lotsBench();
   console.log(JSON.stringify(results, null, 2));
 
   await app.close();

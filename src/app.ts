@@ -13,18 +13,26 @@ import { ReplayStore } from './auth/replay';
 import type { Config } from './config';
 import type { RequestContext } from './core/context';
 import type { Logger } from './core/logger';
-import type { GraphQLContext } from './graphql/context';
+import { graphqlContext, type GraphQLContext } from './graphql/context';
 import { graphqlErrorFormatter } from './graphql/errors';
 import { selfRegistrationGuard } from './graphql/guards';
 import { apolloKoa } from './graphql/koa';
 import { buildAppSchema } from './graphql/schema';
 import { serveGraphqlWs } from './graphql/ws';
 import { accountsRoutes } from './modules/accounts/accounts.routes';
+import { contactsRoutes } from './modules/accounts/contacts.routes';
+import { blacklistRoutes } from './modules/blacklist/blacklist.routes';
 import { credentialsRoutes } from './modules/credentials/credentials.routes';
+import { currencyRoutes } from './modules/currency/currency.routes';
+import { startRatesPolling } from './modules/currency/currency.poller';
+import { lotsRoutes } from './modules/lots/lots.routes';
 import { platformsRoutes } from './modules/platforms/platforms.routes';
+import { recoveryRoutes } from './modules/recovery/recovery.routes';
 import { referenceRoutes } from './modules/reference/reference.routes';
+import { requestsRoutes } from './modules/requests/requests.routes';
 import { systemRoutes } from './modules/system/system.routes';
 import { verificationRoutes } from './modules/verification/verification.routes';
+import { watchlistRoutes } from './modules/watchlist/watchlist.routes';
 import { readBody } from './rest/body';
 import { errorHandler } from './rest/errors';
 import { AppRouter } from './rest/router';
@@ -54,6 +62,7 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
   const jwt = await JwtService.create(master, config.JWT_TTL);
   const services = createServices(config, master, jwt, log);
   await services.platforms.ensureMasterAccount({ em: orm.em.fork() });
+  const ratesPolling = await startRatesPolling(config, orm, services.currency, log);
   const authenticator = new Authenticator(jwt, (em) => new ReplayStore(em), {
     windowSeconds: config.SIGNATURE_WINDOW,
     legacy: config.SIGNATURE_LEGACY,
@@ -118,13 +127,20 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
   router.koa.get('/.well-known/jwks.json', (ctx) => {
     ctx.body = jwt.jwks();
   });
-  router.koa.all(GRAPHQL_PATH, apolloKoa(apollo, async (ctx) => ({ rc: ctx.state.rc, services })));
+  router.koa.all(GRAPHQL_PATH, apolloKoa(apollo, async (ctx) => graphqlContext(ctx.state.rc, services)));
   systemRoutes(router);
   referenceRoutes(router);
   verificationRoutes(router);
   accountsRoutes(router);
+  contactsRoutes(router);
+  blacklistRoutes(router);
   credentialsRoutes(router);
+  recoveryRoutes(router);
   platformsRoutes(router);
+  currencyRoutes(router);
+  lotsRoutes(router);
+  requestsRoutes(router);
+  watchlistRoutes(router);
   koa.use(router.koa.routes());
   koa.use(router.koa.allowedMethods({ throw: true }));
   server.on('request', koa.callback());
@@ -149,6 +165,7 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
       }),
     async close() {
       clearInterval(pruner);
+      await ratesPolling.stop();
       await ws.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       await apollo.stop();

@@ -31,6 +31,18 @@ const schema = z.object({
   SIGNATURE_LEGACY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT: z.coerce.number().int().positive().default(1024 * 1024),
+  SMTP_URL: z
+    .string()
+    .url()
+    .refine((v) => /^smtps?:\/\//i.test(v), 'expected an smtp:// or smtps:// URL')
+    .optional(),
+  SMTP_FROM: z.string().min(1).default('no-reply@localhost'),
+  RATES_URL: z
+    .string()
+    .url()
+    .refine((v) => /^https?:\/\//i.test(v), 'expected an http:// or https:// URL')
+    .optional(),
+  RATES_POLL_SECONDS: z.coerce.number().int().min(1).default(600),
 });
 
 export type Config = z.infer<typeof schema>;

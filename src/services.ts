@@ -4,12 +4,20 @@ import type { Config } from './config';
 import type { Logger } from './core/logger';
 import { EmbeddedLedgerAccounts } from './modules/ledger/ledger.port';
 import { TableOutbox } from './modules/outbox/outbox.table';
+import { SmtpOutbox } from './modules/outbox/outbox.smtp';
+import { RecoveryService } from './modules/recovery/recovery.service';
 import { VerificationService } from './modules/verification/verification.service';
 import { AccountsService } from './modules/accounts/accounts.service';
+import { BlacklistService } from './modules/blacklist/blacklist.service';
+import { OutboxService } from './modules/outbox/outbox.service';
 import { CredentialsService } from './modules/credentials/credentials.service';
 import { PlatformsService } from './modules/platforms/platforms.service';
 import { ReferenceService } from './modules/reference/reference.service';
 import { SystemService } from './modules/system/system.service';
+import { CurrencyService } from './modules/currency/currency.service';
+import { LotsService } from './modules/lots/lots.service';
+import { RequestsService } from './modules/requests/requests.service';
+import { WatchlistService } from './modules/watchlist/watchlist.service';
 
 /** Every domain service, built once per process and shared by both edges. */
 export interface Services {
@@ -17,21 +25,40 @@ export interface Services {
   accounts: AccountsService;
   verification: VerificationService;
   credentials: CredentialsService;
+  recovery: RecoveryService;
   system: SystemService;
   platforms: PlatformsService;
+  blacklist: BlacklistService;
+  outbox: OutboxService;
+  currency: CurrencyService;
+  requests: RequestsService;
+  lots: LotsService;
+  watchlist: WatchlistService;
 }
 
 export function createServices(config: Config, master: Keypair, jwt: JwtService, log: Logger): Services {
   const reference = new ReferenceService();
-  const outbox = new TableOutbox(log);
+  const table = new TableOutbox(log);
+  const outbox = config.SMTP_URL ? new SmtpOutbox(config.SMTP_URL, config.SMTP_FROM, table, log) : table;
   const ledger = new EmbeddedLedgerAccounts();
   const verification = new VerificationService(outbox);
+  const currency = new CurrencyService();
+  const requests: RequestsService = new RequestsService(currency, () => lots);
+  const lots: LotsService = new LotsService(reference, requests, currency);
+  const credentials = new CredentialsService(jwt);
   return {
     reference,
     verification,
     accounts: new AccountsService(reference, verification, ledger),
-    credentials: new CredentialsService(jwt),
+    credentials,
+    recovery: new RecoveryService(outbox, credentials.signInLimit),
     system: new SystemService(config.NETWORK_PASSPHRASE, master.publicKey()),
     platforms: new PlatformsService(master.publicKey(), ledger, reference),
+    blacklist: new BlacklistService(),
+    outbox: new OutboxService(),
+    currency,
+    requests,
+    lots,
+    watchlist: new WatchlistService(),
   };
 }

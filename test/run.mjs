@@ -38,7 +38,9 @@ if (await answers(url)) {
 
 const jest = require.resolve('jest/bin/jest');
 const report = path.join(mkdtempSync(path.join(tmpdir(), 'jest-report-')), 'report.json');
-const result = spawnSync(process.execPath, [jest, '--json', `--outputFile=${report}`, ...process.argv.slice(2)], { stdio: 'inherit', env });
+// PGlite loads its WebAssembly through a dynamic import, which jest's module sandbox allows only with this flag.
+const nodeFlags = env.TEST_DATABASE_URL === 'embedded' ? ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning'] : [];
+const result = spawnSync(process.execPath, [...nodeFlags, jest, '--json', `--outputFile=${report}`, ...process.argv.slice(2)], { stdio: 'inherit', env });
 if (existsSync(report)) {
   const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(readFileSync(report, 'utf8'));
   // The plain closing line that CI reads, whatever the runner.

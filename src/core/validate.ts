@@ -11,7 +11,7 @@ export function validateAttributes<S extends z.ZodType>(schema: S, attributes: u
   const items: ErrorItem[] = result.error.issues.map((issue) => {
     const attribute = issue.path.map(String).join('/');
     const given = issue.path.reduce<unknown>((cur, key) => (cur && typeof cur === 'object' ? (cur as Record<PropertyKey, unknown>)[key] : undefined), attributes);
-    const missing = issue.code === 'invalid_type' && given === undefined;
+    const missing = given === undefined && issue.path.length > 0;
     const name = attribute || 'attributes';
     return {
       code: missing ? 'missing_field' : 'invalid_field',

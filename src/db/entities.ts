@@ -1,6 +1,29 @@
 import { Account, AccountSigner, BlacklistEntry } from '../modules/accounts/accounts.entity';
-import { Credential } from '../modules/credentials/credentials.entity';
+import { Credential, SignInFailure } from '../modules/credentials/credentials.entity';
+import { CurrencyRate } from '../modules/currency/currency.entity';
+import { Lot } from '../modules/lots/lots.entity';
 import { OutboxMessage } from '../modules/outbox/outbox.entity';
+import { RecoveryRequest } from '../modules/recovery/recovery.entity';
+import { CreateLotRequest } from '../modules/requests/requests.entity';
+import { Deposit, Participant, WinnerDetails } from '../modules/trading/trading.entity';
 import { VerificationToken } from '../modules/verification/verification.entity';
+import { Callback, Star } from '../modules/watchlist/watchlist.entity';
 
-export const ENTITIES = [Account, AccountSigner, BlacklistEntry, Credential, OutboxMessage, VerificationToken];
+export const ENTITIES = [
+  Account,
+  AccountSigner,
+  BlacklistEntry,
+  Credential,
+  SignInFailure,
+  RecoveryRequest,
+  OutboxMessage,
+  VerificationToken,
+  CurrencyRate,
+  Lot,
+  CreateLotRequest,
+  Participant,
+  Deposit,
+  WinnerDetails,
+  Star,
+  Callback,
+];

@@ -2,16 +2,23 @@ import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
 import { AccountsResolver } from '../modules/accounts/accounts.resolver';
+import { BlacklistResolver } from '../modules/blacklist/blacklist.resolver';
 import { CredentialsResolver } from '../modules/credentials/credentials.resolver';
+import { CurrencyResolver } from '../modules/currency/currency.resolver';
+import { LotsResolver } from '../modules/lots/lots.resolver';
+import { OutboxResolver } from '../modules/outbox/outbox.resolver';
 import { PlatformsResolver } from '../modules/platforms/platforms.resolver';
+import { RecoveryResolver } from '../modules/recovery/recovery.resolver';
 import { ReferenceResolver } from '../modules/reference/reference.resolver';
+import { RequestsResolver } from '../modules/requests/requests.resolver';
 import { SystemResolver } from '../modules/system/system.resolver';
+import { WatchlistResolver } from '../modules/watchlist/watchlist.resolver';
 
 export const SCHEMA_FILE = 'schema/schema.graphql';
 
 export function buildAppSchema(): GraphQLSchema {
   return buildSchemaSync({
-    resolvers: [SystemResolver, ReferenceResolver, AccountsResolver, CredentialsResolver, PlatformsResolver],
+    resolvers: [SystemResolver, ReferenceResolver, AccountsResolver, CredentialsResolver, PlatformsResolver, BlacklistResolver, OutboxResolver, RecoveryResolver, WatchlistResolver, LotsResolver, RequestsResolver, CurrencyResolver],
     validate: false,
   });
 }

@@ -8,7 +8,7 @@ import type { Authenticator } from '../auth/authenticate';
 import type { Caller } from '../core/context';
 import { DomainError } from '../core/errors';
 import type { Services } from '../services';
-import type { GraphQLContext } from './context';
+import { graphqlContext, type GraphQLContext } from './context';
 
 interface Extra extends Record<PropertyKey, unknown> {
   request: IncomingMessage;
@@ -46,10 +46,11 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
           throw err;
         }
       },
-      context: (ctx): GraphQLContext => ({
-        rc: { requestId: randomUUID(), caller: ctx.extra.caller ?? null, provenKey: null, jwtSubject: null, em: orm.em.fork(), local: false },
-        services,
-      }),
+      context: (ctx): GraphQLContext =>
+        graphqlContext(
+          { requestId: randomUUID(), caller: ctx.extra.caller ?? null, provenKey: null, jwtSubject: null, em: orm.em.fork(), local: false },
+          services,
+        ),
     },
     wss,
   );

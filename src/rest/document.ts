@@ -30,7 +30,7 @@ function pointerOf(path: PropertyKey[]): string {
 /** One error per faulty field, each pointing into the document. */
 export function zodIssuesToItems(issues: z.core.$ZodIssue[], input: unknown, where: 'pointer' | 'parameter'): ErrorItem[] {
   return issues.map((issue) => {
-    const missing = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined;
+    const missing = issue.path.length > 0 && valueAt(input, issue.path) === undefined;
     const name = where === 'pointer' ? pointerOf(issue.path) : issue.path.map(String).join('.');
     const field = issue.path.length ? String(issue.path[issue.path.length - 1]) : 'document';
     return {

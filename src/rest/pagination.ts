@@ -93,7 +93,7 @@ export function pageLink(path: string, query: URLSearchParams, page: Record<stri
   return qs ? `${path}?${qs}` : path;
 }
 
-export function cursorLinks(path: string, query: URLSearchParams, page: KeysetPage<unknown>, self: string) {
+export function cursorLinks(path: string, query: URLSearchParams, page: Pick<KeysetPage<unknown>, 'next' | 'prev'>, self: string) {
   return {
     self,
     ...(page.next ? { next: pageLink(path, query, { cursor: page.next }) } : {}),

@@ -23,7 +23,7 @@ async function startService(dataDir: string, port: number): Promise<ChildProcess
   delete env.MASTER_SEED;
   const child = spawn(process.execPath, ['dist/main.js'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
   const client = new TestClient(`http://127.0.0.1:${port}`);
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
     try {
@@ -34,7 +34,7 @@ async function startService(dataDir: string, port: number): Promise<ChildProcess
     await new Promise((r) => setTimeout(r, 200));
   }
   child.kill('SIGKILL');
-  throw new Error('service did not answer within 30 s');
+  throw new Error('service did not answer within 60 s');
 }
 
 function stopService(child: ChildProcess): Promise<number | null> {
@@ -74,5 +74,5 @@ describe('the embedded default (npm start with no DATABASE_URL)', () => {
     } finally {
       expect(await stopService(second)).toBe(0);
     }
-  }, 90_000);
+  }, 180_000);
 });

@@ -237,16 +237,16 @@ describe('links', () => {
 
   it('cursorLinks carries next and prev only when present', () => {
     const query = new URLSearchParams('sort=price');
-    expect(cursorLinks('/lots', query, { items: [], next: 'N', prev: 'P' }, '/lots?sort=price')).toEqual({
+    expect(cursorLinks('/lots', query, { next: 'N', prev: 'P' }, '/lots?sort=price')).toEqual({
       self: '/lots?sort=price',
       next: '/lots?sort=price&page[cursor]=N',
       prev: '/lots?sort=price&page[cursor]=P',
     });
-    expect(cursorLinks('/lots', query, { items: [], next: null, prev: 'P' }, 'self')).toEqual({
+    expect(cursorLinks('/lots', query, { next: null, prev: 'P' }, 'self')).toEqual({
       self: 'self',
       prev: '/lots?sort=price&page[cursor]=P',
     });
-    expect(cursorLinks('/lots', query, { items: [], next: 'N', prev: null }, 'self')).toEqual({
+    expect(cursorLinks('/lots', query, { next: 'N', prev: null }, 'self')).toEqual({
       self: 'self',
       next: '/lots?sort=price&page[cursor]=N',
     });

@@ -1,9 +1,13 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000Foundation } from './Migration20261122000000Foundation';
 import { Migration20261122010000Identity } from './Migration20261122010000Identity';
+import { Migration20261122020000Catalogue } from './Migration20261122020000Catalogue';
+import { Migration20261122040000LotIndexes } from './Migration20261122040000LotIndexes';
 
 /** Every migration, in order. Listed here so that compiled and test builds find them alike. */
 export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122000000Foundation', class: Migration20261122000000Foundation },
   { name: 'Migration20261122010000Identity', class: Migration20261122010000Identity },
+  { name: 'Migration20261122020000Catalogue', class: Migration20261122020000Catalogue },
+  { name: 'Migration20261122040000LotIndexes', class: Migration20261122040000LotIndexes },
 ];

@@ -1,18 +1,111 @@
-import { Ctx, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { invalid } from '../../core/errors';
 import type { GraphQLContext } from '../../graphql/context';
-import { ACCOUNT_TYPE_NAMES } from './accounts.entity';
-import { AccountGql } from './accounts.types';
+import type { VerificationChannel } from '../verification/verification.entity';
+import { AccountGql, accountGql, CreateAccountInput, snakeAttributes, UpdateAccountInput } from './accounts.types';
 
 @Resolver()
 export class AccountsResolver {
   @Query(() => AccountGql, { description: "The caller's own account" })
   async me(@Ctx() { rc, services }: GraphQLContext): Promise<AccountGql> {
-    const account = await services.accounts.me(rc);
-    return {
-      id: account.id,
-      accountType: account.accountType,
-      accountTypeStr: ACCOUNT_TYPE_NAMES[account.accountType],
-      platformId: account.platformId,
-    };
+    return accountGql(await services.accounts.me(rc), 'full');
+  }
+
+  @Query(() => AccountGql, { description: 'An account: the full record for itself and staff of its platform, else the public view' })
+  async account(@Arg('id', () => String) id: string, @Ctx() { rc, services }: GraphQLContext): Promise<AccountGql> {
+    const { account, full } = await services.accounts.get(rc, id);
+    return accountGql(account, full ? 'full' : 'public');
+  }
+
+  @Query(() => [AccountGql], { description: "Accounts of the caller's platforms, oldest first; staff only" })
+  async accounts(
+    @Ctx() { rc, services }: GraphQLContext,
+    @Arg('platformId', () => String, { nullable: true, description: 'One of the platforms whose staff the caller is' }) platformId?: string | null,
+    @Arg('accountType', () => String, { nullable: true, description: 'platform, user, admin or broker' }) accountType?: string | null,
+    @Arg('limit', () => Int, { nullable: true, description: '1 to 100; 15 by default' }) limit?: number | null,
+    @Arg('offset', () => Int, { nullable: true }) offset?: number | null,
+  ): Promise<AccountGql[]> {
+    const list = await services.accounts.list(rc, snakeAttributes({ platformId, accountType, limit, offset }));
+    return list.map((a) => accountGql(a, 'full'));
+  }
+
+  @Query(() => [AccountGql], { description: 'Broker contacts: with a region, the brokers and admins of that region; else every broker' })
+  async brokers(
+    @Arg('platformId', () => String) platformId: string,
+    @Ctx() { rc, services }: GraphQLContext,
+    @Arg('region', () => String, { nullable: true }) region?: string | null,
+  ): Promise<AccountGql[]> {
+    return (await services.accounts.brokers(rc, { platformId, region })).map((a) => accountGql(a, 'contact'));
+  }
+
+  @Query(() => [AccountGql], { description: 'Admin contacts of a platform' })
+  async admins(@Arg('platformId', () => String) platformId: string, @Ctx() { rc, services }: GraphQLContext): Promise<AccountGql[]> {
+    return (await services.accounts.admins(rc, { platformId })).map((a) => accountGql(a, 'contact'));
+  }
+
+  @Mutation(() => AccountGql, { description: 'POST /accounts: self-registration of a user (signed by the new key) or creation by platform staff' })
+  async createAccount(@Arg('input', () => CreateAccountInput) input: CreateAccountInput, @Ctx() { rc, services }: GraphQLContext): Promise<AccountGql> {
+    const { id, ...attributes } = input;
+    return accountGql(await services.accounts.create(rc, { id, attributes: snakeAttributes(attributes) }), 'full');
+  }
+
+  @Mutation(() => AccountGql, { description: 'PATCH /accounts/{id}: the account itself or staff of its platform' })
+  async updateAccount(
+    @Arg('id', () => String) id: string,
+    @Arg('input', () => UpdateAccountInput) input: UpdateAccountInput,
+    @Ctx() { rc, services }: GraphQLContext,
+  ): Promise<AccountGql> {
+    return accountGql(await services.accounts.update(rc, id, snakeAttributes(input)), 'full');
+  }
+
+  @Mutation(() => AccountGql, { description: 'POST /platforms: the seed (master key or one of its signers) authenticates' })
+  async createPlatform(
+    @Arg('id', () => String) id: string,
+    @Arg('seed', () => String) seed: string,
+    @Ctx() { rc, services }: GraphQLContext,
+    @Arg('firstName', () => String, { nullable: true }) firstName?: string | null,
+    @Arg('lastName', () => String, { nullable: true }) lastName?: string | null,
+    @Arg('email', () => String, { nullable: true }) email?: string | null,
+    @Arg('phoneNumber', () => String, { nullable: true }) phoneNumber?: string | null,
+    @Arg('avatarLink', () => String, { nullable: true }) avatarLink?: string | null,
+    @Arg('country', () => String, { nullable: true }) country?: string | null,
+    @Arg('city', () => String, { nullable: true }) city?: string | null,
+    @Arg('address', () => String, { nullable: true }) address?: string | null,
+    @Arg('company', () => String, { nullable: true }) company?: string | null,
+  ): Promise<AccountGql> {
+    const attributes = snakeAttributes({ seed, firstName, lastName, email, phoneNumber, avatarLink, country, city, address, company });
+    return accountGql(await services.platforms.createPlatform(rc, { id, attributes }), 'full');
+  }
+
+  @Mutation(() => AccountGql, { description: 'PATCH /accounts/verification/email' })
+  async verifyEmail(
+    @Arg('accountId', () => String) accountId: string,
+    @Arg('token', () => String) token: string,
+    @Ctx() { rc, services }: GraphQLContext,
+  ): Promise<AccountGql> {
+    return accountGql(await services.verification.verify(rc, 'email', { id: accountId, attributes: { token } }), 'verified');
+  }
+
+  @Mutation(() => AccountGql, { description: 'PATCH /accounts/verification/phone' })
+  async verifyPhone(
+    @Arg('accountId', () => String) accountId: string,
+    @Arg('token', () => String) token: string,
+    @Ctx() { rc, services }: GraphQLContext,
+  ): Promise<AccountGql> {
+    return accountGql(await services.verification.verify(rc, 'phone', { id: accountId, attributes: { token } }), 'verified');
+  }
+
+  @Mutation(() => Boolean, { description: 'GET /accounts/verification/resend: new tokens to email and/or phone' })
+  async resendVerification(
+    @Arg('accountId', () => String) accountId: string,
+    @Arg('receivers', () => [String], { description: 'email, phone' }) receivers: string[],
+    @Ctx() { rc, services }: GraphQLContext,
+  ): Promise<boolean> {
+    const channels = [...new Set(receivers)];
+    if (!channels.length || channels.some((c) => c !== 'email' && c !== 'phone')) {
+      throw invalid('invalid_field', 'receivers must list email and/or phone', { attribute: 'receivers' });
+    }
+    await services.verification.resend(rc, accountId, channels as VerificationChannel[]);
+    return true;
   }
 }

@@ -1,8 +1,10 @@
+import { QueryOrder } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
 import type { RequestContext } from '../../core/context';
-import { conflict, forbidden, invalid, notFound, unauthenticated } from '../../core/errors';
+import { conflict, forbidden, invalid, notFound, unauthenticated, type ErrorSource } from '../../core/errors';
 import { hashPassword } from '../../core/passwords';
-import { isStaffOf, requireCaller } from '../../core/policies';
+import { isStaffOf, requireCaller, staffPlatforms } from '../../core/policies';
 import { uniquely } from '../../core/unique';
 import { validateAttributes, type ResourceInput } from '../../core/validate';
 import { Credential } from '../credentials/credentials.entity';
@@ -14,6 +16,21 @@ import { accountId, createAccountSchema, updateAccountSchema } from './accounts.
 import type { AccountView } from './accounts.presenter';
 
 const TYPE_OF = { user: AccountType.User, admin: AccountType.Admin, broker: AccountType.Broker } as const;
+
+const LISTED_TYPES = { platform: AccountType.Platform, ...TYPE_OF } as const;
+const listInput = z.object({
+  platform_id: z.string().min(1).optional(),
+  account_type: z.enum(['platform', 'user', 'admin', 'broker'], { error: 'must be platform, user, admin or broker' }).optional(),
+  limit: z.number().int().min(1, 'must be 1 to 100').max(100, 'must be 1 to 100').optional(),
+  offset: z.number().int().min(0, 'must not be negative').optional(),
+});
+export type AccountListInput = z.input<typeof listInput>;
+
+/** Where a filter of the directory lookups was given: an attribute (GraphQL argument) unless the edge says otherwise. */
+export type FilterSource = (field: 'platform_id' | 'region') => ErrorSource;
+const asAttribute: FilterSource = (field) => ({ attribute: field });
+const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+const BY_NAME = [{ lastName: QueryOrder.ASC_NULLS_LAST }, { firstName: QueryOrder.ASC_NULLS_LAST }, { id: QueryOrder.ASC }];
 
 export class AccountsService {
   private readonly createSchema;
@@ -139,5 +156,53 @@ export class AccountsService {
       }
       return account;
     });
+  }
+
+  /** GraphQL `accounts`: staff list the accounts of their platforms (one of them with `platform_id`). */
+  async list(ctx: RequestContext, input: AccountListInput): Promise<Account[]> {
+    const platforms = staffPlatforms(requireCaller(ctx));
+    if (!platforms.length) throw forbidden('not_allowed', 'only platform staff may list accounts');
+    const q = validateAttributes(listInput, input);
+    if (q.platform_id !== undefined && !platforms.includes(q.platform_id)) {
+      throw forbidden('not_allowed', 'the caller is not staff of this platform');
+    }
+    return ctx.em.find(
+      Account,
+      {
+        platformId: q.platform_id ?? { $in: platforms },
+        accountType: q.account_type ? LISTED_TYPES[q.account_type] : { $ne: AccountType.Master },
+      },
+      { orderBy: [{ createdAt: QueryOrder.ASC }, { id: QueryOrder.ASC }], limit: q.limit ?? 15, offset: q.offset ?? 0 },
+    );
+  }
+
+  /**
+   * GET /brokers (public): with a region, the brokers and admins of the platform in that region
+   * (case-insensitive); without, every broker of the platform. An unknown platform has none.
+   */
+  async brokers(ctx: RequestContext, filter: { platformId: string; region?: string | null }, at: FilterSource = asAttribute): Promise<Account[]> {
+    const platformId = this.directoryPlatform(filter.platformId, at);
+    const region = filter.region?.trim();
+    if (filter.region !== undefined && filter.region !== null && (!region || region.length > 30)) {
+      throw invalid('invalid_parameter', 'region must be 1 to 30 characters', at('region'));
+    }
+    return ctx.em.find(
+      Account,
+      region
+        ? { platformId, accountType: { $in: [AccountType.Broker, AccountType.Admin] }, region: { $ilike: likeLiteral(region) } }
+        : { platformId, accountType: AccountType.Broker },
+      { orderBy: BY_NAME },
+    );
+  }
+
+  /** GET /admins (public): the admins hosted by the platform. */
+  async admins(ctx: RequestContext, filter: { platformId: string }, at: FilterSource = asAttribute): Promise<Account[]> {
+    const platformId = this.directoryPlatform(filter.platformId, at);
+    return ctx.em.find(Account, { platformId, accountType: AccountType.Admin }, { orderBy: BY_NAME });
+  }
+
+  private directoryPlatform(platformId: string, at: FilterSource): string {
+    if (!accountId.safeParse(platformId).success) throw invalid('invalid_parameter', 'platform_id must be an account id (G…)', at('platform_id'));
+    return platformId;
   }
 }

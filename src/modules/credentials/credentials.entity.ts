@@ -17,3 +17,17 @@ export class Credential {
   @Property({ type: 'datetime', defaultRaw: 'now()', onUpdate: () => new Date() })
   updatedAt: Date = new Date();
 }
+
+/** One failed (or still running) sign-in attempt against a subject; see `sign-in-limit.ts`. */
+@Entity({ tableName: 'sign_in_failures' })
+export class SignInFailure {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id!: string;
+
+  /** `account:<id>` or `email:<platform id>:<lowercased email>`. */
+  @Property({ type: 'text' })
+  subject!: string;
+
+  @Property({ type: 'datetime' })
+  failedAt!: Date;
+}

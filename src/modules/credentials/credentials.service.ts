@@ -1,7 +1,16 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JwtClaims, JwtService } from '../../auth/jwt';
 import type { RequestContext } from '../../core/context';
-import { forbidden, notFound } from '../../core/errors';
-import { Account } from '../accounts/accounts.entity';
+import { conflict, DomainError, forbidden, invalid, notFound, unauthenticated, type ErrorItem } from '../../core/errors';
+import { hashPassword, verifyPassword } from '../../core/passwords';
+import { requireCaller } from '../../core/policies';
+import { uniquely } from '../../core/unique';
+import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { Account, AccountType, BlacklistEntry } from '../accounts/accounts.entity';
+import { accountId } from '../accounts/accounts.input';
+import { Credential } from './credentials.entity';
+import { changePasswordSchema, createCredentialsSchema, issueTokenSchema, type IssueTokenAttributes } from './credentials.input';
+import { accountSubject, emailSubject, SignInLimit } from './sign-in-limit';
 
 export function claimsOf(account: Account): JwtClaims {
   return {
@@ -14,14 +23,133 @@ export function claimsOf(account: Account): JwtClaims {
   };
 }
 
+/** The account (never the master) with this email on this platform; emails compare case-insensitively. */
+export async function findAccountByEmail(em: EntityManager, platformId: string, email: string): Promise<Account | null> {
+  const rows = await em
+    .getConnection()
+    .execute<{ id: string }[]>(
+      'select id from accounts where platform_id = ? and lower(email) = lower(?) and account_type <> ? limit 1',
+      [platformId, email.trim(), AccountType.Master],
+      'all',
+      em.getTransactionContext(),
+    );
+  return rows.length ? em.findOne(Account, { id: rows[0].id }) : null;
+}
+
+export const findAccount = (em: EntityManager, id: string) => em.findOne(Account, { id, accountType: { $ne: AccountType.Master } });
+
+/** Read past the identity map: a change earlier in the same request (a GraphQL batch) is seen. */
+export const storedCredential = (em: EntityManager, id: string) => em.findOne(Credential, { accountId: id }, { disableIdentityMap: true });
+
+const present = (v: unknown) => v !== undefined && v !== null;
+
+/** Which member is missing when neither identification of POST /jwt is complete, else null. */
+function identificationGap(attributes: unknown): ErrorItem | null {
+  const given = (attributes ?? {}) as Record<string, unknown>;
+  if (present(given.account_id) || (present(given.email) && present(given.platform_id))) return null;
+  const member = present(given.email) ? 'platform_id' : present(given.platform_id) ? 'email' : 'account_id';
+  return {
+    code: 'identification_incomplete',
+    detail: `${member} is required: identify the account by account_id, or by email together with platform_id`,
+    source: { attribute: member },
+  };
+}
+
+export interface TokenResult {
+  accountId: string;
+  token: string;
+}
+
 export class CredentialsService {
-  constructor(private readonly jwt: JwtService) {}
+  constructor(
+    private readonly jwt: JwtService,
+    readonly signInLimit = new SignInLimit(),
+  ) {}
+
+  /** PUT /credentials: the account itself sets its first password (PROTOCOL.md §4). */
+  async create(ctx: RequestContext, input: ResourceInput): Promise<{ accountId: string }> {
+    const caller = requireCaller(ctx);
+    const id = accountId.safeParse(input.id);
+    if (!id.success) throw invalid('invalid_field', 'data.id must be an account id (G…)', { pointer: '/data/id' });
+    const account = await findAccount(ctx.em, id.data);
+    if (!account) throw notFound('account_not_found', 'no account with this id', { pointer: '/data/id' });
+    if (caller.accountId !== account.id) throw forbidden('not_allowed', 'credentials are created by the account itself');
+    const attrs = validateAttributes(createCredentialsSchema, input.attributes);
+    const exists = () => conflict('credentials_exist', 'credentials for this account id exist', { pointer: '/data/id' });
+    if (await ctx.em.count(Credential, { accountId: account.id })) throw exists();
+
+    const passwordHash = await hashPassword(attrs.password);
+    await uniquely(
+      () =>
+        ctx.em.transactional(async (em) => {
+          em.persist(em.create(Credential, { accountId: account.id, passwordHash }));
+        }),
+      exists,
+    );
+    return { accountId: account.id };
+  }
+
+  /**
+   * POST /jwt. An unknown account and a wrong password get the same answer after the same work.
+   * Past 10 failures in 15 minutes per account or per email, the password is not even checked.
+   */
+  async issueToken(ctx: RequestContext, attributes: unknown): Promise<TokenResult> {
+    const attrs = this.identification(attributes);
+    const account = attrs.account_id
+      ? await findAccount(ctx.em, attrs.account_id)
+      : await findAccountByEmail(ctx.em, attrs.platform_id as string, attrs.email as string);
+    const subjects = [attrs.account_id ? accountSubject(attrs.account_id) : emailSubject(attrs.platform_id as string, attrs.email as string)];
+    if (account) subjects.push(accountSubject(account.id));
+
+    const reservation = await this.signInLimit.reserve(ctx.em, subjects);
+    const credential = account ? await storedCredential(ctx.em, account.id) : null;
+    const valid = await verifyPassword(attrs.password, credential?.passwordHash ?? null);
+    if (!valid || !account) throw unauthenticated('invalid_credentials', 'the account id, email or password is wrong');
+    await this.signInLimit.release(ctx.em, reservation);
+
+    const entry = await ctx.em.findOne(BlacklistEntry, { accountId: account.id });
+    if (entry?.state === 'stopped') throw unauthenticated('account_blocked', 'this account is blocked');
+    return { accountId: account.id, token: await this.jwt.issue(claimsOf(account)) };
+  }
+
+  private identification(attributes: unknown): IssueTokenAttributes {
+    const gap = identificationGap(attributes);
+    let attrs: IssueTokenAttributes;
+    try {
+      attrs = validateAttributes(issueTokenSchema, attributes);
+    } catch (err) {
+      if (gap && err instanceof DomainError) throw new DomainError('invalid', [...err.items, gap]);
+      throw err;
+    }
+    if (gap) throw new DomainError('invalid', [gap]);
+    return attrs;
+  }
 
   /** PATCH /jwt: a still-valid bearer token buys a new one with a new expiry. */
-  async refreshToken(ctx: RequestContext): Promise<{ accountId: string; token: string }> {
+  async refreshToken(ctx: RequestContext): Promise<TokenResult> {
     if (!ctx.jwtSubject) throw forbidden('jwt_required', 'a valid bearer token is required');
     const account = await ctx.em.findOne(Account, { id: ctx.jwtSubject });
     if (!account) throw notFound('account_not_found', 'no account for the account id inside the token');
     return { accountId: account.id, token: await this.jwt.issue(claimsOf(account)) };
+  }
+
+  /** PATCH /credentials: needs a bearer token (a signature alone does not do) and the old password. */
+  async changePassword(ctx: RequestContext, attributes: unknown): Promise<{ accountId: string }> {
+    if (!ctx.jwtSubject) throw forbidden('jwt_required', 'a valid bearer token is required');
+    const account = await ctx.em.findOne(Account, { id: ctx.jwtSubject });
+    if (!account) throw notFound('account_not_found', 'no account for the account id inside the token');
+    const attrs = validateAttributes(changePasswordSchema, attributes);
+    const credential = await storedCredential(ctx.em, account.id);
+    if (!credential) throw notFound('credentials_not_found', 'the account has no credentials');
+    const stored = credential.passwordHash;
+    if (!(await verifyPassword(attrs.old_password, stored))) throw unauthenticated('wrong_password', 'old_password is wrong');
+
+    const passwordHash = await hashPassword(attrs.new_password);
+    // Only over the password just verified: a change that raced this one wins, and this one fails.
+    const changed = await ctx.em.transactional((em) =>
+      em.nativeUpdate(Credential, { accountId: account.id, passwordHash: stored }, { passwordHash, updatedAt: new Date() }),
+    );
+    if (changed !== 1) throw unauthenticated('wrong_password', 'the password changed meanwhile');
+    return { accountId: account.id };
   }
 }

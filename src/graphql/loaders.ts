@@ -1,0 +1,34 @@
+import DataLoader from 'dataloader';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Account } from '../modules/accounts/accounts.entity';
+import { Deposit, Participant, WinnerDetails } from '../modules/trading/trading.entity';
+import { Callback, Star } from '../modules/watchlist/watchlist.entity';
+
+function groupBy<T>(rows: T[], keyOf: (row: T) => string, keys: readonly string[]): T[][] {
+  const groups = new Map<string, T[]>(keys.map((k) => [k, []]));
+  for (const row of rows) groups.get(keyOf(row))?.push(row);
+  return keys.map((k) => groups.get(k) as T[]);
+}
+
+/** Per-request batching: each relation of a page of lots is one query, whatever the page size. */
+export function createLoaders(em: EntityManager) {
+  const byLot = <T extends { lotId: string }>(entity: new () => T, orderBy: Record<string, 'asc'>) =>
+    new DataLoader<string, T[]>(async (lotIds) =>
+      groupBy(await em.find(entity, { lotId: { $in: [...lotIds] } } as never, { orderBy } as never), (r) => r.lotId, lotIds),
+    );
+  return {
+    account: new DataLoader<string, Account | null>(async (ids) => {
+      const rows = new Map((await em.find(Account, { id: { $in: [...ids] } })).map((a) => [a.id, a]));
+      return ids.map((id) => rows.get(id) ?? null);
+    }),
+    participants: byLot(Participant, { id: 'asc' }),
+    deposits: byLot(Deposit, { id: 'asc' }),
+    callbacks: byLot(Callback, { id: 'asc' }),
+    stars: byLot(Star, { createdAt: 'asc' }),
+    winnerDetails: new DataLoader<string, WinnerDetails | null>(async (lotIds) => {
+      const rows = new Map((await em.find(WinnerDetails, { lotId: { $in: [...lotIds] } })).map((w) => [w.lotId, w]));
+      return lotIds.map((id) => rows.get(id) ?? null);
+    }),
+  };
+}
+export type Loaders = ReturnType<typeof createLoaders>;

@@ -1,0 +1,5 @@
+import { resource, type Resource } from '../../rest/document';
+import type { BlacklistItem } from './blacklist.service';
+
+/** A blacklist entry: `{type: accounts, id, attributes: {state}}` (INTERFACE.md §2.12). */
+export const presentBlacklistItem = (e: BlacklistItem): Resource => resource('accounts', e.accountId, { state: e.state });

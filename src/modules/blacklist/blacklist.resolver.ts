@@ -1,0 +1,26 @@
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../graphql/context';
+import { BlacklistEntryGql } from './blacklist.types';
+
+@Resolver()
+export class BlacklistResolver {
+  @Query(() => [BlacklistEntryGql], { description: "The blacklisted accounts of the caller's platforms (staff only)" })
+  blacklist(@Ctx() { rc, services }: GraphQLContext): Promise<BlacklistEntryGql[]> {
+    return services.blacklist.list(rc);
+  }
+
+  @Mutation(() => BlacklistEntryGql, { description: 'Stops or pauses an account; staff of its platform only' })
+  blacklistAccount(
+    @Arg('accountId', () => String) accountId: string,
+    @Arg('state', () => String, { description: 'stopped or paused' }) state: string,
+    @Ctx() { rc, services }: GraphQLContext,
+  ): Promise<BlacklistEntryGql> {
+    return services.blacklist.put(rc, { id: accountId, attributes: { state } }, { attribute: 'account_id' });
+  }
+
+  @Mutation(() => Boolean, { description: 'Takes an account off the blacklist; staff of its platform only' })
+  async unblacklistAccount(@Arg('accountId', () => String) accountId: string, @Ctx() { rc, services }: GraphQLContext): Promise<boolean> {
+    await services.blacklist.remove(rc, accountId);
+    return true;
+  }
+}

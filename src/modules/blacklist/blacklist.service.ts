@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import type { Caller, RequestContext } from '../../core/context';
+import { forbidden, invalid, notFound, type ErrorSource } from '../../core/errors';
+import { isStaffOf, requireCaller, staffPlatforms } from '../../core/policies';
+import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { Account, AccountType, BlacklistEntry, type BlacklistState } from '../accounts/accounts.entity';
+import { accountId } from '../accounts/accounts.input';
+
+// z.string() first: a missing state is then `missing_field` (zod reports a missing enum as invalid_value).
+const stateInput = z.object({
+  state: z.string().pipe(z.enum(['stopped', 'paused'], { error: 'must be stopped or paused' })),
+});
+
+export interface BlacklistItem {
+  accountId: string;
+  state: BlacklistState;
+}
+
+/**
+ * The blacklist (INTERFACE.md §4.12, PROTOCOL.md §3.4, §4): staff of an account's platform stop
+ * or pause it. Its effects are enforced where requests are authenticated (`account_blocked`) and
+ * by `requireActive` (`account_paused`).
+ */
+export class BlacklistService {
+  /** GET /blacklist: the blacklisted accounts of the platforms whose staff the caller is. */
+  async list(ctx: RequestContext): Promise<BlacklistItem[]> {
+    const platforms = this.staffOnly(requireCaller(ctx));
+    const entries = await ctx.em
+      .getConnection()
+      .execute<{ account_id: string; state: BlacklistState }[]>(
+        `select b.account_id, b.state from blacklist b join accounts a on a.id = b.account_id
+          where a.platform_id in (${platforms.map(() => '?').join(', ')})
+          order by b.created_at, b.account_id`,
+        platforms,
+        'all',
+        ctx.em.getTransactionContext(),
+      );
+    return entries.map((e) => ({ accountId: e.account_id, state: e.state }));
+  }
+
+  /**
+   * PUT /blacklist: adds the account, or changes its state. `idSource` says where the account id
+   * was given (REST: /data/id).
+   */
+  async put(ctx: RequestContext, input: ResourceInput, idSource: ErrorSource = { pointer: '/data/id' }): Promise<BlacklistItem> {
+    const caller = requireCaller(ctx);
+    const id = accountId.safeParse(input.id);
+    if (!id.success) {
+      const missing = input.id === undefined || input.id === null;
+      throw invalid(missing ? 'missing_field' : 'invalid_field', missing ? 'the account id is required' : 'the account id must be an account id (G…)', idSource);
+    }
+    return ctx.em.transactional(async (em) => {
+      const target = await em.findOne(Account, { id: id.data, accountType: { $ne: AccountType.Master } });
+      if (!target) throw notFound('account_not_found', 'no account with this id', idSource);
+      this.assertMayManage(caller, target);
+      const { state } = validateAttributes(stateInput, input.attributes);
+      await em.upsert(BlacklistEntry, { accountId: target.id, state }, { onConflictFields: ['accountId'], onConflictMergeFields: ['state'] });
+      return { accountId: target.id, state };
+    });
+  }
+
+  /** DELETE /blacklist/{id}: takes the account off the list. */
+  async remove(ctx: RequestContext, id: string): Promise<void> {
+    const caller = requireCaller(ctx);
+    await ctx.em.transactional(async (em) => {
+      const entry = await em.findOne(BlacklistEntry, { accountId: id });
+      if (!entry) throw notFound('not_blacklisted', 'this account is not blacklisted');
+      const target = await em.findOneOrFail(Account, { id });
+      this.assertMayManage(caller, target);
+      em.remove(entry);
+    });
+  }
+
+  private staffOnly(caller: Caller): string[] {
+    const platforms = staffPlatforms(caller);
+    if (!platforms.length) throw forbidden('not_allowed', 'only platform staff may manage the blacklist');
+    return platforms;
+  }
+
+  /**
+   * Staff of the target's platform; never the caller itself, and an admin never its platform
+   * account (a platform account is blacklisted by nobody through the API).
+   */
+  private assertMayManage(caller: Caller, target: Account): void {
+    if (!isStaffOf(caller, target.platformId)) throw forbidden('not_allowed', "only staff of the account's platform may blacklist it");
+    if (target.id === caller.accountId) throw invalid('cannot_blacklist_self', 'an account cannot change its own blacklist entry');
+    if (target.accountType === AccountType.Platform) throw forbidden('not_allowed', 'a platform account cannot be blacklisted by its admins');
+  }
+}

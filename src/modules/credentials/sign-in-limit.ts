@@ -1,0 +1,50 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError } from '../../core/errors';
+import { SignInFailure } from './credentials.entity';
+
+/** PROTOCOL.md §8: at most 10 failed sign-ins per account or per email in 15 minutes. */
+export const MAX_FAILURES = 10;
+export const FAILURE_WINDOW_MS = 15 * 60 * 1000;
+
+export const accountSubject = (accountId: string) => `account:${accountId}`;
+export const emailSubject = (platformId: string, email: string) => `email:${platformId}:${email.trim().toLowerCase()}`;
+
+/**
+ * Failed attempts are rows of `sign_in_failures`, so the limit holds across instances. An attempt
+ * first reserves one row per subject, as if it were going to fail; the check and the reservation
+ * run under a transaction-scoped advisory lock per subject, so concurrent attempts cannot both see
+ * room for one more. A successful attempt gives its reservation back (`release`).
+ */
+export class SignInLimit {
+  /** Reserves an attempt against every subject, or answers 429 when one has used up its failures. */
+  async reserve(em: EntityManager, subjects: string[]): Promise<string[]> {
+    const distinct = [...new Set(subjects)].sort();
+    return em.transactional(async (tx) => {
+      const connection = tx.getConnection();
+      for (const subject of distinct) {
+        await connection.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [subject], 'all', tx.getTransactionContext());
+      }
+      const now = Date.now();
+      const since = new Date(now - FAILURE_WINDOW_MS);
+      await tx.nativeDelete(SignInFailure, { subject: { $in: distinct }, failedAt: { $lte: since } });
+      for (const subject of distinct) {
+        if ((await tx.count(SignInFailure, { subject, failedAt: { $gt: since } })) >= MAX_FAILURES) {
+          throw DomainError.of('rate_limited', 'too_many_attempts', 'too many failed sign-in attempts; try again later');
+        }
+      }
+      const rows = distinct.map((subject) => tx.create(SignInFailure, { subject, failedAt: new Date(now) }));
+      await tx.flush();
+      return rows.map((r) => r.id);
+    });
+  }
+
+  /** The attempt succeeded (or was not a password failure): its reservation does not count. */
+  async release(em: EntityManager, reservation: string[]): Promise<void> {
+    if (reservation.length) await em.nativeDelete(SignInFailure, { id: { $in: reservation } });
+  }
+
+  /** Forgets the failures of an account whose password was just reset. */
+  async forget(em: EntityManager, subjects: string[]): Promise<void> {
+    await em.nativeDelete(SignInFailure, { subject: { $in: subjects } });
+  }
+}

@@ -1,0 +1,39 @@
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../graphql/context';
+import type { BulkSource } from './currency.service';
+import { ConvertedCurrencyGql, convertedCurrencyGql, ConvertInputGql, CurrencyRateGql, currencyRateGql } from './currency.types';
+
+/** Faults of convertMany name the input field, e.g. `items.2.amount`. */
+const atItem: BulkSource = { list: { attribute: 'items' }, item: (i, field) => ({ attribute: field === 'attributes' ? `items/${i}` : `items/${i}/${field}` }) };
+
+@Resolver()
+export class CurrencyResolver {
+  @Query(() => ConvertedCurrencyGql, { description: 'GET /convert: an amount converted through EUR (public)' })
+  async convert(
+    @Arg('from', () => String) from: string,
+    @Arg('to', () => String) to: string,
+    @Arg('amount', () => String, { description: 'Non-negative, at most two decimals' }) amount: string,
+    @Ctx() { rc, services }: GraphQLContext,
+  ): Promise<ConvertedCurrencyGql> {
+    return convertedCurrencyGql(await services.currency.convert(rc, { from, to, amount }));
+  }
+
+  @Query(() => [ConvertedCurrencyGql], { description: 'POST /convert: up to 100 conversions, answered in the same order (public)' })
+  async convertMany(@Arg('items', () => [ConvertInputGql]) items: ConvertInputGql[], @Ctx() { rc, services }: GraphQLContext): Promise<ConvertedCurrencyGql[]> {
+    return (await services.currency.convertMany(rc, items, atItem)).map(convertedCurrencyGql);
+  }
+
+  @Query(() => [CurrencyRateGql], { description: 'The stored rates, units per 1 EUR (public)' })
+  async currencyRates(@Ctx() { rc, services }: GraphQLContext): Promise<CurrencyRateGql[]> {
+    return (await services.currency.list(rc)).map(currencyRateGql);
+  }
+
+  @Mutation(() => CurrencyRateGql, { description: 'Sets the rate of a currency as of now; admins of any platform and platform accounts. EUR is fixed at 1.' })
+  async setCurrencyRate(
+    @Arg('currency', () => String) currency: string,
+    @Arg('unitsPerEur', () => String, { description: 'Units of the currency per 1 EUR: positive, at most 12 decimals' }) unitsPerEur: string,
+    @Ctx() { rc, services }: GraphQLContext,
+  ): Promise<CurrencyRateGql> {
+    return currencyRateGql(await services.currency.setRate(rc, { currency, unitsPerEur }));
+  }
+}

@@ -1,0 +1,199 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import Decimal from 'decimal.js';
+import type { Caller, RequestContext } from '../../core/context';
+import { DomainError, forbidden, invalid, type ErrorItem, type ErrorSource } from '../../core/errors';
+import { formatMoney, Money, parseMoney } from '../../core/money';
+import { requireCaller } from '../../core/policies';
+import { CURRENCIES } from '../accounts/accounts.input';
+import { AccountType } from '../accounts/accounts.entity';
+import { CurrencyRate } from './currency.entity';
+import { BASE_CURRENCY, isCurrency, MAX_BULK_ITEMS, parseRateInput, type Currency } from './currency.input';
+import type { RatesDocument } from './currency.source';
+
+export type Converter = (amount: Decimal.Value, from: string, to: string) => Money;
+
+/** Converts through EUR with the stored rates; results are rounded half-up to two decimals. */
+export function converterOf(rates: Map<string, Decimal>): Converter {
+  return (amount, from, to) => {
+    const value = new Money(amount);
+    if (from === to) return value.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+    const fromRate = rates.get(from);
+    const toRate = rates.get(to);
+    if (!fromRate || !toRate) throw new Error(`no rate for ${fromRate ? to : from}`);
+    return value.div(fromRate).mul(toRate).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
+  };
+}
+
+/** One conversion: what was asked and its result, rounded half-up to two decimals. */
+export interface Conversion {
+  from: Currency;
+  to: Currency;
+  amount: Money;
+  result: Money;
+}
+
+/** A stable id of a conversion: the same question always names the same resource. */
+export const conversionId = (c: Pick<Conversion, 'from' | 'to' | 'amount'>): string => `${c.from}-${c.to}-${formatMoney(c.amount)}`;
+
+export interface ConvertInput {
+  from?: unknown;
+  to?: unknown;
+  amount?: unknown;
+}
+
+export type ConvertField = 'from' | 'to' | 'amount';
+/** Where a field of a single conversion was given (REST: a query parameter; GraphQL: an argument). */
+export type ConvertSource = (field: ConvertField) => ErrorSource;
+/** Where the items of a bulk conversion were given (REST: /data/{i}/attributes/…). */
+export interface BulkSource {
+  list: ErrorSource;
+  item(index: number, field: ConvertField | 'attributes'): ErrorSource;
+}
+
+export interface RateInput {
+  currency?: unknown;
+  unitsPerEur?: unknown;
+}
+
+const asAttribute: ConvertSource = (field) => ({ attribute: field });
+
+/** Transaction-scoped advisory lock taken by the refresh from the rates source (any instance). */
+const RATES_REFRESH_LOCK = 0x63757272; // "curr"
+
+interface Fault {
+  field: ConvertField;
+  missing: boolean;
+  detail: string;
+}
+
+function checkConversion(input: ConvertInput): { ok: { from: Currency; to: Currency; amount: Money } } | { faults: Fault[] } {
+  const faults: Fault[] = [];
+  const currency = (field: 'from' | 'to') => {
+    const value = input[field];
+    if (value === undefined || value === null) faults.push({ field, missing: true, detail: `${field} is required` });
+    else if (!isCurrency(value)) faults.push({ field, missing: false, detail: `${field} must be one of ${CURRENCIES.join(', ')}` });
+    return value as Currency;
+  };
+  const from = currency('from');
+  const to = currency('to');
+  const amount = input.amount === undefined || input.amount === null ? undefined : parseMoney(input.amount);
+  if (input.amount === undefined || input.amount === null) faults.push({ field: 'amount', missing: true, detail: 'amount is required' });
+  else if (!amount) faults.push({ field: 'amount', missing: false, detail: 'amount must be a non-negative decimal with at most two decimals' });
+  return faults.length ? { faults } : { ok: { from, to, amount: amount as Money } };
+}
+
+/**
+ * Currency rates and conversion (INTERFACE.md §4.9, PROTOCOL.md §8): rates are units per 1 EUR,
+ * conversions go through EUR and round half-up to two decimals. Rates change by staff
+ * (`setRate`) and by the configured rates source (`applyRates`, see currency.poller.ts).
+ */
+export class CurrencyService {
+  async rates(em: EntityManager): Promise<Map<string, Decimal>> {
+    const rows = await em.find(CurrencyRate, {});
+    return new Map(rows.map((r) => [r.currency, new Money(r.unitsPerEur)]));
+  }
+
+  async converter(em: EntityManager): Promise<Converter> {
+    return converterOf(await this.rates(em));
+  }
+
+  /** GET /convert (public): one amount; each faulty field is one error at `at(field)`. */
+  async convert(ctx: RequestContext, input: ConvertInput, at: ConvertSource = asAttribute): Promise<Conversion> {
+    const checked = checkConversion(input);
+    if ('faults' in checked) {
+      const items = checked.faults.map((f): ErrorItem => ({ code: f.missing ? 'missing_parameter' : 'invalid_parameter', detail: f.detail, source: at(f.field) }));
+      throw new DomainError('invalid', items as [ErrorItem, ...ErrorItem[]]);
+    }
+    const convert = await this.converter(ctx.em);
+    return { ...checked.ok, result: convert(checked.ok.amount, checked.ok.from, checked.ok.to) };
+  }
+
+  /**
+   * POST /convert (public): up to 100 amounts, answered in the order given. Each item is the
+   * attributes `{from, to, amount}`; every fault of every item is one error.
+   */
+  async convertMany(ctx: RequestContext, items: unknown[], at: BulkSource): Promise<Conversion[]> {
+    if (items.length > MAX_BULK_ITEMS) throw invalid('too_many_items', `at most ${MAX_BULK_ITEMS} conversions per request`, at.list);
+    const errors: ErrorItem[] = [];
+    const asked = items.map((item, index) => {
+      if (item === null || typeof item !== 'object' || Array.isArray(item)) {
+        const missing = item === undefined || item === null;
+        errors.push({ code: missing ? 'missing_field' : 'invalid_field', detail: missing ? 'attributes are required' : 'attributes must be an object', source: at.item(index, 'attributes') });
+        return null;
+      }
+      const checked = checkConversion(item as ConvertInput);
+      if ('ok' in checked) return checked.ok;
+      for (const f of checked.faults) errors.push({ code: f.missing ? 'missing_field' : 'invalid_field', detail: f.detail, source: at.item(index, f.field) });
+      return null;
+    });
+    if (errors.length) throw new DomainError('invalid', errors as [ErrorItem, ...ErrorItem[]]);
+    const convert = await this.converter(ctx.em);
+    return asked.map((a) => {
+      const { from, to, amount } = a as NonNullable<typeof a>;
+      return { from, to, amount, result: convert(amount, from, to) };
+    });
+  }
+
+  /** The stored rates (public), by currency code. */
+  list(ctx: RequestContext): Promise<CurrencyRate[]> {
+    return ctx.em.find(CurrencyRate, { currency: { $in: [...CURRENCIES] } }, { orderBy: { currency: 'asc' } });
+  }
+
+  /**
+   * Sets the rate of one currency (units per 1 EUR), as of now: admins of any platform and
+   * platform accounts. EUR is the base and keeps its rate of 1.
+   */
+  async setRate(ctx: RequestContext, input: RateInput): Promise<CurrencyRate> {
+    const caller = requireCaller(ctx);
+    if (!mayManageRates(caller)) throw forbidden('not_allowed', 'only admins and platform accounts may set a currency rate');
+    const errors: ErrorItem[] = [];
+    const rate = parseRateInput(input.unitsPerEur);
+    if (!isCurrency(input.currency)) {
+      errors.push({ code: 'invalid_field', detail: `currency must be one of ${CURRENCIES.join(', ')}`, source: { attribute: 'currency' } });
+    }
+    if (!rate) {
+      errors.push({ code: 'invalid_field', detail: 'units_per_eur must be a positive decimal with at most 18 digits before and 12 after the point', source: { attribute: 'units_per_eur' } });
+    }
+    if (errors.length) throw new DomainError('invalid', errors as [ErrorItem, ...ErrorItem[]]);
+    const currency = input.currency as Currency;
+    if (currency === BASE_CURRENCY) throw invalid('rate_fixed', `${BASE_CURRENCY} is the base currency; its rate is always 1`, { attribute: 'currency' });
+    return ctx.em.transactional(async (em) => {
+      const now = new Date();
+      return em.upsert(CurrencyRate, { currency, unitsPerEur: (rate as Decimal).toFixed(), asOf: now, updatedAt: now }, { onConflictFields: ['currency'] });
+    });
+  }
+
+  /**
+   * Writes the rates of the source document, under a transaction-scoped advisory lock so that
+   * one instance writes at a time (another instance that holds it is refreshing already: this
+   * one skips). A stored rate newer than the document (set by staff since) is kept, and an
+   * unchanged one is not rewritten. Returns how many rates changed, or null when skipped.
+   */
+  async applyRates(em: EntityManager, doc: RatesDocument): Promise<number | null> {
+    return em.transactional(async (tx) => {
+      const conn = tx.getConnection();
+      const trx = tx.getTransactionContext();
+      const [{ locked }] = await conn.execute<{ locked: boolean }[]>('select pg_try_advisory_xact_lock(?) as locked', [RATES_REFRESH_LOCK], 'all', trx);
+      if (!locked) return null;
+      const rows = [...doc.rates];
+      const changed = await conn.execute<{ currency: string }[]>(
+        `insert into currency_rates (currency, units_per_eur, as_of, updated_at)
+           values ${rows.map(() => '(?, ?::numeric, ?::timestamptz, now())').join(', ')}
+         on conflict (currency) do update
+           set units_per_eur = excluded.units_per_eur, as_of = excluded.as_of, updated_at = now()
+           where currency_rates.as_of <= excluded.as_of
+             and (currency_rates.units_per_eur <> excluded.units_per_eur or currency_rates.as_of <> excluded.as_of)
+         returning currency`,
+        rows.flatMap(([currency, rate]) => [currency, rate.toFixed(), doc.asOf.toISOString()]),
+        'all',
+        trx,
+      );
+      return changed.length;
+    });
+  }
+}
+
+/** Who may set a currency rate: an admin of any platform, or a platform account. */
+function mayManageRates(caller: Caller): boolean {
+  return caller.accountType === AccountType.Admin || caller.accountType === AccountType.Platform;
+}

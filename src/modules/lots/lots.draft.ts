@@ -1,0 +1,83 @@
+import { formatMoney, Money } from '../../core/money';
+import { Lot, LotType } from './lots.entity';
+import type { CreateLotAttributes, LotDetails } from './lots.input';
+
+export const DEFAULT_DURATION_SECONDS = 7 * 86400;
+
+/**
+ * The normalised create-lot body (PROTOCOL.md §9): prices as two-decimal strings, start_time as
+ * epoch seconds, details as validated; what was not given is absent. It is what a create_lot
+ * request stores and hashes, and what a lot is made from.
+ */
+export interface LotDraft {
+  type: 'eng' | 'no_auction';
+  currency: string;
+  start_price: string;
+  buy_now_price: string;
+  deposit: string;
+  min_step: string;
+  max_step?: string;
+  b2b_vehicle_price?: string;
+  b2c_vehicle_price?: string;
+  b2c_total_price?: string;
+  start_time?: number;
+  duration?: number;
+  details: LotDetails;
+}
+
+export function draftOf(a: CreateLotAttributes): LotDraft {
+  const optional = <K extends string>(key: K, v: Money | undefined) => (v === undefined ? {} : { [key]: formatMoney(v) });
+  return {
+    type: a.type,
+    currency: a.currency,
+    start_price: formatMoney(a.start_price),
+    buy_now_price: formatMoney(a.buy_now_price),
+    deposit: formatMoney(a.deposit),
+    min_step: formatMoney(a.min_step),
+    ...optional('max_step', a.max_step),
+    ...optional('b2b_vehicle_price', a.b2b_vehicle_price),
+    ...optional('b2c_vehicle_price', a.b2c_vehicle_price),
+    ...optional('b2c_total_price', a.b2c_total_price),
+    ...(a.start_time === undefined ? {} : { start_time: a.start_time }),
+    ...(a.duration === undefined ? {} : { duration: a.duration }),
+    details: a.details,
+  };
+}
+
+/** The lot's own fields from a draft; a start time already past (or none) starts the lot now. */
+export function lotFieldsOf(draft: LotDraft, organizerId: string, publisherId: string, now = new Date()) {
+  const given = draft.start_time === undefined ? null : new Date(draft.start_time * 1000);
+  const startTime = given && given > now ? given : now;
+  const duration = draft.duration ?? DEFAULT_DURATION_SECONDS;
+  const money = (v: string | undefined) => (v === undefined ? null : new Money(v));
+  const d = draft.details;
+  return {
+    lotType: draft.type === 'eng' ? LotType.Eng : LotType.NoAuction,
+    currency: draft.currency,
+    startPrice: new Money(draft.start_price),
+    buyNowPrice: new Money(draft.buy_now_price),
+    deposit: new Money(draft.deposit),
+    minStep: new Money(draft.min_step),
+    maxStep: new Money(draft.max_step ?? '0'),
+    b2bVehiclePrice: money(draft.b2b_vehicle_price),
+    b2cVehiclePrice: money(draft.b2c_vehicle_price),
+    b2cTotalPrice: money(draft.b2c_total_price),
+    startTime,
+    duration,
+    endTime: new Date(startTime.getTime() + duration * 1000),
+    organizerId,
+    publisherId,
+    details: { ...d, lot_name: d.lot_name ?? `${d.year} ${d.maker} ${d.model}` },
+    country: d.country,
+    city: d.city ?? null,
+    year: d.year,
+    maker: d.maker,
+    model: d.model,
+    vin: d.vin_code ?? null,
+    wheel: d.wheel ?? null,
+    fuelType: d.fuel_type ?? null,
+    transmission: d.transmission ?? null,
+    registered: d.registered ?? null,
+    engineVolume: d.engine_volume ?? null,
+  } satisfies Partial<Lot>;
+}

@@ -1,0 +1,119 @@
+import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { MoneyType } from '../../db/money.type';
+import type { Money } from '../../core/money';
+
+export enum LotType {
+  NoAuction = 0,
+  Eng = 1,
+  PartnerA = 2,
+  PartnerB = 3,
+}
+export const LOT_TYPE_NAMES: Record<LotType, string> = {
+  [LotType.NoAuction]: 'no_auction',
+  [LotType.Eng]: 'eng',
+  [LotType.PartnerA]: 'partnerA',
+  [LotType.PartnerB]: 'partnerB',
+};
+
+export enum LotState {
+  Pending = 1,
+  Sold = 2,
+  Finished = 3,
+}
+export const LOT_STATE_NAMES: Record<LotState, string> = {
+  [LotState.Pending]: 'pending',
+  [LotState.Sold]: 'sold',
+  [LotState.Finished]: 'finished',
+};
+
+@Entity({ tableName: 'lots' })
+export class Lot {
+  [OptionalProps]?:
+    | 'lotState' | 'highestBid' | 'b2bVehiclePrice' | 'b2cVehiclePrice' | 'b2cTotalPrice' | 'winnerId'
+    | 'country' | 'city' | 'year' | 'maker' | 'model' | 'vin' | 'wheel' | 'fuelType' | 'transmission'
+    | 'registered' | 'engineVolume' | 'sourceLotId' | 'yardNumber' | 'saleStatus' | 'createdAt' | 'updatedAt';
+
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id!: string;
+
+  @Property({ type: 'smallint' })
+  lotType!: LotType;
+
+  @Property({ type: 'smallint' })
+  lotState: LotState = LotState.Pending;
+
+  @Property({ type: 'string', length: 3 })
+  currency!: string;
+
+  @Property({ type: MoneyType })
+  startPrice!: Money;
+
+  @Property({ type: MoneyType })
+  buyNowPrice!: Money;
+
+  @Property({ type: MoneyType })
+  deposit!: Money;
+
+  @Property({ type: MoneyType })
+  minStep!: Money;
+
+  @Property({ type: MoneyType })
+  maxStep!: Money;
+
+  @Property({ type: MoneyType, nullable: true })
+  highestBid: Money | null = null;
+
+  @Property({ type: MoneyType, nullable: true })
+  b2bVehiclePrice: Money | null = null;
+
+  @Property({ type: MoneyType, nullable: true })
+  b2cVehiclePrice: Money | null = null;
+
+  @Property({ type: MoneyType, nullable: true })
+  b2cTotalPrice: Money | null = null;
+
+  @Property({ type: 'datetime' })
+  startTime!: Date;
+
+  /** Seconds; the lot ends at startTime + duration. */
+  @Property({ type: 'integer' })
+  duration!: number;
+
+  @Property({ type: 'datetime' })
+  endTime!: Date;
+
+  @Property({ type: 'string', length: 56 })
+  organizerId!: string;
+
+  @Property({ type: 'string', length: 56 })
+  publisherId!: string;
+
+  /** Account id of the winning participant. */
+  @Property({ type: 'string', length: 56, nullable: true })
+  winnerId: string | null = null;
+
+  @Property({ type: 'json' })
+  details!: Record<string, unknown>;
+
+  // Columns copied out of details for filtering and sorting.
+  @Property({ type: 'string', length: 3, nullable: true }) country: string | null = null;
+  @Property({ type: 'string', length: 100, nullable: true }) city: string | null = null;
+  @Property({ type: 'smallint', nullable: true }) year: number | null = null;
+  @Property({ type: 'string', length: 100, nullable: true }) maker: string | null = null;
+  @Property({ type: 'string', length: 100, nullable: true }) model: string | null = null;
+  @Property({ type: 'string', length: 32, nullable: true }) vin: string | null = null;
+  @Property({ type: 'string', length: 5, nullable: true }) wheel: string | null = null;
+  @Property({ type: 'string', length: 20, nullable: true }) fuelType: string | null = null;
+  @Property({ type: 'string', length: 30, nullable: true }) transmission: string | null = null;
+  @Property({ type: 'boolean', nullable: true }) registered: boolean | null = null;
+  @Property({ type: 'double', nullable: true }) engineVolume: number | null = null;
+  @Property({ type: 'bigint', nullable: true }) sourceLotId: string | null = null;
+  @Property({ type: 'integer', nullable: true }) yardNumber: number | null = null;
+  @Property({ type: 'string', length: 20, nullable: true }) saleStatus: string | null = null;
+
+  @Property({ type: 'datetime', defaultRaw: 'now()' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'datetime', defaultRaw: 'now()', onUpdate: () => new Date() })
+  updatedAt: Date = new Date();
+}

@@ -1,0 +1,55 @@
+import { formatMoney, type Money } from '../../core/money';
+import type { Converter } from '../currency/currency.service';
+import { LOT_STATE_NAMES, LOT_TYPE_NAMES, type Lot } from './lots.entity';
+import type { LotFilterInput, LotGql } from './lots.types';
+
+export function lotGql(lot: Lot, convert: Converter, currency = lot.currency): LotGql {
+  const price = (v: Money) => formatMoney(convert(v, lot.currency, currency));
+  const maybe = (v: Money | null) => (v === null ? null : price(v));
+  return {
+    id: lot.id,
+    lotType: lot.lotType,
+    lotTypeStr: `lot_type_${LOT_TYPE_NAMES[lot.lotType]}`,
+    lotState: lot.lotState,
+    lotStateStr: `lot_state_${LOT_STATE_NAMES[lot.lotState]}`,
+    currency,
+    startPrice: price(lot.startPrice),
+    buyNowPrice: price(lot.buyNowPrice),
+    deposit: price(lot.deposit),
+    minStep: price(lot.minStep),
+    maxStep: price(lot.maxStep),
+    highestBid: maybe(lot.highestBid),
+    b2bVehiclePrice: maybe(lot.b2bVehiclePrice),
+    b2cVehiclePrice: maybe(lot.b2cVehiclePrice),
+    b2cTotalPrice: maybe(lot.b2cTotalPrice),
+    buyNowSupport: lot.buyNowPrice.gt(0),
+    startTime: lot.startTime,
+    endTime: lot.endTime,
+    duration: lot.duration,
+    organizerId: lot.organizerId,
+    publisherId: lot.publisherId,
+    winnerId: lot.winnerId,
+    details: lot.details,
+    createdAt: lot.createdAt,
+    updatedAt: lot.updatedAt,
+  };
+}
+
+const SPECIAL: Record<string, string> = { partnerAStatus: 'partnerA_status', trimPartnerA: 'trim_partnerA', trimPartnerB: 'trim_partnerB' };
+const snake = (key: string) => SPECIAL[key] ?? key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * The GraphQL filter as the REST query it mirrors (`filter[name]=value`), so that one parser
+ * validates both edges alike.
+ */
+export function filterAsQuery(filter: LotFilterInput | undefined): Record<string, string> {
+  const raw: Record<string, string> = {};
+  for (const [key, value] of Object.entries(filter ?? {})) {
+    if (value === undefined || value === null) continue;
+    const name = `filter[${snake(key)}]`;
+    if (Array.isArray(value)) raw[name] = value.join(',');
+    else if (typeof value === 'object') raw[name] = `${value.min ?? ''},${value.max ?? ''}`;
+    else raw[name] = String(value);
+  }
+  return raw;
+}

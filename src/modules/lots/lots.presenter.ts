@@ -1,0 +1,53 @@
+import type { Money } from '../../core/money';
+import { formatMoney } from '../../core/money';
+import { rfc3339 } from '../../core/time';
+import type { Resource } from '../../rest/document';
+import type { Converter } from '../currency/currency.service';
+import { LOT_STATE_NAMES, LOT_TYPE_NAMES, type Lot } from './lots.entity';
+
+export interface LotPresentation {
+  /** Show prices in this currency instead of the lot's own. */
+  currency?: string;
+  convert: Converter;
+  callbackIds: string[];
+}
+
+export function lotAttributes(lot: Lot, p: Pick<LotPresentation, 'currency' | 'convert'>) {
+  const currency = p.currency ?? lot.currency;
+  const price = (v: Money | null) => (v === null ? null : formatMoney(p.convert(v, lot.currency, currency)));
+  return {
+    buy_now_price: price(lot.buyNowPrice),
+    start_price: price(lot.startPrice),
+    deposit: price(lot.deposit),
+    highest_bid: price(lot.highestBid),
+    min_step: price(lot.minStep),
+    max_step: price(lot.maxStep),
+    b2b_vehicle_price: price(lot.b2bVehiclePrice),
+    b2c_vehicle_price: price(lot.b2cVehiclePrice),
+    b2c_total_price: price(lot.b2cTotalPrice),
+    buy_now_support: lot.buyNowPrice.gt(0),
+    currency,
+    created_at: rfc3339(lot.createdAt),
+    updated_at: rfc3339(lot.updatedAt),
+    start_time: rfc3339(lot.startTime),
+    duration: String(lot.duration),
+    end_time: rfc3339(lot.endTime),
+    lot_state: lot.lotState,
+    lot_state_str: `lot_state_${LOT_STATE_NAMES[lot.lotState]}`,
+    lot_type: lot.lotType,
+    lot_type_str: `lot_type_${LOT_TYPE_NAMES[lot.lotType]}`,
+    organizer_id: lot.organizerId,
+    publisher_id: lot.publisherId,
+    winner_id: lot.winnerId ?? '',
+    details: lot.details,
+  };
+}
+
+export function presentLot(lot: Lot, p: LotPresentation): Resource {
+  return {
+    type: 'lots',
+    id: lot.id,
+    attributes: lotAttributes(lot, p),
+    relationships: { callbacks: { data: p.callbackIds.map((id) => ({ type: 'callbacks', id })) } },
+  };
+}

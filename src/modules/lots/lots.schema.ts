@@ -1,0 +1,72 @@
+import type { QuerySpec } from '../../rest/query';
+import { CURRENCIES } from '../accounts/accounts.input';
+import { LOT_INCLUDES } from './lots.includes';
+import { ACCOUNT_TYPE_VALUES, FUEL_VALUES, LOT_SORTS, LOT_STATE_VALUES, LOT_TYPE_VALUES, PARTNER_A_STATUS_VALUES } from './lots.filter';
+
+const ACCOUNT = /^G[A-Z2-7]{55}$/;
+const account = { kind: 'string', max: 56 } as const;
+const accounts = { kind: 'list', item: ACCOUNT } as const;
+const flag = { kind: 'boolean' } as const;
+
+/** The query of GET /lots and GET /lots/count (PROTOCOL.md §2). */
+export const LOT_FILTERS: NonNullable<QuerySpec['filters']> = {
+  country: { kind: 'string', max: 3 },
+  city: { kind: 'string', max: 100 },
+  stars_of: account,
+  in: { kind: 'list', item: /^\d{1,18}$/ },
+  vin: { kind: 'list', item: /^[A-Za-z0-9]{1,32}$/ },
+  organizer_type: { kind: 'enum', values: ACCOUNT_TYPE_VALUES },
+  lot_type: { kind: 'list', values: LOT_TYPE_VALUES },
+  lot_state: { kind: 'list', values: LOT_STATE_VALUES },
+  participant: account,
+  winner: account,
+  not_winner: account,
+  wheel: { kind: 'enum', values: ['left', 'right', 'LEFT', 'RIGHT'] },
+  year: { kind: 'range', of: 'integer' },
+  engine_volume: { kind: 'range', of: 'decimal' },
+  currency: { kind: 'enum', values: CURRENCIES },
+  price: { kind: 'range', of: 'decimal' },
+  transmission: { kind: 'string', max: 30 },
+  fuel: { kind: 'list', values: FUEL_VALUES },
+  maker: { kind: 'string', max: 100 },
+  model: { kind: 'string', max: 100 },
+  model_prefix: { kind: 'string', max: 100 },
+  start_time: { kind: 'integer' },
+  trim_partnerA: { kind: 'integer' },
+  trim_partnerB: { kind: 'integer' },
+  time_period: { kind: 'range', of: 'integer' },
+  yard_number: { kind: 'integer' },
+  partnerA_status: { kind: 'list', values: PARTNER_A_STATUS_VALUES },
+  registered: flag,
+  deposit: flag,
+  has_winner: flag,
+  has_callbacks: flag,
+  has_requests: flag,
+  has_participants: flag,
+  has_participants_from: accounts,
+  is_finished: flag,
+  buy_now: flag,
+  search: { kind: 'string', max: 100 },
+  publisher: accounts,
+  direct_sale_publisher: accounts,
+  organizer: account,
+  winner_account_type: { kind: 'enum', values: ACCOUNT_TYPE_VALUES },
+  invoice_sent: flag,
+  invoice_paid: flag,
+  tab: { kind: 'enum', values: ['won', 'lost'] },
+};
+
+export const LOT_INDEX_QUERY: QuerySpec = {
+  filters: LOT_FILTERS,
+  sorts: LOT_SORTS,
+  defaultSort: '-start_time',
+  includes: LOT_INCLUDES,
+  page: 'cursor',
+};
+
+export const LOT_COUNT_QUERY: QuerySpec = { filters: LOT_FILTERS };
+
+export const LOT_GET_QUERY: QuerySpec = {
+  plain: { currency: { kind: 'enum', values: CURRENCIES } },
+  includes: LOT_INCLUDES,
+};

@@ -1,0 +1,154 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+
+@ObjectType('Lot')
+export class LotGql {
+  @Field(() => ID) id!: string;
+  @Field(() => Int, { description: '0 no_auction, 1 eng, 2 partnerA, 3 partnerB' }) lotType!: number;
+  @Field(() => String) lotTypeStr!: string;
+  @Field(() => Int, { description: '1 pending, 2 sold, 3 finished' }) lotState!: number;
+  @Field(() => String) lotStateStr!: string;
+  @Field(() => String, { description: 'The currency the prices are shown in' }) currency!: string;
+  @Field(() => String) startPrice!: string;
+  @Field(() => String) buyNowPrice!: string;
+  @Field(() => String) deposit!: string;
+  @Field(() => String) minStep!: string;
+  @Field(() => String) maxStep!: string;
+  @Field(() => String, { nullable: true }) highestBid!: string | null;
+  @Field(() => String, { nullable: true }) b2bVehiclePrice!: string | null;
+  @Field(() => String, { nullable: true }) b2cVehiclePrice!: string | null;
+  @Field(() => String, { nullable: true }) b2cTotalPrice!: string | null;
+  @Field(() => Boolean) buyNowSupport!: boolean;
+  @Field(() => Date) startTime!: Date;
+  @Field(() => Date) endTime!: Date;
+  @Field(() => Int, { description: 'Seconds' }) duration!: number;
+  @Field(() => String) organizerId!: string;
+  @Field(() => String) publisherId!: string;
+  @Field(() => String, { nullable: true, description: "The winning participant's account id" }) winnerId!: string | null;
+  @Field(() => GraphQLJSONObject) details!: Record<string, unknown>;
+  @Field(() => Date) createdAt!: Date;
+  @Field(() => Date) updatedAt!: Date;
+}
+
+@ObjectType('LotCallback')
+export class LotCallbackGql {
+  @Field(() => ID) id!: string;
+  @Field(() => ID) lotId!: string;
+  @Field(() => String) accountId!: string;
+  @Field(() => Date) createdAt!: Date;
+}
+
+@ObjectType('LotStar', { description: 'An account that has the lot in its watchlist' })
+export class LotStarGql {
+  @Field(() => ID) lotId!: string;
+  @Field(() => String) accountId!: string;
+  @Field(() => Date) createdAt!: Date;
+}
+
+@ObjectType('PageInfo')
+export class PageInfoGql {
+  @Field(() => Boolean) hasNextPage!: boolean;
+  @Field(() => Boolean) hasPreviousPage!: boolean;
+  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next page' }) endCursor!: string | null;
+  @Field(() => String, { nullable: true, description: 'Pass as `after` for the previous page' }) startCursor!: string | null;
+}
+
+@ObjectType('LotConnection')
+export class LotConnectionGql {
+  @Field(() => [LotGql]) nodes!: LotGql[];
+  @Field(() => PageInfoGql) pageInfo!: PageInfoGql;
+}
+
+export enum LotSortKeyGql {
+  start_time = 'start_time',
+  time_left = 'time_left',
+  price = 'price',
+  buy_now_price = 'buy_now_price',
+  created_at = 'created_at',
+  updated_at = 'updated_at',
+}
+registerEnumType(LotSortKeyGql, { name: 'LotSortKey' });
+
+@InputType('LotSort')
+export class LotSortInput {
+  @Field(() => LotSortKeyGql) key!: LotSortKeyGql;
+  @Field(() => Boolean, { defaultValue: false }) desc!: boolean;
+}
+
+@InputType('IntRange')
+export class IntRangeInput {
+  @Field(() => Int, { nullable: true }) min?: number;
+  @Field(() => Int, { nullable: true }) max?: number;
+}
+
+@InputType('DecimalRange')
+export class DecimalRangeInput {
+  @Field(() => String, { nullable: true }) min?: string;
+  @Field(() => String, { nullable: true }) max?: string;
+}
+
+/** The REST filters of GET /lots, field for field (camelCase). */
+@InputType('LotFilter')
+export class LotFilterInput {
+  @Field(() => String, { nullable: true }) country?: string;
+  @Field(() => String, { nullable: true }) city?: string;
+  @Field(() => String, { nullable: true }) starsOf?: string;
+  @Field(() => [ID], { nullable: true }) in?: string[];
+  @Field(() => [String], { nullable: true }) vin?: string[];
+  @Field(() => String, { nullable: true }) organizerType?: string;
+  @Field(() => [String], { nullable: true }) lotType?: string[];
+  @Field(() => [String], { nullable: true }) lotState?: string[];
+  @Field(() => String, { nullable: true }) participant?: string;
+  @Field(() => String, { nullable: true }) winner?: string;
+  @Field(() => String, { nullable: true }) notWinner?: string;
+  @Field(() => String, { nullable: true }) wheel?: string;
+  @Field(() => IntRangeInput, { nullable: true }) year?: IntRangeInput;
+  @Field(() => DecimalRangeInput, { nullable: true }) engineVolume?: DecimalRangeInput;
+  @Field(() => String, { nullable: true }) currency?: string;
+  @Field(() => DecimalRangeInput, { nullable: true }) price?: DecimalRangeInput;
+  @Field(() => String, { nullable: true }) transmission?: string;
+  @Field(() => [String], { nullable: true }) fuel?: string[];
+  @Field(() => String, { nullable: true }) maker?: string;
+  @Field(() => String, { nullable: true }) model?: string;
+  @Field(() => String, { nullable: true }) modelPrefix?: string;
+  @Field(() => Int, { nullable: true }) startTime?: number;
+  @Field(() => Int, { nullable: true }) trimPartnerA?: number;
+  @Field(() => Int, { nullable: true }) trimPartnerB?: number;
+  @Field(() => IntRangeInput, { nullable: true }) timePeriod?: IntRangeInput;
+  @Field(() => Int, { nullable: true }) yardNumber?: number;
+  @Field(() => [String], { nullable: true }) partnerAStatus?: string[];
+  @Field(() => Boolean, { nullable: true }) registered?: boolean;
+  @Field(() => Boolean, { nullable: true }) deposit?: boolean;
+  @Field(() => Boolean, { nullable: true }) hasWinner?: boolean;
+  @Field(() => Boolean, { nullable: true }) hasCallbacks?: boolean;
+  @Field(() => Boolean, { nullable: true }) hasRequests?: boolean;
+  @Field(() => Boolean, { nullable: true }) hasParticipants?: boolean;
+  @Field(() => [String], { nullable: true }) hasParticipantsFrom?: string[];
+  @Field(() => Boolean, { nullable: true }) isFinished?: boolean;
+  @Field(() => Boolean, { nullable: true }) buyNow?: boolean;
+  @Field(() => String, { nullable: true }) search?: string;
+  @Field(() => [String], { nullable: true }) publisher?: string[];
+  @Field(() => [String], { nullable: true }) directSalePublisher?: string[];
+  @Field(() => String, { nullable: true }) organizer?: string;
+  @Field(() => String, { nullable: true }) winnerAccountType?: string;
+  @Field(() => Boolean, { nullable: true }) invoiceSent?: boolean;
+  @Field(() => Boolean, { nullable: true }) invoicePaid?: boolean;
+  @Field(() => String, { nullable: true }) tab?: string;
+}
+
+@InputType('CreateLotInput')
+export class CreateLotInput {
+  @Field(() => String, { description: 'eng or no_auction' }) type!: string;
+  @Field(() => String) currency!: string;
+  @Field(() => String) startPrice!: string;
+  @Field(() => String) buyNowPrice!: string;
+  @Field(() => String) deposit!: string;
+  @Field(() => String) minStep!: string;
+  @Field(() => String, { nullable: true }) maxStep?: string;
+  @Field(() => GraphQLJSONObject) details!: Record<string, unknown>;
+  @Field(() => String, { nullable: true }) b2bVehiclePrice?: string;
+  @Field(() => String, { nullable: true }) b2cVehiclePrice?: string;
+  @Field(() => String, { nullable: true }) b2cTotalPrice?: string;
+  @Field(() => Int, { nullable: true, description: 'Seconds since the POSIX epoch' }) startTime?: number;
+  @Field(() => Int, { nullable: true, description: 'Seconds' }) duration?: number;
+}

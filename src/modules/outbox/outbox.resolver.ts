@@ -1,0 +1,17 @@
+import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../graphql/context';
+import { OutboxMessageGql, outboxMessageGql } from './outbox.types';
+
+@Resolver()
+export class OutboxResolver {
+  @Query(() => [OutboxMessageGql], {
+    description: "Messages kept in the outbox for the caller's platforms, newest first; staff only (else code forbidden)",
+  })
+  async outbox(
+    @Arg('recipient', () => String, { nullable: true, description: 'Email address or phone number (case-insensitive)' }) recipient: string | null,
+    @Arg('limit', () => Int, { nullable: true, description: '1 to 100; 50 by default' }) limit: number | null,
+    @Ctx() { rc, services }: GraphQLContext,
+  ): Promise<OutboxMessageGql[]> {
+    return (await services.outbox.list(rc, { recipient, limit })).map(outboxMessageGql);
+  }
+}

@@ -1,0 +1,94 @@
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../graphql/context';
+import { snakeAttributes } from '../accounts/accounts.types';
+import type { RequestListInput } from './requests.input';
+import type { RequestPage } from './requests.service';
+import { CreateLotRequestGql, CreateLotRequestPageGql, requestGql } from './requests.types';
+
+interface ListArgs {
+  type?: string | null;
+  requestor?: string | null;
+  reviewer?: string | null;
+  state?: string[] | null;
+  archived?: boolean | null;
+  currency?: string | null;
+  sort?: string | null;
+  page?: number | null;
+  size?: number | null;
+}
+
+/** GraphQL arguments → the listing input the service validates; `sort` is written as in REST (`-created_at`). */
+function listInputOf({ sort, ...rest }: ListArgs): RequestListInput {
+  const input = snakeAttributes(rest) as RequestListInput;
+  return sort ? { ...input, sort: { key: sort.replace(/^-/, '') as 'created_at', desc: sort.startsWith('-') } } : input;
+}
+
+const pageGql = (p: RequestPage): CreateLotRequestPageGql => ({
+  items: p.items.map((r) => requestGql(r, p.pricing)),
+  totalItems: p.total,
+  page: p.page,
+  size: p.size,
+});
+
+@Resolver()
+export class RequestsResolver {
+  @Query(() => CreateLotRequestGql, { description: "GET /requests/{id}: for the requestor and staff of the request's platform" })
+  async request(
+    @Arg('id', () => ID) id: string,
+    @Ctx() { rc, services }: GraphQLContext,
+    @Arg('currency', () => String, { nullable: true, description: 'Show the prices in this currency' }) currency?: string | null,
+  ): Promise<CreateLotRequestGql> {
+    const { request, pricing } = await services.requests.get(rc, id, currency ?? undefined);
+    return requestGql(request, pricing);
+  }
+
+  @Query(() => CreateLotRequestPageGql, { description: "GET /requests: the caller's own requests and those of the platforms whose staff it is" })
+  async requests(
+    @Ctx() { rc, services }: GraphQLContext,
+    @Arg('type', () => String, { nullable: true, description: 'lots (the only type)' }) type?: string | null,
+    @Arg('requestor', () => String, { nullable: true }) requestor?: string | null,
+    @Arg('reviewer', () => String, { nullable: true, description: 'The reviewing platform' }) reviewer?: string | null,
+    @Arg('state', () => [String], { nullable: true, description: 'pending, canceled, approved, rejected, permanently_rejected' }) state?: string[] | null,
+    @Arg('archived', () => Boolean, { nullable: true }) archived?: boolean | null,
+    @Arg('currency', () => String, { nullable: true }) currency?: string | null,
+    @Arg('sort', () => String, { nullable: true, description: 'created_at or updated_at, a leading - for descending; -created_at by default' }) sort?: string | null,
+    @Arg('page', () => Int, { nullable: true, description: 'From 0' }) page?: number | null,
+    @Arg('size', () => Int, { nullable: true, description: '1 to 100; 15 by default' }) size?: number | null,
+  ): Promise<CreateLotRequestPageGql> {
+    return pageGql(await services.requests.list(rc, listInputOf({ type, requestor, reviewer, state, archived, currency, sort, page, size })));
+  }
+
+  @Query(() => CreateLotRequestPageGql, { description: 'GET /accounts/{id}/create_lot_requests: for the account itself and staff of its platform' })
+  async accountCreateLotRequests(
+    @Arg('accountId', () => String) accountId: string,
+    @Ctx() { rc, services }: GraphQLContext,
+    @Arg('requestor', () => String, { nullable: true }) requestor?: string | null,
+    @Arg('reviewer', () => String, { nullable: true }) reviewer?: string | null,
+    @Arg('state', () => [String], { nullable: true }) state?: string[] | null,
+    @Arg('archived', () => Boolean, { nullable: true }) archived?: boolean | null,
+    @Arg('currency', () => String, { nullable: true }) currency?: string | null,
+    @Arg('sort', () => String, { nullable: true }) sort?: string | null,
+    @Arg('page', () => Int, { nullable: true }) page?: number | null,
+    @Arg('size', () => Int, { nullable: true }) size?: number | null,
+  ): Promise<CreateLotRequestPageGql> {
+    const input = listInputOf({ requestor, reviewer, state, archived, currency, sort, page, size });
+    return pageGql(await services.requests.listOfAccount(rc, accountId, input));
+  }
+
+  @Mutation(() => CreateLotRequestGql, { description: "PATCH /requests/{id}: staff of the request's platform approve or reject a pending request" })
+  async reviewRequest(
+    @Arg('id', () => ID) id: string,
+    @Arg('hash', () => String) hash: string,
+    @Arg('state', () => String, { description: 'approved, rejected or permanently_rejected' }) state: string,
+    @Ctx() { rc, services }: GraphQLContext,
+    @Arg('rejectReason', () => String, { nullable: true }) rejectReason?: string | null,
+  ): Promise<CreateLotRequestGql> {
+    return requestGql(await services.requests.review(rc, id, { attributes: snakeAttributes({ hash, state, rejectReason }) }));
+  }
+
+  @Mutation(() => Boolean, { description: 'DELETE /requests/{id}: the requestor cancels a pending or rejected request' })
+  async cancelRequest(@Arg('id', () => ID) id: string, @Ctx() { rc, services }: GraphQLContext): Promise<boolean> {
+    await services.requests.cancel(rc, id);
+    return true;
+  }
+}

@@ -1,0 +1,161 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Caller, RequestContext } from '../../core/context';
+import { forbidden, invalid, notFound } from '../../core/errors';
+import { isStaffOf, requireCaller, staffPlatforms } from '../../core/policies';
+import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { Account, AccountType } from '../accounts/accounts.entity';
+import type { CurrencyService } from '../currency/currency.service';
+import type { LotDraft } from '../lots/lots.draft';
+import type { Lot } from '../lots/lots.entity';
+import { CreateLotRequest, RequestState } from './requests.entity';
+import { requestHash } from './requests.hash';
+import { listInput, REQUEST_ID, reviewInput, type RequestListInput } from './requests.input';
+import { listRequests, type RequestScope } from './requests.listing';
+import type { RequestPricing } from './requests.view';
+
+/** What approving a request needs of the lots area (LotsService). */
+export interface LotMaker {
+  createFromDraft(em: EntityManager, draft: LotDraft, organizerId: string, publisherId: string): Promise<Lot>;
+}
+
+export interface RequestView {
+  request: CreateLotRequest;
+  /** Set when the prices are to be shown in another currency. */
+  pricing?: RequestPricing;
+}
+
+export interface RequestPage {
+  items: CreateLotRequest[];
+  total: number;
+  page: number;
+  size: number;
+  pricing?: RequestPricing;
+}
+
+const REVIEW_STATES = {
+  approved: RequestState.Approved,
+  rejected: RequestState.Rejected,
+  permanently_rejected: RequestState.PermanentlyRejected,
+} as const;
+const CANCELABLE = new Set([RequestState.Pending, RequestState.Rejected]);
+
+/**
+ * Create-lot (reviewable) requests (INTERFACE.md §2.9, §3.4, §4.8; PROTOCOL.md §4, §8, §9): a
+ * user's lot body waits for its platform's staff, who approve it (the lot is created with the
+ * requestor as organizer) or reject it; the requestor may cancel it.
+ */
+export class RequestsService {
+  constructor(
+    private readonly currency: CurrencyService,
+    /** Lazy: LotsService itself files requests through this service. */
+    private readonly lots: () => LotMaker,
+  ) {}
+
+  /** Files a user's create-lot body for review by the user's platform (inside the caller's transaction). */
+  async submit(em: EntityManager, requestor: string, platformId: string, draft: LotDraft): Promise<CreateLotRequest> {
+    const request = em.create(CreateLotRequest, { requestor, platformId, body: draft, hash: requestHash(draft) });
+    await em.flush();
+    return request;
+  }
+
+  /** GET /requests/{id}: the requestor and staff of the request's platform; anyone else gets 404. */
+  async get(ctx: RequestContext, id: string, currency?: string): Promise<RequestView> {
+    const caller = requireCaller(ctx);
+    const request = await this.find(ctx.em, id);
+    if (!this.sees(caller, request)) throw this.missing();
+    return { request, pricing: await this.pricing(ctx.em, currency) };
+  }
+
+  /** GET /requests: the caller's own requests and those of the platforms whose staff it is. */
+  async list(ctx: RequestContext, input: RequestListInput): Promise<RequestPage> {
+    const caller = requireCaller(ctx);
+    return this.page(ctx, { callerId: caller.accountId, staffOf: staffPlatforms(caller) }, input);
+  }
+
+  /**
+   * GET /accounts/{id}/create_lot_requests: the requests the account filed (or, for a platform,
+   * must review); for the account itself and staff of its platform.
+   */
+  async listOfAccount(ctx: RequestContext, accountId: string, input: RequestListInput): Promise<RequestPage> {
+    const caller = requireCaller(ctx);
+    const account = await ctx.em.findOne(Account, { id: accountId, accountType: { $ne: AccountType.Master } });
+    if (!account) throw notFound('account_not_found', 'no account with this id');
+    if (caller.accountId !== account.id && !isStaffOf(caller, account.platformId)) {
+      throw forbidden('not_allowed', "only the account itself and staff of its platform may list the account's requests");
+    }
+    return this.page(ctx, { callerId: caller.accountId, staffOf: staffPlatforms(caller), accountId: account.id }, input);
+  }
+
+  /**
+   * PATCH /requests/{id}: staff of the request's platform approve or reject a pending request
+   * whose hash they quote. The row is locked, so of two reviews at once exactly one applies.
+   */
+  async review(ctx: RequestContext, id: string, input: ResourceInput): Promise<CreateLotRequest> {
+    const caller = requireCaller(ctx);
+    return ctx.em.transactional(async (em) => {
+      const request = await this.find(em, id, true);
+      const callerPlatforms = new Set([...staffPlatforms(caller), ...(caller.platformId ? [caller.platformId] : [])]);
+      if (!callerPlatforms.has(request.platformId) && caller.accountId !== request.requestor) throw this.missing();
+      if (!isStaffOf(caller, request.platformId)) throw forbidden('not_allowed', "only staff of the request's platform may review it");
+      const attrs = validateAttributes(reviewInput, input.attributes);
+      if (input.id !== undefined && input.id !== null && String(input.id) !== request.id) {
+        throw invalid('invalid_field', 'data.id must be the id of the request in the path', { pointer: '/data/id' });
+      }
+      if (request.requestState !== RequestState.Pending) {
+        throw invalid('request_not_pending', 'only a pending request can be reviewed', { attribute: 'state' });
+      }
+      if (attrs.hash !== request.hash) {
+        throw invalid('hash_mismatch', 'hash is not the hash of the request body', { attribute: 'hash' });
+      }
+      request.requestState = REVIEW_STATES[attrs.state];
+      if (request.requestState === RequestState.Approved) {
+        const lot = await this.lots().createFromDraft(em, request.body, request.requestor, request.platformId);
+        request.lotId = lot.id;
+      } else {
+        request.rejectReason = attrs.reject_reason ?? '';
+      }
+      await em.flush();
+      return request;
+    });
+  }
+
+  /** DELETE /requests/{id}: the requestor cancels a pending or rejected request. */
+  async cancel(ctx: RequestContext, id: string): Promise<void> {
+    const caller = requireCaller(ctx);
+    await ctx.em.transactional(async (em) => {
+      const request = await this.find(em, id, true);
+      if (request.requestor !== caller.accountId) throw forbidden('not_allowed', 'only the requestor may cancel a request');
+      if (!CANCELABLE.has(request.requestState)) {
+        throw invalid('request_not_cancelable', 'only a pending or rejected request can be canceled');
+      }
+      request.requestState = RequestState.Canceled;
+      await em.flush();
+    });
+  }
+
+  private async page(ctx: RequestContext, scope: RequestScope, input: RequestListInput): Promise<RequestPage> {
+    const q = validateAttributes(listInput, input);
+    const { items, total } = await listRequests(ctx.em, scope, q);
+    return { items, total, page: q.page, size: q.size, pricing: await this.pricing(ctx.em, q.currency) };
+  }
+
+  private async pricing(em: EntityManager, currency: string | undefined): Promise<RequestPricing | undefined> {
+    return currency === undefined ? undefined : { currency, convert: await this.currency.converter(em) };
+  }
+
+  private sees(caller: Caller, request: CreateLotRequest): boolean {
+    return request.requestor === caller.accountId || isStaffOf(caller, request.platformId);
+  }
+
+  private async find(em: EntityManager, id: string, lock = false): Promise<CreateLotRequest> {
+    if (!REQUEST_ID.test(id)) throw invalid('invalid_request_id', 'the request id must be an integer');
+    const request = await em.findOne(CreateLotRequest, { id }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+    if (!request) throw this.missing();
+    return request;
+  }
+
+  private missing() {
+    return notFound('request_not_found', 'no request with this id');
+  }
+}

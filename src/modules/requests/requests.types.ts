@@ -1,0 +1,76 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import type { CreateLotRequest } from './requests.entity';
+import { requestFields, type RequestPricing } from './requests.view';
+
+@ObjectType('CreateLotRequest', { description: 'A create-lot (reviewable) request: a user\'s lot body awaiting review by its platform' })
+export class CreateLotRequestGql {
+  @Field(() => ID) id!: string;
+  @Field(() => Int, { description: '1 pending, 2 canceled, 3 approved, 4 rejected, 5 permanently_rejected' }) requestState!: number;
+  @Field(() => String) requestStateStr!: string;
+  @Field(() => String, { description: 'Account id of the user who filed it' }) requestor!: string;
+  @Field(() => String, { description: 'Id of the platform that must review it' }) reviewer!: string;
+  @Field(() => String) platformId!: string;
+  @Field(() => String, { description: 'The organizer of the lot it creates: the requestor' }) organizerId!: string;
+  @Field(() => ID, { nullable: true, description: 'The lot created on approval' }) lotId!: string | null;
+  @Field(() => Int, { description: '0 no_auction, 1 eng' }) lotType!: number;
+  @Field(() => String) lotTypeStr!: string;
+  @Field(() => String) currency!: string;
+  @Field(() => String) startPrice!: string;
+  @Field(() => String) buyNowPrice!: string;
+  @Field(() => Boolean) buyNowSupport!: boolean;
+  @Field(() => String) deposit!: string;
+  @Field(() => String) minStep!: string;
+  @Field(() => String, { nullable: true }) maxStep!: string | null;
+  @Field(() => String, { nullable: true }) b2bVehiclePrice!: string | null;
+  @Field(() => String, { nullable: true }) b2cVehiclePrice!: string | null;
+  @Field(() => String, { nullable: true }) b2cTotalPrice!: string | null;
+  @Field(() => String, { nullable: true, description: 'RFC 3339; null when the body gave none' }) startTime!: string | null;
+  @Field(() => Int, { nullable: true, description: 'Seconds; null when the body gave none' }) duration!: number | null;
+  @Field(() => GraphQLJSONObject) details!: Record<string, unknown>;
+  @Field(() => String, { description: 'Lowercase hex SHA-256 of the RFC 8785 canonical JSON of the stored body; quoted by reviewRequest' }) hash!: string;
+  @Field(() => String, { description: 'Empty when none' }) rejectReason!: string;
+  @Field(() => String, { description: 'RFC 3339' }) createdAt!: string;
+  @Field(() => String, { description: 'RFC 3339' }) updatedAt!: string;
+}
+
+@ObjectType('CreateLotRequestPage', { description: 'One number/size page of create-lot requests' })
+export class CreateLotRequestPageGql {
+  @Field(() => [CreateLotRequestGql]) items!: CreateLotRequestGql[];
+  @Field(() => Int, { description: 'The count of every match' }) totalItems!: number;
+  @Field(() => Int, { description: 'The page number, from 0' }) page!: number;
+  @Field(() => Int) size!: number;
+}
+
+export function requestGql(request: CreateLotRequest, pricing?: RequestPricing): CreateLotRequestGql {
+  const f = requestFields(request, pricing);
+  return {
+    id: request.id,
+    requestState: f.request_state,
+    requestStateStr: f.request_state_str,
+    requestor: f.requestor,
+    reviewer: f.reviewer,
+    platformId: f.platform_id,
+    organizerId: f.organizer_id,
+    lotId: request.lotId,
+    lotType: f.lot_type,
+    lotTypeStr: f.lot_type_str,
+    currency: f.currency,
+    startPrice: f.start_price as string,
+    buyNowPrice: f.buy_now_price as string,
+    buyNowSupport: f.buy_now_support,
+    deposit: f.deposit as string,
+    minStep: f.min_step as string,
+    maxStep: f.max_step,
+    b2bVehiclePrice: f.b2b_vehicle_price,
+    b2cVehiclePrice: f.b2c_vehicle_price,
+    b2cTotalPrice: f.b2c_total_price,
+    startTime: f.start_time,
+    duration: f.duration,
+    details: f.details,
+    hash: f.hash,
+    rejectReason: f.reject_reason,
+    createdAt: f.created_at,
+    updatedAt: f.updated_at,
+  };
+}

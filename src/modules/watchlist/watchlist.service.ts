@@ -1,0 +1,116 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Caller, RequestContext } from '../../core/context';
+import { conflict, forbidden, invalid, notFound, type ErrorSource } from '../../core/errors';
+import { isStaffOf, requireActive, requireCaller } from '../../core/policies';
+import { uniquely } from '../../core/unique';
+import type { ResourceInput } from '../../core/validate';
+import { Account, AccountType } from '../accounts/accounts.entity';
+import { Lot } from '../lots/lots.entity';
+import { managesLot } from '../lots/lots.includes';
+import { Callback, Star } from './watchlist.entity';
+
+const LOT_ID = /^\d{1,18}$/;
+
+/** A lot id as a path gives it, or as a body gives it (a string, or a JSON integer). */
+function lotIdOf(value: unknown): string | null {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
+  return typeof value === 'string' && LOT_ID.test(value) ? value : null;
+}
+
+/**
+ * Watchlists (stars) and callback requests (INTERFACE.md §2.7, §4.4, §4.5).
+ *
+ * A watchlist is managed by its account and by staff of the account's platform. A callback is
+ * requested by any active account and withdrawn by that account, the lot's organizer or staff of
+ * its publisher. Both rows are unique (per account and lot): the database's unique index decides
+ * between concurrent requests.
+ */
+export class WatchlistService {
+  /** POST /accounts/{id}/stars. `lotSource` says where the lot id was given (REST: /data/id). */
+  async star(ctx: RequestContext, accountId: string, input: ResourceInput, lotSource: ErrorSource = { pointer: '/data/id' }): Promise<Star> {
+    const caller = requireCaller(ctx);
+    const account = await this.managedAccount(ctx.em, caller, accountId);
+    const lotId = lotIdOf(input.id);
+    if (lotId === null) {
+      const missing = input.id === undefined || input.id === null;
+      throw invalid(missing ? 'missing_field' : 'invalid_field', missing ? 'the lot id is required' : 'the lot id must be an integer-valued string', lotSource);
+    }
+    return uniquely(
+      () =>
+        ctx.em.transactional(async (em) => {
+          if (!(await em.count(Lot, { id: lotId }))) throw notFound('lot_not_found', 'no lot with this id', lotSource);
+          const star = em.create(Star, { accountId: account.id, lotId });
+          await em.flush();
+          return star;
+        }),
+      () => conflict('star_exists', 'the lot is already in the watchlist', lotSource),
+    );
+  }
+
+  /** DELETE /accounts/{id}/stars/{lot-id}. */
+  async unstar(ctx: RequestContext, accountId: string, lotId: string): Promise<void> {
+    const caller = requireCaller(ctx);
+    const account = await this.managedAccount(ctx.em, caller, accountId);
+    const id = lotIdOf(lotId);
+    const removed = id === null ? 0 : await ctx.em.transactional((em) => em.nativeDelete(Star, { accountId: account.id, lotId: id }));
+    if (!removed) throw notFound('star_not_found', 'the lot is not in the watchlist');
+  }
+
+  /** The account's watchlist, newest first (GraphQL `watchlist`; REST lists it as GET /lots?filter[stars_of]). */
+  async list(ctx: RequestContext, accountId: string): Promise<Star[]> {
+    const caller = requireCaller(ctx);
+    const account = await this.managedAccount(ctx.em, caller, accountId);
+    return ctx.em.find(Star, { accountId: account.id }, { orderBy: { createdAt: 'desc', lotId: 'desc' } });
+  }
+
+  /** POST /lots/{id}/callbacks: the caller asks to be called back about the lot. */
+  async requestCallback(ctx: RequestContext, lotId: string): Promise<Callback> {
+    const caller = requireCaller(ctx);
+    const lot = await this.lot(ctx.em, lotId);
+    requireActive(caller);
+    return uniquely(
+      () =>
+        ctx.em.transactional(async (em) => {
+          const callback = em.create(Callback, { lotId: lot.id, accountId: caller.accountId });
+          await em.flush();
+          return callback;
+        }),
+      () => conflict('callback_exists', 'a callback about this lot is already requested'),
+    );
+  }
+
+  /**
+   * DELETE /lots/{id}/callbacks/{account-id}: the requester itself, the lot's organizer or staff
+   * of its publisher. Permission is decided before the callback's existence, so that no one else
+   * learns whether an account asked for a callback.
+   */
+  async deleteCallback(ctx: RequestContext, lotId: string, accountId: string): Promise<void> {
+    const caller = requireCaller(ctx);
+    const lot = await this.lot(ctx.em, lotId);
+    if (caller.accountId !== accountId && !managesLot(ctx, lot)) {
+      throw forbidden('not_allowed', "only the requester, the lot's organizer or staff of its publisher may delete this callback");
+    }
+    const removed = await ctx.em.transactional((em) => em.nativeDelete(Callback, { lotId: lot.id, accountId }));
+    if (!removed) throw notFound('callback_not_found', 'this account has no callback request on this lot');
+  }
+
+  private async lot(em: EntityManager, id: string): Promise<Lot> {
+    const lotId = lotIdOf(id);
+    const lot = lotId === null ? null : await em.findOne(Lot, { id: lotId });
+    if (!lot) throw notFound('lot_not_found', 'no lot with this id');
+    return lot;
+  }
+
+  /**
+   * The account whose watchlist is addressed: 404 when there is none, 403 unless the caller is
+   * that account or staff of its platform.
+   */
+  private async managedAccount(em: EntityManager, caller: Caller, id: string): Promise<Account> {
+    const account = await em.findOne(Account, { id, accountType: { $ne: AccountType.Master } });
+    if (!account) throw notFound('account_not_found', 'no account with this id');
+    if (caller.accountId !== account.id && !isStaffOf(caller, account.platformId)) {
+      throw forbidden('not_allowed', "only the account itself or staff of its platform may manage its watchlist");
+    }
+    return account;
+  }
+}

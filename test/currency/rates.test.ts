@@ -1,0 +1,121 @@
+import type { Keypair } from '@stellar/stellar-sdk';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { createAccount, createPlatform } from '../helpers/factories';
+import { createLot, DIRECT_SALE, ENG_LOT } from '../helpers/lots';
+import { DEFAULT_RATES, expectedConversion } from './support';
+
+let t: TestApp;
+let platform: Keypair;
+let otherPlatform: Keypair;
+beforeAll(async () => {
+  t = await startTestApp();
+  platform = await createPlatform(t);
+  otherPlatform = await createPlatform(t);
+});
+afterAll(() => t.close());
+
+const SET = 'mutation($currency: String!, $rate: String!) { setCurrencyRate(currency: $currency, unitsPerEur: $rate) { currency unitsPerEur asOf } }';
+const set = (keypair: Keypair | null, currency: string, rate: string) => (keypair ? t.client.as(keypair) : t.client).graphql(SET, { currency, rate });
+const rateOf = async (currency: string) => {
+  const res = await t.client.graphql('{ currencyRates { currency unitsPerEur asOf } }');
+  return res.body.data.currencyRates.find((r: any) => r.currency === currency);
+};
+
+describe('setCurrencyRate', () => {
+  it('answers 401 to anonymous callers and 403 not_allowed to users and brokers', async () => {
+    const anonymous = await set(null, 'USD', '2');
+    expect(anonymous.body.errors[0].extensions).toMatchObject({ code: 'unauthenticated', status: 401 });
+
+    const user = await createAccount(t, platform);
+    const broker = await createAccount(t, platform, { type: 'broker' });
+    for (const who of [user, broker]) {
+      const denied = await set(who.keypair, 'USD', '2');
+      expect(denied.body.errors[0].extensions).toMatchObject({ code: 'not_allowed', status: 403 });
+    }
+    // permission comes before validation
+    expect((await set(user.keypair, 'EUR', 'x')).body.errors[0].extensions.code).toBe('not_allowed');
+    expect(await rateOf('USD')).toMatchObject({ unitsPerEur: DEFAULT_RATES.USD, asOf: '2026-11-01T00:00:00Z' });
+  });
+
+  it('lets an admin of any platform and a platform account set a rate, as of now', async () => {
+    const admin = await createAccount(t, platform, { type: 'admin' });
+    const otherAdmin = await createAccount(t, otherPlatform, { type: 'admin' });
+    const before = Date.now() - 1000;
+
+    const byAdmin = await set(admin.keypair, 'GEL', '3.000');
+    expect(byAdmin.body).toEqual({ data: { setCurrencyRate: { currency: 'GEL', unitsPerEur: '3', asOf: expect.any(String) } } });
+    expect(Date.parse(byAdmin.body.data.setCurrencyRate.asOf)).toBeGreaterThanOrEqual(before);
+
+    const byOtherAdmin = await set(otherAdmin.keypair, 'BTC', '0.000016123456');
+    expect(byOtherAdmin.body.data.setCurrencyRate).toMatchObject({ currency: 'BTC', unitsPerEur: '0.000016123456' });
+
+    const byPlatform = await set(otherPlatform, 'UAH', '45.5');
+    expect(byPlatform.body.data.setCurrencyRate).toMatchObject({ currency: 'UAH', unitsPerEur: '45.5' });
+
+    expect(await rateOf('GEL')).toEqual(byAdmin.body.data.setCurrencyRate);
+    expect(await rateOf('BTC')).toMatchObject({ unitsPerEur: '0.000016123456' });
+    expect(await rateOf('UAH')).toMatchObject({ unitsPerEur: '45.5' });
+  });
+
+  it('refuses to change EUR (rate_fixed)', async () => {
+    const res = await set(platform, 'EUR', '1.1');
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'rate_fixed', status: 400, errors: [{ field: 'currency' }] });
+    expect(await rateOf('EUR')).toMatchObject({ unitsPerEur: '1' });
+  });
+
+  it.each([
+    ['an unknown currency', 'XYZ', '2', ['currency']],
+    ['a lowercase currency', 'usd', '2', ['currency']],
+    ['a zero rate', 'USD', '0', ['unitsPerEur']],
+    ['a negative rate', 'USD', '-2', ['unitsPerEur']],
+    ['a rate with 13 decimals', 'USD', '1.0000000000001', ['unitsPerEur']],
+    ['a rate in exponent notation', 'USD', '1e3', ['unitsPerEur']],
+    ['a rate of 19 integer digits', 'USD', '1000000000000000000', ['unitsPerEur']],
+    ['both wrong', 'EURO', 'abc', ['currency', 'unitsPerEur']],
+  ])('answers 400 invalid_field for %s', async (_name, currency, rate, fields) => {
+    const res = await set(platform, currency, rate);
+    expect(res.body.errors[0].extensions).toMatchObject({ code: 'invalid_field', status: 400 });
+    expect(res.body.errors[0].extensions.errors.map((e: any) => e.field)).toEqual(fields);
+  });
+});
+
+describe('the effect of a rate', () => {
+  it('changes GET /convert, POST /convert and prices of GET /lots/{id}?currency', async () => {
+    const admin = await createAccount(t, platform, { type: 'admin' });
+    const euroLot = await createLot(t, platform, DIRECT_SALE);
+    const dollarLot = await createLot(t, platform, ENG_LOT);
+
+    expect((await t.client.get(`/lots/${euroLot.id}?currency=USD`)).body.data.attributes.buy_now_price).toBe(expectedConversion('12000', 'EUR', 'USD'));
+
+    expect((await set(admin.keypair, 'USD', '2')).body.data.setCurrencyRate).toMatchObject({ currency: 'USD', unitsPerEur: '2' });
+    const rates = { ...DEFAULT_RATES, USD: '2', GEL: '2.01' };
+    expect((await set(admin.keypair, 'GEL', '2.01')).body.data.setCurrencyRate).toMatchObject({ currency: 'GEL', unitsPerEur: '2.01' });
+
+    const get = await t.client.get('/convert?from=USD&to=EUR&amount=110.5');
+    expect(get.body.data.attributes).toEqual({ amount: expectedConversion('110.5', 'USD', 'EUR', rates), currency: 'EUR' });
+    expect(get.body.data.attributes.amount).toBe('55.25');
+
+    // 1.00 USD = 0.50 EUR = 1.005 GEL exactly: half-up gives 1.01
+    expect(expectedConversion('1', 'USD', 'GEL', rates)).toBe('1.01');
+    const boundary = await t.client.get('/convert?from=USD&to=GEL&amount=1');
+    expect(boundary.body.data.attributes.amount).toBe('1.01');
+
+    const posted = await t.client.post('/convert', { data: [{ attributes: { from: 'EUR', to: 'USD', amount: 3.33 } }, { attributes: { from: 'GEL', to: 'USD', amount: 2.01 } }] });
+    expect(posted.body.data.map((d: any) => d.attributes.amount)).toEqual([expectedConversion('3.33', 'EUR', 'USD', rates), '2.00']);
+
+    const euroInDollars = await t.client.get(`/lots/${euroLot.id}?currency=USD`);
+    expect(euroInDollars.body.data.attributes).toMatchObject({ currency: 'USD', buy_now_price: expectedConversion('12000', 'EUR', 'USD', rates) });
+    expect(euroInDollars.body.data.attributes.buy_now_price).toBe('24000.00');
+
+    const dollarsInLari = await t.client.get(`/lots/${dollarLot.id}?currency=GEL`);
+    expect(dollarsInLari.body.data.attributes).toMatchObject({
+      currency: 'GEL',
+      start_price: expectedConversion('1000', 'USD', 'GEL', rates),
+      buy_now_price: expectedConversion('5000', 'USD', 'GEL', rates),
+      deposit: expectedConversion('100', 'USD', 'GEL', rates),
+      min_step: expectedConversion('50', 'USD', 'GEL', rates),
+    });
+    // a lot shown in its own currency is not converted
+    expect((await t.client.get(`/lots/${dollarLot.id}`)).body.data.attributes).toMatchObject({ currency: 'USD', start_price: '1000.00' });
+  });
+});

@@ -1,0 +1,81 @@
+import type { Keypair } from '@stellar/stellar-sdk';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { createAccount, createPlatform } from '../helpers/factories';
+import { createLot, DIRECT_SALE, ENG_LOT } from '../helpers/lots';
+
+let t: TestApp;
+let platform: Keypair;
+beforeAll(async () => {
+  t = await startTestApp();
+  platform = await createPlatform(t);
+});
+afterAll(() => t.close());
+
+describe('POST /lots and GET /lots/{id}', () => {
+  it('creates an auction for platform staff and shows it', async () => {
+    const lot = await createLot(t, platform);
+    const res = await t.client.get(`/lots/${lot.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      type: 'lots',
+      id: lot.id,
+      attributes: {
+        start_price: '1000.00',
+        buy_now_price: '5000.00',
+        deposit: '100.00',
+        min_step: '50.00',
+        max_step: '500.00',
+        highest_bid: null,
+        buy_now_support: true,
+        currency: 'USD',
+        duration: '86400',
+        lot_state: 1,
+        lot_state_str: 'lot_state_pending',
+        lot_type: 1,
+        lot_type_str: 'lot_type_eng',
+        organizer_id: platform.publicKey(),
+        publisher_id: platform.publicKey(),
+        winner_id: '',
+        details: { country: 'GEO', year: 2018, maker: 'Toyota', model: 'Camry', lot_name: '2018 Toyota Camry', vin_code: '4T1BF1FK5CU123456' },
+      },
+      relationships: { callbacks: { data: [] } },
+    });
+    expect(res.body.data.attributes.start_time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+  });
+
+  it('converts prices with ?currency', async () => {
+    const lot = await createLot(t, platform, DIRECT_SALE);
+    const res = await t.client.get(`/lots/${lot.id}?currency=USD`);
+    expect(res.body.data.attributes).toMatchObject({ currency: 'USD', buy_now_price: '12960.00', start_price: '0.00' });
+  });
+
+  it('files a create_lot request instead when a user creates a lot', async () => {
+    const user = await createAccount(t, platform);
+    const res = await t.client.as(user.keypair).post('/lots', { data: { type: 'lots', attributes: ENG_LOT } });
+    expect(res.status).toBe(204);
+    const count = await t.client.get(`/lots/count?filter[organizer]=${user.id}`);
+    expect(count.body.data).toEqual({ type: 'lots_count', id: '0' });
+  });
+
+  it.each([
+    ['an auction with max_step not above min_step', { ...ENG_LOT, max_step: '50' }, '/data/attributes/max_step'],
+    ['an auction with a zero min_step', { ...ENG_LOT, min_step: '0' }, '/data/attributes/min_step'],
+    ['a buy-now price not above the start price', { ...ENG_LOT, buy_now_price: '900' }, '/data/attributes/buy_now_price'],
+    ['a direct sale with a start price', { ...DIRECT_SALE, start_price: '10' }, '/data/attributes/start_price'],
+    ['a direct sale with steps', { ...DIRECT_SALE, min_step: '5' }, '/data/attributes/min_step'],
+    ['details without a model', { ...ENG_LOT, details: { country: 'GEO', year: 2018, maker: 'Toyota' } }, '/data/attributes/details/model'],
+    ['an unknown country', { ...ENG_LOT, details: { ...ENG_LOT.details, country: 'ZZZ' } }, '/data/attributes/details/country'],
+    ['a malformed price', { ...ENG_LOT, start_price: '10.001' }, '/data/attributes/start_price'],
+    ['a start time in the past', { ...ENG_LOT, start_time: Math.floor(Date.now() / 1000) - 3600 }, '/data/attributes/start_time'],
+  ])('refuses %s with 400', async (_name, attributes, pointer) => {
+    const res = await t.client.as(platform).post('/lots', { data: { type: 'lots', attributes } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.map((e: any) => e.source.pointer)).toContain(pointer);
+  });
+
+  it('answers 401 unsigned and 404 for an unknown lot', async () => {
+    expect((await t.client.post('/lots', { data: { type: 'lots', attributes: ENG_LOT } })).status).toBe(401);
+    expect((await t.client.get('/lots/999999')).status).toBe(404);
+    expect((await t.client.get('/lots/abc')).status).toBe(404);
+  });
+});
