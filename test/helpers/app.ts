@@ -25,7 +25,7 @@ export interface TestApp {
 /** Boots the whole service on a random port over this test file's own database. */
 export async function startTestApp(env: Record<string, string> = {}, db?: TestDatabase): Promise<TestApp> {
   const database = db ?? (await createTestDatabase());
-  const master = Keypair.random();
+  const master = env.MASTER_SEED ? Keypair.fromSecret(env.MASTER_SEED) : Keypair.random();
   const config = loadConfig({
     DATABASE_URL: database.url,
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'auction-test-')),
