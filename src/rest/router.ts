@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { RequestContext } from '../core/context';
+import { unauthenticated } from '../core/errors';
 import type { Services } from '../services';
 import { JSONAPI, type TopLevel } from './document';
 import { parseQuery, type ParsedQuery, type QuerySpec } from './query';
@@ -17,6 +18,12 @@ export interface RouteRequest {
 }
 
 export interface RouteOptions {
+  /**
+   * The operation is not public (PROTOCOL.md §3.6): without a valid signature or token it
+   * answers 401 before the input is looked at, so that authentication comes first (§9).
+   * `'key'` also admits a verified key that is no account yet (self-registration).
+   */
+  authenticated?: true | 'key';
   query?: QuerySpec;
   /** Success status; 204 answers with no body. */
   status?: number;
@@ -49,9 +56,13 @@ export class AppRouter {
 
   private add(method: Method, path: string, options: RouteOptions, handler: Handler) {
     this.koa[method](path, async (koa) => {
+      const rc: RequestContext = koa.state.rc;
+      if (options.authenticated && !rc.caller && !(options.authenticated === 'key' && rc.provenKey)) {
+        throw unauthenticated('unauthenticated', 'this operation needs a valid signature or bearer token');
+      }
       const query = parseQuery(options.query ?? {}, koa.query as Record<string, string | string[] | undefined>);
       const result = await handler({
-        rc: koa.state.rc,
+        rc,
         params: koa.params,
         query,
         search: new URLSearchParams(koa.querystring),

@@ -73,6 +73,14 @@ describe('POST /lots and GET /lots/{id}', () => {
     expect(res.body.errors.map((e: any) => e.source.pointer)).toContain(pointer);
   });
 
+  it('answers 401 before looking at the input of an operation that needs a caller', async () => {
+    const malformed = await t.client.post('/lots', { data: { type: 'wrong', attributes: { type: 'boat' } } });
+    expect(malformed.status).toBe(401);
+    expect(malformed.body.errors[0].code).toBe('unauthenticated');
+    const badQuery = await t.client.get('/requests?filter[bogus]=1');
+    expect(badQuery.status).toBe(401);
+  });
+
   it('answers 401 unsigned and 404 for an unknown lot', async () => {
     expect((await t.client.post('/lots', { data: { type: 'lots', attributes: ENG_LOT } })).status).toBe(401);
     expect((await t.client.get('/lots/999999')).status).toBe(404);

@@ -4,12 +4,12 @@ import { presentAccount } from './accounts.presenter';
 
 export function accountsRoutes(router: AppRouter): void {
   const { accounts } = router.services;
-  router.post('/accounts', { status: 201 }, async ({ rc, body }) => {
+  router.post('/accounts', { authenticated: 'key', status: 201 }, async ({ rc, body }) => {
     const { data } = parseDocument(inputDocument('accounts'), body);
     return { data: presentAccount({ account: await accounts.create(rc, data), full: true }) };
   });
   router.get('/accounts/:id', {}, async ({ rc, params }) => ({ data: presentAccount(await accounts.get(rc, params.id)) }));
-  router.patch('/accounts/:id', {}, async ({ rc, params, body }) => {
+  router.patch('/accounts/:id', { authenticated: true }, async ({ rc, params, body }) => {
     const { data } = parseDocument(inputDocument('accounts'), body);
     return { data: presentAccount({ account: await accounts.update(rc, params.id, data.attributes), full: true }) };
   });

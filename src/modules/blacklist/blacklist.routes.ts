@@ -4,12 +4,12 @@ import { presentBlacklistItem } from './blacklist.presenter';
 
 export function blacklistRoutes(router: AppRouter): void {
   const { blacklist } = router.services;
-  router.get('/blacklist', {}, async ({ rc }) => ({ data: (await blacklist.list(rc)).map(presentBlacklistItem) }));
-  router.put('/blacklist', {}, async ({ rc, body }) => {
+  router.get('/blacklist', { authenticated: true }, async ({ rc }) => ({ data: (await blacklist.list(rc)).map(presentBlacklistItem) }));
+  router.put('/blacklist', { authenticated: true }, async ({ rc, body }) => {
     const { data } = parseDocument(inputDocument('accounts'), body);
     return { data: presentBlacklistItem(await blacklist.put(rc, data)) };
   });
-  router.delete('/blacklist/:id', { status: 204 }, async ({ rc, params }) => {
+  router.delete('/blacklist/:id', { authenticated: true, status: 204 }, async ({ rc, params }) => {
     await blacklist.remove(rc, params.id);
   });
 }

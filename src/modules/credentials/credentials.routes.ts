@@ -5,7 +5,7 @@ import { looseDocument } from './credentials.schema';
 
 export function credentialsRoutes(router: AppRouter): void {
   const { credentials } = router.services;
-  router.put('/credentials', { status: 201 }, async ({ rc, body }) => {
+  router.put('/credentials', { authenticated: true, status: 201 }, async ({ rc, body }) => {
     const { data } = parseDocument(inputDocument('credentials'), body);
     return presentCredentials(await credentials.create(rc, data));
   });

@@ -19,7 +19,7 @@ const selfLink = (req: RouteRequest) => req.koa.originalUrl;
 export function lotsRoutes(router: AppRouter): void {
   const { lots } = router.services;
 
-  router.post('/lots', { status: 204 }, async ({ rc, body }) => {
+  router.post('/lots', { authenticated: true, status: 204 }, async ({ rc, body }) => {
     const { data } = parseDocument(inputDocument('lots'), body);
     await lots.create(rc, data);
   });

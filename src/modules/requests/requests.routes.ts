@@ -35,23 +35,23 @@ function renderPage(req: RouteRequest, page: RequestPage): TopLevel {
 export function requestsRoutes(router: AppRouter): void {
   const { requests } = router.services;
 
-  router.get('/requests', { query: REQUEST_INDEX_QUERY }, async (req) => renderPage(req, await requests.list(req.rc, listInputOf(req.query))));
+  router.get('/requests', { authenticated: true, query: REQUEST_INDEX_QUERY }, async (req) => renderPage(req, await requests.list(req.rc, listInputOf(req.query))));
 
-  router.get('/accounts/:id/create_lot_requests', { query: ACCOUNT_REQUESTS_QUERY }, async (req) =>
+  router.get('/accounts/:id/create_lot_requests', { authenticated: true, query: ACCOUNT_REQUESTS_QUERY }, async (req) =>
     renderPage(req, await requests.listOfAccount(req.rc, req.params.id, listInputOf(req.query))),
   );
 
-  router.get('/requests/:id', { query: REQUEST_GET_QUERY }, async ({ rc, params, query }) => {
+  router.get('/requests/:id', { authenticated: true, query: REQUEST_GET_QUERY }, async ({ rc, params, query }) => {
     const { request, pricing } = await requests.get(rc, params.id, query.plain.currency as string | undefined);
     return { data: presentRequest(request, pricing) };
   });
 
-  router.patch('/requests/:id', {}, async ({ rc, params, body }) => {
+  router.patch('/requests/:id', { authenticated: true }, async ({ rc, params, body }) => {
     const { data } = parseDocument(inputDocument('reviewable_requests'), body);
     return { data: presentRequest(await requests.review(rc, params.id, data)) };
   });
 
-  router.delete('/requests/:id', { status: 204 }, async ({ rc, params }) => {
+  router.delete('/requests/:id', { authenticated: true, status: 204 }, async ({ rc, params }) => {
     await requests.cancel(rc, params.id);
   });
 }
