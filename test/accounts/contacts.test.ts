@@ -2,6 +2,8 @@ import { Keypair } from '@stellar/stellar-sdk';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { leaksOf, watchResponses } from '../blacklist/support';
+import { createLot, DIRECT_SALE } from '../helpers/lots';
+import { clientHash, fileRequest, reviewDoc } from '../requests/requests.helpers';
 
 const recorded = watchResponses();
 let t: TestApp;
@@ -85,12 +87,47 @@ describe('GET /brokers', () => {
     ['no platform', '/brokers', 'missing_parameter', 'filter[platform_id]'],
     ['a platform id that is no account id', '/brokers?filter[platform_id]=nope', 'invalid_parameter', 'filter[platform_id]'],
     ['an empty region', '/brokers?filter[platform_id]=PLATFORM&filter[region]=', 'invalid_parameter', 'filter[region]'],
-    ['filter[lot_id] (lots are not served yet)', '/brokers?filter[platform_id]=PLATFORM&filter[lot_id]=1', 'unknown_filter', 'filter[lot_id]'],
     ['an unknown parameter', '/brokers?filter[platform_id]=PLATFORM&sort=last_name', 'unknown_parameter', 'sort'],
   ])('answers 400 to %s', async (_, target, code, parameter) => {
     const res = await t.client.get(target.replace('PLATFORM', platform.publicKey()));
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toMatchObject({ code, source: { parameter } });
+  });
+});
+
+describe('GET /brokers with filter[lot_id]', () => {
+  async function directSaleOf(seller: CreatedAccount): Promise<string> {
+    const request = await fileRequest(t, seller.keypair, DIRECT_SALE);
+    const shown = await t.client.as(platform).get(`/requests/${request.id}`);
+    const review = await t.client.as(platform).patch(`/requests/${request.id}`, reviewDoc(request.id, { hash: clientHash(shown.body.data.attributes), state: 'approved' }));
+    expect(review.status).toBe(200);
+    return String(review.body.data.attributes.lot_id);
+  }
+
+  it('answers the organizer of a direct sale by a user of the platform', async () => {
+    const seller = await createAccount(t, platform, { attributes: { phone_number: '+995555000111' } });
+    const lotId = await directSaleOf(seller);
+    const res = await t.client.get(`/brokers?filter[platform_id]=${platform.publicKey()}&filter[lot_id]=${lotId}`);
+    expect(res.status).toBe(200);
+    expect(ids(res)).toEqual([seller.id]);
+    expect(res.body.data[0].attributes).toMatchObject({ email: seller.email, phone_number: '+995555000111' });
+  });
+
+  it('falls back to the brokers for an auction or another platform', async () => {
+    const auction = await createLot(t, platform);
+    const all = await t.client.get(`/brokers?filter[platform_id]=${platform.publicKey()}`);
+    const forAuction = await t.client.get(`/brokers?filter[platform_id]=${platform.publicKey()}&filter[lot_id]=${auction.id}`);
+    expect(ids(forAuction)).toEqual(ids(all));
+    const seller = await createAccount(t, platform);
+    const lotId = await directSaleOf(seller);
+    const elsewhere = await t.client.get(`/brokers?filter[platform_id]=${other.publicKey()}&filter[lot_id]=${lotId}`);
+    expect(ids(elsewhere)).not.toContain(seller.id);
+  });
+
+  it('answers 404 for an unknown lot', async () => {
+    const res = await t.client.get(`/brokers?filter[platform_id]=${platform.publicKey()}&filter[lot_id]=999999`);
+    expect(res.status).toBe(404);
+    expect(res.body.errors[0]).toMatchObject({ code: 'lot_not_found', source: { parameter: 'filter[lot_id]' } });
   });
 });
 

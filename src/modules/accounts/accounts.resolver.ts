@@ -1,4 +1,4 @@
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { invalid } from '../../core/errors';
 import type { GraphQLContext } from '../../graphql/context';
 import type { VerificationChannel } from '../verification/verification.entity';
@@ -29,13 +29,16 @@ export class AccountsResolver {
     return list.map((a) => accountGql(a, 'full'));
   }
 
-  @Query(() => [AccountGql], { description: 'Broker contacts: with a region, the brokers and admins of that region; else every broker' })
+  @Query(() => [AccountGql], {
+    description: 'Broker contacts: the organizer of a direct sale by a user of the platform; else, with a region, the brokers and admins of that region; else every broker',
+  })
   async brokers(
     @Arg('platformId', () => String) platformId: string,
     @Ctx() { rc, services }: GraphQLContext,
     @Arg('region', () => String, { nullable: true }) region?: string | null,
+    @Arg('lotId', () => ID, { nullable: true }) lotId?: string | null,
   ): Promise<AccountGql[]> {
-    return (await services.accounts.brokers(rc, { platformId, region })).map((a) => accountGql(a, 'contact'));
+    return (await services.accounts.brokers(rc, { platformId, region, lotId })).map((a) => accountGql(a, 'contact'));
   }
 
   @Query(() => [AccountGql], { description: 'Admin contacts of a platform' })

@@ -11,6 +11,7 @@ import { Credential } from '../credentials/credentials.entity';
 import type { LedgerAccounts } from '../ledger/ledger.port';
 import type { ReferenceService } from '../reference/reference.service';
 import type { VerificationService } from '../verification/verification.service';
+import { Lot, LotType } from '../lots/lots.entity';
 import { Account, AccountType } from './accounts.entity';
 import { accountId, createAccountSchema, updateAccountSchema } from './accounts.input';
 import type { AccountView } from './accounts.presenter';
@@ -27,7 +28,7 @@ const listInput = z.object({
 export type AccountListInput = z.input<typeof listInput>;
 
 /** Where a filter of the directory lookups was given: an attribute (GraphQL argument) unless the edge says otherwise. */
-export type FilterSource = (field: 'platform_id' | 'region') => ErrorSource;
+export type FilterSource = (field: 'platform_id' | 'region' | 'lot_id') => ErrorSource;
 const asAttribute: FilterSource = (field) => ({ attribute: field });
 const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const BY_NAME = [{ lastName: QueryOrder.ASC_NULLS_LAST }, { firstName: QueryOrder.ASC_NULLS_LAST }, { id: QueryOrder.ASC }];
@@ -177,14 +178,25 @@ export class AccountsService {
   }
 
   /**
-   * GET /brokers (public): with a region, the brokers and admins of the platform in that region
-   * (case-insensitive); without, every broker of the platform. An unknown platform has none.
+   * GET /brokers (public), the three cases of INTERFACE.md §4.4: for a direct sale organised by a
+   * user of the platform, that organizer's contacts; else, with a region, the brokers and admins
+   * of the platform in that region (case-insensitive); else every broker of the platform.
    */
-  async brokers(ctx: RequestContext, filter: { platformId: string; region?: string | null }, at: FilterSource = asAttribute): Promise<Account[]> {
+  async brokers(
+    ctx: RequestContext,
+    filter: { platformId: string; region?: string | null; lotId?: string | null },
+    at: FilterSource = asAttribute,
+  ): Promise<Account[]> {
     const platformId = this.directoryPlatform(filter.platformId, at);
     const region = filter.region?.trim();
     if (filter.region !== undefined && filter.region !== null && (!region || region.length > 30)) {
       throw invalid('invalid_parameter', 'region must be 1 to 30 characters', at('region'));
+    }
+    if (filter.lotId) {
+      const lot = /^\d{1,18}$/.test(filter.lotId) ? await ctx.em.findOne(Lot, { id: filter.lotId }) : null;
+      if (!lot) throw notFound('lot_not_found', 'filter[lot_id] names no lot', at('lot_id'));
+      const organizer = lot.lotType === LotType.NoAuction ? await ctx.em.findOne(Account, { id: lot.organizerId }) : null;
+      if (organizer?.accountType === AccountType.User && organizer.platformId === platformId) return [organizer];
     }
     return ctx.em.find(
       Account,

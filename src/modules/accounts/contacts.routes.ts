@@ -4,16 +4,16 @@ import { presentContact } from './contacts.presenter';
 
 const atParameter = (field: string) => ({ parameter: `filter[${field}]` });
 
-/** GET /brokers and GET /admins (public). `filter[lot_id]` waits for lots: until then it is an unknown filter. */
+/** GET /brokers and GET /admins (public). */
 export function contactsRoutes(router: AppRouter): void {
   const { accounts } = router.services;
   const brokersQuery: QuerySpec = {
-    filters: { platform_id: { kind: 'string', max: 56, required: true }, region: { kind: 'string', max: 30 } },
+    filters: { platform_id: { kind: 'string', max: 56, required: true }, region: { kind: 'string', max: 30 }, lot_id: { kind: 'string', max: 18 } },
   };
   const adminsQuery: QuerySpec = { filters: { platform_id: { kind: 'string', max: 56, required: true } } };
   router.get('/brokers', { query: brokersQuery }, async ({ rc, query }) => {
-    const { platform_id, region } = query.filters as { platform_id: string; region?: string };
-    return { data: (await accounts.brokers(rc, { platformId: platform_id, region }, atParameter)).map(presentContact) };
+    const { platform_id, region, lot_id } = query.filters as { platform_id: string; region?: string; lot_id?: string };
+    return { data: (await accounts.brokers(rc, { platformId: platform_id, region, lotId: lot_id }, atParameter)).map(presentContact) };
   });
   router.get('/admins', { query: adminsQuery }, async ({ rc, query }) => {
     const { platform_id } = query.filters as { platform_id: string };
