@@ -29,3 +29,8 @@ export function staffPlatforms(caller: Caller): string[] {
 export function requireActive(caller: Caller): void {
   if (caller.blacklist === 'paused') throw forbidden('account_paused', 'this account is paused');
 }
+
+/** An admin of any platform, or a platform account (who may set currency rates, PROTOCOL.md §8). */
+export function isStaffOfAnyPlatform(caller: Caller): boolean {
+  return caller.accountType === AccountType.Admin || caller.accountType === AccountType.Platform;
+}

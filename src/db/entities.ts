@@ -1,4 +1,5 @@
 import { Account, AccountSigner, BlacklistEntry } from '../modules/accounts/accounts.entity';
+import { Bid } from '../modules/bids/bids.entity';
 import { Credential, SignInFailure } from '../modules/credentials/credentials.entity';
 import { CurrencyRate } from '../modules/currency/currency.entity';
 import { Lot } from '../modules/lots/lots.entity';
@@ -26,4 +27,5 @@ export const ENTITIES = [
   WinnerDetails,
   Star,
   Callback,
+  Bid,
 ];

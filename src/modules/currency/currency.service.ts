@@ -1,11 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import Decimal from 'decimal.js';
-import type { Caller, RequestContext } from '../../core/context';
+import type { RequestContext } from '../../core/context';
 import { DomainError, forbidden, invalid, type ErrorItem, type ErrorSource } from '../../core/errors';
 import { formatMoney, Money, parseMoney } from '../../core/money';
-import { requireCaller } from '../../core/policies';
+import { isStaffOfAnyPlatform, requireCaller } from '../../core/policies';
 import { CURRENCIES } from '../accounts/accounts.input';
-import { AccountType } from '../accounts/accounts.entity';
 import { CurrencyRate } from './currency.entity';
 import { BASE_CURRENCY, isCurrency, MAX_BULK_ITEMS, parseRateInput, type Currency } from './currency.input';
 import type { RatesDocument } from './currency.source';
@@ -145,7 +144,7 @@ export class CurrencyService {
    */
   async setRate(ctx: RequestContext, input: RateInput): Promise<CurrencyRate> {
     const caller = requireCaller(ctx);
-    if (!mayManageRates(caller)) throw forbidden('not_allowed', 'only admins and platform accounts may set a currency rate');
+    if (!isStaffOfAnyPlatform(caller)) throw forbidden('not_allowed', 'only admins and platform accounts may set a currency rate');
     const errors: ErrorItem[] = [];
     const rate = parseRateInput(input.unitsPerEur);
     if (!isCurrency(input.currency)) {
@@ -191,9 +190,4 @@ export class CurrencyService {
       return changed.length;
     });
   }
-}
-
-/** Who may set a currency rate: an admin of any platform, or a platform account. */
-function mayManageRates(caller: Caller): boolean {
-  return caller.accountType === AccountType.Admin || caller.accountType === AccountType.Platform;
 }

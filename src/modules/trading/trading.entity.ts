@@ -37,7 +37,7 @@ export const DEPOSIT_STATE_NAMES: Record<DepositState, string> = {
 
 @Entity({ tableName: 'participants' })
 export class Participant {
-  [OptionalProps]?: 'requestedBuyNow' | 'currentBid' | 'maxBid' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?: 'requestedBuyNow' | 'currentBid' | 'maxBid' | 'maxBidAt' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'bigint', autoincrement: true })
   id!: string;
@@ -59,6 +59,10 @@ export class Participant {
 
   @Property({ type: MoneyType, nullable: true })
   maxBid: Money | null = null;
+
+  /** When the max bid was set: of two equal max bids, the earlier leads. */
+  @Property({ type: 'datetime', nullable: true })
+  maxBidAt: Date | null = null;
 
   @Property({ type: 'datetime', defaultRaw: 'now()' })
   createdAt: Date = new Date();

@@ -1,0 +1,68 @@
+import type { Money } from '../../core/money';
+
+/** What the bidding rules look at: the lot's prices and its standing bid. */
+export interface Standing {
+  startPrice: Money;
+  minStep: Money;
+  maxStep: Money;
+  /** The highest accepted bid, null before the first. */
+  highest: Money | null;
+  /** The participant holding it. */
+  leader: string | null;
+}
+
+export interface Proxy {
+  participantId: string;
+  accountId: string;
+  max: Money;
+  since: Date;
+}
+
+export interface PlannedBid {
+  participantId: string;
+  accountId: string;
+  amount: Money;
+  byProxy: boolean;
+}
+
+/** The least amount that may be bid next: the start price, then the highest bid plus the minimal step. */
+export function minimumNext(s: Standing): Money {
+  return s.highest === null ? s.startPrice : s.highest.plus(s.minStep);
+}
+
+/** Why a participant's own bid is refused (PROTOCOL.md §6), or null when it is acceptable. */
+export function refusalOf(s: Standing, amount: Money): 'bid_too_low' | 'bid_step_invalid' | null {
+  if (amount.lt(minimumNext(s))) return 'bid_too_low';
+  if (s.highest !== null && amount.minus(s.highest).gt(s.maxStep)) return 'bid_step_invalid';
+  return null;
+}
+
+/**
+ * The bids the max bids place after the standing changed. The proxy with the highest max (the
+ * earlier one on a tie) ends up leading, at the least amount that beats every other max (the
+ * runner-up's max plus the minimal step, capped at its own max) or, with no rival max, at the
+ * least amount that leads. The runner-up's last attempt, its max, is recorded before it when it
+ * lies between the standing bid and the winner's. Automatic raises are exempt from max_step:
+ * they are the least amounts that lead, never jumps a participant chose. Amounts stay strictly
+ * increasing and no proxy bids above its max.
+ */
+export function resolveProxies(s: Standing, proxies: Proxy[]): PlannedBid[] {
+  const canLead = (p: Proxy) => (s.highest === null ? p.max.gte(s.startPrice) : p.max.gt(s.highest));
+  const live = proxies.filter((p) => p.participantId === s.leader || canLead(p));
+  if (!live.some((p) => p.participantId !== s.leader)) return [];
+  const ranked = [...live].sort((a, b) => b.max.comparedTo(a.max) || a.since.getTime() - b.since.getTime());
+  const [winner, runnerUp] = ranked;
+  const floor = minimumNext(s);
+  const target = runnerUp ? maxOf(floor, runnerUp.max.plus(s.minStep)) : floor;
+  const amount = minOf(target, winner.max);
+  if (winner.participantId === s.leader && (s.highest === null || amount.lte(s.highest))) return [];
+  const planned: PlannedBid[] = [];
+  if (runnerUp && canLead(runnerUp) && runnerUp.max.lt(amount)) {
+    planned.push({ participantId: runnerUp.participantId, accountId: runnerUp.accountId, amount: runnerUp.max, byProxy: true });
+  }
+  planned.push({ participantId: winner.participantId, accountId: winner.accountId, amount, byProxy: true });
+  return planned;
+}
+
+const maxOf = (a: Money, b: Money) => (a.gte(b) ? a : b);
+const minOf = (a: Money, b: Money) => (a.lte(b) ? a : b);

@@ -1,0 +1,110 @@
+import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+
+/** Notification type codes of INTERFACE.md §6. */
+export enum NotificationType {
+  RegisteredFinishingIn3h = 1,
+  WatchlistDirectSaleFinishingIn3h = 2,
+  WatchlistAuctionFinishingIn3h = 3,
+  DepositPending = 4,
+  DepositReceived = 5,
+  Overbid = 6,
+  Winner = 7,
+  InvoiceAttached = 8,
+  InspectionReportForRegisteredAuction = 9,
+  InspectionReportForWatchlistDirectSale = 10,
+  InspectionReportForWatchlistAuction = 11,
+  HistoryReportForRegistered = 12,
+  HistoryReportForWatchlistDirectSale = 13,
+  HistoryReportForWatchlistAuction = 14,
+  DirectSaleApproved = 15,
+  DirectSaleRejected = 16,
+  MessageFromBuyer = 17,
+  MessageFromSeller = 18,
+  CallbackRequested = 19,
+  NewActiveTrade = 20,
+  NewUpload = 21,
+  LookLiveRequest = 22,
+  HistoryPurchase = 23,
+  ReminderUnpaidDeposit3h = 24,
+  ReminderUnpaidInvoice = 25,
+  AuctionFinished = 26,
+  FinancingPending = 27,
+  FinancingApproved = 28,
+  FinancingRejected = 29,
+}
+
+export interface NotificationTypeInfo {
+  /** `type_str` of the resource. */
+  name: string;
+  /** The meta keys INTERFACE.md §6 and PROTOCOL.md §7 document for the type (all values are strings). */
+  meta: readonly string[];
+  /** Reported by services outside the interface through POST /notifications/events (PROTOCOL.md §7). */
+  reported: boolean;
+}
+
+const t = (name: string, meta: readonly string[], reported = false): NotificationTypeInfo => ({ name, meta, reported });
+
+/** The one table of notification types: code → type_str, documented meta, how it is emitted. */
+export const NOTIFICATION_TYPES: Readonly<Record<NotificationType, NotificationTypeInfo>> = {
+  [NotificationType.RegisteredFinishingIn3h]: t('registered_finishing_in_3h', []),
+  [NotificationType.WatchlistDirectSaleFinishingIn3h]: t('watchlist_direct_sale_finishing_in_3h', []),
+  [NotificationType.WatchlistAuctionFinishingIn3h]: t('watchlist_auction_finishing_in_3h', []),
+  [NotificationType.DepositPending]: t('deposit_pending', []),
+  [NotificationType.DepositReceived]: t('deposit_received', ['lot_id']),
+  [NotificationType.Overbid]: t('overbid', ['lot_id']),
+  [NotificationType.Winner]: t('winner', ['lot_id']),
+  [NotificationType.InvoiceAttached]: t('invoice_attached', ['lot_id', 'invoice_id']),
+  [NotificationType.InspectionReportForRegisteredAuction]: t('inspection_report_for_registered_auction', ['request_id'], true),
+  [NotificationType.InspectionReportForWatchlistDirectSale]: t('inspection_report_for_watchlist_direct_sale', ['request_id'], true),
+  [NotificationType.InspectionReportForWatchlistAuction]: t('inspection_report_for_watchlist_auction', ['request_id'], true),
+  [NotificationType.HistoryReportForRegistered]: t('history_report_for_registered', ['request_id'], true),
+  [NotificationType.HistoryReportForWatchlistDirectSale]: t('history_report_for_watchlist_direct_sale', ['request_id'], true),
+  [NotificationType.HistoryReportForWatchlistAuction]: t('history_report_for_watchlist_auction', ['request_id'], true),
+  [NotificationType.DirectSaleApproved]: t('direct_sale_approved', ['lot_id']),
+  [NotificationType.DirectSaleRejected]: t('direct_sale_rejected', ['request_id']),
+  [NotificationType.MessageFromBuyer]: t('message_from_buyer', ['lot_id', 'sender_id', 'receiver_id']),
+  [NotificationType.MessageFromSeller]: t('message_from_seller', ['lot_id', 'sender_id', 'receiver_id']),
+  [NotificationType.CallbackRequested]: t('callback_requested', ['lot_id', 'account_id']),
+  [NotificationType.NewActiveTrade]: t('new_active_trade', ['lot_id', 'account_id']),
+  [NotificationType.NewUpload]: t('new_upload', ['request_id']),
+  [NotificationType.LookLiveRequest]: t('look_live_request', ['request_id', 'lot_id'], true),
+  [NotificationType.HistoryPurchase]: t('history_purchase', ['request_id', 'lot_id'], true),
+  [NotificationType.ReminderUnpaidDeposit3h]: t('reminder_unpaid_deposit_3h', ['lot_id', 'account_id']),
+  [NotificationType.ReminderUnpaidInvoice]: t('reminder_unpaid_invoice', ['lot_id']),
+  [NotificationType.AuctionFinished]: t('auction_finished', ['lot_id']),
+  [NotificationType.FinancingPending]: t('financing_pending', ['lot_id'], true),
+  [NotificationType.FinancingApproved]: t('financing_approved', ['lot_id'], true),
+  [NotificationType.FinancingRejected]: t('financing_rejected', ['lot_id'], true),
+};
+
+export const NOTIFICATION_TYPE_CODES = Object.keys(NOTIFICATION_TYPES).map(Number) as NotificationType[];
+
+/** The types POST /notifications/events accepts: 9–14, 22, 23, 27–29. */
+export const REPORTED_TYPES: readonly NotificationType[] = NOTIFICATION_TYPE_CODES.filter((c) => NOTIFICATION_TYPES[c].reported);
+
+export const typeStrOf = (type: NotificationType): string => NOTIFICATION_TYPES[type].name;
+
+/** A notification to one account; unread while `readAt` is null (INTERFACE.md §6). */
+@Entity({ tableName: 'notifications' })
+export class Notification {
+  [OptionalProps]?: 'meta' | 'readAt' | 'createdAt';
+
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id!: string;
+
+  @Property({ type: 'string', length: 56 })
+  recipient!: string;
+
+  @Property({ type: 'smallint' })
+  type!: NotificationType;
+
+  /** Every value a string. */
+  @Property({ type: 'json' })
+  meta: Record<string, string> = {};
+
+  @Property({ type: 'datetime', nullable: true })
+  readAt: Date | null = null;
+
+  @Property({ type: 'datetime', defaultRaw: 'now()' })
+  createdAt: Date = new Date();
+}

@@ -1,0 +1,165 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../core/context';
+import { DomainError, forbidden, invalid, notFound, type ErrorItem, type ErrorSource } from '../../core/errors';
+import { requireCaller } from '../../core/policies';
+import { inTransaction, type TransactionScope } from '../../core/transaction';
+import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { Account, AccountType } from '../accounts/accounts.entity';
+import { NotificationBus, type PublishedNotification } from './notifications.bus';
+import { Notification, NotificationType, typeStrOf } from './notifications.entity';
+import { eventInput, listInput, MAX_MARK_READ, notificationIdOf, type NotificationListInput } from './notifications.input';
+
+export interface NotificationPage {
+  items: Notification[];
+  total: number;
+  page: number;
+  size: number;
+}
+
+export interface NotificationCount {
+  type: NotificationType;
+  count: number;
+}
+
+/** Where the ids of a mark-many request were given: the list itself and its items. */
+export interface IdListSource {
+  list: ErrorSource;
+  item: (index: number) => ErrorSource;
+}
+
+export const publishedOf = (n: Notification): PublishedNotification => ({
+  id: n.id,
+  recipient: n.recipient,
+  type: n.type,
+  typeStr: typeStrOf(n.type),
+  meta: n.meta,
+  createdAt: n.createdAt,
+});
+
+/**
+ * Notifications (INTERFACE.md §4.13, §6; PROTOCOL.md §7): other services emit them inside their
+ * own transactions; each recipient reads its unread ones, counts them per type and marks them
+ * read; platforms report the types that come from outside the interface. A notification is
+ * announced on the bus only once the transaction that created it committed.
+ */
+export class NotificationsService {
+  constructor(readonly bus: NotificationBus = new NotificationBus()) {}
+
+  /**
+   * Creates one notification of `type` for each distinct recipient, in the caller's transaction
+   * (`em` and `scope` of `inTransaction`), and announces them on the bus after it commits; a
+   * rollback leaves no row and announces nothing. Recipients must be existing account ids.
+   */
+  async emit(em: EntityManager, scope: TransactionScope, type: NotificationType, recipients: readonly string[], meta: Record<string, string> = {}): Promise<Notification[]> {
+    const distinct = [...new Set(recipients)];
+    if (!distinct.length) return [];
+    const created = distinct.map((recipient) => em.create(Notification, { recipient, type, meta: { ...meta } }));
+    await em.flush();
+    scope.afterCommit(() => {
+      for (const n of created) this.bus.publish(publishedOf(n));
+    });
+    return created;
+  }
+
+  /** GET /notifications: a page of the caller's unread notifications, newest first by default. */
+  async list(ctx: RequestContext, input: NotificationListInput): Promise<NotificationPage> {
+    const caller = requireCaller(ctx);
+    const q = validateAttributes(listInput, input);
+    const dir = q.sort.desc ? 'desc' : 'asc';
+    const [items, total] = await ctx.em.findAndCount(
+      Notification,
+      { recipient: caller.accountId, readAt: null },
+      { orderBy: { createdAt: dir, id: dir }, limit: q.size, offset: q.page * q.size },
+    );
+    return { items, total, page: q.page, size: q.size };
+  }
+
+  /** GET /counts: the caller's unread notifications counted per type, types with none left out, by type. */
+  async counts(ctx: RequestContext): Promise<NotificationCount[]> {
+    const caller = requireCaller(ctx);
+    const rows = await ctx.em
+      .getConnection()
+      .execute<{ type: number; n: string }[]>(
+        'select type, count(*) as n from notifications where recipient = ? and read_at is null group by type order by type',
+        [caller.accountId],
+        'all',
+        ctx.em.getTransactionContext(),
+      );
+    return rows.map((r) => ({ type: r.type as NotificationType, count: Number(r.n) }));
+  }
+
+  /** DELETE /notifications/{id}: marks one of the caller's notifications read (again: no change). */
+  async markRead(ctx: RequestContext, id: string): Promise<void> {
+    const caller = requireCaller(ctx);
+    const notificationId = notificationIdOf(id);
+    if (notificationId === null) throw missing();
+    await ctx.em.transactional(async (em) => {
+      const row = await em.findOne(Notification, { id: notificationId }, { fields: ['id', 'recipient'] });
+      if (!row) throw missing();
+      if (row.recipient !== caller.accountId) throw forbidden('not_allowed', 'only its recipient may mark a notification read');
+      await em.nativeUpdate(Notification, { id: notificationId, readAt: null }, { readAt: new Date() });
+    });
+  }
+
+  /**
+   * POST /notifications: marks several of the caller's notifications read; all or none. Malformed
+   * ids: 400; ids of no notification: 404; someone else's: 403 (one error per id at fault).
+   */
+  async markManyRead(ctx: RequestContext, ids: readonly unknown[], where: IdListSource): Promise<void> {
+    const caller = requireCaller(ctx);
+    if (ids.length > MAX_MARK_READ) throw invalid('too_many_items', `at most ${MAX_MARK_READ} notifications at once`, where.list);
+    const parsed = ids.map((raw) => notificationIdOf(raw));
+    const malformed = faults(parsed, (id) => id === null, 'invalid_field', 'must be a notification id (an integer-valued string)', where);
+    if (malformed) throw new DomainError('invalid', malformed);
+    const wanted = [...new Set(parsed as string[])];
+    if (!wanted.length) return;
+    await ctx.em.transactional(async (em) => {
+      const rows = await em.find(Notification, { id: { $in: wanted } }, { fields: ['id', 'recipient'] });
+      const owner = new Map(rows.map((r) => [r.id, r.recipient]));
+      const unknown = faults(parsed, (id) => !owner.has(id as string), 'notification_not_found', 'no notification with this id', where);
+      if (unknown) throw new DomainError('not_found', unknown);
+      const others = faults(parsed, (id) => owner.get(id as string) !== caller.accountId, 'not_allowed', 'only its recipient may mark a notification read', where);
+      if (others) throw new DomainError('forbidden', others);
+      await em.nativeUpdate(Notification, { id: { $in: wanted }, readAt: null }, { readAt: new Date() });
+    });
+  }
+
+  /**
+   * POST /notifications/events: a platform reports a notification that comes from outside the
+   * interface (types 9–14, 22, 23, 27–29) for an account of its own (the platform itself, an
+   * account of the platform, or an admin trusting it); anyone else's account is unknown to it.
+   */
+  async report(ctx: RequestContext, input: ResourceInput): Promise<Notification> {
+    const caller = requireCaller(ctx);
+    if (caller.accountType !== AccountType.Platform) throw forbidden('not_allowed', 'only platform accounts may report notification events');
+    const attrs = validateAttributes(eventInput, input.attributes);
+    const [created] = await inTransaction(ctx, async (em, scope) => {
+      const recipient = await em.findOne(Account, { id: attrs.recipient, accountType: { $ne: AccountType.Master } });
+      const own =
+        recipient &&
+        (recipient.id === caller.accountId || recipient.platformId === caller.accountId || (recipient.accountType === AccountType.Admin && recipient.trustingPlatforms.includes(caller.accountId)));
+      if (!own) throw invalid('recipient_not_found', "recipient is no account of the caller's platform", { attribute: 'recipient' });
+      return this.emit(em, scope, attrs.type as NotificationType, [recipient.id], attrs.meta);
+    });
+    return created;
+  }
+}
+
+function missing() {
+  return notFound('notification_not_found', 'no notification with this id');
+}
+
+/** One error item per id that fails `test`, or null when none does. */
+function faults(
+  ids: (string | null)[],
+  test: (id: string | null) => boolean,
+  code: string,
+  detail: string,
+  where: IdListSource,
+): [ErrorItem, ...ErrorItem[]] | null {
+  const items: ErrorItem[] = [];
+  ids.forEach((id, i) => {
+    if (test(id)) items.push({ code, detail, source: where.item(i) });
+  });
+  return items.length ? (items as [ErrorItem, ...ErrorItem[]]) : null;
+}
