@@ -6,7 +6,6 @@
 //   BENCH_EXPLAIN=1            print EXPLAIN ANALYZE of each listing statement to stderr
 //
 // Standalone: `npm run build && node bench/lots.mjs` prints this section alone.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
@@ -14,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { freshDatabase } from './db.mjs';
 import { rng, vehicle } from './make-feed.mjs';
 
 const require = createRequire(import.meta.url);
@@ -22,7 +22,6 @@ const { Keypair } = require('@stellar/stellar-sdk');
 const { createApp } = require('../dist/app.js');
 const { loadConfig } = require('../dist/config.js');
 const { logger } = require('../dist/core/logger.js');
-const { startEmbeddedPostgres } = require('../dist/db/embedded.js');
 const { migrate, openDatabase } = require('../dist/db/orm.js');
 
 const TARGET_MEDIAN_MS = 15;
@@ -40,33 +39,6 @@ const COLUMNS = [
   'model', 'vin', 'wheel', 'fuel_type', 'transmission', 'registered', 'engine_volume', 'source_lot_id', 'yard_number',
   'sale_status', 'created_at', 'updated_at',
 ];
-
-function withDatabase(url, name) {
-  const u = new URL(url);
-  u.pathname = `/${name}`;
-  return u.toString();
-}
-
-async function admin(url, sql) {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A fresh database: a new one on the DATABASE_URL server, else an in-memory embedded one. */
-async function freshDatabase() {
-  if (process.env.DATABASE_URL) {
-    const name = `bench_lots_${randomBytes(4).toString('hex')}`;
-    await admin(process.env.DATABASE_URL, `create database "${name}"`);
-    return { kind: 'server', url: withDatabase(process.env.DATABASE_URL, name), drop: () => admin(process.env.DATABASE_URL, `drop database if exists "${name}" with (force)`) };
-  }
-  const embedded = await startEmbeddedPostgres(null);
-  return { kind: 'embedded', url: embedded.url, drop: () => embedded.stop() };
-}
 
 /** One seeded lot as its column values, in COLUMNS order. */
 function lotRow(i, r, now, platforms, partners) {
@@ -190,7 +162,7 @@ export async function lotsBench() {
   const count = Number(process.env.BENCH_LOTS ?? 100_000);
   const samples = Number(process.env.BENCH_LOTS_SAMPLES ?? 200);
   const explain = process.env.BENCH_EXPLAIN === '1';
-  const db = await freshDatabase();
+  const db = await freshDatabase('bench_lots');
   const orm = await openDatabase(db.url);
   let app;
   const direct = new Client({ connectionString: db.url });

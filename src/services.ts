@@ -14,10 +14,15 @@ import { CredentialsService } from './modules/credentials/credentials.service';
 import { PlatformsService } from './modules/platforms/platforms.service';
 import { ReferenceService } from './modules/reference/reference.service';
 import { SystemService } from './modules/system/system.service';
+import { BidsService } from './modules/bids/bids.service';
 import { CurrencyService } from './modules/currency/currency.service';
 import { LotsService } from './modules/lots/lots.service';
 import { RequestsService } from './modules/requests/requests.service';
 import { WatchlistService } from './modules/watchlist/watchlist.service';
+import { DepositsService } from './modules/trading/deposits.service';
+import { ParticipationService } from './modules/trading/participation.service';
+import { WinnersService } from './modules/trading/winners.service';
+import { NotificationsService } from './modules/notifications/notifications.service';
 
 /** Every domain service, built once per process and shared by both edges. */
 export interface Services {
@@ -34,6 +39,11 @@ export interface Services {
   requests: RequestsService;
   lots: LotsService;
   watchlist: WatchlistService;
+  participation: ParticipationService;
+  winners: WinnersService;
+  deposits: DepositsService;
+  notifications: NotificationsService;
+  bids: BidsService;
 }
 
 export function createServices(config: Config, master: Keypair, jwt: JwtService, log: Logger): Services {
@@ -43,7 +53,8 @@ export function createServices(config: Config, master: Keypair, jwt: JwtService,
   const ledger = new EmbeddedLedgerAccounts();
   const verification = new VerificationService(outbox);
   const currency = new CurrencyService();
-  const requests: RequestsService = new RequestsService(currency, () => lots);
+  const notifications = new NotificationsService();
+  const requests: RequestsService = new RequestsService(currency, () => lots, notifications);
   const lots: LotsService = new LotsService(reference, requests, currency);
   const credentials = new CredentialsService(jwt);
   return {
@@ -59,6 +70,11 @@ export function createServices(config: Config, master: Keypair, jwt: JwtService,
     currency,
     requests,
     lots,
-    watchlist: new WatchlistService(),
+    watchlist: new WatchlistService(notifications),
+    participation: new ParticipationService(),
+    winners: new WinnersService(),
+    deposits: new DepositsService(),
+    notifications,
+    bids: new BidsService(notifications),
   };
 }

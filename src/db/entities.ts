@@ -3,6 +3,7 @@ import { Bid } from '../modules/bids/bids.entity';
 import { Credential, SignInFailure } from '../modules/credentials/credentials.entity';
 import { CurrencyRate } from '../modules/currency/currency.entity';
 import { Lot } from '../modules/lots/lots.entity';
+import { Notification } from '../modules/notifications/notifications.entity';
 import { OutboxMessage } from '../modules/outbox/outbox.entity';
 import { RecoveryRequest } from '../modules/recovery/recovery.entity';
 import { CreateLotRequest } from '../modules/requests/requests.entity';
@@ -28,4 +29,5 @@ export const ENTITIES = [
   Star,
   Callback,
   Bid,
+  Notification,
 ];

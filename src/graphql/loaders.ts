@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account } from '../modules/accounts/accounts.entity';
+import { Bid } from '../modules/bids/bids.entity';
 import { Deposit, Participant, WinnerDetails } from '../modules/trading/trading.entity';
 import { Callback, Star } from '../modules/watchlist/watchlist.entity';
 
@@ -25,6 +26,7 @@ export function createLoaders(em: EntityManager) {
     deposits: byLot(Deposit, { id: 'asc' }),
     callbacks: byLot(Callback, { id: 'asc' }),
     stars: byLot(Star, { createdAt: 'asc' }),
+    bids: byLot(Bid, { id: 'asc' }),
     winnerDetails: new DataLoader<string, WinnerDetails | null>(async (lotIds) => {
       const rows = new Map((await em.find(WinnerDetails, { lotId: { $in: [...lotIds] } })).map((w) => [w.lotId, w]));
       return lotIds.map((id) => rows.get(id) ?? null);

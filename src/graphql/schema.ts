@@ -2,10 +2,12 @@ import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
 import { buildSchemaSync } from 'type-graphql';
 import { AccountsResolver } from '../modules/accounts/accounts.resolver';
+import { BidsResolver } from '../modules/bids/bids.resolver';
 import { BlacklistResolver } from '../modules/blacklist/blacklist.resolver';
 import { CredentialsResolver } from '../modules/credentials/credentials.resolver';
 import { CurrencyResolver } from '../modules/currency/currency.resolver';
 import { LotsResolver } from '../modules/lots/lots.resolver';
+import { NotificationsResolver } from '../modules/notifications/notifications.resolver';
 import { OutboxResolver } from '../modules/outbox/outbox.resolver';
 import { PlatformsResolver } from '../modules/platforms/platforms.resolver';
 import { RecoveryResolver } from '../modules/recovery/recovery.resolver';
@@ -13,12 +15,14 @@ import { ReferenceResolver } from '../modules/reference/reference.resolver';
 import { RequestsResolver } from '../modules/requests/requests.resolver';
 import { SystemResolver } from '../modules/system/system.resolver';
 import { WatchlistResolver } from '../modules/watchlist/watchlist.resolver';
+import { DepositsResolver } from '../modules/trading/deposits.resolver';
+import { TradingResolver } from '../modules/trading/trading.resolver';
 
 export const SCHEMA_FILE = 'schema/schema.graphql';
 
 export function buildAppSchema(): GraphQLSchema {
   return buildSchemaSync({
-    resolvers: [SystemResolver, ReferenceResolver, AccountsResolver, CredentialsResolver, PlatformsResolver, BlacklistResolver, OutboxResolver, RecoveryResolver, WatchlistResolver, LotsResolver, RequestsResolver, CurrencyResolver],
+    resolvers: [SystemResolver, ReferenceResolver, AccountsResolver, CredentialsResolver, PlatformsResolver, BlacklistResolver, OutboxResolver, RecoveryResolver, WatchlistResolver, LotsResolver, BidsResolver, RequestsResolver, CurrencyResolver, NotificationsResolver, TradingResolver, DepositsResolver],
     validate: false,
   });
 }

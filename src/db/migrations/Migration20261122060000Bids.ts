@@ -14,5 +14,8 @@ export class Migration20261122060000Bids extends Migration {
       )`);
     this.addSql(`create index bids_lot_idx on bids (lot_id, id)`);
     this.addSql(`alter table participants add column max_bid_at timestamptz null`);
+    // Replay records only need to outlive the signature window, not a crash: unlogged, their
+    // inserts do not wait for a WAL flush on every signed write.
+    this.addSql(`alter table seen_signatures set unlogged`);
   }
 }

@@ -3,6 +3,7 @@ import { Migration20261122000000Foundation } from './Migration20261122000000Foun
 import { Migration20261122010000Identity } from './Migration20261122010000Identity';
 import { Migration20261122020000Catalogue } from './Migration20261122020000Catalogue';
 import { Migration20261122040000LotIndexes } from './Migration20261122040000LotIndexes';
+import { Migration20261122050000Notifications } from './Migration20261122050000Notifications';
 import { Migration20261122060000Bids } from './Migration20261122060000Bids';
 
 /** Every migration, in order. Listed here so that compiled and test builds find them alike. */
@@ -11,5 +12,6 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122010000Identity', class: Migration20261122010000Identity },
   { name: 'Migration20261122020000Catalogue', class: Migration20261122020000Catalogue },
   { name: 'Migration20261122040000LotIndexes', class: Migration20261122040000LotIndexes },
+  { name: 'Migration20261122050000Notifications', class: Migration20261122050000Notifications },
   { name: 'Migration20261122060000Bids', class: Migration20261122060000Bids },
 ];

@@ -3,13 +3,15 @@ import { isStaffOf } from '../../core/policies';
 import { rfc3339 } from '../../core/time';
 import type { Resource, ResourceIdentifier } from '../../rest/document';
 import { Account } from '../accounts/accounts.entity';
+import { Bid } from '../bids/bids.entity';
+import { presentBid } from '../bids/bids.presenter';
 import { fullAccountAttributes, publicAccountAttributes } from '../accounts/accounts.presenter';
 import { Deposit, Participant, WinnerDetails } from '../trading/trading.entity';
 import { presentDeposit, presentParticipant, presentWinnerDetails } from '../trading/trading.presenter';
 import { Callback, Star } from '../watchlist/watchlist.entity';
 import type { Lot } from './lots.entity';
 
-export const LOT_INCLUDES = ['participants', 'callbacks', 'platform', 'deposits', 'winner_details', 'organizer', 'stars'] as const;
+export const LOT_INCLUDES = ['participants', 'callbacks', 'platform', 'deposits', 'winner_details', 'organizer', 'stars', 'bids'] as const;
 
 export interface LoadedIncludes {
   included: Resource[];
@@ -107,6 +109,11 @@ export async function loadIncludes(ctx: RequestContext, lots: Lot[], include: Re
       relate(lot.id, 'winner_details', shown ? { type: 'winner_details', id: lot.id } : null);
       if (shown) push(presentWinnerDetails(row));
     }
+  }
+  if (include.has('bids')) {
+    const rows = await ctx.em.find(Bid, { lotId: { $in: ids } }, { orderBy: { id: 'asc' } });
+    for (const lot of lots) relate(lot.id, 'bids', rows.filter((b) => b.lotId === lot.id).map((b) => ({ type: 'bids', id: b.id })));
+    rows.forEach((b) => push(presentBid(b, visible(b.lotId, b.accountId))));
   }
   return { included, relationships };
 }

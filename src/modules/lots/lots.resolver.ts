@@ -2,6 +2,8 @@ import { Arg, Ctx, Field, FieldResolver, ID, Int, Mutation, ObjectType, Query, R
 import type { GraphQLContext } from '../../graphql/context';
 import { parseQuery } from '../../rest/query';
 import type { Account } from '../accounts/accounts.entity';
+import { bidGql } from '../bids/bids.mappers';
+import { BidGql } from '../bids/bids.types';
 import { accountGql, AccountGql, snakeAttributes } from '../accounts/accounts.types';
 import { depositGql, participantGql, winnerDetailsGql } from '../trading/trading.mappers';
 import { DepositGql, ParticipantGql, WinnerDetailsGql } from '../trading/trading.types';
@@ -94,6 +96,12 @@ export class LotsResolver {
   async stars(@Root() lot: LotGql, @Ctx() { rc, loaders }: GraphQLContext): Promise<LotStarGql[]> {
     const rows = await loaders.stars.load(lot.id);
     return rows.filter((s) => s.accountId === rc.caller?.accountId || managesLot(rc, lot));
+  }
+
+  @FieldResolver(() => [BidGql], { description: 'The bid history, oldest first' })
+  async bids(@Root() lot: LotGql, @Ctx() { rc, loaders }: GraphQLContext): Promise<BidGql[]> {
+    const manager = managesLot(rc, lot);
+    return (await loaders.bids.load(lot.id)).map((b) => bidGql(b, manager || b.accountId === rc.caller?.accountId));
   }
 
   @FieldResolver(() => WinnerDetailsGql, { nullable: true })

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { invalid, notFound } from '../../core/errors';
 import { requireActive, requireCaller, staffPlatforms } from '../../core/policies';
+import { inTransaction } from '../../core/transaction';
 import { validateAttributes, type ResourceInput } from '../../core/validate';
 import { converterOf, type Converter, type CurrencyService } from '../currency/currency.service';
 import type { ReferenceService } from '../reference/reference.service';
@@ -48,10 +49,10 @@ export class LotsService {
     }
     const draft = draftOf(attrs);
     const [publisher] = staffPlatforms(caller).filter((p) => p === caller.accountId || p === caller.platformId);
-    return ctx.em.transactional(async (em) => {
+    return inTransaction(ctx, async (em, scope) => {
       if (publisher) return { lot: await this.createFromDraft(em, draft, caller.accountId, publisher) };
       if (!caller.platformId) throw invalid('no_platform', 'the caller belongs to no platform');
-      return { request: await this.requests.submit(em, caller.accountId, caller.platformId, draft) };
+      return { request: await this.requests.submit(em, scope, caller.accountId, caller.platformId, draft) };
     });
   }
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { RequestContext } from '../../core/context';
+import type { Caller, RequestContext } from '../../core/context';
 import { DomainError, forbidden, invalid, notFound, type ErrorItem, type ErrorSource } from '../../core/errors';
 import { requireCaller } from '../../core/policies';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
@@ -94,7 +94,7 @@ export class NotificationsService {
     const notificationId = notificationIdOf(id);
     if (notificationId === null) throw missing();
     await ctx.em.transactional(async (em) => {
-      const row = await em.findOne(Notification, { id: notificationId }, { fields: ['id', 'recipient'] });
+      const row = await em.findOne(Notification, { id: notificationId });
       if (!row) throw missing();
       if (row.recipient !== caller.accountId) throw forbidden('not_allowed', 'only its recipient may mark a notification read');
       await em.nativeUpdate(Notification, { id: notificationId, readAt: null }, { readAt: new Date() });
@@ -109,12 +109,16 @@ export class NotificationsService {
     const caller = requireCaller(ctx);
     if (ids.length > MAX_MARK_READ) throw invalid('too_many_items', `at most ${MAX_MARK_READ} notifications at once`, where.list);
     const parsed = ids.map((raw) => notificationIdOf(raw));
-    const malformed = faults(parsed, (id) => id === null, 'invalid_field', 'must be a notification id (an integer-valued string)', where);
-    if (malformed) throw new DomainError('invalid', malformed);
+    const malformed: ErrorItem[] = [];
+    ids.forEach((raw, i) => {
+      if (raw === undefined || raw === null) malformed.push({ code: 'missing_field', detail: 'the notification id is required', source: where.item(i) });
+      else if (parsed[i] === null) malformed.push({ code: 'invalid_field', detail: 'must be a notification id (an integer-valued string)', source: where.item(i) });
+    });
+    if (malformed.length) throw new DomainError('invalid', malformed as [ErrorItem, ...ErrorItem[]]);
     const wanted = [...new Set(parsed as string[])];
     if (!wanted.length) return;
     await ctx.em.transactional(async (em) => {
-      const rows = await em.find(Notification, { id: { $in: wanted } }, { fields: ['id', 'recipient'] });
+      const rows = await em.find(Notification, { id: { $in: wanted } });
       const owner = new Map(rows.map((r) => [r.id, r.recipient]));
       const unknown = faults(parsed, (id) => !owner.has(id as string), 'notification_not_found', 'no notification with this id', where);
       if (unknown) throw new DomainError('not_found', unknown);
@@ -130,8 +134,7 @@ export class NotificationsService {
    * account of the platform, or an admin trusting it); anyone else's account is unknown to it.
    */
   async report(ctx: RequestContext, input: ResourceInput): Promise<Notification> {
-    const caller = requireCaller(ctx);
-    if (caller.accountType !== AccountType.Platform) throw forbidden('not_allowed', 'only platform accounts may report notification events');
+    const caller = this.requireReporter(ctx);
     const attrs = validateAttributes(eventInput, input.attributes);
     const [created] = await inTransaction(ctx, async (em, scope) => {
       const recipient = await em.findOne(Account, { id: attrs.recipient, accountType: { $ne: AccountType.Master } });
@@ -142,6 +145,16 @@ export class NotificationsService {
       return this.emit(em, scope, attrs.type as NotificationType, [recipient.id], attrs.meta);
     });
     return created;
+  }
+
+  /**
+   * The caller of POST /notifications/events: a platform account (else 403). The REST edge asks
+   * before it reads the body, so that permission is answered before the body's faults.
+   */
+  requireReporter(ctx: RequestContext): Caller {
+    const caller = requireCaller(ctx);
+    if (caller.accountType !== AccountType.Platform) throw forbidden('not_allowed', 'only platform accounts may report notification events');
+    return caller;
   }
 }
 

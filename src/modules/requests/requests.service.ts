@@ -13,6 +13,10 @@ import { requestHash } from './requests.hash';
 import { listInput, REQUEST_ID, reviewInput, type RequestListInput } from './requests.input';
 import { listRequests, type RequestScope } from './requests.listing';
 import type { RequestPricing } from './requests.view';
+import { NotificationType } from '../notifications/notifications.entity';
+import { staffOf } from '../notifications/notifications.recipients';
+import type { NotificationsService } from '../notifications/notifications.service';
+import { inTransaction, type TransactionScope } from '../../core/transaction';
 
 /** What approving a request needs of the lots area (LotsService). */
 export interface LotMaker {
@@ -50,12 +54,14 @@ export class RequestsService {
     private readonly currency: CurrencyService,
     /** Lazy: LotsService itself files requests through this service. */
     private readonly lots: () => LotMaker,
+    private readonly notifications: NotificationsService,
   ) {}
 
   /** Files a user's create-lot body for review by the user's platform (inside the caller's transaction). */
-  async submit(em: EntityManager, requestor: string, platformId: string, draft: LotDraft): Promise<CreateLotRequest> {
+  async submit(em: EntityManager, scope: TransactionScope, requestor: string, platformId: string, draft: LotDraft): Promise<CreateLotRequest> {
     const request = em.create(CreateLotRequest, { requestor, platformId, body: draft, hash: requestHash(draft) });
     await em.flush();
+    await this.notifications.emit(em, scope, NotificationType.NewUpload, await staffOf(em, platformId), { request_id: request.id });
     return request;
   }
 
@@ -93,7 +99,7 @@ export class RequestsService {
    */
   async review(ctx: RequestContext, id: string, input: ResourceInput): Promise<CreateLotRequest> {
     const caller = requireCaller(ctx);
-    return ctx.em.transactional(async (em) => {
+    return inTransaction(ctx, async (em, scope) => {
       const request = await this.find(em, id, true);
       const callerPlatforms = new Set([...staffPlatforms(caller), ...(caller.platformId ? [caller.platformId] : [])]);
       if (!callerPlatforms.has(request.platformId) && caller.accountId !== request.requestor) throw this.missing();
@@ -112,8 +118,10 @@ export class RequestsService {
       if (request.requestState === RequestState.Approved) {
         const lot = await this.lots().createFromDraft(em, request.body, request.requestor, request.platformId);
         request.lotId = lot.id;
+        await this.notifications.emit(em, scope, NotificationType.DirectSaleApproved, [request.requestor], { lot_id: lot.id });
       } else {
         request.rejectReason = attrs.reject_reason ?? '';
+        await this.notifications.emit(em, scope, NotificationType.DirectSaleRejected, [request.requestor], { request_id: request.id });
       }
       await em.flush();
       return request;

@@ -55,3 +55,9 @@ export function presentWinnerDetails(w: WinnerDetails): Resource {
     },
   };
 }
+
+/** The set-state response (PATCH /deposits/{id}): `amount` is a JSON number there (PROTOCOL.md §1). */
+export function presentDepositState(d: Deposit): Resource {
+  const resource = presentDeposit(d);
+  return { ...resource, attributes: { ...resource.attributes, amount: d.amount.toNumber() } };
+}

@@ -1,4 +1,5 @@
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { PageInfoGql } from '../lots/lots.types';
 
 @ObjectType('Participant')
 export class ParticipantGql {
@@ -39,4 +40,22 @@ export class WinnerDetailsGql {
   @Field(() => String, { nullable: true }) feeAmount!: string | null;
   @Field(() => String, { nullable: true }) transportationFee!: string | null;
   @Field(() => String, { nullable: true }) feeCurrency!: string | null;
+}
+
+@ObjectType('DepositConnection', { description: 'One keyset page of deposits' })
+export class DepositConnectionGql {
+  @Field(() => [DepositGql]) nodes!: DepositGql[];
+  @Field(() => PageInfoGql) pageInfo!: PageInfoGql;
+}
+
+@InputType('WinnerDetailsInput', { description: 'Winner details to set; an absent field keeps its value, null clears it' })
+export class WinnerDetailsInput {
+  @Field(() => String, { nullable: true, description: 'Document id of the invoice' }) invoiceId?: string | null;
+  @Field(() => Boolean, { nullable: true, description: 'true charges the winner\'s deposit (fee_charged); cannot be undone' }) invoicePaid?: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: 'true moves the winner to deal_canceled and charges its deposit; cannot be undone' }) dealCanceled?: boolean | null;
+  @Field(() => String, { nullable: true, description: 'Up to 100 characters' }) containerId?: string | null;
+  @Field(() => String, { nullable: true }) serviceLink?: string | null;
+  @Field(() => String, { nullable: true, description: 'A decimal with at most two places' }) feeAmount?: string | null;
+  @Field(() => String, { nullable: true, description: 'A decimal with at most two places' }) transportationFee?: string | null;
+  @Field(() => String, { nullable: true, description: 'Currency of feeAmount and transportationFee' }) feeCurrency?: string | null;
 }

@@ -8,6 +8,10 @@ import { Account, AccountType } from '../accounts/accounts.entity';
 import { Lot } from '../lots/lots.entity';
 import { managesLot } from '../lots/lots.includes';
 import { Callback, Star } from './watchlist.entity';
+import { NotificationType } from '../notifications/notifications.entity';
+import { staffOf } from '../notifications/notifications.recipients';
+import type { NotificationsService } from '../notifications/notifications.service';
+import { inTransaction } from '../../core/transaction';
 
 const LOT_ID = /^\d{1,18}$/;
 
@@ -26,6 +30,8 @@ function lotIdOf(value: unknown): string | null {
  * between concurrent requests.
  */
 export class WatchlistService {
+  constructor(private readonly notifications: NotificationsService) {}
+
   /** POST /accounts/{id}/stars. `lotSource` says where the lot id was given (REST: /data/id). */
   async star(ctx: RequestContext, accountId: string, input: ResourceInput, lotSource: ErrorSource = { pointer: '/data/id' }): Promise<Star> {
     const caller = requireCaller(ctx);
@@ -70,9 +76,13 @@ export class WatchlistService {
     requireActive(caller);
     return uniquely(
       () =>
-        ctx.em.transactional(async (em) => {
+        inTransaction(ctx, async (em, scope) => {
           const callback = em.create(Callback, { lotId: lot.id, accountId: caller.accountId });
           await em.flush();
+          await this.notifications.emit(em, scope, NotificationType.CallbackRequested, await staffOf(em, lot.publisherId), {
+            lot_id: lot.id,
+            account_id: caller.accountId,
+          });
           return callback;
         }),
       () => conflict('callback_exists', 'a callback about this lot is already requested'),

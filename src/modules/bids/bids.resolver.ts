@@ -1,0 +1,24 @@
+import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
+import { formatMoney } from '../../core/money';
+import type { GraphQLContext } from '../../graphql/context';
+import { managesLot } from '../lots/lots.includes';
+import { bidGql } from './bids.mappers';
+import { PlaceBidResultGql } from './bids.types';
+
+@Resolver()
+export class BidsResolver {
+  @Mutation(() => PlaceBidResultGql, { description: 'A bid, or with maxAmount a max bid that raises itself' })
+  async placeBid(
+    @Arg('lotId', () => ID) lotId: string,
+    @Arg('amount', () => String, { nullable: true }) amount: string | undefined,
+    @Arg('maxAmount', () => String, { nullable: true }) maxAmount: string | undefined,
+    @Ctx() { rc, services }: GraphQLContext,
+  ): Promise<PlaceBidResultGql> {
+    const placed = await services.bids.place(rc, lotId, { attributes: { amount: amount ?? undefined, max_amount: maxAmount ?? undefined } });
+    const sees = managesLot(rc, placed.lot);
+    return {
+      highestBid: placed.lot.highestBid === null ? null : formatMoney(placed.lot.highestBid),
+      bids: placed.bids.map((b) => bidGql(b, sees || b.accountId === rc.caller?.accountId)),
+    };
+  }
+}

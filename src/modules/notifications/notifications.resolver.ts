@@ -1,0 +1,50 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../graphql/context';
+import { NotificationCountGql, notificationCountGql, NotificationPageGql, notificationPageGql } from './notifications.types';
+
+@Resolver()
+export class NotificationsResolver {
+  @Query(() => NotificationPageGql, { description: "GET /notifications: the caller's unread notifications, newest first by default" })
+  async notifications(
+    @Ctx() { rc, services }: GraphQLContext,
+    @Arg('sort', () => String, { nullable: true, description: 'created_at, a leading - for descending; -created_at by default' }) sort?: string | null,
+    @Arg('page', () => Int, { nullable: true, description: 'From 0' }) page?: number | null,
+    @Arg('size', () => Int, { nullable: true, description: '1 to 100; 15 by default' }) size?: number | null,
+  ): Promise<NotificationPageGql> {
+    const input = {
+      ...(sort ? { sort: { key: sort.replace(/^-/, '') as 'created_at', desc: sort.startsWith('-') } } : {}),
+      ...(page === null || page === undefined ? {} : { page }),
+      ...(size === null || size === undefined ? {} : { size }),
+    };
+    return notificationPageGql(await services.notifications.list(rc, input));
+  }
+
+  @Query(() => [NotificationCountGql], { description: "GET /counts: the caller's unread notifications counted per type (types with none left out)" })
+  async notificationCounts(@Ctx() { rc, services }: GraphQLContext): Promise<NotificationCountGql[]> {
+    return (await services.notifications.counts(rc)).map(notificationCountGql);
+  }
+
+  @Mutation(() => Boolean, { description: 'DELETE /notifications/{id}: marks one of the caller\'s notifications read' })
+  async markNotificationRead(@Arg('id', () => ID) id: string, @Ctx() { rc, services }: GraphQLContext): Promise<boolean> {
+    await services.notifications.markRead(rc, id);
+    return true;
+  }
+
+  @Mutation(() => Boolean, { description: "POST /notifications: marks several of the caller's notifications read, all or none" })
+  async markNotificationsRead(@Arg('ids', () => [ID]) ids: string[], @Ctx() { rc, services }: GraphQLContext): Promise<boolean> {
+    await services.notifications.markManyRead(rc, ids, { list: { attribute: 'ids' }, item: (i) => ({ attribute: `ids/${i}` }) });
+    return true;
+  }
+
+  @Mutation(() => Boolean, { description: 'POST /notifications/events: a platform reports a notification of type 9–14, 22, 23 or 27–29 for one of its accounts' })
+  async reportNotificationEvent(
+    @Arg('type', () => Int) type: number,
+    @Arg('recipient', () => String) recipient: string,
+    @Ctx() { rc, services }: GraphQLContext,
+    @Arg('meta', () => GraphQLJSONObject, { nullable: true, description: 'An object of strings' }) meta?: Record<string, unknown> | null,
+  ): Promise<boolean> {
+    await services.notifications.report(rc, { attributes: { type, recipient, ...(meta ? { meta } : {}) } });
+    return true;
+  }
+}

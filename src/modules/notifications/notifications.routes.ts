@@ -1,0 +1,41 @@
+import { inputDocument, parseDocument } from '../../rest/document';
+import { numberLinks } from '../../rest/pagination';
+import type { AppRouter } from '../../rest/router';
+import { presentCount, presentNotification } from './notifications.presenter';
+import { markManyDocument, NOTIFICATIONS_QUERY } from './notifications.schema';
+
+/** Notifications (INTERFACE.md §4.13, PROTOCOL.md §7): the recipient only; events from platforms. */
+export function notificationsRoutes(router: AppRouter): void {
+  const { notifications } = router.services;
+
+  router.get('/counts', { authenticated: true }, async ({ rc }) => ({ data: (await notifications.counts(rc)).map(presentCount) }));
+
+  router.get('/notifications', { authenticated: true, query: NOTIFICATIONS_QUERY }, async (req) => {
+    const page = req.query.page as { number: number; size: number };
+    const result = await notifications.list(req.rc, { sort: req.query.sort as { key: 'created_at'; desc: boolean }, page: page.number, size: page.size });
+    return {
+      data: result.items.map(presentNotification),
+      links: numberLinks(req.path, req.search, result.page, result.size, result.total, req.koa.originalUrl),
+      meta: { on_page: result.items.length, total_items: result.total },
+    };
+  });
+
+  router.delete('/notifications/:id', { authenticated: true, status: 204 }, async ({ rc, params }) => {
+    await notifications.markRead(rc, params.id);
+  });
+
+  router.post('/notifications', { authenticated: true, status: 204 }, async ({ rc, body }) => {
+    const { data } = parseDocument(markManyDocument, body);
+    await notifications.markManyRead(
+      rc,
+      data.map((item) => item.id),
+      { list: { pointer: '/data' }, item: (i) => ({ pointer: `/data/${i}/id` }) },
+    );
+  });
+
+  router.post('/notifications/events', { authenticated: true, status: 204 }, async ({ rc, body }) => {
+    notifications.requireReporter(rc);
+    const { data } = parseDocument(inputDocument('notification_events'), body);
+    await notifications.report(rc, data);
+  });
+}

@@ -1,0 +1,46 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { rfc3339 } from '../../core/time';
+import { typeStrOf, type Notification } from './notifications.entity';
+import type { NotificationCount, NotificationPage } from './notifications.service';
+
+@ObjectType('Notification', { description: 'A notification to the caller (INTERFACE.md §6)' })
+export class NotificationGql {
+  @Field(() => ID) id!: string;
+  @Field(() => Int, { description: 'The type code, 1 to 29' }) type!: number;
+  @Field(() => String) typeStr!: string;
+  @Field(() => GraphQLJSONObject, { description: 'An object of strings' }) meta!: Record<string, string>;
+  @Field(() => String, { description: 'RFC 3339' }) createdAt!: string;
+}
+
+@ObjectType('NotificationPage', { description: "One number/size page of the caller's unread notifications" })
+export class NotificationPageGql {
+  @Field(() => [NotificationGql]) items!: NotificationGql[];
+  @Field(() => Int, { description: 'The count of every unread notification' }) totalItems!: number;
+  @Field(() => Int, { description: 'The page number, from 0' }) page!: number;
+  @Field(() => Int) size!: number;
+}
+
+@ObjectType('NotificationCount', { description: 'The count of unread notifications of one type' })
+export class NotificationCountGql {
+  @Field(() => Int) type!: number;
+  @Field(() => String) typeStr!: string;
+  @Field(() => Int) count!: number;
+}
+
+export const notificationGql = (n: { id: string; type: number; meta: Record<string, string>; createdAt: Date }): NotificationGql => ({
+  id: n.id,
+  type: n.type,
+  typeStr: typeStrOf(n.type),
+  meta: n.meta,
+  createdAt: rfc3339(n.createdAt),
+});
+
+export const notificationPageGql = (p: NotificationPage): NotificationPageGql => ({
+  items: p.items.map((n: Notification) => notificationGql(n)),
+  totalItems: p.total,
+  page: p.page,
+  size: p.size,
+});
+
+export const notificationCountGql = (c: NotificationCount): NotificationCountGql => ({ type: c.type, typeStr: typeStrOf(c.type), count: c.count });

@@ -1,0 +1,88 @@
+import { LockMode } from '@mikro-orm/core';
+import type { RequestContext } from '../../core/context';
+import { forbidden, invalid, notFound } from '../../core/errors';
+import { isStaffOf, requireCaller, staffPlatforms } from '../../core/policies';
+import { inTransaction } from '../../core/transaction';
+import { validateAttributes, type ResourceInput } from '../../core/validate';
+import type { KeysetPage } from '../../rest/pagination';
+import { Lot } from '../lots/lots.entity';
+import { depositPage, type DepositPageRequest } from './deposits.listing';
+import { Deposit, DepositState, Participant, ParticipantState } from './trading.entity';
+import { depositStateInput } from './trading.input';
+import { idOf } from './trading.rules';
+
+export interface DepositsView extends KeysetPage<Deposit> {
+  /** The deposits' participants, by participant id, when they were asked for. */
+  participants: Map<string, Participant>;
+}
+
+export interface DepositChange {
+  deposit: Deposit;
+  /** Set when paying the deposit moved its participant from deposit_pending to pending. */
+  activated: Participant | null;
+}
+
+/** The moves staff may make (PROTOCOL.md §6): pending → paid, paid → returned. */
+const MOVES: Record<'paid' | 'returned', { from: DepositState; to: DepositState }> = {
+  paid: { from: DepositState.Pending, to: DepositState.Paid },
+  returned: { from: DepositState.Paid, to: DepositState.Returned },
+};
+
+/**
+ * Deposits (INTERFACE.md §2.5, §3.3, §4.6; PROTOCOL.md §4, §6): listed for their depositors and
+ * the lots' managers; their state is set by staff of the lot's publisher.
+ */
+export class DepositsService {
+  /**
+   * GET /deposits: the caller's own deposits, and those on lots it organizes or whose publisher
+   * it is staff of; one keyset page, with the participants when asked.
+   */
+  async list(ctx: RequestContext, req: DepositPageRequest, withParticipants = false): Promise<DepositsView> {
+    const caller = requireCaller(ctx);
+    const page = await depositPage(ctx.em, { accountId: caller.accountId, platforms: staffPlatforms(caller) }, req);
+    const ids = [...new Set(page.items.map((d) => d.participantId))];
+    const participants = withParticipants && ids.length ? await ctx.em.find(Participant, { id: { $in: ids } }) : [];
+    return { ...page, participants: new Map(participants.map((p) => [p.id, p])) };
+  }
+
+  /**
+   * PATCH /deposits/{id}: staff of the lot's publisher mark a pending deposit paid (its
+   * deposit_pending participant becomes pending) or a paid one returned. The lot row is
+   * share-locked first, as every trading change takes the lot before its participants and
+   * deposits, then the deposit row is locked.
+   */
+  async setState(ctx: RequestContext, id: string, input: ResourceInput): Promise<DepositChange> {
+    const caller = requireCaller(ctx);
+    const depositId = idOf(id);
+    return inTransaction(ctx, async (em) => {
+      const found = depositId === null ? null : await em.findOne(Deposit, { id: depositId }, { refresh: true });
+      if (!found) throw notFound('deposit_not_found', 'no deposit with this id');
+      const lot = await em.findOneOrFail(Lot, { id: found.lotId }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
+      if (!isStaffOf(caller, lot.publisherId)) throw forbidden('not_allowed', "only staff of the lot's publisher may set a deposit's state");
+      const attrs = validateAttributes(depositStateInput, input.attributes);
+      if (input.id !== undefined && input.id !== null && String(input.id) !== found.id) {
+        throw invalid('invalid_field', 'data.id must be the id of the deposit in the path', { pointer: '/data/id' });
+      }
+      const deposit = await em.findOneOrFail(Deposit, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      const move = MOVES[attrs.state];
+      if (deposit.state !== move.from) {
+        throw invalid('invalid_deposit_transition', `a deposit becomes ${attrs.state} only from ${move.from === DepositState.Pending ? 'pending' : 'paid'}`, {
+          attribute: 'state',
+        });
+      }
+      deposit.state = move.to;
+      let activated: Participant | null = null;
+      if (move.to === DepositState.Paid) {
+        const participant = await em.findOne(Participant, { id: deposit.participantId }, { refresh: true });
+        if (participant?.state === ParticipantState.DepositPending) {
+          participant.state = ParticipantState.Pending;
+          activated = participant;
+        }
+      }
+      await em.flush();
+      // Notifications (PROTOCOL.md §7), after commit: when paid, deposit_received (5) to
+      // deposit.accountId; when `activated`, new_active_trade (20) to staff of lot.publisherId.
+      return { deposit, activated };
+    });
+  }
+}

@@ -1,0 +1,118 @@
+import { LockMode } from '@mikro-orm/core';
+import type { RequestContext } from '../../core/context';
+import { conflict, forbidden, invalid } from '../../core/errors';
+import { requireActive, requireCaller } from '../../core/policies';
+import { inTransaction } from '../../core/transaction';
+import { uniquely } from '../../core/unique';
+import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { AccountType } from '../accounts/accounts.entity';
+import { LotType } from '../lots/lots.entity';
+import { managesLot } from '../lots/lots.includes';
+import { Deposit, DepositState, Participant, ParticipantState } from './trading.entity';
+import { participationInput } from './trading.input';
+import { findLot, findParticipant, OPEN_STATES, requireNotEnded, requireNoWinner, requireOpen, requireTradable, supportsBuyNow } from './trading.rules';
+
+export interface Participation {
+  participant: Participant;
+  /** The pending deposit, when the lot asks for one. */
+  deposit: Deposit | null;
+}
+
+const PARTICIPANT_TYPES = new Set([AccountType.User, AccountType.Broker]);
+
+const alreadyParticipant = () => conflict('already_participant', 'the account already takes part in this lot');
+
+/**
+ * What a participant does by itself (INTERFACE.md §4.5; PROTOCOL.md §4, §6, §9): request
+ * participation, and request buy now.
+ */
+export class ParticipationService {
+  /**
+   * POST /lots/{id}/participation_requests: the caller (a user or broker) joins the lot. With a
+   * deposit above zero the participant waits for it (deposit_pending, plus a pending deposit of
+   * the lot's amount and currency); otherwise it is pending at once. The lot row is share-locked
+   * so that no participant slips in beside a winner being chosen; the unique (lot, account)
+   * index decides between two requests of one account.
+   */
+  async participate(ctx: RequestContext, lotId: string, input: ResourceInput): Promise<Participation> {
+    const caller = requireCaller(ctx);
+    return uniquely(
+      () =>
+        inTransaction(ctx, async (em) => {
+          const lot = await findLot(em, lotId, LockMode.PESSIMISTIC_READ);
+          if (managesLot(ctx, lot)) throw forbidden('owner_cannot_participate', "the lot's organizer and its publisher's staff cannot take part in it");
+          if (!PARTICIPANT_TYPES.has(caller.accountType)) throw forbidden('not_allowed', 'only users and brokers take part in lots');
+          requireActive(caller);
+          const attrs = validateAttributes(participationInput, input.attributes);
+          if (attrs.lot_id !== undefined && attrs.lot_id !== lot.id) {
+            throw invalid('invalid_field', 'lot_id must be the id of the lot in the path', { attribute: 'lot_id' });
+          }
+          requireTradable(lot);
+          requireOpen(lot);
+          requireNoWinner(lot);
+          requireNotEnded(lot);
+          if (lot.lotType === LotType.NoAuction && !attrs.buy_now) {
+            throw invalid('buy_now_required', 'a direct sale is joined with buy_now true', { attribute: 'buy_now' });
+          }
+          if (attrs.buy_now && !supportsBuyNow(lot)) {
+            throw invalid('buy_now_not_supported', 'the lot does not support buy now', { attribute: 'buy_now' });
+          }
+          if (await em.count(Participant, { lotId: lot.id, accountId: caller.accountId })) throw alreadyParticipant();
+
+          const needsDeposit = lot.deposit.gt(0);
+          const participant = em.create(Participant, {
+            lotId: lot.id,
+            accountId: caller.accountId,
+            state: needsDeposit ? ParticipantState.DepositPending : ParticipantState.Pending,
+            requestedBuyNow: attrs.buy_now,
+          });
+          await em.flush();
+          const deposit = needsDeposit
+            ? em.create(Deposit, {
+                participantId: participant.id,
+                lotId: lot.id,
+                accountId: caller.accountId,
+                amount: lot.deposit,
+                currency: lot.currency,
+                state: DepositState.Pending,
+              })
+            : null;
+          await em.flush();
+          // Notifications (PROTOCOL.md §7), after commit: with a deposit, deposit_pending (4) to the
+          // participant; without one the participant is pending at once: new_active_trade (20) to
+          // staff of lot.publisherId.
+          return { participant, deposit };
+        }),
+      alreadyParticipant,
+    );
+  }
+
+  /**
+   * PATCH /v2/lots/{id}/participants/{account}: a pending participant asks to buy the lot now.
+   * The lot row is locked, so of two participants asking at once one gets 409.
+   */
+  async buyNow(ctx: RequestContext, lotId: string, accountId: string): Promise<Participant> {
+    const caller = requireCaller(ctx);
+    return inTransaction(ctx, async (em) => {
+      const lot = await findLot(em, lotId, LockMode.PESSIMISTIC_WRITE);
+      const participant = await findParticipant(em, lot.id, accountId);
+      if (participant.accountId !== caller.accountId) throw forbidden('not_allowed', 'only the participant itself may request buy now');
+      requireActive(caller);
+      requireTradable(lot);
+      requireOpen(lot);
+      if (!supportsBuyNow(lot)) throw invalid('buy_now_not_supported', 'the lot does not support buy now');
+      requireNoWinner(lot);
+      requireNotEnded(lot);
+      if (participant.state !== ParticipantState.Pending) {
+        throw invalid('participant_not_pending', 'only a participant whose deposit is settled (state pending) may request buy now');
+      }
+      if (participant.requestedBuyNow) return participant;
+      const other = await em.count(Participant, { lotId: lot.id, id: { $ne: participant.id }, requestedBuyNow: true, state: { $in: OPEN_STATES } });
+      if (other) throw conflict('buy_now_pending', 'another participant has already requested buy now');
+      participant.requestedBuyNow = true;
+      await em.flush();
+      // Notification (PROTOCOL.md §7), after commit: new_active_trade (20) to staff of lot.publisherId.
+      return participant;
+    });
+  }
+}

@@ -1,0 +1,81 @@
+import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../graphql/context';
+import { lotGql } from '../lots/lots.mappers';
+import { LotGql } from '../lots/lots.types';
+import { participantGql, winnerDetailsGql } from './trading.mappers';
+import { ParticipantGql, WinnerDetailsGql, WinnerDetailsInput } from './trading.types';
+
+/** camelCase input fields → snake_case attributes; absent fields stay absent, null stays null. */
+function attributesOf(input: object): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(input)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]),
+  );
+}
+
+@Resolver()
+export class TradingResolver {
+  @Mutation(() => ParticipantGql, { description: 'POST /lots/{id}/participation_requests: the caller (a user or broker) joins the lot' })
+  async requestParticipation(
+    @Arg('lotId', () => ID) lotId: string,
+    @Ctx() { rc, services }: GraphQLContext,
+    @Arg('buyNow', () => Boolean, { nullable: true, description: 'Required true for a direct sale' }) buyNow?: boolean | null,
+  ): Promise<ParticipantGql> {
+    const { participant } = await services.participation.participate(rc, lotId, { attributes: attributesOf({ buyNow: buyNow ?? undefined }) });
+    return participantGql(participant);
+  }
+
+  @Mutation(() => ParticipantGql, { description: 'PATCH /v2/lots/{id}/participants/{account}: the participant itself requests buy now' })
+  async requestBuyNow(
+    @Arg('lotId', () => ID) lotId: string,
+    @Arg('accountId', () => String) accountId: string,
+    @Ctx() { rc, services }: GraphQLContext,
+  ): Promise<ParticipantGql> {
+    return participantGql(await services.participation.buyNow(rc, lotId, accountId));
+  }
+
+  @Mutation(() => ParticipantGql, { description: "POST /v2/lots/{id}/winners: the lot's organizer or staff of its publisher choose the winner" })
+  async chooseWinner(
+    @Arg('lotId', () => ID) lotId: string,
+    @Arg('participantId', () => ID) participantId: string,
+    @Ctx() { rc, services }: GraphQLContext,
+    @Arg('buyNow', () => Boolean, { nullable: true, description: 'true makes the participant buy_now_winner' }) buyNow?: boolean | null,
+    @Arg('accountId', () => String, { nullable: true, description: "When given, must be the participant's account id" }) accountId?: string | null,
+  ): Promise<ParticipantGql> {
+    const input = { id: participantId, attributes: attributesOf({ buyNow: buyNow ?? undefined, accountId: accountId ?? undefined }) };
+    const { winner } = await services.winners.chooseWinner(rc, lotId, input, { id: { attribute: 'participant_id' } });
+    return participantGql(winner);
+  }
+
+  @Mutation(() => Boolean, { description: "DELETE /v2/lots/{id}/participants/{account}: the lot's organizer or staff of its publisher reject a participant" })
+  async rejectParticipant(
+    @Arg('lotId', () => ID) lotId: string,
+    @Arg('accountId', () => String) accountId: string,
+    @Ctx() { rc, services }: GraphQLContext,
+  ): Promise<boolean> {
+    await services.winners.reject(rc, lotId, accountId);
+    return true;
+  }
+
+  @Mutation(() => LotGql, { description: "POST /lots/closed: the lot's organizer or staff of its publisher close the lot as sold or finished" })
+  async closeLot(
+    @Arg('lotId', () => ID) lotId: string,
+    @Arg('state', () => String, { description: 'sold or finished' }) state: string,
+    @Ctx() { rc, services }: GraphQLContext,
+  ): Promise<LotGql> {
+    const { lot } = await services.winners.close(rc, { id: lotId, attributes: { state } }, { id: { attribute: 'lot_id' } });
+    const view = await services.lots.get(rc, lot.id);
+    return lotGql(view.lots[0], view.convert);
+  }
+
+  @Mutation(() => WinnerDetailsGql, { description: "PUT /lots/{id}/winner_details: the lot's organizer or staff of its publisher record the winner's details" })
+  async setWinnerDetails(
+    @Arg('lotId', () => ID) lotId: string,
+    @Arg('input', () => WinnerDetailsInput) input: WinnerDetailsInput,
+    @Ctx() { rc, services }: GraphQLContext,
+  ): Promise<WinnerDetailsGql> {
+    const { details } = await services.winners.setWinnerDetails(rc, lotId, { attributes: attributesOf(input) }, { id: { attribute: 'lot_id' } });
+    return winnerDetailsGql(details);
+  }
+}

@@ -1,0 +1,94 @@
+import type { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../core/context';
+import { forbidden, invalid, notFound, type ErrorSource } from '../../core/errors';
+import { Lot, LotState, LotType } from '../lots/lots.entity';
+import { managesLot } from '../lots/lots.includes';
+import { Deposit, DepositState, Participant, ParticipantState } from './trading.entity';
+
+/**
+ * Rules and lookups shared by the trading services (PROTOCOL.md §4–§6, §9). Reads inside a
+ * transaction refresh what the request's entity manager may already hold: the transaction's
+ * fork starts from its identity map, and a row read before the lock may have changed since.
+ */
+
+const ID = /^\d{1,18}$/;
+
+/** Participants still in the running: their deposit is settled or awaited, nothing is decided. */
+export const OPEN_STATES = [ParticipantState.Pending, ParticipantState.DepositPending];
+export const WINNER_STATES = [ParticipantState.Winner, ParticipantState.BuyNowWinner];
+
+/** An integer id as a path gives it (a string) or as a body gives it (a string or a JSON integer). */
+export function idOf(value: unknown): string | null {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
+  return typeof value === 'string' && ID.test(value) ? value : null;
+}
+
+/** The id of the resource a body names in `data.id`: 400 when it is absent or not an integer. */
+export function requireBodyId(value: unknown, source: ErrorSource): string {
+  const id = idOf(value);
+  if (id !== null) return id;
+  const missing = value === undefined || value === null;
+  throw invalid(missing ? 'missing_field' : 'invalid_field', missing ? 'the id is required' : 'the id must be an integer-valued string', source);
+}
+
+/** Loads a lot, locked as asked (inside a transaction); 404 when there is none. */
+export async function findLot(em: EntityManager, id: string, lockMode?: LockMode, source?: ErrorSource): Promise<Lot> {
+  const lotId = idOf(id);
+  const lot = lotId === null ? null : await em.findOne(Lot, { id: lotId }, { refresh: true, ...(lockMode === undefined ? {} : { lockMode }) });
+  if (!lot) throw notFound('lot_not_found', 'no lot with this id', source);
+  return lot;
+}
+
+/** The participant of a lot with this account id; 404 when the account takes no part in the lot. */
+export async function findParticipant(em: EntityManager, lotId: string, accountId: string): Promise<Participant> {
+  const participant = await em.findOne(Participant, { lotId, accountId }, { refresh: true });
+  if (!participant) throw notFound('participant_not_found', 'this account is no participant of the lot');
+  return participant;
+}
+
+/** Choose winner, reject, close, winner details: the lot's organizer or staff of its publisher. */
+export function requireManager(ctx: RequestContext, lot: Lot, action: string): void {
+  if (!managesLot(ctx, lot)) throw forbidden('not_allowed', `only the lot's organizer or staff of its publisher may ${action}`);
+}
+
+/** Lots of the external sources are read-only in this interface (PROTOCOL.md §9). */
+export function requireTradable(lot: Lot): void {
+  if (lot.lotType === LotType.PartnerA || lot.lotType === LotType.PartnerB) {
+    throw invalid('lot_read_only', 'lots of an external source are read-only');
+  }
+}
+
+/** A closed lot (sold or finished) takes no participation, winner choice or buy now. */
+export function requireOpen(lot: Lot): void {
+  if (lot.lotState !== LotState.Pending) throw invalid('lot_closed', 'the lot is closed');
+}
+
+export function requireNoWinner(lot: Lot): void {
+  if (lot.winnerId) throw invalid('lot_has_winner', 'the lot already has a winner');
+}
+
+export function requireNotEnded(lot: Lot, now = new Date()): void {
+  if (lot.endTime.getTime() <= now.getTime()) throw invalid('lot_ended', 'the lot has ended');
+}
+
+export const supportsBuyNow = (lot: Lot) => lot.buyNowPrice.gt(0);
+
+/**
+ * Every open participant of the lot but `keep` loses: state lost, and a paid deposit goes back
+ * (state returned). Returns the participants that lost and the deposits returned.
+ */
+export async function settleLosers(em: EntityManager, lotId: string, keep: string | null): Promise<{ lost: Participant[]; returned: Deposit[] }> {
+  const lost = await em.find(Participant, { lotId, state: { $in: OPEN_STATES }, ...(keep === null ? {} : { id: { $ne: keep } }) }, { orderBy: { id: 'asc' }, refresh: true });
+  lost.forEach((p) => (p.state = ParticipantState.Lost));
+  const returned = await returnPaidDeposits(em, lost.map((p) => p.id));
+  return { lost, returned };
+}
+
+/** The paid deposits of these participants go back (state returned). */
+export async function returnPaidDeposits(em: EntityManager, participantIds: string[]): Promise<Deposit[]> {
+  if (!participantIds.length) return [];
+  const deposits = await em.find(Deposit, { participantId: { $in: participantIds }, state: DepositState.Paid }, { orderBy: { id: 'asc' }, refresh: true });
+  deposits.forEach((d) => (d.state = DepositState.Returned));
+  return deposits;
+}

@@ -1,0 +1,196 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../core/context';
+import { invalid, notFound, type ErrorSource } from '../../core/errors';
+import { requireCaller } from '../../core/policies';
+import { inTransaction } from '../../core/transaction';
+import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { LotState, type Lot } from '../lots/lots.entity';
+import { Deposit, DepositState, Participant, ParticipantState, WinnerDetails } from './trading.entity';
+import { closeInput, winnerDetailsInput, winnerInput, type WinnerDetailsAttributes } from './trading.input';
+import {
+  findLot,
+  findParticipant,
+  OPEN_STATES,
+  requireBodyId,
+  requireManager,
+  requireNoWinner,
+  requireOpen,
+  requireTradable,
+  returnPaidDeposits,
+  settleLosers,
+  supportsBuyNow,
+  WINNER_STATES,
+} from './trading.rules';
+
+export interface WinnerChoice {
+  winner: Participant;
+  /** The other open participants, now lost. */
+  lost: Participant[];
+  /** Their paid deposits, now returned. */
+  returned: Deposit[];
+}
+
+export interface ClosedLot {
+  lot: Lot;
+  lost: Participant[];
+  returned: Deposit[];
+}
+
+export interface WinnerDetailsChange {
+  details: WinnerDetails;
+  /** Set when this change attached a new invoice_id. */
+  invoiceAttached: boolean;
+  /** The winner, when the change touched it or its deposit. */
+  winner: Participant | null;
+}
+
+/** Where the edges name the ids of a body: REST `/data/id`, GraphQL an argument. */
+export interface IdSources {
+  id: ErrorSource;
+}
+const BODY_ID: IdSources = { id: { pointer: '/data/id' } };
+
+const CHARGEABLE = [DepositState.Pending, DepositState.Paid];
+
+/**
+ * What a lot's managers (its organizer, staff of its publisher) do with its participants
+ * (INTERFACE.md §3.1, §3.2, §4.5; PROTOCOL.md §6, §9): choose the winner, reject a participant,
+ * close the lot, record the winner's details. Each locks the lot row, so that of concurrent
+ * choices exactly one winner results and a close never races a choice.
+ */
+export class WinnersService {
+  /** POST /v2/lots/{id}/winners. */
+  async chooseWinner(ctx: RequestContext, lotId: string, input: ResourceInput, at: IdSources = BODY_ID): Promise<WinnerChoice> {
+    requireCaller(ctx);
+    return inTransaction(ctx, async (em) => {
+      const lot = await findLot(em, lotId, LockMode.PESSIMISTIC_WRITE);
+      const participantId = requireBodyId(input.id, at.id);
+      const participant = await em.findOne(Participant, { id: participantId }, { refresh: true });
+      if (!participant) throw notFound('participant_not_found', 'no participant with this id', at.id);
+      requireManager(ctx, lot, 'choose its winner');
+      const attrs = validateAttributes(winnerInput, input.attributes);
+      if (participant.lotId !== lot.id) throw invalid('not_participant', 'the participant belongs to another lot', at.id);
+      if (attrs.account_id !== undefined && attrs.account_id !== participant.accountId) {
+        throw invalid('not_participant', 'account_id is not the account of this participant', { attribute: 'account_id' });
+      }
+      requireTradable(lot);
+      requireOpen(lot);
+      requireNoWinner(lot);
+      if (!OPEN_STATES.includes(participant.state)) {
+        throw invalid('participant_not_eligible', 'only a pending or deposit_pending participant can win');
+      }
+      if (attrs.buy_now && !supportsBuyNow(lot)) {
+        throw invalid('buy_now_not_supported', 'the lot does not support buy now', { attribute: 'buy_now' });
+      }
+      participant.state = attrs.buy_now ? ParticipantState.BuyNowWinner : ParticipantState.Winner;
+      lot.winnerId = participant.accountId;
+      const { lost, returned } = await settleLosers(em, lot.id, participant.id);
+      await em.flush();
+      // Notification (PROTOCOL.md §7), after commit: winner (7) to participant.accountId.
+      return { winner: participant, lost, returned };
+    });
+  }
+
+  /** DELETE /v2/lots/{id}/participants/{account}: the participant is rejected; a paid deposit goes back. */
+  async reject(ctx: RequestContext, lotId: string, accountId: string): Promise<Participant> {
+    requireCaller(ctx);
+    return inTransaction(ctx, async (em) => {
+      const lot = await findLot(em, lotId, LockMode.PESSIMISTIC_WRITE);
+      const participant = await findParticipant(em, lot.id, accountId);
+      requireManager(ctx, lot, 'reject its participants');
+      if (participant.state === ParticipantState.Rejected) return participant;
+      requireOpen(lot);
+      if (!OPEN_STATES.includes(participant.state)) {
+        throw invalid('participant_not_rejectable', 'only a pending or deposit_pending participant can be rejected');
+      }
+      participant.state = ParticipantState.Rejected;
+      await returnPaidDeposits(em, [participant.id]);
+      await em.flush();
+      return participant;
+    });
+  }
+
+  /**
+   * POST /lots/closed: sold needs a participant in winner or buy_now_winner, finished needs
+   * none. Whoever is still open (pending or deposit_pending) loses, and paid deposits go back.
+   */
+  async close(ctx: RequestContext, input: ResourceInput, at: IdSources = BODY_ID): Promise<ClosedLot> {
+    requireCaller(ctx);
+    const lotId = requireBodyId(input.id, at.id);
+    return inTransaction(ctx, async (em) => {
+      const lot = await findLot(em, lotId, LockMode.PESSIMISTIC_WRITE, at.id);
+      requireManager(ctx, lot, 'close it');
+      const attrs = validateAttributes(closeInput, input.attributes);
+      requireTradable(lot);
+      if (lot.lotState !== LotState.Pending) throw invalid('lot_closed', 'the lot is already closed');
+      const winners = await em.count(Participant, { lotId: lot.id, state: { $in: WINNER_STATES } });
+      if (attrs.state === 'sold' && !winners) {
+        throw invalid('lot_has_no_winner', 'a lot is closed sold only when a participant is winner or buy_now_winner', { attribute: 'state' });
+      }
+      if (attrs.state === 'finished' && winners) {
+        throw invalid('lot_has_winner', 'a lot with a winner is closed sold, not finished', { attribute: 'state' });
+      }
+      lot.lotState = attrs.state === 'sold' ? LotState.Sold : LotState.Finished;
+      const { lost, returned } = await settleLosers(em, lot.id, null);
+      await em.flush();
+      return { lot, lost, returned };
+    });
+  }
+
+  /**
+   * PUT /lots/{id}/winner_details: creates or updates the lot's winner details. Absent attributes
+   * keep their value. `deal_canceled: true` moves the winner to deal_canceled and charges its
+   * deposit; `invoice_paid: true` charges the winner's deposit. Neither can be undone.
+   */
+  async setWinnerDetails(ctx: RequestContext, lotId: string, input: ResourceInput, at: IdSources = BODY_ID): Promise<WinnerDetailsChange> {
+    requireCaller(ctx);
+    return inTransaction(ctx, async (em) => {
+      const lot = await findLot(em, lotId, LockMode.PESSIMISTIC_WRITE);
+      requireManager(ctx, lot, 'set its winner details');
+      const attrs = validateAttributes(winnerDetailsInput, input.attributes);
+      if (input.id !== undefined && input.id !== null && String(input.id) !== lot.id) {
+        throw invalid('invalid_field', 'data.id must be the id of the lot in the path', at.id);
+      }
+      requireTradable(lot);
+      const details = (await em.findOne(WinnerDetails, { lotId: lot.id }, { refresh: true })) ?? em.create(WinnerDetails, { lotId: lot.id });
+      for (const flag of ['deal_canceled', 'invoice_paid'] as const) {
+        const was = flag === 'deal_canceled' ? details.dealCanceled : details.invoicePaid;
+        if (was === true && attrs[flag] !== undefined && attrs[flag] !== true) {
+          throw invalid('winner_details_final', `${flag} cannot be undone once true`, { attribute: flag });
+        }
+      }
+      const cancels = attrs.deal_canceled === true && details.dealCanceled !== true;
+      const pays = attrs.invoice_paid === true && details.invoicePaid !== true;
+      const winner = cancels || pays ? await this.winnerOf(em, lot) : null;
+      if (winner) {
+        if (cancels && WINNER_STATES.includes(winner.state)) winner.state = ParticipantState.DealCanceled;
+        const deposit = await em.findOne(Deposit, { participantId: winner.id, state: { $in: CHARGEABLE } }, { refresh: true });
+        if (deposit) deposit.state = DepositState.FeeCharged;
+      }
+      const invoiceAttached = typeof attrs.invoice_id === 'string' && attrs.invoice_id !== details.invoiceId;
+      assignDetails(details, attrs);
+      await em.flush();
+      // Notification (PROTOCOL.md §7), after commit: when invoiceAttached, invoice_attached (8) to lot.winnerId.
+      return { details, invoiceAttached, winner };
+    });
+  }
+
+  /** The winning participant, for the effects of deal_canceled and invoice_paid: 400 without one. */
+  private async winnerOf(em: EntityManager, lot: Lot): Promise<Participant> {
+    const winner = lot.winnerId ? await em.findOne(Participant, { lotId: lot.id, accountId: lot.winnerId }, { refresh: true }) : null;
+    if (!winner) throw invalid('lot_has_no_winner', 'deal_canceled and invoice_paid need a lot with a winner');
+    return winner;
+  }
+}
+
+function assignDetails(details: WinnerDetails, attrs: WinnerDetailsAttributes): void {
+  if (attrs.invoice_id !== undefined) details.invoiceId = attrs.invoice_id;
+  if (attrs.invoice_paid !== undefined) details.invoicePaid = attrs.invoice_paid;
+  if (attrs.deal_canceled !== undefined) details.dealCanceled = attrs.deal_canceled;
+  if (attrs.container_id !== undefined) details.containerId = attrs.container_id;
+  if (attrs.service_link !== undefined) details.serviceLink = attrs.service_link;
+  if (attrs.fee_amount !== undefined) details.feeAmount = attrs.fee_amount;
+  if (attrs.transportation_fee !== undefined) details.transportationFee = attrs.transportation_fee;
+  if (attrs.fee_currency !== undefined) details.feeCurrency = attrs.fee_currency;
+}

@@ -1,0 +1,55 @@
+import type { Keypair } from '@stellar/stellar-sdk';
+import { Bid } from '../../src/modules/bids/bids.entity';
+import { Lot } from '../../src/modules/lots/lots.entity';
+import { Participant, ParticipantState } from '../../src/modules/trading/trading.entity';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
+import { createLot, ENG_LOT } from '../helpers/lots';
+
+let t: TestApp;
+let platform: Keypair;
+let bidders: CreatedAccount[];
+
+beforeAll(async () => {
+  t = await startTestApp();
+  platform = await createPlatform(t);
+  bidders = [];
+  for (let i = 0; i < 10; i++) bidders.push(await createAccount(t, platform));
+});
+afterAll(() => t.close());
+
+async function auctionWithAll(): Promise<string> {
+  const lot = await createLot(t, platform, { ...ENG_LOT, min_step: '10', max_step: '1000' });
+  const em = t.orm.em.fork();
+  bidders.forEach((b) => em.create(Participant, { lotId: lot.id, accountId: b.id, state: ParticipantState.Pending }));
+  await em.flush();
+  return lot.id;
+}
+
+describe('bids under concurrency', () => {
+  it('keeps 50 simultaneous bids from 10 participants strictly increasing, with nothing accepted lost', async () => {
+    const lotId = await auctionWithAll();
+    // Each participant sends five different amounts, so no two requests carry the same signature.
+    const requests = bidders.flatMap((b, i) =>
+      [0, 1, 2, 3, 4].map((k) => ({ who: b, amount: (1000 + (k * 10 + i) * 10).toFixed(2), max: k === 4 && i % 3 === 0 ? (3000 + i * 100).toFixed(2) : null })),
+    );
+    const responses = await Promise.all(
+      requests.map((r) =>
+        t.client.as(r.who.keypair).post(`/lots/${lotId}/bid_requests`, {
+          data: { type: 'bid_requests', attributes: r.max ? { max_amount: r.max } : { amount: r.amount } },
+        }),
+      ),
+    );
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
+    expect(statuses.every((s) => s === 204 || s === 400 || s === 409)).toBe(true);
+    const rows = await t.orm.em.fork().find(Bid, { lotId }, { orderBy: { id: 'asc' } });
+    for (let i = 1; i < rows.length; i++) expect(rows[i].amount.gt(rows[i - 1].amount)).toBe(true);
+    const accepted = responses.filter((r, i) => r.status === 204 && !requests[i].max).length;
+    expect(rows.filter((b) => !b.placedByProxy)).toHaveLength(accepted);
+    const lot = await t.orm.em.fork().findOneOrFail(Lot, { id: lotId });
+    expect(lot.highestBid?.toFixed(2)).toBe(rows[rows.length - 1].amount.toFixed(2));
+    const maxes = new Map(requests.filter((r) => r.max).map((r) => [r.who.id, r.max as string]));
+    for (const b of rows.filter((r) => r.placedByProxy)) expect(b.amount.lte(maxes.get(b.accountId) as string)).toBe(true);
+  });
+});
