@@ -53,3 +53,33 @@ describe('bids under concurrency', () => {
     for (const b of rows.filter((r) => r.placedByProxy)) expect(b.amount.lte(maxes.get(b.accountId) as string)).toBe(true);
   });
 });
+
+describe('bids racing a close', () => {
+  it('accepts no bid once the close has committed, and loses none it accepted before', async () => {
+    const lotId = await auctionWithAll();
+    let closedAt = Infinity;
+    const bidAt = async (i: number) => {
+      await new Promise((r) => setTimeout(r, (i % 100) * 6));
+      const sentAt = Date.now();
+      const res = await t.client.as(bidders[i % 10].keypair).post(`/lots/${lotId}/bid_requests`, {
+        data: { type: 'bid_requests', attributes: { amount: (1000 + i * 10).toFixed(2) } },
+      });
+      return { sentAt, status: res.status, code: res.body?.errors?.[0]?.code };
+    };
+    const close = (async () => {
+      await new Promise((r) => setTimeout(r, 45));
+      const res = await t.client.as(platform).post('/lots/closed', { data: { type: 'lots', id: lotId, attributes: { state: 'finished' } } });
+      closedAt = Date.now();
+      return res.status;
+    })();
+    const [closeStatus, ...bids] = await Promise.all([close, ...Array.from({ length: 60 }, (_, i) => bidAt(i))]);
+    expect(closeStatus).toBe(200);
+    expect(bids.filter((b) => b.status >= 500)).toEqual([]);
+    expect(bids.filter((b) => b.sentAt > closedAt).every((b) => b.status === 400 && b.code === 'lot_not_active')).toBe(true);
+    const late = await Promise.all(Array.from({ length: 10 }, (_, i) => bidAt(100 + i)));
+    expect(late.map((b) => b.code)).toEqual(Array(10).fill('lot_not_active'));
+    const rows = await t.orm.em.fork().find(Bid, { lotId }, { orderBy: { id: 'asc' } });
+    expect(rows).toHaveLength(bids.filter((b) => b.status === 204).length);
+    for (let i = 1; i < rows.length; i++) expect(rows[i].amount.gt(rows[i - 1].amount)).toBe(true);
+  });
+});

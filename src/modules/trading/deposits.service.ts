@@ -10,6 +10,9 @@ import { depositPage, type DepositPageRequest } from './deposits.listing';
 import { Deposit, DepositState, Participant, ParticipantState } from './trading.entity';
 import { depositStateInput } from './trading.input';
 import { idOf } from './trading.rules';
+import { NotificationType } from '../notifications/notifications.entity';
+import { staffOf } from '../notifications/notifications.recipients';
+import type { NotificationsService } from '../notifications/notifications.service';
 
 export interface DepositsView extends KeysetPage<Deposit> {
   /** The deposits' participants, by participant id, when they were asked for. */
@@ -33,6 +36,8 @@ const MOVES: Record<'paid' | 'returned', { from: DepositState; to: DepositState 
  * the lots' managers; their state is set by staff of the lot's publisher.
  */
 export class DepositsService {
+  constructor(private readonly notifications: NotificationsService) {}
+
   /**
    * GET /deposits: the caller's own deposits, and those on lots it organizes or whose publisher
    * it is staff of; one keyset page, with the participants when asked.
@@ -54,7 +59,7 @@ export class DepositsService {
   async setState(ctx: RequestContext, id: string, input: ResourceInput): Promise<DepositChange> {
     const caller = requireCaller(ctx);
     const depositId = idOf(id);
-    return inTransaction(ctx, async (em) => {
+    return inTransaction(ctx, async (em, scope) => {
       const found = depositId === null ? null : await em.findOne(Deposit, { id: depositId }, { refresh: true });
       if (!found) throw notFound('deposit_not_found', 'no deposit with this id');
       const lot = await em.findOneOrFail(Lot, { id: found.lotId }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
@@ -80,8 +85,12 @@ export class DepositsService {
         }
       }
       await em.flush();
-      // Notifications (PROTOCOL.md §7), after commit: when paid, deposit_received (5) to
-      // deposit.accountId; when `activated`, new_active_trade (20) to staff of lot.publisherId.
+      if (deposit.state === DepositState.Paid) {
+        await this.notifications.emit(em, scope, NotificationType.DepositReceived, [deposit.accountId], { lot_id: lot.id });
+      }
+      if (activated) {
+        await this.notifications.emit(em, scope, NotificationType.NewActiveTrade, await staffOf(em, lot.publisherId), { lot_id: lot.id, account_id: activated.accountId });
+      }
       return { deposit, activated };
     });
   }

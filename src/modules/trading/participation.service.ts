@@ -11,6 +11,9 @@ import { managesLot } from '../lots/lots.includes';
 import { Deposit, DepositState, Participant, ParticipantState } from './trading.entity';
 import { participationInput } from './trading.input';
 import { findLot, findParticipant, OPEN_STATES, requireNotEnded, requireNoWinner, requireOpen, requireTradable, supportsBuyNow } from './trading.rules';
+import { NotificationType } from '../notifications/notifications.entity';
+import { staffOf } from '../notifications/notifications.recipients';
+import type { NotificationsService } from '../notifications/notifications.service';
 
 export interface Participation {
   participant: Participant;
@@ -27,6 +30,8 @@ const alreadyParticipant = () => conflict('already_participant', 'the account al
  * participation, and request buy now.
  */
 export class ParticipationService {
+  constructor(private readonly notifications: NotificationsService) {}
+
   /**
    * POST /lots/{id}/participation_requests: the caller (a user or broker) joins the lot. With a
    * deposit above zero the participant waits for it (deposit_pending, plus a pending deposit of
@@ -38,7 +43,7 @@ export class ParticipationService {
     const caller = requireCaller(ctx);
     return uniquely(
       () =>
-        inTransaction(ctx, async (em) => {
+        inTransaction(ctx, async (em, scope) => {
           const lot = await findLot(em, lotId, LockMode.PESSIMISTIC_READ);
           if (managesLot(ctx, lot)) throw forbidden('owner_cannot_participate', "the lot's organizer and its publisher's staff cannot take part in it");
           if (!PARTICIPANT_TYPES.has(caller.accountType)) throw forbidden('not_allowed', 'only users and brokers take part in lots');
@@ -78,9 +83,8 @@ export class ParticipationService {
               })
             : null;
           await em.flush();
-          // Notifications (PROTOCOL.md §7), after commit: with a deposit, deposit_pending (4) to the
-          // participant; without one the participant is pending at once: new_active_trade (20) to
-          // staff of lot.publisherId.
+          if (deposit) await this.notifications.emit(em, scope, NotificationType.DepositPending, [caller.accountId]);
+          else await this.notifications.emit(em, scope, NotificationType.NewActiveTrade, await staffOf(em, lot.publisherId), { lot_id: lot.id, account_id: caller.accountId });
           return { participant, deposit };
         }),
       alreadyParticipant,
@@ -93,7 +97,7 @@ export class ParticipationService {
    */
   async buyNow(ctx: RequestContext, lotId: string, accountId: string): Promise<Participant> {
     const caller = requireCaller(ctx);
-    return inTransaction(ctx, async (em) => {
+    return inTransaction(ctx, async (em, scope) => {
       const lot = await findLot(em, lotId, LockMode.PESSIMISTIC_WRITE);
       const participant = await findParticipant(em, lot.id, accountId);
       if (participant.accountId !== caller.accountId) throw forbidden('not_allowed', 'only the participant itself may request buy now');
@@ -111,7 +115,7 @@ export class ParticipationService {
       if (other) throw conflict('buy_now_pending', 'another participant has already requested buy now');
       participant.requestedBuyNow = true;
       await em.flush();
-      // Notification (PROTOCOL.md §7), after commit: new_active_trade (20) to staff of lot.publisherId.
+      await this.notifications.emit(em, scope, NotificationType.NewActiveTrade, await staffOf(em, lot.publisherId), { lot_id: lot.id, account_id: participant.accountId });
       return participant;
     });
   }

@@ -7,6 +7,8 @@ import { inTransaction } from '../../core/transaction';
 import { validateAttributes, type ResourceInput } from '../../core/validate';
 import { LotState, type Lot } from '../lots/lots.entity';
 import { Deposit, DepositState, Participant, ParticipantState, WinnerDetails } from './trading.entity';
+import type { NotificationsService } from '../notifications/notifications.service';
+import { NotificationType } from '../notifications/notifications.entity';
 import { closeInput, winnerDetailsInput, winnerInput, type WinnerDetailsAttributes } from './trading.input';
 import {
   findLot,
@@ -60,10 +62,12 @@ const CHARGEABLE = [DepositState.Pending, DepositState.Paid];
  * choices exactly one winner results and a close never races a choice.
  */
 export class WinnersService {
+  constructor(private readonly notifications: NotificationsService) {}
+
   /** POST /v2/lots/{id}/winners. */
   async chooseWinner(ctx: RequestContext, lotId: string, input: ResourceInput, at: IdSources = BODY_ID): Promise<WinnerChoice> {
     requireCaller(ctx);
-    return inTransaction(ctx, async (em) => {
+    return inTransaction(ctx, async (em, scope) => {
       const lot = await findLot(em, lotId, LockMode.PESSIMISTIC_WRITE);
       const participantId = requireBodyId(input.id, at.id);
       const participant = await em.findOne(Participant, { id: participantId }, { refresh: true });
@@ -87,7 +91,7 @@ export class WinnersService {
       lot.winnerId = participant.accountId;
       const { lost, returned } = await settleLosers(em, lot.id, participant.id);
       await em.flush();
-      // Notification (PROTOCOL.md §7), after commit: winner (7) to participant.accountId.
+      await this.notifications.emit(em, scope, NotificationType.Winner, [participant.accountId], { lot_id: lot.id });
       return { winner: participant, lost, returned };
     });
   }
@@ -145,7 +149,7 @@ export class WinnersService {
    */
   async setWinnerDetails(ctx: RequestContext, lotId: string, input: ResourceInput, at: IdSources = BODY_ID): Promise<WinnerDetailsChange> {
     requireCaller(ctx);
-    return inTransaction(ctx, async (em) => {
+    return inTransaction(ctx, async (em, scope) => {
       const lot = await findLot(em, lotId, LockMode.PESSIMISTIC_WRITE);
       requireManager(ctx, lot, 'set its winner details');
       const attrs = validateAttributes(winnerDetailsInput, input.attributes);
@@ -171,7 +175,9 @@ export class WinnersService {
       const invoiceAttached = typeof attrs.invoice_id === 'string' && attrs.invoice_id !== details.invoiceId;
       assignDetails(details, attrs);
       await em.flush();
-      // Notification (PROTOCOL.md §7), after commit: when invoiceAttached, invoice_attached (8) to lot.winnerId.
+      if (invoiceAttached && lot.winnerId) {
+        await this.notifications.emit(em, scope, NotificationType.InvoiceAttached, [lot.winnerId], { lot_id: lot.id, invoice_id: details.invoiceId as string });
+      }
       return { details, invoiceAttached, winner };
     });
   }
