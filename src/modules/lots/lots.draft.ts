@@ -67,7 +67,18 @@ export function lotFieldsOf(draft: LotDraft, organizerId: string, publisherId: s
     endTime: new Date(startTime.getTime() + duration * 1000),
     organizerId,
     publisherId,
-    details: { ...d, lot_name: d.lot_name ?? `${d.year} ${d.maker} ${d.model}` },
+    details: { ...d, lot_name: lotNameOf(d) },
+    ...detailColumns(d),
+  } satisfies Partial<Lot>;
+}
+
+type DetailsForColumns = Pick<LotDetails, 'country' | 'year' | 'maker' | 'model' | 'city' | 'vin_code' | 'wheel' | 'fuel_type' | 'transmission' | 'registered' | 'engine_volume'>;
+
+export const lotNameOf = (d: Pick<LotDetails, 'lot_name' | 'year' | 'maker' | 'model'>) => d.lot_name ?? `${d.year} ${d.maker} ${d.model}`;
+
+/** The lot columns copied out of its details, for filtering and sorting. */
+export function detailColumns(d: DetailsForColumns) {
+  return {
     country: d.country,
     city: d.city ?? null,
     year: d.year,
@@ -79,5 +90,5 @@ export function lotFieldsOf(draft: LotDraft, organizerId: string, publisherId: s
     transmission: d.transmission ?? null,
     registered: d.registered ?? null,
     engineVolume: d.engine_volume ?? null,
-  } satisfies Partial<Lot>;
+  };
 }

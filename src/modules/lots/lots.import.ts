@@ -8,6 +8,7 @@ import { ReferenceService } from '../reference/reference.service';
 import { LotType } from './lots.entity';
 import { PARTNER_A_STATUS_VALUES } from './lots.filter';
 import { detailsSchema } from './lots.input';
+import { detailColumns, lotNameOf } from './lots.draft';
 
 /**
  * Import of external-source lots (INTERFACE.md §2.3, PROTOCOL.md §5: lot_type 2 partnerA,
@@ -205,7 +206,8 @@ const UPSERT = `
 export function lotRowOf(source: ImportSource, line: FeedLine, platformId: string): LotRow {
   const d = line.details;
   const duration = line.duration ?? Math.round(((line.end_time as Date).getTime() - line.start_time.getTime()) / 1000);
-  const details: Record<string, unknown> = { ...d, lot_name: d.lot_name ?? `${d.year} ${d.maker} ${d.model}` };
+  const details: Record<string, unknown> = { ...d, lot_name: lotNameOf(d) };
+  const columns = detailColumns(d);
   if (source === 'partnerA') details.partnerA_lot_id = Number(line.lot_id);
   return {
     lot_type: IMPORT_SOURCES[source],
@@ -219,18 +221,18 @@ export function lotRowOf(source: ImportSource, line: FeedLine, platformId: strin
     organizer_id: platformId,
     publisher_id: platformId,
     details,
-    country: d.country,
-    city: d.city ?? null,
-    year: d.year,
-    maker: d.maker,
-    model: d.model,
-    vin: d.vin_code ?? null,
-    wheel: d.wheel ?? null,
-    fuel_type: d.fuel_type ?? null,
-    transmission: d.transmission ?? null,
-    registered: d.registered ?? null,
+    country: columns.country,
+    city: columns.city,
+    year: columns.year,
+    maker: columns.maker,
+    model: columns.model,
+    vin: columns.vin,
+    wheel: columns.wheel,
+    fuel_type: columns.fuelType,
+    transmission: columns.transmission,
+    registered: columns.registered,
     // numeric(6,2): rounded as stored, so that an unchanged line compares equal.
-    engine_volume: d.engine_volume === undefined ? null : Math.round(d.engine_volume * 100) / 100,
+    engine_volume: columns.engineVolume === null ? null : Math.round(columns.engineVolume * 100) / 100,
     yard_number: d.yard_number ?? null,
     sale_status: d.sale_status ?? null,
   };
