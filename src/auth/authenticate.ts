@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../core/context';
 import { forbidden, unauthenticated } from '../core/errors';
-import { Account, AccountSigner, BlacklistEntry } from '../modules/accounts/accounts.entity';
+import { Account, AccountSigner, type BlacklistState } from '../modules/accounts/accounts.entity';
 import type { JwtService, VerifiedJwt } from './jwt';
 import { verifyEd25519 } from './keys';
 import type { ReplayStore } from './replay';
@@ -67,11 +67,11 @@ export class Authenticator {
 
     const accountId = signed?.account?.id ?? jwt?.sub;
     if (!accountId) return { caller: null, provenKey, jwt };
-    const account = signed?.account ?? (await em.findOne(Account, { id: accountId }));
+    const account = signed?.account ?? (await this.accountOf(em, accountId));
     if (!account) return { caller: null, provenKey, jwt };
 
-    const entry = await em.findOne(BlacklistEntry, { accountId });
-    if (entry?.state === 'stopped') throw forbidden('account_blocked', 'this account is blocked');
+    const blacklist = this.blacklistOf.get(account) ?? null;
+    if (blacklist === 'stopped') throw forbidden('account_blocked', 'this account is blocked');
     if (signed) await this.claimOnce(em, req, signed.signature);
     return {
       jwt,
@@ -81,7 +81,7 @@ export class Authenticator {
         accountType: account.accountType,
         platformId: account.platformId,
         trustingPlatforms: account.trustingPlatforms,
-        blacklist: entry?.state ?? null,
+        blacklist,
         keyId: signed?.keyId ?? null,
         via: signed ? 'signature' : 'jwt',
       },
@@ -141,22 +141,36 @@ export class Authenticator {
 
   private async resolveActingAccount(em: EntityManager, keyId: string, actingId: string | undefined, allowUnknownKey: boolean): Promise<Account | null> {
     if (actingId !== undefined) {
-      const account = await em.findOne(Account, { id: actingId });
+      const account = await this.accountOf(em, actingId);
       if (!account) throw invalidSignature('X-Account-Id names no account');
       if (actingId !== keyId && !(await em.count(AccountSigner, { accountId: actingId, signerKey: keyId }))) {
         throw invalidSignature('keyId is not a signer of X-Account-Id');
       }
       return account;
     }
-    const own = await em.findOne(Account, { id: keyId });
+    const own = await this.accountOf(em, keyId);
     if (own) return own;
     const signerOf = await em.find(AccountSigner, { signerKey: keyId }, { limit: 2 });
     if (signerOf.length === 0 && allowUnknownKey) return null;
     if (signerOf.length !== 1) {
       throw invalidSignature(signerOf.length ? 'keyId signs for several accounts: send X-Account-Id' : 'keyId is not a known account');
     }
-    const account = await em.findOne(Account, { id: signerOf[0].accountId });
+    const account = await this.accountOf(em, signerOf[0].accountId);
     if (!account) throw invalidSignature('keyId is not a known account');
+    return account;
+  }
+
+  /** The blacklist state of each account loaded by `accountOf`, read with it in one query. */
+  private readonly blacklistOf = new WeakMap<Account, BlacklistState | null>();
+
+  private async accountOf(em: EntityManager, id: string): Promise<Account | null> {
+    const [row] = await em
+      .getConnection()
+      .execute<Record<string, unknown>[]>('select a.*, b.state as blacklist_state from accounts a left join blacklist b on b.account_id = a.id where a.id = ?', [id]);
+    if (!row) return null;
+    const { blacklist_state: state, ...columns } = row;
+    const account = em.map(Account, columns);
+    this.blacklistOf.set(account, (state as BlacklistState | null) ?? null);
     return account;
   }
 }
