@@ -1,4 +1,5 @@
 import Decimal from 'decimal.js';
+import { z } from 'zod';
 
 /** Money is decimal with two places; amounts travel as strings ("110.00"). */
 export const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
@@ -22,3 +23,13 @@ export function parseMoney(value: unknown): Decimal | null {
 export function formatMoney(value: Decimal.Value): string {
   return new Money(value).toFixed(2, Decimal.ROUND_HALF_UP);
 }
+
+/** A price as requests give it (a string or a JSON number, at most two decimals), as a decimal. */
+export const priceInput = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const parsed = parseMoney(v);
+  if (!parsed) {
+    ctx.addIssue({ code: 'custom', message: 'must be a non-negative price with at most two decimals' });
+    return z.NEVER;
+  }
+  return parsed;
+});

@@ -34,3 +34,21 @@ export function requireActive(caller: Caller): void {
 export function isStaffOfAnyPlatform(caller: Caller): boolean {
   return caller.accountType === AccountType.Admin || caller.accountType === AccountType.Platform;
 }
+
+/** The organizer of a lot and staff of its publisher manage it (PROTOCOL.md §4). */
+export function managesLot(caller: Caller | null, lot: { organizerId: string; publisherId: string }): boolean {
+  return caller?.accountId === lot.organizerId || isStaffOf(caller, lot.publisherId);
+}
+
+/**
+ * A lot's private rows (participants, deposits, callbacks, stars, bidders) are shown whole to
+ * its managers and, to anyone else, only where they are the caller's own.
+ */
+export function seesLotRow(caller: Caller | null, lot: { organizerId: string; publisherId: string }, accountId: string): boolean {
+  return caller?.accountId === accountId || managesLot(caller, lot);
+}
+
+/** Winner details: the lot's managers and its winner. */
+export function seesWinnerDetails(caller: Caller | null, lot: { organizerId: string; publisherId: string; winnerId: string | null }): boolean {
+  return managesLot(caller, lot) || (caller !== null && caller.accountId === lot.winnerId);
+}

@@ -11,7 +11,8 @@ import { Credential } from '../credentials/credentials.entity';
 import type { LedgerAccounts } from '../ledger/ledger.port';
 import type { ReferenceService } from '../reference/reference.service';
 import type { VerificationService } from '../verification/verification.service';
-import { Lot, LotType } from '../lots/lots.entity';
+import { LotType } from '../lots/lots.entity';
+import { findLot } from '../lots/lots.find';
 import { Account, AccountType } from './accounts.entity';
 import { accountId, createAccountSchema, updateAccountSchema } from './accounts.input';
 import type { AccountView } from './accounts.presenter';
@@ -193,8 +194,7 @@ export class AccountsService {
       throw invalid('invalid_parameter', 'region must be 1 to 30 characters', at('region'));
     }
     if (filter.lotId) {
-      const lot = /^\d{1,18}$/.test(filter.lotId) ? await ctx.em.findOne(Lot, { id: filter.lotId }) : null;
-      if (!lot) throw notFound('lot_not_found', 'filter[lot_id] names no lot', at('lot_id'));
+      const lot = await findLot(ctx.em, filter.lotId, undefined, at('lot_id'));
       const organizer = lot.lotType === LotType.NoAuction ? await ctx.em.findOne(Account, { id: lot.organizerId }) : null;
       if (organizer?.accountType === AccountType.User && organizer.platformId === platformId) return [organizer];
     }

@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import { formatMoney } from '../../core/money';
 import type { GraphQLContext } from '../../graphql/context';
-import { managesLot } from '../lots/lots.includes';
+import { seesLotRow } from '../../core/policies';
 import { bidGql } from './bids.mappers';
 import { PlaceBidResultGql } from './bids.types';
 
@@ -15,10 +15,9 @@ export class BidsResolver {
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<PlaceBidResultGql> {
     const placed = await services.bids.place(rc, lotId, { attributes: { amount: amount ?? undefined, max_amount: maxAmount ?? undefined } });
-    const sees = managesLot(rc, placed.lot);
     return {
       highestBid: placed.lot.highestBid === null ? null : formatMoney(placed.lot.highestBid),
-      bids: placed.bids.map((b) => bidGql(b, sees || b.accountId === rc.caller?.accountId)),
+      bids: placed.bids.map((b) => bidGql(b, seesLotRow(rc.caller, placed.lot, b.accountId))),
     };
   }
 }

@@ -1,12 +1,13 @@
 import { LockMode } from '@mikro-orm/core';
 import { z } from 'zod';
 import type { RequestContext } from '../../core/context';
-import { conflict, forbidden, invalid, notFound } from '../../core/errors';
-import { parseMoney, type Money } from '../../core/money';
+import { conflict, forbidden, invalid } from '../../core/errors';
+import { priceInput, type Money } from '../../core/money';
 import { requireActive, requireCaller } from '../../core/policies';
 import { inTransaction } from '../../core/transaction';
 import { validateAttributes, type ResourceInput } from '../../core/validate';
-import { Lot, LotState, LotType } from '../lots/lots.entity';
+import { LotState, LotType, type Lot } from '../lots/lots.entity';
+import { findLot } from '../lots/lots.find';
 import { Participant, ParticipantState } from '../trading/trading.entity';
 import { refusalOf, minimumNext, resolveProxies, type PlannedBid, type Standing } from './bids.auction';
 import { NotificationType } from '../notifications/notifications.entity';
@@ -14,14 +15,8 @@ import { staffOf } from '../notifications/notifications.recipients';
 import type { NotificationsService } from '../notifications/notifications.service';
 import { Bid } from './bids.entity';
 
-const price = z.union([z.string(), z.number()]).transform((v, ctx) => {
-  const parsed = parseMoney(v);
-  if (!parsed) ctx.addIssue({ code: 'custom', message: 'must be a price with at most two decimals' });
-  return parsed as Money;
-});
-
 const bidInput = z
-  .object({ lot_id: z.union([z.number().int(), z.string().regex(/^\d{1,18}$/)]).optional(), amount: price.optional(), max_amount: price.optional() })
+  .object({ lot_id: z.union([z.number().int(), z.string().regex(/^\d{1,18}$/)]).optional(), amount: priceInput.optional(), max_amount: priceInput.optional() })
   .superRefine((v, ctx) => {
     if (v.amount === undefined && v.max_amount === undefined) ctx.addIssue({ code: 'custom', path: ['amount'], message: 'amount (or max_amount) is required' });
   });
@@ -48,8 +43,7 @@ export class BidsService {
       throw invalid('invalid_field', 'lot_id must be the lot of the path', { attribute: 'lot_id' });
     }
     return inTransaction(ctx, async (em, scope) => {
-      const lot = /^\d{1,18}$/.test(lotId) ? await em.findOne(Lot, { id: lotId }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
-      if (!lot) throw notFound('lot_not_found', 'no lot with this id');
+      const lot = await findLot(em, lotId, LockMode.PESSIMISTIC_WRITE);
       if (lot.lotType !== LotType.Eng) throw invalid('lot_not_auction', 'bids are taken by auctions only');
       // The caller, the live max bids and the leader (whose current bid is the highest), in one query.
       const involved = await em.find(Participant, {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { invalid } from '../../core/errors';
-import { formatMoney, parseMoney, type Money } from '../../core/money';
+import { formatMoney, priceInput } from '../../core/money';
 import { AccountType } from '../accounts/accounts.entity';
 import { CURRENCIES } from '../accounts/accounts.input';
 import { ReferenceService } from '../reference/reference.service';
@@ -47,14 +47,7 @@ const instant = z.union([z.number(), z.string()]).transform((v, ctx) => {
   return new Date(Math.floor(ms / 1000) * 1000);
 });
 
-const price = z.union([z.string(), z.number()]).transform((v, ctx) => {
-  const parsed = parseMoney(v);
-  if (!parsed) {
-    ctx.addIssue({ code: 'custom', message: 'must be a non-negative price with at most two decimals' });
-    return z.NEVER;
-  }
-  return parsed as Money;
-});
+const price = priceInput;
 
 const links = z.array(z.string().url().max(2048)).max(100);
 

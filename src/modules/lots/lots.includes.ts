@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/context';
-import { isStaffOf } from '../../core/policies';
+import { isStaffOf, seesLotRow, seesWinnerDetails } from '../../core/policies';
 import { rfc3339 } from '../../core/time';
 import type { Resource, ResourceIdentifier } from '../../rest/document';
 import { Account } from '../accounts/accounts.entity';
@@ -19,11 +19,6 @@ export interface LoadedIncludes {
   relationships: Map<string, Record<string, { data: ResourceIdentifier | ResourceIdentifier[] | null }>>;
 }
 
-/** Who may see the private parts of a lot: its organizer and its publisher's staff. */
-export function managesLot(ctx: RequestContext, lot: Pick<Lot, 'organizerId' | 'publisherId'>): boolean {
-  return ctx.caller?.accountId === lot.organizerId || isStaffOf(ctx.caller, lot.publisherId);
-}
-
 /**
  * Loads what a page of lots shows beside the lots: one query per relation whatever the page
  * size. Private rows (participants, deposits, callbacks, stars, winner details) are shown whole
@@ -32,8 +27,7 @@ export function managesLot(ctx: RequestContext, lot: Pick<Lot, 'organizerId' | '
 export async function loadIncludes(ctx: RequestContext, lots: Lot[], include: ReadonlySet<string>): Promise<LoadedIncludes> {
   const ids = lots.map((l) => l.id);
   const byId = new Map(lots.map((l) => [l.id, l]));
-  const me = ctx.caller?.accountId;
-  const visible = (lotId: string, accountId: string) => accountId === me || managesLot(ctx, byId.get(lotId) as Lot);
+  const visible = (lotId: string, accountId: string) => seesLotRow(ctx.caller, byId.get(lotId) as Lot, accountId);
   const relationships: LoadedIncludes['relationships'] = new Map(lots.map((l) => [l.id, {}]));
   const relate = (lotId: string, name: string, data: ResourceIdentifier | ResourceIdentifier[] | null) => {
     (relationships.get(lotId) as Record<string, unknown>)[name] = { data };
@@ -105,7 +99,7 @@ export async function loadIncludes(ctx: RequestContext, lots: Lot[], include: Re
     const rows = await ctx.em.find(WinnerDetails, { lotId: { $in: ids } });
     for (const lot of lots) {
       const row = rows.find((w) => w.lotId === lot.id);
-      const shown = row && (managesLot(ctx, lot) || (me !== undefined && lot.winnerId === me));
+      const shown = row && seesWinnerDetails(ctx.caller, lot);
       relate(lot.id, 'winner_details', shown ? { type: 'winner_details', id: lot.id } : null);
       if (shown) push(presentWinnerDetails(row));
     }

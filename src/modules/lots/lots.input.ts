@@ -1,15 +1,11 @@
 import { z } from 'zod';
-import { parseMoney, type Money } from '../../core/money';
+import { priceInput } from '../../core/money';
 import { CURRENCIES } from '../accounts/accounts.input';
 import type { ReferenceService } from '../reference/reference.service';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const links = z.array(z.string().url().max(2048)).max(100);
-const price = z.union([z.string(), z.number()]).transform((v, ctx) => {
-  const parsed = parseMoney(v);
-  if (!parsed) ctx.addIssue({ code: 'custom', message: 'must be a non-negative price with at most two decimals' });
-  return parsed as Money;
-});
+const price = priceInput;
 
 /** Lot details on creation (PROTOCOL.md §9): country, year, maker and model required; the rest optional. */
 export function detailsSchema(reference: ReferenceService) {

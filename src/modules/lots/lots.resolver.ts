@@ -1,4 +1,5 @@
 import { Arg, Ctx, Field, FieldResolver, ID, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { seesLotRow, seesWinnerDetails } from '../../core/policies';
 import type { GraphQLContext } from '../../graphql/context';
 import { parseQuery } from '../../rest/query';
 import type { Account } from '../accounts/accounts.entity';
@@ -8,7 +9,6 @@ import { accountGql, AccountGql, snakeAttributes } from '../accounts/accounts.ty
 import { depositGql, participantGql, winnerDetailsGql } from '../trading/trading.mappers';
 import { DepositGql, ParticipantGql, WinnerDetailsGql } from '../trading/trading.types';
 import type { LotFilter, LotSortKey } from './lots.filter';
-import { managesLot } from './lots.includes';
 import { filterAsQuery, lotGql } from './lots.mappers';
 import { LOT_COUNT_QUERY } from './lots.schema';
 import { CreateLotInput, LotCallbackGql, LotConnectionGql, LotFilterInput, LotGql, LotSortInput, LotStarGql } from './lots.types';
@@ -77,37 +77,35 @@ export class LotsResolver {
   @FieldResolver(() => [ParticipantGql])
   async participants(@Root() lot: LotGql, @Ctx() { rc, loaders }: GraphQLContext): Promise<ParticipantGql[]> {
     const rows = await loaders.participants.load(lot.id);
-    return rows.filter((p) => p.accountId === rc.caller?.accountId || managesLot(rc, lot)).map(participantGql);
+    return rows.filter((p) => seesLotRow(rc.caller, lot, p.accountId)).map(participantGql);
   }
 
   @FieldResolver(() => [DepositGql])
   async deposits(@Root() lot: LotGql, @Ctx() { rc, loaders }: GraphQLContext): Promise<DepositGql[]> {
     const rows = await loaders.deposits.load(lot.id);
-    return rows.filter((d) => d.accountId === rc.caller?.accountId || managesLot(rc, lot)).map(depositGql);
+    return rows.filter((d) => seesLotRow(rc.caller, lot, d.accountId)).map(depositGql);
   }
 
   @FieldResolver(() => [LotCallbackGql])
   async callbacks(@Root() lot: LotGql, @Ctx() { rc, loaders }: GraphQLContext): Promise<LotCallbackGql[]> {
     const rows = await loaders.callbacks.load(lot.id);
-    return rows.filter((c) => c.accountId === rc.caller?.accountId || managesLot(rc, lot));
+    return rows.filter((c) => seesLotRow(rc.caller, lot, c.accountId));
   }
 
   @FieldResolver(() => [LotStarGql])
   async stars(@Root() lot: LotGql, @Ctx() { rc, loaders }: GraphQLContext): Promise<LotStarGql[]> {
     const rows = await loaders.stars.load(lot.id);
-    return rows.filter((s) => s.accountId === rc.caller?.accountId || managesLot(rc, lot));
+    return rows.filter((s) => seesLotRow(rc.caller, lot, s.accountId));
   }
 
   @FieldResolver(() => [BidGql], { description: 'The bid history, oldest first' })
   async bids(@Root() lot: LotGql, @Ctx() { rc, loaders }: GraphQLContext): Promise<BidGql[]> {
-    const manager = managesLot(rc, lot);
-    return (await loaders.bids.load(lot.id)).map((b) => bidGql(b, manager || b.accountId === rc.caller?.accountId));
+    return (await loaders.bids.load(lot.id)).map((b) => bidGql(b, seesLotRow(rc.caller, lot, b.accountId)));
   }
 
   @FieldResolver(() => WinnerDetailsGql, { nullable: true })
   async winnerDetails(@Root() lot: LotGql, @Ctx() { rc, loaders }: GraphQLContext): Promise<WinnerDetailsGql | null> {
     const row = await loaders.winnerDetails.load(lot.id);
-    const allowed = managesLot(rc, lot) || (rc.caller !== null && rc.caller.accountId === lot.winnerId);
-    return row && allowed ? winnerDetailsGql(row) : null;
+    return row && seesWinnerDetails(rc.caller, lot) ? winnerDetailsGql(row) : null;
   }
 }

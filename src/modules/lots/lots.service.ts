@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
-import { invalid, notFound } from '../../core/errors';
+import { invalid } from '../../core/errors';
 import { requireActive, requireCaller, staffPlatforms } from '../../core/policies';
 import { inTransaction } from '../../core/transaction';
 import { validateAttributes, type ResourceInput } from '../../core/validate';
@@ -12,6 +12,7 @@ import { draftOf, lotFieldsOf, type LotDraft } from './lots.draft';
 import { Lot } from './lots.entity';
 import type { LotFilter } from './lots.filter';
 import { loadIncludes, type LoadedIncludes } from './lots.includes';
+import { findLot } from './lots.find';
 import { createLotSchema } from './lots.input';
 import { LotListing, type LotPageRequest } from './lots.listing';
 
@@ -64,8 +65,7 @@ export class LotsService {
   }
 
   async get(ctx: RequestContext, id: string, include: ReadonlySet<string> = new Set()): Promise<LotsView> {
-    const lot = /^\d{1,18}$/.test(id) ? await ctx.em.findOne(Lot, { id }) : null;
-    if (!lot) throw notFound('lot_not_found', 'no lot with this id');
+    const lot = await findLot(ctx.em, id);
     const rates = await this.currency.rates(ctx.em);
     return { lots: [lot], convert: converterOf(rates), ...(await loadIncludes(ctx, [lot], include)) };
   }

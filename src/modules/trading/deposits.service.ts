@@ -9,7 +9,7 @@ import { Lot } from '../lots/lots.entity';
 import { depositPage, type DepositPageRequest } from './deposits.listing';
 import { Deposit, DepositState, Participant, ParticipantState } from './trading.entity';
 import { depositStateInput } from './trading.input';
-import { idOf } from './trading.rules';
+import { integerId } from '../../core/ids';
 import { NotificationType } from '../notifications/notifications.entity';
 import { staffOf } from '../notifications/notifications.recipients';
 import type { NotificationsService } from '../notifications/notifications.service';
@@ -58,7 +58,7 @@ export class DepositsService {
    */
   async setState(ctx: RequestContext, id: string, input: ResourceInput): Promise<DepositChange> {
     const caller = requireCaller(ctx);
-    const depositId = idOf(id);
+    const depositId = integerId(id);
     return inTransaction(ctx, async (em, scope) => {
       const found = depositId === null ? null : await em.findOne(Deposit, { id: depositId }, { refresh: true });
       if (!found) throw notFound('deposit_not_found', 'no deposit with this id');

@@ -7,10 +7,11 @@ import { uniquely } from '../../core/unique';
 import { validateAttributes, type ResourceInput } from '../../core/validate';
 import { AccountType } from '../accounts/accounts.entity';
 import { LotType } from '../lots/lots.entity';
-import { managesLot } from '../lots/lots.includes';
+import { managesLot } from '../../core/policies';
+import { findLot } from '../lots/lots.find';
 import { Deposit, DepositState, Participant, ParticipantState } from './trading.entity';
 import { participationInput } from './trading.input';
-import { findLot, findParticipant, OPEN_STATES, requireNotEnded, requireNoWinner, requireOpen, requireTradable, supportsBuyNow } from './trading.rules';
+import { findParticipant, OPEN_STATES, requireNotEnded, requireNoWinner, requireOpen, requireTradable, supportsBuyNow } from './trading.rules';
 import { NotificationType } from '../notifications/notifications.entity';
 import { staffOf } from '../notifications/notifications.recipients';
 import type { NotificationsService } from '../notifications/notifications.service';
@@ -45,7 +46,7 @@ export class ParticipationService {
       () =>
         inTransaction(ctx, async (em, scope) => {
           const lot = await findLot(em, lotId, LockMode.PESSIMISTIC_READ);
-          if (managesLot(ctx, lot)) throw forbidden('owner_cannot_participate', "the lot's organizer and its publisher's staff cannot take part in it");
+          if (managesLot(ctx.caller, lot)) throw forbidden('owner_cannot_participate', "the lot's organizer and its publisher's staff cannot take part in it");
           if (!PARTICIPANT_TYPES.has(caller.accountType)) throw forbidden('not_allowed', 'only users and brokers take part in lots');
           requireActive(caller);
           const attrs = validateAttributes(participationInput, input.attributes);

@@ -1,9 +1,9 @@
-import type { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { forbidden, invalid, notFound, type ErrorSource } from '../../core/errors';
+import { integerId } from '../../core/ids';
+import { managesLot } from '../../core/policies';
 import { Lot, LotState, LotType } from '../lots/lots.entity';
-import { managesLot } from '../lots/lots.includes';
 import { Deposit, DepositState, Participant, ParticipantState } from './trading.entity';
 
 /**
@@ -12,32 +12,16 @@ import { Deposit, DepositState, Participant, ParticipantState } from './trading.
  * fork starts from its identity map, and a row read before the lock may have changed since.
  */
 
-const ID = /^\d{1,18}$/;
-
 /** Participants still in the running: their deposit is settled or awaited, nothing is decided. */
 export const OPEN_STATES = [ParticipantState.Pending, ParticipantState.DepositPending];
 export const WINNER_STATES = [ParticipantState.Winner, ParticipantState.BuyNowWinner];
 
-/** An integer id as a path gives it (a string) or as a body gives it (a string or a JSON integer). */
-export function idOf(value: unknown): string | null {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
-  return typeof value === 'string' && ID.test(value) ? value : null;
-}
-
 /** The id of the resource a body names in `data.id`: 400 when it is absent or not an integer. */
 export function requireBodyId(value: unknown, source: ErrorSource): string {
-  const id = idOf(value);
+  const id = integerId(value);
   if (id !== null) return id;
   const missing = value === undefined || value === null;
   throw invalid(missing ? 'missing_field' : 'invalid_field', missing ? 'the id is required' : 'the id must be an integer-valued string', source);
-}
-
-/** Loads a lot, locked as asked (inside a transaction); 404 when there is none. */
-export async function findLot(em: EntityManager, id: string, lockMode?: LockMode, source?: ErrorSource): Promise<Lot> {
-  const lotId = idOf(id);
-  const lot = lotId === null ? null : await em.findOne(Lot, { id: lotId }, { refresh: true, ...(lockMode === undefined ? {} : { lockMode }) });
-  if (!lot) throw notFound('lot_not_found', 'no lot with this id', source);
-  return lot;
 }
 
 /** The participant of a lot with this account id; 404 when the account takes no part in the lot. */
@@ -49,7 +33,7 @@ export async function findParticipant(em: EntityManager, lotId: string, accountI
 
 /** Choose winner, reject, close, winner details: the lot's organizer or staff of its publisher. */
 export function requireManager(ctx: RequestContext, lot: Lot, action: string): void {
-  if (!managesLot(ctx, lot)) throw forbidden('not_allowed', `only the lot's organizer or staff of its publisher may ${action}`);
+  if (!managesLot(ctx.caller, lot)) throw forbidden('not_allowed', `only the lot's organizer or staff of its publisher may ${action}`);
 }
 
 /** Lots of the external sources are read-only in this interface (PROTOCOL.md §9). */

@@ -6,12 +6,12 @@ import { requireCaller } from '../../core/policies';
 import { inTransaction } from '../../core/transaction';
 import { validateAttributes, type ResourceInput } from '../../core/validate';
 import { LotState, type Lot } from '../lots/lots.entity';
+import { findLot } from '../lots/lots.find';
 import { Deposit, DepositState, Participant, ParticipantState, WinnerDetails } from './trading.entity';
 import type { NotificationsService } from '../notifications/notifications.service';
 import { NotificationType } from '../notifications/notifications.entity';
 import { closeInput, winnerDetailsInput, winnerInput, type WinnerDetailsAttributes } from './trading.input';
 import {
-  findLot,
   findParticipant,
   OPEN_STATES,
   requireBodyId,

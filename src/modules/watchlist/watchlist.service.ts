@@ -1,25 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller, RequestContext } from '../../core/context';
 import { conflict, forbidden, invalid, notFound, type ErrorSource } from '../../core/errors';
-import { isStaffOf, requireActive, requireCaller } from '../../core/policies';
+import { integerId } from '../../core/ids';
+import { isStaffOf, managesLot, requireActive, requireCaller } from '../../core/policies';
 import { uniquely } from '../../core/unique';
 import type { ResourceInput } from '../../core/validate';
 import { Account, AccountType } from '../accounts/accounts.entity';
 import { Lot } from '../lots/lots.entity';
-import { managesLot } from '../lots/lots.includes';
+import { findLot } from '../lots/lots.find';
 import { Callback, Star } from './watchlist.entity';
 import { NotificationType } from '../notifications/notifications.entity';
 import { staffOf } from '../notifications/notifications.recipients';
 import type { NotificationsService } from '../notifications/notifications.service';
 import { inTransaction } from '../../core/transaction';
 
-const LOT_ID = /^\d{1,18}$/;
-
-/** A lot id as a path gives it, or as a body gives it (a string, or a JSON integer). */
-function lotIdOf(value: unknown): string | null {
-  if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
-  return typeof value === 'string' && LOT_ID.test(value) ? value : null;
-}
 
 /**
  * Watchlists (stars) and callback requests (INTERFACE.md §2.7, §4.4, §4.5).
@@ -36,7 +30,7 @@ export class WatchlistService {
   async star(ctx: RequestContext, accountId: string, input: ResourceInput, lotSource: ErrorSource = { pointer: '/data/id' }): Promise<Star> {
     const caller = requireCaller(ctx);
     const account = await this.managedAccount(ctx.em, caller, accountId);
-    const lotId = lotIdOf(input.id);
+    const lotId = integerId(input.id);
     if (lotId === null) {
       const missing = input.id === undefined || input.id === null;
       throw invalid(missing ? 'missing_field' : 'invalid_field', missing ? 'the lot id is required' : 'the lot id must be an integer-valued string', lotSource);
@@ -57,7 +51,7 @@ export class WatchlistService {
   async unstar(ctx: RequestContext, accountId: string, lotId: string): Promise<void> {
     const caller = requireCaller(ctx);
     const account = await this.managedAccount(ctx.em, caller, accountId);
-    const id = lotIdOf(lotId);
+    const id = integerId(lotId);
     const removed = id === null ? 0 : await ctx.em.transactional((em) => em.nativeDelete(Star, { accountId: account.id, lotId: id }));
     if (!removed) throw notFound('star_not_found', 'the lot is not in the watchlist');
   }
@@ -72,7 +66,7 @@ export class WatchlistService {
   /** POST /lots/{id}/callbacks: the caller asks to be called back about the lot. */
   async requestCallback(ctx: RequestContext, lotId: string): Promise<Callback> {
     const caller = requireCaller(ctx);
-    const lot = await this.lot(ctx.em, lotId);
+    const lot = await findLot(ctx.em, lotId);
     requireActive(caller);
     return uniquely(
       () =>
@@ -96,19 +90,12 @@ export class WatchlistService {
    */
   async deleteCallback(ctx: RequestContext, lotId: string, accountId: string): Promise<void> {
     const caller = requireCaller(ctx);
-    const lot = await this.lot(ctx.em, lotId);
-    if (caller.accountId !== accountId && !managesLot(ctx, lot)) {
+    const lot = await findLot(ctx.em, lotId);
+    if (caller.accountId !== accountId && !managesLot(ctx.caller, lot)) {
       throw forbidden('not_allowed', "only the requester, the lot's organizer or staff of its publisher may delete this callback");
     }
     const removed = await ctx.em.transactional((em) => em.nativeDelete(Callback, { lotId: lot.id, accountId }));
     if (!removed) throw notFound('callback_not_found', 'this account has no callback request on this lot');
-  }
-
-  private async lot(em: EntityManager, id: string): Promise<Lot> {
-    const lotId = lotIdOf(id);
-    const lot = lotId === null ? null : await em.findOne(Lot, { id: lotId });
-    if (!lot) throw notFound('lot_not_found', 'no lot with this id');
-    return lot;
   }
 
   /**

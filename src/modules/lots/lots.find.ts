@@ -1,0 +1,16 @@
+import type { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { notFound, type ErrorSource } from '../../core/errors';
+import { integerId } from '../../core/ids';
+import { Lot } from './lots.entity';
+
+/**
+ * Loads a lot, locked as asked (inside a transaction); 404 `lot_not_found` when there is none.
+ * The row is re-read, since the entity manager may hold an older copy from before the lock.
+ */
+export async function findLot(em: EntityManager, id: unknown, lockMode?: LockMode, source?: ErrorSource): Promise<Lot> {
+  const lotId = integerId(id);
+  const lot = lotId === null ? null : await em.findOne(Lot, { id: lotId }, { refresh: true, ...(lockMode === undefined ? {} : { lockMode }) });
+  if (!lot) throw notFound('lot_not_found', 'no lot with this id', source);
+  return lot;
+}
