@@ -29,9 +29,8 @@ export class LotsResolver {
     @Arg('currency', () => String, { nullable: true }) currency: string | undefined,
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<LotGql> {
-    const view = await services.lots.get(rc, id);
-    const target = currency === undefined ? undefined : (parseQuery({ filters: { currency: LOT_COUNT_QUERY.filters!.currency } }, { 'filter[currency]': currency }).filters.currency as string);
-    return lotGql(view.lots[0], view.convert, target);
+    const view = await services.lots.get(rc, id, new Set(), currency);
+    return lotGql(view.lots[0], view.convert, currency);
   }
 
   @Query(() => LotConnectionGql)

@@ -43,8 +43,9 @@ export function lotsRoutes(router: AppRouter): void {
   });
 
   router.get('/lots/:id', { query: LOT_GET_QUERY }, async ({ rc, params, query }) => {
-    const view = await lots.get(rc, params.id, query.include);
-    const [data] = render(view, query.plain.currency as string | undefined);
+    const currency = query.plain.currency as string | undefined;
+    const view = await lots.get(rc, params.id, query.include, currency);
+    const [data] = render(view, currency);
     return { data, ...(query.include.size ? { included: view.included } : {}) };
   });
 }

@@ -4,6 +4,8 @@ import { invalid } from '../../core/errors';
 import { requireActive, requireCaller, staffPlatforms } from '../../core/policies';
 import { inTransaction } from '../../core/transaction';
 import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { CURRENCIES } from '../accounts/accounts.input';
+import { isCurrency } from '../currency/currency.input';
 import { converterOf, type Converter, type CurrencyService } from '../currency/currency.service';
 import type { ReferenceService } from '../reference/reference.service';
 import type { CreateLotRequest } from '../requests/requests.entity';
@@ -64,7 +66,11 @@ export class LotsService {
     return lot;
   }
 
-  async get(ctx: RequestContext, id: string, include: ReadonlySet<string> = new Set()): Promise<LotsView> {
+  /** GET /lots/{id}; `currency` shows the prices in another supported currency. */
+  async get(ctx: RequestContext, id: string, include: ReadonlySet<string> = new Set(), currency?: string): Promise<LotsView> {
+    if (currency !== undefined && !isCurrency(currency)) {
+      throw invalid('invalid_parameter', `currency must be one of ${CURRENCIES.join(', ')}`, { parameter: 'currency' });
+    }
     const lot = await findLot(ctx.em, id);
     const rates = await this.currency.rates(ctx.em);
     return { lots: [lot], convert: converterOf(rates), ...(await loadIncludes(ctx, [lot], include)) };
