@@ -23,6 +23,7 @@ import { DepositsService } from './modules/trading/deposits.service';
 import { ParticipationService } from './modules/trading/participation.service';
 import { WinnersService } from './modules/trading/winners.service';
 import { NotificationsService } from './modules/notifications/notifications.service';
+import { LiveBus } from './modules/live/live.bus';
 
 /** Every domain service, built once per process and shared by both edges. */
 export interface Services {
@@ -44,6 +45,7 @@ export interface Services {
   deposits: DepositsService;
   notifications: NotificationsService;
   bids: BidsService;
+  live: LiveBus;
 }
 
 export function createServices(config: Config, master: Keypair, jwt: JwtService, log: Logger): Services {
@@ -76,5 +78,6 @@ export function createServices(config: Config, master: Keypair, jwt: JwtService,
     deposits: new DepositsService(notifications),
     notifications,
     bids: new BidsService(notifications),
+    live: new LiveBus(),
   };
 }
