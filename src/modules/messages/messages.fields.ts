@@ -1,0 +1,66 @@
+import { Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import type { GraphQLContext } from '../../graphql/context';
+import type { Account } from '../accounts/accounts.entity';
+import { accountGql, AccountGql } from '../accounts/accounts.types';
+import { converterOf } from '../currency/currency.service';
+import type { Lot } from '../lots/lots.entity';
+import { lotGql } from '../lots/lots.mappers';
+import { LotGql } from '../lots/lots.types';
+import { DialogGql, MessageGql } from './messages.types';
+
+/** Related lots show their prices in their own currency, which needs no rate. */
+const OWN_CURRENCY = converterOf(new Map());
+
+async function lotOf({ loaders }: GraphQLContext, id: string): Promise<LotGql> {
+  return lotGql((await loaders.lot.load(id)) as Lot, OWN_CURRENCY);
+}
+
+async function accountOf({ rc, services, loaders }: GraphQLContext, id: string): Promise<AccountGql> {
+  const account = (await loaders.account.load(id)) as Account;
+  return accountGql(account, services.accounts.seesFull(rc, account) ? 'full' : 'public');
+}
+
+@Resolver(() => MessageGql)
+export class MessageFieldsResolver {
+  @FieldResolver(() => LotGql)
+  lot(@Root() m: MessageGql, @Ctx() ctx: GraphQLContext): Promise<LotGql> {
+    return lotOf(ctx, m.lotId);
+  }
+
+  @FieldResolver(() => AccountGql)
+  sender(@Root() m: MessageGql, @Ctx() ctx: GraphQLContext): Promise<AccountGql> {
+    return accountOf(ctx, m.senderId);
+  }
+
+  @FieldResolver(() => AccountGql)
+  receiver(@Root() m: MessageGql, @Ctx() ctx: GraphQLContext): Promise<AccountGql> {
+    return accountOf(ctx, m.receiverId);
+  }
+}
+
+@Resolver(() => DialogGql)
+export class DialogFieldsResolver {
+  @FieldResolver(() => LotGql)
+  lot(@Root() d: DialogGql, @Ctx() ctx: GraphQLContext): Promise<LotGql> {
+    return lotOf(ctx, d.lotId);
+  }
+
+  @FieldResolver(() => AccountGql)
+  account(@Root() d: DialogGql, @Ctx() ctx: GraphQLContext): Promise<AccountGql> {
+    return accountOf(ctx, d.accountId);
+  }
+
+  @FieldResolver(() => AccountGql, { description: 'The companion' })
+  companion(@Root() d: DialogGql, @Ctx() ctx: GraphQLContext): Promise<AccountGql> {
+    return accountOf(ctx, d.withId);
+  }
+}
+
+/** The lots' `messages` include as a field of Lot. */
+@Resolver(() => LotGql)
+export class LotMessagesResolver {
+  @FieldResolver(() => Int, { nullable: true, description: "The caller's unread messages about the lot; null for anonymous callers" })
+  async unreadMessages(@Root() lot: LotGql, @Ctx() { rc, loaders }: GraphQLContext): Promise<number | null> {
+    return rc.caller ? loaders.unreadMessages.load(`${rc.caller.accountId}:${lot.id}`) : null;
+  }
+}

@@ -1,0 +1,75 @@
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../graphql/context';
+import type { MessageListInput } from './messages.input';
+import { DialogGql, dialogGql, MessageGql, messageGql, MessagePageGql, messagePageGql } from './messages.types';
+
+/** Drops the arguments that were not given, so the service applies its defaults. */
+const given = <T extends object>(args: T): { [K in keyof T]?: NonNullable<T[K]> } =>
+  Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: NonNullable<T[K]> };
+
+@Resolver()
+export class MessagesResolver {
+  @Query(() => MessagePageGql, { description: "GET /lots/{id}/messages: the caller's conversations about the lot; all of them for staff of its publisher" })
+  async lotMessages(
+    @Arg('lotId', () => ID) lotId: string,
+    @Ctx() { rc, services }: GraphQLContext,
+    @Arg('receivers', () => [String], { nullable: true }) receivers?: string[] | null,
+    @Arg('sender', () => String, { nullable: true }) sender?: string | null,
+    @Arg('platform', () => [String], { nullable: true, description: "Platforms of the senders; staff of each only" }) platform?: string[] | null,
+    @Arg('search', () => String, { nullable: true, description: 'Full-text search in the text' }) search?: string | null,
+    @Arg('sort', () => String, { nullable: true, description: 'created_at, a leading - for descending; -created_at by default' }) sort?: string | null,
+    @Arg('page', () => Int, { nullable: true, description: 'From 0' }) page?: number | null,
+    @Arg('size', () => Int, { nullable: true, description: '1 to 100; 15 by default' }) size?: number | null,
+  ): Promise<MessagePageGql> {
+    const input: MessageListInput = {
+      ...given({ receivers, sender, platform, search, page, size }),
+      ...(sort ? { sort: { key: sort.replace(/^-/, '') as 'created_at', desc: sort.startsWith('-') } } : {}),
+    };
+    return messagePageGql(await services.messages.list(rc, lotId, input));
+  }
+
+  @Query(() => [DialogGql], { description: 'GET /messages/dialogs: the dialogs of `receivers` (the caller by default), latest first' })
+  async messageDialogs(
+    @Ctx() { rc, services }: GraphQLContext,
+    @Arg('receivers', () => [String], { nullable: true }) receivers?: string[] | null,
+    @Arg('with', () => String, { nullable: true, description: 'The companion' }) withId?: string | null,
+    @Arg('lotId', () => ID, { nullable: true }) lotId?: string | null,
+  ): Promise<DialogGql[]> {
+    return (await services.messages.dialogs(rc, given({ receivers, with: withId, lot_id: lotId }))).map(dialogGql);
+  }
+
+  @Query(() => Int, { description: 'GET /messages/unread: unread messages to `receiver` (the caller by default)' })
+  unreadMessages(
+    @Ctx() { rc, services }: GraphQLContext,
+    @Arg('receiver', () => String, { nullable: true }) receiver?: string | null,
+    @Arg('sender', () => String, { nullable: true }) sender?: string | null,
+    @Arg('lotId', () => ID, { nullable: true }) lotId?: string | null,
+    @Arg('platform', () => [String], { nullable: true, description: 'Platforms of the senders' }) platform?: string[] | null,
+  ): Promise<number> {
+    return services.messages.unread(rc, given({ receiver, sender, lot_id: lotId, platform }));
+  }
+
+  @Mutation(() => MessageGql, { description: "POST /messages: as the sender, or as staff of the sender's platform" })
+  async sendMessage(
+    @Arg('sender', () => String) sender: string,
+    @Arg('receiver', () => String) receiver: string,
+    @Arg('lotId', () => ID) lotId: string,
+    @Arg('text', () => String, { description: 'At most 4000 characters' }) text: string,
+    @Ctx() { rc, services }: GraphQLContext,
+    @Arg('refMessageId', () => ID, { nullable: true, description: 'The message this one answers' }) refMessageId?: string | null,
+  ): Promise<MessageGql> {
+    const attributes = { sender, receiver, lot_id: lotId, text, ...given({ ref_message_id: refMessageId }) };
+    return messageGql(await services.messages.send(rc, { attributes }));
+  }
+
+  @Mutation(() => Int, { description: 'PATCH /accounts/{id}/messages/: marks read the messages from `sender` about the lot; answers how many became read' })
+  markMessagesRead(
+    @Arg('accountId', () => String) accountId: string,
+    @Arg('sender', () => String) sender: string,
+    @Arg('lotId', () => ID) lotId: string,
+    @Ctx() { rc, services }: GraphQLContext,
+    @Arg('receiver', () => String, { nullable: true, description: 'The account by default' }) receiver?: string | null,
+  ): Promise<number> {
+    return services.messages.markRead(rc, accountId, { attributes: { sender, lot_id: lotId, ...given({ receiver }) } });
+  }
+}

@@ -1,0 +1,191 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Caller, RequestContext } from '../../core/context';
+import { forbidden, invalid, notFound } from '../../core/errors';
+import {
+  conversationScope,
+  isStaffOf,
+  mayMarkMessagesRead,
+  maySendMessageAs,
+  readsConversation,
+  requireActive,
+  requireCaller,
+} from '../../core/policies';
+import { inTransaction } from '../../core/transaction';
+import { validateAttributes, type ResourceInput } from '../../core/validate';
+import type { AccountView } from '../accounts/accounts.presenter';
+import { Account, AccountType } from '../accounts/accounts.entity';
+import { Lot } from '../lots/lots.entity';
+import { findLot } from '../lots/lots.find';
+import { NotificationType } from '../notifications/notifications.entity';
+import type { NotificationsService } from '../notifications/notifications.service';
+import { Message, type Dialog } from './messages.entity';
+import {
+  dialogsInput,
+  listInput,
+  markReadInput,
+  sendInput,
+  unreadInput,
+  type DialogsInput,
+  type MessageListInput,
+  type UnreadInput,
+} from './messages.input';
+import { countUnread, listDialogs, listMessages, unreadPerLot } from './messages.listing';
+
+export interface MessagePage {
+  lot: Lot;
+  items: Message[];
+  total: number;
+  page: number;
+  size: number;
+}
+
+/** The lots and accounts that messages or dialogs name, for the `lot` and `members` includes. */
+export interface Related {
+  lots: Lot[];
+  accounts: AccountView[];
+}
+
+/** Rows that name a lot and accounts: messages (sender, receiver) and dialogs (account, companion). */
+export interface Relating {
+  lotId: string;
+  members: string[];
+}
+
+const notAllowed = () => forbidden('not_allowed', 'only the accounts of a conversation and staff of the lot\'s publisher may read it');
+
+/**
+ * Messages between accounts about lots (INTERFACE.md §2.8, §4.7; PROTOCOL.md §4, §7): sent as
+ * the sender or by staff of its platform, read by the two accounts of a conversation and by staff
+ * of the lot's publisher. A message to the lot's organizer notifies it as `message_from_buyer`;
+ * a message from the organizer notifies the receiver as `message_from_seller`.
+ */
+export class MessagesService {
+  constructor(private readonly notifications: NotificationsService) {}
+
+  /** POST /messages. */
+  async send(ctx: RequestContext, input: ResourceInput): Promise<Message> {
+    const caller = requireCaller(ctx);
+    requireActive(caller);
+    const attrs = validateAttributes(sendInput, input.attributes);
+    const sender = await this.account(ctx.em, attrs.sender, 'sender');
+    if (!maySendMessageAs(caller, sender)) throw forbidden('not_allowed', "only the sender itself or staff of the sender's platform may send as the sender");
+    if (attrs.receiver === attrs.sender) throw invalid('invalid_field', 'receiver: must differ from sender', { attribute: 'receiver' });
+    const lot = await this.lot(ctx.em, attrs.lot_id);
+    await this.account(ctx.em, attrs.receiver, 'receiver');
+    const ref = attrs.ref_message_id ?? null;
+    if (ref !== null) await this.checkReference(ctx.em, ref, lot.id, [attrs.sender, attrs.receiver]);
+    return inTransaction(ctx, async (em, scope) => {
+      const message = em.create(Message, { lotId: lot.id, sender: attrs.sender, receiver: attrs.receiver, text: attrs.text, refMessageId: ref });
+      await em.flush();
+      const meta = { lot_id: lot.id, sender_id: attrs.sender, receiver_id: attrs.receiver };
+      if (lot.organizerId === attrs.receiver) await this.notifications.emit(em, scope, NotificationType.MessageFromBuyer, [attrs.receiver], meta);
+      if (lot.organizerId === attrs.sender) await this.notifications.emit(em, scope, NotificationType.MessageFromSeller, [attrs.receiver], meta);
+      return message;
+    });
+  }
+
+  /**
+   * GET /lots/{id}/messages: staff of the lot's publisher read all of them, anyone else its own
+   * conversations. Asking for a conversation the caller is no account of (both `sender` and
+   * `receivers` name others) is 403, as is `platform` naming a platform whose staff it is not.
+   */
+  async list(ctx: RequestContext, lotId: string, input: MessageListInput): Promise<MessagePage> {
+    const caller = requireCaller(ctx);
+    const lot = await findLot(ctx.em, lotId);
+    const q = validateAttributes(listInput, input);
+    if (q.sender && q.receivers && !readsConversation(caller, lot, [q.sender, ...q.receivers])) throw notAllowed();
+    this.checkPlatforms(caller, q.platform);
+    const { items, total } = await listMessages(ctx.em, lot.id, conversationScope(caller), q);
+    return { lot, items, total, page: q.page, size: q.size };
+  }
+
+  /**
+   * GET /messages/dialogs: the dialogs of `receivers` (the caller by default). Another account's
+   * dialogs are shown where the caller is the companion or staff of the lot's publisher; a caller
+   * who is neither, whatever the lot, gets 403.
+   */
+  async dialogs(ctx: RequestContext, input: DialogsInput): Promise<Dialog[]> {
+    const caller = requireCaller(ctx);
+    const q = validateAttributes(dialogsInput, input);
+    const accounts = q.receivers ?? [caller.accountId];
+    const scope = conversationScope(caller);
+    const othersOnly = !accounts.includes(caller.accountId) && q.with !== caller.accountId;
+    if (othersOnly && !scope.publishers.length) throw notAllowed();
+    return listDialogs(ctx.em, accounts, scope, q);
+  }
+
+  /** GET /messages/unread: unread messages to `receiver` (the caller by default) that match. */
+  async unread(ctx: RequestContext, input: UnreadInput): Promise<number> {
+    const caller = requireCaller(ctx);
+    const q = validateAttributes(unreadInput, input);
+    const receiver = q.receiver ?? caller.accountId;
+    const scope = conversationScope(caller);
+    const othersOnly = receiver !== caller.accountId && q.sender !== caller.accountId;
+    if (othersOnly && !scope.publishers.length) throw notAllowed();
+    return countUnread(ctx.em, receiver, scope, q);
+  }
+
+  /**
+   * PATCH /accounts/{id}/messages/: marks read the messages from `sender` to `receiver` (the path's
+   * account by default) about the lot; answers how many became read. The path's account is the
+   * caller or an account of a platform whose staff the caller is.
+   */
+  async markRead(ctx: RequestContext, accountId: string, input: ResourceInput): Promise<number> {
+    const caller = requireCaller(ctx);
+    const account = await ctx.em.findOne(Account, { id: accountId, accountType: { $ne: AccountType.Master } });
+    if (!account) throw notFound('account_not_found', 'no account with this id');
+    if (caller.accountId !== account.id && !isStaffOf(caller, account.platformId)) {
+      throw forbidden('not_allowed', 'only the account itself or staff of its platform may mark its messages read');
+    }
+    const attrs = validateAttributes(markReadInput, input.attributes);
+    const receiver = attrs.receiver === undefined || attrs.receiver === account.id ? account : await this.account(ctx.em, attrs.receiver, 'receiver');
+    const lot = await this.lot(ctx.em, attrs.lot_id);
+    if (!mayMarkMessagesRead(caller, receiver, lot)) throw forbidden('not_allowed', "only the receiver, staff of its platform or staff of the lot's publisher may mark its messages read");
+    return ctx.em.transactional((em) =>
+      em.nativeUpdate(Message, { receiver: receiver.id, sender: attrs.sender, lotId: lot.id, readAt: null }, { readAt: new Date() }),
+    );
+  }
+
+  /** The lots and accounts the rows name (one query each), accounts in the view the caller may see. */
+  async related(ctx: RequestContext, rows: readonly Relating[], include: ReadonlySet<string>): Promise<Related> {
+    const lotIds = include.has('lot') ? [...new Set(rows.map((r) => r.lotId))] : [];
+    const accountIds = include.has('members') ? [...new Set(rows.flatMap((r) => r.members))] : [];
+    const lots = lotIds.length ? await ctx.em.find(Lot, { id: { $in: lotIds } }, { orderBy: { id: 'asc' } }) : [];
+    const accounts = accountIds.length ? await ctx.em.find(Account, { id: { $in: accountIds } }, { orderBy: { id: 'asc' } }) : [];
+    const full = (a: Account) => ctx.caller?.accountId === a.id || isStaffOf(ctx.caller, a.platformId);
+    return { lots, accounts: accounts.map((account) => ({ account, full: full(account) })) };
+  }
+
+  /** The caller's unread messages per lot (the lots' `messages` include); null for anonymous callers. */
+  async unreadOnLots(ctx: RequestContext, lotIds: readonly string[]): Promise<Map<string, number> | null> {
+    return ctx.caller ? unreadPerLot(ctx.em, ctx.caller.accountId, lotIds) : null;
+  }
+
+  private checkPlatforms(caller: Caller, platforms: readonly string[] | undefined): void {
+    if (platforms && !platforms.every((p) => isStaffOf(caller, p))) {
+      throw forbidden('not_allowed', 'filter[platform] may name only platforms whose staff the caller is');
+    }
+  }
+
+  /** An account a request body names: 400 `account_not_found` when there is none. */
+  private async account(em: EntityManager, id: string, attribute: string): Promise<Account> {
+    const account = await em.findOne(Account, { id, accountType: { $ne: AccountType.Master } });
+    if (!account) throw invalid('account_not_found', `${attribute}: no account with this id`, { attribute });
+    return account;
+  }
+
+  /** The lot a request body names: 400 `lot_not_found` when there is none (INTERFACE.md §4.7). */
+  private async lot(em: EntityManager, id: string): Promise<Lot> {
+    const lot = await em.findOne(Lot, { id });
+    if (!lot) throw invalid('lot_not_found', 'lot_id: no lot with this id', { attribute: 'lot_id' });
+    return lot;
+  }
+
+  /** A reply refers to a message of the same conversation (either direction) about the same lot. */
+  private async checkReference(em: EntityManager, id: string, lotId: string, members: string[]): Promise<void> {
+    const ref = await em.findOne(Message, { id });
+    if (!ref || ref.lotId !== lotId || !members.includes(ref.sender) || !members.includes(ref.receiver)) {
+      throw invalid('invalid_field', 'ref_message_id: no message of this conversation has this id', { attribute: 'ref_message_id' });
+    }
+  }
+}

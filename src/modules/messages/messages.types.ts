@@ -1,0 +1,57 @@
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { rfc3339 } from '../../core/time';
+import type { Dialog, Message } from './messages.entity';
+import { dialogId } from './messages.presenter';
+import type { MessagePage } from './messages.service';
+
+@ObjectType('Message', { description: 'A message between two accounts about a lot' })
+export class MessageGql {
+  @Field(() => ID) id!: string;
+  @Field(() => ID) lotId!: string;
+  @Field(() => String, { description: 'The sender (account_id in REST)' }) senderId!: string;
+  @Field(() => String) receiverId!: string;
+  @Field(() => ID, { nullable: true, description: 'The message this one answers' }) refMessageId!: string | null;
+  @Field(() => String) text!: string;
+  @Field(() => String, { description: 'RFC 3339' }) createdAt!: string;
+  @Field(() => String, { nullable: true, description: 'RFC 3339; null while unread' }) readAt!: string | null;
+}
+
+@ObjectType('MessagePage', { description: "One number/size page of a lot's messages" })
+export class MessagePageGql {
+  @Field(() => [MessageGql]) items!: MessageGql[];
+  @Field(() => Int, { description: 'The count of every match' }) totalItems!: number;
+  @Field(() => Int, { description: 'The page number, from 0' }) page!: number;
+  @Field(() => Int) size!: number;
+}
+
+@ObjectType('Dialog', { description: "A conversation about a lot, seen from one of its accounts (`accountId`)" })
+export class DialogGql {
+  @Field(() => ID, { description: '<lot>-<account>-<companion>' }) id!: string;
+  @Field(() => ID) lotId!: string;
+  @Field(() => String) accountId!: string;
+  @Field(() => String, { description: 'The companion' }) withId!: string;
+  @Field(() => Int, { description: "The companion's unread messages to the account" }) unreadMessages!: number;
+  @Field(() => String, { description: 'RFC 3339' }) lastMessageAt!: string;
+}
+
+export const messageGql = (m: Message): MessageGql => ({
+  id: m.id,
+  lotId: m.lotId,
+  senderId: m.sender,
+  receiverId: m.receiver,
+  refMessageId: m.refMessageId,
+  text: m.text,
+  createdAt: rfc3339(m.createdAt),
+  readAt: m.readAt ? rfc3339(m.readAt) : null,
+});
+
+export const messagePageGql = (p: MessagePage): MessagePageGql => ({ items: p.items.map(messageGql), totalItems: p.total, page: p.page, size: p.size });
+
+export const dialogGql = (d: Dialog): DialogGql => ({
+  id: dialogId(d),
+  lotId: d.lotId,
+  accountId: d.accountId,
+  withId: d.withId,
+  unreadMessages: d.unread,
+  lastMessageAt: rfc3339(d.lastMessageAt),
+});
