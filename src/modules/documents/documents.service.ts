@@ -1,0 +1,178 @@
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../core/context';
+import { forbidden, invalid, notFound, unauthenticated } from '../../core/errors';
+import { requireCaller } from '../../core/policies';
+import { validateAttributes } from '../../core/validate';
+import { Account } from '../accounts/accounts.entity';
+import { declaredType, detectType, DOCUMENT_TYPES, UNDECLARED } from './documents.detect';
+import { StoredDocument } from './documents.entity';
+import { DEFAULT_DOCUMENT_PAGE_SIZE, MAX_LISTED_IDS, uploadAttributes, type DocumentListInput, type UploadInput } from './documents.input';
+import { findLiveDocument, findLiveDocuments } from './documents.repository';
+import type { DocumentStorage } from './documents.storage';
+import { LocalStorage } from './documents.storage';
+
+export interface DocumentView {
+  document: StoredDocument;
+  /** A signed link valid for the configured time; '' in lists (INTERFACE.md §2.10). */
+  storageLink: string;
+}
+
+export interface DocumentPage {
+  items: StoredDocument[];
+  total: number;
+  page: number;
+  size: number;
+}
+
+export interface DocumentContent {
+  stream: Readable;
+  size: number;
+  document: StoredDocument;
+}
+
+const ALIASES: Record<string, string> = { 'image/jpg': 'image/jpeg', 'image/pjpeg': 'image/jpeg' };
+const PURGE_BATCH = 500;
+const notFoundDocument = () => notFound('document_not_found', 'no document with this id');
+
+/**
+ * Documents (INTERFACE.md §2.10, §4.10; PROTOCOL.md §8): uploads typed by their bytes, public or
+ * private (readable by their owners only), optionally expiring. The bytes live in a storage
+ * (local directory or S3); readers get a signed link valid for `linkTtl` seconds.
+ */
+export class DocumentsService {
+  constructor(
+    private readonly storage: DocumentStorage,
+    private readonly linkTtl: number,
+  ) {}
+
+  /** POST /documents. The bytes are stored before the row, and removed again when the row fails. */
+  async upload(ctx: RequestContext, input: UploadInput): Promise<DocumentView> {
+    const caller = requireCaller(ctx);
+    const attrs = validateAttributes(uploadAttributes, input.attributes);
+    const owners = attrs.owners?.length ? [...new Set(attrs.owners)] : null;
+    if (attrs.document_type === 'private' && !owners) {
+      throw invalid('owners_required', 'a private document needs at least one owner', { attribute: 'owners' });
+    }
+    const contentType = await this.contentTypeOf(input);
+    if (owners) await this.requireAccounts(ctx.em, owners);
+
+    const id = `${randomBytes(16).toString('base64url')}.${DOCUMENT_TYPES[contentType]}`;
+    const days = attrs.expires ? Number.parseInt(attrs.expires, 10) : null;
+    const fileName = cleanFileName(input.fileName) || id;
+    await this.storage.put(id, input.bytes, { contentType, fileName });
+    try {
+      const document = ctx.em.create(StoredDocument, {
+        id,
+        fileName,
+        contentType,
+        size: input.bytes.length,
+        documentType: attrs.document_type,
+        owners,
+        uploadedBy: caller.accountId,
+        expiresAt: days === null ? null : new Date(Date.now() + days * 86_400_000),
+      });
+      await ctx.em.flush();
+      return { document, storageLink: await this.linkOf(document) };
+    } catch (err) {
+      await this.storage.delete(id).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** GET /documents/{id}: public documents to anyone, private ones to their owners. */
+  async get(ctx: RequestContext, id: string): Promise<DocumentView> {
+    const document = await findLiveDocument(ctx.em, id);
+    if (!document) throw notFoundDocument();
+    if (document.documentType === 'private') {
+      const caller = requireCaller(ctx);
+      if (!document.owners?.includes(caller.accountId)) {
+        throw unauthenticated('not_document_owner', 'this private document is readable by its owners only');
+      }
+    }
+    return { document, storageLink: await this.linkOf(document) };
+  }
+
+  /**
+   * GET /documents?in=…: the named documents, in the order named; every one must be owned by
+   * the caller (an unknown or expired id is owned by no one), else 401 for the whole list.
+   */
+  async list(ctx: RequestContext, input: DocumentListInput): Promise<DocumentPage> {
+    const caller = requireCaller(ctx);
+    const page = input.page ?? 0;
+    const size = input.size ?? DEFAULT_DOCUMENT_PAGE_SIZE;
+    const ids = [...new Set(input.ids)];
+    if (ids.length === 0 || ids.length > MAX_LISTED_IDS) {
+      throw invalid('invalid_parameter', `in must name 1 to ${MAX_LISTED_IDS} documents`, { parameter: 'in' });
+    }
+    if (!Number.isInteger(page) || page < 0) throw invalid('invalid_page', 'page must be an integer from 0', { parameter: 'page[number]' });
+    if (!Number.isInteger(size) || size < 1 || size > 100) throw invalid('invalid_page', 'size must be an integer from 1 to 100', { parameter: 'page[size]' });
+    const found = new Map((await findLiveDocuments(ctx.em, ids)).map((d) => [d.id, d]));
+    const foreign = ids.find((i) => !found.get(i)?.owners?.includes(caller.accountId));
+    if (foreign !== undefined) {
+      throw unauthenticated('not_document_owner', `the caller owns no document ${JSON.stringify(foreign)}`);
+    }
+    const items = ids.slice(page * size, (page + 1) * size).map((i) => found.get(i) as StoredDocument);
+    return { items, total: ids.length, page, size };
+  }
+
+  /** Deletes the rows and bytes of every expired document; answers how many rows went. */
+  async purgeExpired(em: EntityManager): Promise<number> {
+    let purged = 0;
+    for (;;) {
+      const now = new Date();
+      const batch = await em.fork().find(StoredDocument, { expiresAt: { $lte: now } }, { fields: ['id'], limit: PURGE_BATCH, orderBy: { expiresAt: 'asc' } });
+      if (batch.length === 0) return purged;
+      // Bytes first: a row left behind by a failure is expired anyway (404) and retried next run.
+      for (const { id } of batch) await this.storage.delete(id);
+      purged += await em.fork().nativeDelete(StoredDocument, { id: { $in: batch.map((d) => d.id) }, expiresAt: { $lte: now } });
+      if (batch.length < PURGE_BATCH) return purged;
+    }
+  }
+
+  /** The bytes behind a link of the local storage (`GET /files/{id}`): 403 unless its signature holds. */
+  async openLink(ctx: RequestContext, id: string, expires: string | undefined, signature: string | undefined): Promise<DocumentContent> {
+    if (!(this.storage instanceof LocalStorage)) throw notFound('route_not_found', 'documents are served by the object store');
+    const check = this.storage.signer.check(id, expires, signature);
+    if (check === 'invalid') throw forbidden('storage_link_invalid', 'the link is not signed by this service');
+    if (check === 'expired') throw forbidden('storage_link_expired', 'the link has expired; read the document again for a new one');
+    const document = await findLiveDocument(ctx.em, id);
+    const content = document ? await this.storage.open(id) : null;
+    if (!document || !content) throw notFoundDocument();
+    return { ...content, document };
+  }
+
+  private linkOf(document: StoredDocument): Promise<string> {
+    return this.storage.link(document.id, { contentType: document.contentType, fileName: document.fileName }, this.linkTtl);
+  }
+
+  /** The type of the bytes; 400 when it is not allowed or contradicts the declared type. */
+  private async contentTypeOf(input: UploadInput): Promise<keyof typeof DOCUMENT_TYPES> {
+    if (input.bytes.length === 0) throw invalid('invalid_field', 'the file is empty', { pointer: '/file' });
+    const detected = await detectType(input.bytes);
+    if (!detected.contentType) {
+      throw invalid('unsupported_file_type', `the content is ${detected.label}; allowed are ${Object.keys(DOCUMENT_TYPES).join(', ')}`, { pointer: '/file' });
+    }
+    const declared = declaredType(input.declaredType);
+    if (!UNDECLARED.has(declared) && (ALIASES[declared] ?? declared) !== detected.contentType) {
+      throw invalid('file_type_mismatch', `the file is declared ${declared} but its content is ${detected.contentType}`, { pointer: '/file' });
+    }
+    return detected.contentType;
+  }
+
+  private async requireAccounts(em: EntityManager, ids: string[]): Promise<void> {
+    const known = new Set((await em.find(Account, { id: { $in: ids } }, { fields: ['id'] })).map((a) => a.id));
+    const unknown = ids.filter((id) => !known.has(id));
+    if (unknown.length) {
+      throw invalid('owner_not_found', `no account ${unknown.join(', ')}`, { attribute: 'owners' });
+    }
+  }
+}
+
+/** The last path segment of the name the client gave, without control characters, at most 255 characters. */
+function cleanFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const printable = [...base].filter((ch) => ch.charCodeAt(0) > 0x1f && ch.charCodeAt(0) !== 0x7f).join('');
+  return printable.trim().slice(0, 255);
+}

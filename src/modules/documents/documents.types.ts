@@ -1,0 +1,36 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+import { rfc3339 } from '../../core/time';
+import type { StoredDocument } from './documents.entity';
+
+@ObjectType('Document', { description: 'An uploaded document (upload through REST POST /documents)' })
+export class DocumentGql {
+  @Field(() => String, { description: 'Random, ending with the extension of the detected type' }) id!: string;
+  @Field(() => String) fileName!: string;
+  @Field(() => String, { description: 'public or private' }) documentType!: string;
+  @Field(() => String, { description: 'Detected from the bytes: application/pdf, image/png, image/jpeg or text/html' }) contentType!: string;
+  @Field(() => Int, { description: 'Bytes' }) size!: number;
+  @Field(() => [String], { nullable: true, description: 'Account ids; null when none were given' }) owners!: string[] | null;
+  @Field(() => String, { description: 'A signed link valid for STORAGE_LINK_TTL; empty in lists' }) storageLink!: string;
+  @Field(() => String, { description: 'RFC 3339' }) createdAt!: string;
+  @Field(() => String, { nullable: true, description: 'RFC 3339' }) expiresAt!: string | null;
+}
+
+@ObjectType('DocumentPage', { description: 'A page of GET /documents' })
+export class DocumentPageGql {
+  @Field(() => [DocumentGql]) items!: DocumentGql[];
+  @Field(() => Int) totalItems!: number;
+  @Field(() => Int) page!: number;
+  @Field(() => Int) size!: number;
+}
+
+export const documentGql = (d: StoredDocument, storageLink: string): DocumentGql => ({
+  id: d.id,
+  fileName: d.fileName,
+  documentType: d.documentType,
+  contentType: d.contentType,
+  size: d.size,
+  owners: d.owners,
+  storageLink,
+  createdAt: rfc3339(d.createdAt),
+  expiresAt: d.expiresAt ? rfc3339(d.expiresAt) : null,
+});
