@@ -1,0 +1,50 @@
+import { Horizon, xdr, type FeeBumpTransaction, type Transaction } from '@stellar/stellar-sdk';
+import { DomainError } from '../../core/errors';
+import { TransactionRejected, type SubmittedTransaction } from './ledger.embedded';
+
+interface HorizonFailure {
+  status?: number;
+  extras?: { result_xdr?: string };
+}
+
+/** Relays transactions to a Stellar network through Horizon (`HORIZON_URL`) instead of the embedded ledger. */
+export class HorizonRelay {
+  private readonly server: Horizon.Server;
+
+  constructor(url: string) {
+    this.server = new Horizon.Server(url, { allowHttp: url.startsWith('http:') });
+  }
+
+  /** Horizon's answer as ours; a transaction the network refused is a TransactionRejected. */
+  async submit(tx: Transaction | FeeBumpTransaction): Promise<SubmittedTransaction> {
+    let response: Horizon.HorizonApi.SubmitTransactionResponse;
+    try {
+      // The memo check would look up every destination first; deposit memos are ours to read.
+      response = await this.server.submitTransaction(tx, { skipMemoRequiredCheck: true });
+    } catch (err) {
+      throw this.failure(err);
+    }
+    return {
+      envelopeXdr: response.envelope_xdr,
+      hash: response.hash,
+      ledger: response.ledger,
+      resultXdr: response.result_xdr,
+      resultMetaXdr: response.result_meta_xdr ?? '',
+    };
+  }
+
+  private failure(err: unknown): Error {
+    const response = (err as { response?: HorizonFailure & { data?: HorizonFailure } }).response;
+    const body = response?.data ?? response;
+    const resultXdr = body?.extras?.result_xdr;
+    if (resultXdr) {
+      try {
+        return new TransactionRejected(xdr.TransactionResult.fromXDR(resultXdr, 'base64'));
+      } catch {
+        // an undecodable result is the gateway's fault, reported below
+      }
+    }
+    const status = body?.status ?? response?.status;
+    return DomainError.of('bad_gateway', 'ledger_unavailable', `the Stellar network did not accept the submission${status ? ` (Horizon answered ${status})` : ''}`);
+  }
+}

@@ -1,0 +1,52 @@
+import { Field, Int, ObjectType } from 'type-graphql';
+import type { SubmittedTransaction } from './ledger.embedded';
+import { formatStroops } from './ledger.presenter';
+import type { LedgerAccountView } from './ledger.service';
+
+@ObjectType('LedgerBalance', { description: 'What a ledger account holds of an asset (code plus issuer)' })
+export class LedgerBalanceGql {
+  @Field(() => String) assetCode!: string;
+  @Field(() => String) assetIssuer!: string;
+  @Field(() => String, { description: 'Seven decimals, as on Stellar' }) balance!: string;
+}
+
+@ObjectType('LedgerSigner', { description: 'A key that signs for a ledger account, the account’s own key first' })
+export class LedgerSignerGql {
+  @Field(() => String) key!: string;
+  @Field(() => Int) weight!: number;
+}
+
+@ObjectType('LedgerThresholds')
+export class LedgerThresholdsGql {
+  @Field(() => Int) low!: number;
+  @Field(() => Int) medium!: number;
+  @Field(() => Int) high!: number;
+}
+
+@ObjectType('LedgerAccount', { description: 'An account of the embedded ledger' })
+export class LedgerAccountGql {
+  @Field(() => String) id!: string;
+  @Field(() => String, { description: 'Sequence number, a decimal string' }) sequence!: string;
+  @Field(() => [LedgerBalanceGql]) balances!: LedgerBalanceGql[];
+  @Field(() => [LedgerSignerGql]) signers!: LedgerSignerGql[];
+  @Field(() => LedgerThresholdsGql) thresholds!: LedgerThresholdsGql;
+}
+
+@ObjectType('SubmittedTransaction', { description: 'A transaction that reached a ledger, with its XDR (base64)' })
+export class SubmittedTransactionGql {
+  @Field(() => String) envelopeXdr!: string;
+  @Field(() => String, { description: 'Hex' }) hash!: string;
+  @Field(() => Int) ledger!: number;
+  @Field(() => String) resultXdr!: string;
+  @Field(() => String) resultMetaXdr!: string;
+}
+
+export const ledgerAccountGql = (a: LedgerAccountView): LedgerAccountGql => ({
+  id: a.id,
+  sequence: a.sequence.toString(),
+  balances: a.balances.map((b) => ({ assetCode: b.assetCode, assetIssuer: b.assetIssuer, balance: formatStroops(b.balance) })),
+  signers: a.signers,
+  thresholds: a.thresholds,
+});
+
+export const submittedTransactionGql = (s: SubmittedTransaction): SubmittedTransactionGql => ({ ...s });

@@ -1,0 +1,89 @@
+import { Keypair, Operation } from '@stellar/stellar-sdk';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
+import { build, ledgerAccount, operationCodes, pay, rejection, resultCode, submit } from './ledger.helpers';
+
+let t: TestApp;
+let platform: Keypair;
+let user: CreatedAccount;
+const signer = Keypair.random();
+
+beforeAll(async () => {
+  t = await startTestApp();
+  platform = await createPlatform(t);
+  user = await createAccount(t, platform);
+});
+afterAll(() => t.close());
+
+const addSigner = (weight: number, signers: Keypair[] = [user.keypair]) =>
+  build(t, user.keypair, [Operation.setOptions({ signer: { ed25519PublicKey: signer.publicKey(), weight } })], { signers }).then((tx) => submit(t, tx));
+
+describe('signers added through ledger transactions', () => {
+  it('are listed on the ledger account and sign requests for the account', async () => {
+    expect((await t.client.as(signer).get(`/accounts/${user.id}`)).status).toBe(401);
+    const res = await addSigner(1);
+    expect(res.status).toBe(200);
+    expect(operationCodes(res.body.meta.result_xdr)).toEqual(['setOptionsSuccess']);
+    expect((await ledgerAccount(t, user.id)).signers).toEqual([
+      { key: user.id, weight: 1 },
+      { key: signer.publicKey(), weight: 1 },
+    ]);
+
+    const read = await t.client.as(signer).get(`/accounts/${user.id}`, { headers: { 'x-account-id': user.id }, sign: { keypair: signer, headers: ['(request-target)', 'x-date', 'x-account-id'] } });
+    expect(read.status).toBe(200);
+    expect(read.body.data.attributes.email).toBe(user.email);
+    const patch = await t.client.as(signer).patch(`/accounts/${user.id}`, { data: { type: 'accounts', id: user.id, attributes: { city: 'Batumi' } } });
+    expect(patch.status).toBe(200);
+    expect(patch.body.data.attributes.city).toBe('Batumi');
+  });
+
+  it('sign ledger transactions of the account, weighed against its thresholds', async () => {
+    const bySigner = await build(t, user.keypair, [Operation.manageData({ name: 'k', value: 'v' })], { signers: [signer] });
+    expect((await submit(t, bySigner)).status).toBe(200);
+
+    const raise = Operation.setOptions({ lowThreshold: 2, medThreshold: 2, highThreshold: 2 });
+    expect((await submit(t, await build(t, user.keypair, [raise]))).status).toBe(200);
+    expect((await ledgerAccount(t, user.id)).thresholds).toEqual({ low: 2, medium: 2, high: 2 });
+
+    const alone = await build(t, user.keypair, [Operation.manageData({ name: 'k', value: 'w' })]);
+    expect(resultCode(rejection(await submit(t, alone)))).toBe('txBadAuth');
+    const both = await build(t, user.keypair, [Operation.manageData({ name: 'k', value: 'w' })], { signers: [user.keypair, signer] });
+    expect((await submit(t, both)).status).toBe(200);
+  });
+
+  it('are refused as the account’s own key, and stop signing once removed', async () => {
+    const own = await build(t, user.keypair, [Operation.setOptions({ signer: { ed25519PublicKey: user.id, weight: 1 } })], { signers: [user.keypair, signer] });
+    const refused = await submit(t, own);
+    expect(operationCodes(rejection(refused))).toEqual(['setOptionsBadSigner']);
+    expect(refused.body.errors[0].meta.result_codes.operations).toEqual(['op_bad_signer']);
+
+    const removed = await addSigner(0, [user.keypair, signer]);
+    expect(removed.status).toBe(200);
+    expect((await ledgerAccount(t, user.id)).signers).toEqual([{ key: user.id, weight: 1 }]);
+    const read = await t.client.as(signer).get(`/accounts/${user.id}`);
+    expect(read.status).toBe(401);
+    expect(read.body.errors[0].code).toBe('signature_invalid');
+  });
+
+  it('allows at most 20 signers besides the own key', async () => {
+    const owner = Keypair.random();
+    await submit(t, await build(t, platform, [Operation.createAccount({ destination: owner.publicKey(), startingBalance: '0' })]));
+    const twenty = Array.from({ length: 20 }, () => Operation.setOptions({ signer: { ed25519PublicKey: Keypair.random().publicKey(), weight: 1 } }));
+    expect((await submit(t, await build(t, owner, twenty))).status).toBe(200);
+    const more = await submit(t, await build(t, owner, [Operation.setOptions({ signer: { ed25519PublicKey: Keypair.random().publicKey(), weight: 1 } })]));
+    expect(operationCodes(rejection(more))).toEqual(['setOptionsTooManySigners']);
+    expect((await ledgerAccount(t, owner.publicKey())).signers).toHaveLength(21);
+  });
+
+  it('of the master account include those added by POST /master/signers', async () => {
+    const masterSigner = Keypair.random();
+    const added = await t.client.post('/master/signers', { data: { type: 'signers', id: masterSigner.publicKey() } });
+    expect(added.status).toBe(204);
+    expect((await ledgerAccount(t, t.master.publicKey())).signers).toEqual([
+      { key: t.master.publicKey(), weight: 1 },
+      { key: masterSigner.publicKey(), weight: 1 },
+    ]);
+    const minted = await submit(t, await build(t, t.master, [pay(user.id, 'EUR', t.master.publicKey(), '1')], { signers: [masterSigner] }));
+    expect(minted.status).toBe(200);
+  });
+});
