@@ -1,4 +1,8 @@
-import { EventEmitter } from 'node:events';
+import { logger } from '../../core/logger';
+import { formatMoney } from '../../core/money';
+import { memoryTransport, type LiveTransport } from '../../graphql/pubsub';
+import type { Bid } from '../bids/bids.entity';
+import type { NotificationBus, PublishedNotification } from '../notifications/notifications.bus';
 
 /** An accepted bid as it is announced once its transaction committed (PROTOCOL.md §9, BidEvent). */
 export interface BidPlacedEvent {
@@ -12,41 +16,105 @@ export interface BidPlacedEvent {
   createdAt: Date;
 }
 
-export type BidListener = (e: BidPlacedEvent) => void;
-export type LotListener = (lotId: string) => void;
+/** The event of an accepted bid; `highestBid` is the lot's highest bid once its request committed. */
+export function bidEvent(b: Bid, highestBid: string): BidPlacedEvent {
+  return {
+    id: b.id,
+    lotId: b.lotId,
+    amount: formatMoney(b.amount),
+    highestBid,
+    bidderId: b.accountId,
+    placedByProxy: b.placedByProxy,
+    createdAt: b.createdAt,
+  };
+}
+
+/** A lot whose state, highest bid, winner, times or winner details changed. */
+export interface LotChangedEvent {
+  lotId: string;
+}
+
+export type Unsubscribe = () => void;
+
+const channel = {
+  bid: (lotId: string) => `bid.${lotId}`,
+  lot: (lotId: string) => `lot.${lotId}`,
+  notification: (accountId: string) => `notification.${accountId}`,
+  stopped: 'account.stopped',
+};
+
+/** Dates travel as RFC 3339 strings (JSON through Redis). */
+const revive = <T extends { createdAt: Date }>(raw: unknown): T => {
+  const e = raw as T;
+  return { ...e, createdAt: new Date(e.createdAt) };
+};
 
 /**
- * The in-process announcement of committed lot activity: accepted bids and lot changes (state,
- * highest bid, winner, times). It is the seam where the `bidPlaced` and `lotUpdated`
- * subscriptions and a cross-instance relay attach; publishers call it after commit.
+ * The announcement of committed live activity: accepted bids, lot changes, notifications and
+ * accounts stopped by the blacklist. Publishers call it after their transaction committed; each
+ * event goes through the transport once and reaches the listeners of every instance once. The
+ * `on…` methods resolve once the listener is active, so that a caller can subscribe first and
+ * then read the database without missing what commits in between.
  */
 export class LiveBus {
-  private readonly emitter = new EventEmitter();
-
-  constructor() {
-    this.emitter.setMaxListeners(0);
-  }
+  constructor(private readonly transport: LiveTransport = memoryTransport()) {}
 
   publishBid(e: BidPlacedEvent): void {
-    this.emitter.emit(`bid:${e.lotId}`, e);
+    this.send(channel.bid(e.lotId), e);
   }
 
   publishLotChanged(lotId: string): void {
-    this.emitter.emit(`lot:${lotId}`, lotId);
+    this.send(channel.lot(lotId), { lotId } satisfies LotChangedEvent);
   }
 
-  onBid(lotId: string, fn: BidListener): () => void {
-    return this.listen(`bid:${lotId}`, fn);
+  publishNotification(n: PublishedNotification): void {
+    this.send(channel.notification(n.recipient), n);
   }
 
-  onLotChanged(lotId: string, fn: LotListener): () => void {
-    return this.listen(`lot:${lotId}`, fn);
+  /** An account was blacklisted as stopped: every instance closes its sockets (PROTOCOL.md §3.4). */
+  publishAccountStopped(accountId: string): void {
+    this.send(channel.stopped, { accountId });
   }
 
-  private listen<T>(event: string, fn: (v: T) => void): () => void {
-    this.emitter.on(event, fn);
-    return () => {
-      this.emitter.off(event, fn);
-    };
+  /** Forwards every notification committed in this process to the subscribers of every instance. */
+  relay(notifications: NotificationBus): Unsubscribe {
+    return notifications.subscribeAll((n) => this.publishNotification(n));
+  }
+
+  onBid(lotId: string, fn: (e: BidPlacedEvent) => void): Promise<Unsubscribe> {
+    return this.listen(channel.bid(lotId), (raw) => fn(revive<BidPlacedEvent>(raw)));
+  }
+
+  /** The listener gets the event object, one per change, shared by the listeners of this instance. */
+  onLotChanged(lotId: string, fn: (e: LotChangedEvent) => void): Promise<Unsubscribe> {
+    return this.listen(channel.lot(lotId), (raw) => fn(raw as LotChangedEvent));
+  }
+
+  onNotification(accountId: string, fn: (n: PublishedNotification) => void): Promise<Unsubscribe> {
+    return this.listen(channel.notification(accountId), (raw) => fn(revive<PublishedNotification>(raw)));
+  }
+
+  onAccountStopped(fn: (accountId: string) => void): Promise<Unsubscribe> {
+    return this.listen(channel.stopped, (raw) => fn((raw as { accountId: string }).accountId));
+  }
+
+  close(): Promise<void> {
+    return this.transport.close();
+  }
+
+  private send(name: string, payload: object): void {
+    this.transport.publish(name, payload).catch((err: unknown) => {
+      logger.warn({ err: err instanceof Error ? err.message : String(err), channel: name }, 'publishing a live event failed');
+    });
+  }
+
+  private listen(name: string, fn: (raw: unknown) => void): Promise<Unsubscribe> {
+    return this.transport.subscribe(name, (raw) => {
+      try {
+        fn(raw);
+      } catch (err) {
+        logger.warn({ err: err instanceof Error ? err.message : String(err), channel: name }, 'a live listener failed');
+      }
+    });
   }
 }

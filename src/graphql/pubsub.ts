@@ -1,0 +1,90 @@
+import { EventEmitter } from 'node:events';
+import { PubSub, type PubSubEngine } from 'graphql-subscriptions';
+import { RedisPubSub } from 'graphql-redis-subscriptions';
+import { Redis } from 'ioredis';
+import type { Config } from '../config';
+import type { Logger } from '../core/logger';
+
+/** A JSON-able message handler; returns nothing, never throws to the transport. */
+export type Handler = (payload: unknown) => void;
+
+/**
+ * Where live events travel: in this process only, or through Redis to every instance. A message
+ * published once reaches each subscriber of every instance once (the publishing instance hears
+ * it back from Redis like the others), so an event is published once per commit.
+ */
+export interface LiveTransport {
+  publish(channel: string, payload: object): Promise<void>;
+  /** Resolves once the subscription is active, with the function that ends it. */
+  subscribe(channel: string, fn: Handler): Promise<() => void>;
+  close(): Promise<void>;
+}
+
+class EngineTransport implements LiveTransport {
+  constructor(
+    private readonly engine: PubSubEngine,
+    private readonly prefix: string,
+    private readonly onClose: () => Promise<void>,
+  ) {}
+
+  publish(channel: string, payload: object): Promise<void> {
+    return this.engine.publish(this.prefix + channel, payload);
+  }
+
+  async subscribe(channel: string, fn: Handler): Promise<() => void> {
+    const id = await this.engine.subscribe(this.prefix + channel, fn, {});
+    let active = true;
+    return () => {
+      if (active) this.engine.unsubscribe(id);
+      active = false;
+    };
+  }
+
+  close(): Promise<void> {
+    return this.onClose();
+  }
+}
+
+/** One process: graphql-subscriptions' in-memory PubSub. */
+export function memoryTransport(): LiveTransport {
+  // Every subscriber of a lot listens on the lot's channel: thousands are expected, not a leak.
+  const eventEmitter = new EventEmitter().setMaxListeners(0);
+  return new EngineTransport(new PubSub({ eventEmitter }), '', async () => {});
+}
+
+/**
+ * Across instances (REDIS_URL): graphql-redis-subscriptions over two ioredis connections (a
+ * subscribing connection can do nothing else). Channels carry REDIS_PREFIX, so that several
+ * deployments (or test runs) can share one Redis.
+ */
+export function redisTransport(url: string, prefix: string, log: Logger): LiveTransport {
+  const connect = (role: string) => {
+    const client = new Redis(url, { maxRetriesPerRequest: null });
+    client.on('error', (err: Error) => log.warn({ err: err.message, role }, 'redis connection error'));
+    return client;
+  };
+  const publisher = connect('publisher');
+  const subscriber = connect('subscriber');
+  const engine = new RedisPubSub({ publisher, subscriber });
+  return new EngineTransport(engine, prefix, async () => {
+    await Promise.allSettled([publisher.quit(), subscriber.quit()]);
+  });
+}
+
+export function createTransport(config: Pick<Config, 'REDIS_URL' | 'REDIS_PREFIX'>, log: Logger): LiveTransport {
+  return config.REDIS_URL ? redisTransport(config.REDIS_URL, config.REDIS_PREFIX, log) : memoryTransport();
+}
+
+/**
+ * type-graphql refuses to build a schema with subscriptions unless it is given a PubSub, even
+ * when every subscription brings its own `subscribe` (ours do: they listen to the LiveBus, which
+ * lets `bidPlaced` replay missed bids between subscribing and going live). Topics are unused.
+ */
+export const NO_TOPICS = {
+  publish(): void {
+    throw new Error('subscriptions publish through the LiveBus');
+  },
+  subscribe(): AsyncIterable<unknown> {
+    throw new Error('subscriptions subscribe through the LiveBus');
+  },
+};

@@ -1,0 +1,118 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../core/context';
+import { invalid } from '../../core/errors';
+import { integerId } from '../../core/ids';
+import { formatMoney } from '../../core/money';
+import { requireCaller, seesLiveBidder } from '../../core/policies';
+import { Bid } from '../bids/bids.entity';
+import { findLot } from '../lots/lots.find';
+import type { LotsService, LotsView } from '../lots/lots.service';
+import type { PublishedNotification } from '../notifications/notifications.bus';
+import { bidEvent, type BidPlacedEvent, type LiveBus, type LotChangedEvent } from './live.bus';
+import { LiveStream } from './live.stream';
+
+/** A bid as one subscriber sees it: the bidder only where it may (PROTOCOL.md §9). */
+export interface BidView extends Omit<BidPlacedEvent, 'bidderId'> {
+  bidderId: string | null;
+}
+
+/**
+ * The streams behind the GraphQL subscriptions (PROTOCOL.md §8, §9): each checks what it is asked
+ * for, listens to the LiveBus, and ends (unsubscribing) when the stream is returned.
+ */
+export class LiveFeeds {
+  /** One load of a changed lot per event and instance, shared by its subscribers. */
+  private readonly loads = new WeakMap<LotChangedEvent, Promise<LotsView>>();
+
+  constructor(
+    private readonly bus: LiveBus,
+    private readonly lots: LotsService,
+  ) {}
+
+  /**
+   * `bidPlaced(lotId, after)`: with `after`, first every bid of the lot after that bid id (from
+   * the database), then the live bids, with no gap and no duplicate: it listens before it reads,
+   * buffers what arrives meanwhile, and drops buffered or live bids already replayed.
+   */
+  async bids(ctx: RequestContext, lotId: string, after?: string | null): Promise<LiveStream<BidView>> {
+    const lot = await findLot(ctx.em.fork(), lotId);
+    const from = after === undefined || after === null ? null : integerId(after);
+    if (after !== undefined && after !== null && from === null) throw invalid('invalid_field', 'after must be a bid id', { attribute: 'after' });
+    const view = (e: BidPlacedEvent): BidView => ({ ...e, bidderId: seesLiveBidder(ctx.caller, lot, e.bidderId) ? e.bidderId : null });
+    const stream = new LiveStream<BidView>();
+    if (from === null) {
+      stream.onEnd(await this.bus.onBid(lot.id, (e) => stream.push(view(e))));
+      return stream;
+    }
+    const buffered: BidPlacedEvent[] = [];
+    let replayedTo: bigint | null = null;
+    stream.onEnd(
+      await this.bus.onBid(lot.id, (e) => {
+        if (replayedTo === null) buffered.push(e);
+        else if (BigInt(e.id) > replayedTo) stream.push(view(e));
+      }),
+    );
+    try {
+      const missed = await bidsAfter(ctx.em.fork(), lot.id, from);
+      const last = BigInt(missed.length ? missed[missed.length - 1].id : from);
+      for (const e of [...missed, ...buffered.filter((b) => BigInt(b.id) > last)]) stream.push(view(e));
+      replayedTo = last;
+      buffered.length = 0;
+    } catch (err) {
+      await stream.return();
+      throw err;
+    }
+    return stream;
+  }
+
+  /** `lotUpdated(lotId)`: the lot as it is after each committed change, in the order of the changes. */
+  async lot(ctx: RequestContext, lotId: string): Promise<LiveStream<LotsView>> {
+    const lot = await findLot(ctx.em.fork(), lotId);
+    const stream = new LiveStream<LotsView>();
+    let delivered: Promise<void> = Promise.resolve();
+    stream.onEnd(
+      await this.bus.onLotChanged(lot.id, (e) => {
+        const load = this.loadOnce(ctx, e);
+        delivered = delivered.then(() => load).then(
+          (v) => stream.push(v),
+          (err: unknown) => stream.fail(err),
+        );
+      }),
+    );
+    return stream;
+  }
+
+  /** `notificationAdded`: the caller's own notifications (401 for anonymous callers). */
+  async notifications(ctx: RequestContext): Promise<LiveStream<PublishedNotification>> {
+    const caller = requireCaller(ctx);
+    const stream = new LiveStream<PublishedNotification>();
+    stream.onEnd(await this.bus.onNotification(caller.accountId, (n) => stream.push(n)));
+    return stream;
+  }
+
+  private loadOnce(ctx: RequestContext, e: LotChangedEvent): Promise<LotsView> {
+    let load = this.loads.get(e);
+    if (!load) {
+      load = this.lots.get({ ...ctx, em: ctx.em.fork() }, e.lotId);
+      this.loads.set(e, load);
+    }
+    return load;
+  }
+}
+
+/**
+ * The lot's bids after `from`, as events. `highestBid` is, as in the live events, the lot's
+ * highest bid once the request that placed the bid committed: the last of the bids that share
+ * its `created_at` (one request stamps all of its bids with one time).
+ */
+async function bidsAfter(em: EntityManager, lotId: string, from: string): Promise<BidPlacedEvent[]> {
+  const rows = await em.find(Bid, { lotId, id: { $gt: from } }, { orderBy: { id: 'asc' } });
+  let highest = '';
+  return rows
+    .reverse()
+    .map((b, i, desc) => {
+      if (i === 0 || desc[i - 1].createdAt.getTime() !== b.createdAt.getTime()) highest = formatMoney(b.amount);
+      return bidEvent(b, highest);
+    })
+    .reverse();
+}

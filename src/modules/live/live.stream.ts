@@ -1,0 +1,82 @@
+/**
+ * A subscription's event stream: producers push, the GraphQL executor pulls. Unlike an async
+ * generator, `return()` ends it at once even while the executor waits for the next event (a
+ * client unsubscribing or a socket closing must not wait for one more bid), and runs `cleanup`
+ * (unsubscribing from the bus) exactly once.
+ */
+export class LiveStream<T> implements AsyncIterableIterator<T> {
+  private readonly queue: T[] = [];
+  private waiting: ((r: IteratorResult<T>) => void) | null = null;
+  private failure: ((err: unknown) => void) | null = null;
+  private error: unknown = null;
+  private done = false;
+  private readonly cleanups: (() => void)[] = [];
+
+  /** Runs when the stream ends (at once if it has ended already). */
+  onEnd(fn: () => void): void {
+    if (this.done) fn();
+    else this.cleanups.push(fn);
+  }
+
+  push(value: T): void {
+    if (this.done) return;
+    if (this.waiting) {
+      const resolve = this.waiting;
+      this.waiting = this.failure = null;
+      resolve({ value, done: false });
+    } else {
+      this.queue.push(value);
+    }
+  }
+
+  /** Ends the stream with an error, after the events already queued. */
+  fail(err: unknown): void {
+    if (this.done) return;
+    if (this.waiting && this.failure) {
+      const reject = this.failure;
+      this.waiting = this.failure = null;
+      this.finish();
+      reject(err);
+    } else {
+      this.error = err ?? new Error('stream failed');
+    }
+  }
+
+  next(): Promise<IteratorResult<T>> {
+    if (this.queue.length) return Promise.resolve({ value: this.queue.shift() as T, done: false });
+    if (this.error !== null) {
+      const err = this.error;
+      this.error = null;
+      this.finish();
+      return Promise.reject(err);
+    }
+    if (this.done) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve, reject) => {
+      this.waiting = resolve;
+      this.failure = reject;
+    });
+  }
+
+  return(): Promise<IteratorResult<T>> {
+    this.queue.length = 0;
+    this.finish();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  throw(err: unknown): Promise<IteratorResult<T>> {
+    this.finish();
+    return Promise.reject(err);
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  private finish(): void {
+    if (this.done) return;
+    this.done = true;
+    if (this.waiting) this.waiting({ value: undefined, done: true });
+    this.waiting = this.failure = null;
+    for (const fn of this.cleanups.splice(0)) fn();
+  }
+}
