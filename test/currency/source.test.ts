@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
 import { ConfigError, loadConfig } from '../../src/config';
 import { logger } from '../../src/core/logger';
-import { Poller, refreshRates } from '../../src/modules/currency/currency.poller';
+import { refreshRates } from '../../src/modules/currency/currency.refresh';
 import { parseRatesDocument, RatesDocumentError } from '../../src/modules/currency/currency.source';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createAccount, createPlatform } from '../helpers/factories';
@@ -53,7 +53,6 @@ afterEach(async () => {
 describe('the rates source at start', () => {
   it('fetches RATES_URL and stores the supported rates it carries, ignoring the others', async () => {
     source.serve(200, { base: 'EUR', date: '2026-11-20', rates: { USD: 1.1, GEL: '2.95', XYZ: 7, EUR: 1.5, JPY: 'n/a' } });
-    const stop = jest.spyOn(Poller.prototype, 'stop');
     const t = await startTestApp({ RATES_URL: source.url });
     try {
       expect(source.requests).toHaveLength(1);
@@ -70,8 +69,6 @@ describe('the rates source at start', () => {
     } finally {
       await t.close();
     }
-    // app.close() stops the timer
-    expect(stop).toHaveBeenCalledTimes(1);
   });
 
   it('keeps the current rates and warns when the source answers 500', async () => {
@@ -88,13 +85,6 @@ describe('the rates source at start', () => {
     } finally {
       await t.close();
     }
-  });
-
-  it('does not poll without RATES_URL', async () => {
-    const start = jest.spyOn(Poller.prototype, 'start');
-    const t = await startTestApp();
-    await t.close();
-    expect(start).not.toHaveBeenCalled();
   });
 });
 
@@ -202,54 +192,6 @@ describe('parseRatesDocument', () => {
     ['no object at all', null],
   ])('refuses %s', (_name, json) => {
     expect(() => parseRatesDocument(json, at)).toThrow(RatesDocumentError);
-  });
-});
-
-describe('Poller', () => {
-  afterEach(() => jest.useRealTimers());
-
-  it('runs at start, then every interval after each run, until stopped', async () => {
-    jest.useFakeTimers();
-    let runs = 0;
-    const poller = new Poller(async () => {
-      runs += 1;
-      if (runs === 2) throw new Error('a failed run does not stop the polling');
-    }, 600_000);
-    await poller.start();
-    expect(runs).toBe(1);
-    await jest.advanceTimersByTimeAsync(599_999);
-    expect(runs).toBe(1);
-    await jest.advanceTimersByTimeAsync(1);
-    expect(runs).toBe(2);
-    await jest.advanceTimersByTimeAsync(600_000);
-    expect(runs).toBe(3);
-    await poller.stop();
-    await jest.advanceTimersByTimeAsync(6_000_000);
-    expect(runs).toBe(3);
-  });
-
-  it('stop waits for a run in flight and schedules no other', async () => {
-    jest.useFakeTimers();
-    let release: () => void = () => undefined;
-    let runs = 0;
-    let finished = 0;
-    const poller = new Poller(async () => {
-      runs += 1;
-      if (runs === 2) await new Promise<void>((resolve) => (release = resolve));
-      finished += 1;
-    }, 1000);
-    await poller.start();
-    await jest.advanceTimersByTimeAsync(1000);
-    expect(runs).toBe(2);
-    let stopped = false;
-    const stopping = poller.stop().then(() => (stopped = true));
-    await Promise.resolve();
-    expect(stopped).toBe(false);
-    release();
-    await stopping;
-    expect(finished).toBe(2);
-    await jest.advanceTimersByTimeAsync(10_000);
-    expect(runs).toBe(2);
   });
 });
 

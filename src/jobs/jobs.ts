@@ -1,0 +1,120 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import PgBoss from 'pg-boss';
+import type { Config } from '../config';
+import { loggable } from '../core/loggable';
+import type { Logger } from '../core/logger';
+import { refreshRates } from '../modules/currency/currency.refresh';
+import type { Services } from '../services';
+import { deleteExpiredTokens, rejectUnpaidParticipants, returnDeposits, scheduleLotClocks, type Cleaner } from './cleaners';
+import { LOT_QUEUES, singletonKeyOf, type LotJobData } from './lot-clock';
+import { LotNotices } from './lot-notices';
+
+export interface JobsDeps {
+  config: Config;
+  orm: MikroORM;
+  services: Services;
+  log: Logger;
+}
+
+export interface Jobs {
+  /** Stops taking jobs, waits (up to a limit) for those running, and closes the queue's connections. */
+  stop(): Promise<void>;
+}
+
+/** pg-boss keeps its tables in a schema of its own in the service's database. */
+export const JOBS_SCHEMA = 'pgboss';
+const CLEANUP_QUEUE = 'cleanup';
+const RATES_QUEUE = 'rates-refresh';
+const STOP_TIMEOUT_MS = 10_000;
+
+/** The periodic housekeeping, run in this order every CLEANUP_INTERVAL_SECONDS; one failing does not stop the others. */
+export function cleanersOf(services: Services): Cleaner[] {
+  return [
+    rejectUnpaidParticipants,
+    returnDeposits,
+    deleteExpiredTokens,
+    { name: 'expired documents', run: (em) => services.documents.purgeExpired(em) },
+    scheduleLotClocks(services.lotClock),
+  ];
+}
+
+/**
+ * Starts the durable job queue (pg-boss, PostgreSQL-backed: jobs survive restarts and each runs
+ * on one instance) and works its queues: the per-lot notices, the cleaners and the rates refresh.
+ * Nothing here holds a transaction while it waits for the queue's own connections, which the
+ * embedded PostgreSQL (one transaction at a time) requires.
+ */
+export async function startJobs({ config, orm, services, log }: JobsDeps): Promise<Jobs> {
+  const boss = new PgBoss({
+    connectionString: orm.config.get('clientUrl'),
+    schema: JOBS_SCHEMA,
+    max: 3,
+    application_name: 'auction-jobs',
+    // No cron schedules: the recurring work reschedules itself, at intervals of seconds.
+    schedule: false,
+  });
+  boss.on('error', (err) => log.warn({ err: loggable(err) }, 'job queue error'));
+  await boss.start();
+  const work = { pollingIntervalSeconds: config.JOBS_POLL_SECONDS };
+
+  const notices = new LotNotices(orm, services.notifications, services.live);
+  for (const name of Object.values(LOT_QUEUES)) {
+    await boss.createQueue(name, { name, policy: 'short', retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 300 });
+  }
+  await boss.work<LotJobData>(LOT_QUEUES.finishing, work, async ([job]) => notices.finishing(job.data));
+  await boss.work<LotJobData>(LOT_QUEUES.ended, work, async ([job]) => {
+    // Early by this process's clock (the queue reads the database's): once more at the end.
+    if (!(await notices.ended(job.data))) {
+      await boss.insert([{ name: LOT_QUEUES.ended, data: job.data, singletonKey: singletonKeyOf(job.data), startAfter: new Date(job.data.endTime) }]);
+    }
+  });
+  await boss.work<{ lotId: string }>(LOT_QUEUES.invoice, work, async ([job]) => notices.unpaidInvoice(job.data.lotId));
+
+  const cleaners = cleanersOf(services);
+  await recurring(boss, CLEANUP_QUEUE, config.CLEANUP_INTERVAL_SECONDS, 0, work, async () => {
+    for (const cleaner of cleaners) {
+      try {
+        const changed = await cleaner.run(orm.em.fork());
+        if (changed) log.info({ cleaner: cleaner.name, changed }, 'cleaner changed rows');
+      } catch (err) {
+        log.warn({ err: loggable(err), cleaner: cleaner.name }, 'cleaner failed');
+      }
+    }
+  });
+  const ratesUrl = config.RATES_URL;
+  if (ratesUrl) {
+    // The first refresh ran at start (src/app.ts); the queue takes the following ones.
+    await recurring(boss, RATES_QUEUE, config.RATES_POLL_SECONDS, config.RATES_POLL_SECONDS, work, () =>
+      refreshRates(orm, services.currency, ratesUrl, log),
+    );
+  }
+
+  services.lotClock.attach(boss);
+  return {
+    async stop() {
+      services.lotClock.detach();
+      await boss.stop({ graceful: true, wait: true, timeout: STOP_TIMEOUT_MS });
+    },
+  };
+}
+
+/**
+ * Work that repeats every `everySeconds` across all instances: each run first schedules the next
+ * one, and the queue's `short` policy keeps at most one waiting run (instances starting later
+ * add none while one waits). A run that fails is retried by the queue, which also reschedules.
+ */
+async function recurring(
+  boss: PgBoss,
+  name: string,
+  everySeconds: number,
+  firstAfterSeconds: number,
+  work: PgBoss.WorkOptions,
+  run: () => Promise<void>,
+): Promise<void> {
+  await boss.createQueue(name, { name, policy: 'short', retryLimit: 1, retryDelay: 1, expireInSeconds: 900 });
+  await boss.work(name, work, async () => {
+    await boss.sendAfter(name, {}, { singletonKey: name }, everySeconds);
+    await run();
+  });
+  await boss.sendAfter(name, {}, { singletonKey: name }, firstAfterSeconds);
+}

@@ -1,0 +1,130 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import { inTransaction, type TransactionScope } from '../core/transaction';
+import { Lot, LotState, LotType } from '../modules/lots/lots.entity';
+import { NotificationType } from '../modules/notifications/notifications.entity';
+import { staffOf } from '../modules/notifications/notifications.recipients';
+import type { NotificationsService } from '../modules/notifications/notifications.service';
+import type { LiveBus } from '../modules/live/live.bus';
+import { ParticipantState } from '../modules/trading/trading.entity';
+import type { LotJobData } from './lot-clock';
+
+/** What a firing is about, besides its recipients: the lot, the type and (type 24) the participant. */
+interface FiringKey {
+  lotId: string;
+  type: NotificationType;
+  subject?: string;
+}
+
+/**
+ * Claims the recipients of a firing in `notification_firings` and returns those not claimed
+ * before. A second run of the same job (a retry, a copy on another instance) waits for the first
+ * one's transaction on the primary key and then finds nothing left to claim.
+ */
+async function claim(em: EntityManager, key: FiringKey, recipients: readonly string[]): Promise<string[]> {
+  if (!recipients.length) return [];
+  const rows = await em.getConnection().execute<{ recipient: string }[]>(
+    `insert into notification_firings (lot_id, type, subject, recipient)
+     select ?, ?, ?, r from jsonb_array_elements_text(?::jsonb) as r
+     on conflict do nothing
+     returning recipient`,
+    [key.lotId, key.type, key.subject ?? '', JSON.stringify([...new Set(recipients)])],
+    'all',
+    em.getTransactionContext(),
+  );
+  return rows.map((r) => r.recipient);
+}
+
+async function accountIds(em: EntityManager, sql: string, params: unknown[]): Promise<string[]> {
+  const rows = await em.getConnection().execute<{ account_id: string }[]>(sql, params, 'all', em.getTransactionContext());
+  return rows.map((r) => r.account_id);
+}
+
+/**
+ * The time-based notifications of PROTOCOL.md §7, as the jobs of src/jobs/lot-clock.ts fire
+ * them. Each run re-reads the lot under a share lock (participations, winner choices and closes
+ * lock it for writing, so the recipients are read from a settled lot) and does nothing when the
+ * lot was closed or its end moved since the job was scheduled (the move scheduled jobs of its
+ * own). Every notification is claimed per lot, type and recipient first, so it is sent once.
+ */
+export class LotNotices {
+  constructor(
+    private readonly orm: MikroORM,
+    private readonly notifications: NotificationsService,
+    private readonly live: LiveBus,
+  ) {}
+
+  /** FINISHING_NOTICE_SECONDS before the end: types 1, 3 and 24 (eng), 2 (no_auction). */
+  async finishing(job: LotJobData, now = new Date()): Promise<void> {
+    if (now.getTime() >= Date.parse(job.endTime)) return; // too late to say it finishes soon
+    await inTransaction({ em: this.orm.em.fork() }, async (em, scope) => {
+      const lot = await this.pendingLot(em, job);
+      if (!lot) return;
+      if (lot.lotType === LotType.NoAuction) {
+        const watchers = await accountIds(em, 'select account_id from stars where lot_id = ?', [lot.id]);
+        await this.fire(em, scope, { lotId: lot.id, type: NotificationType.WatchlistDirectSaleFinishingIn3h }, watchers, {});
+        return;
+      }
+      const open = [ParticipantState.Pending, ParticipantState.DepositPending];
+      const participants = await accountIds(em, `select account_id from participants where lot_id = ? and state in (${open.join(', ')}) order by id`, [lot.id]);
+      await this.fire(em, scope, { lotId: lot.id, type: NotificationType.RegisteredFinishingIn3h }, participants, {});
+      const watchers = await accountIds(
+        em,
+        'select s.account_id from stars s where s.lot_id = ? and not exists (select 1 from participants p where p.lot_id = s.lot_id and p.account_id = s.account_id)',
+        [lot.id],
+      );
+      await this.fire(em, scope, { lotId: lot.id, type: NotificationType.WatchlistAuctionFinishingIn3h }, watchers, {});
+      const unpaid = await accountIds(em, `select account_id from participants where lot_id = ? and state = ${ParticipantState.DepositPending} order by id`, [lot.id]);
+      if (!unpaid.length) return;
+      const staff = await staffOf(em, lot.publisherId);
+      for (const accountId of unpaid) {
+        await this.fire(em, scope, { lotId: lot.id, type: NotificationType.ReminderUnpaidDeposit3h, subject: accountId }, staff, { lot_id: lot.id, account_id: accountId });
+      }
+    });
+  }
+
+  /**
+   * At the end of an eng lot that is still pending: type 26 to the publisher's staff, and a lot
+   * change (bidding stopped) once committed. Answers false when the job came before the end by
+   * this process's clock, so that the caller schedules it again.
+   */
+  async ended(job: LotJobData, now = new Date()): Promise<boolean> {
+    if (now.getTime() < Date.parse(job.endTime)) return false;
+    await inTransaction({ em: this.orm.em.fork() }, async (em, scope) => {
+      const lot = await this.pendingLot(em, job);
+      if (lot?.lotType !== LotType.Eng) return;
+      const key = { lotId: lot.id, type: NotificationType.AuctionFinished };
+      // The lot's own claim (no recipient) makes the lot change announced once, whoever its staff are.
+      const [own] = await claim(em, { ...key, subject: 'lot' }, ['']);
+      if (own === undefined) return;
+      await this.fire(em, scope, key, await staffOf(em, lot.publisherId), { lot_id: lot.id });
+      scope.afterCommit(() => this.live.publishLotChanged(lot.id));
+    });
+    return true;
+  }
+
+  /** UNPAID_INVOICE_REMINDER_SECONDS after a lot was closed sold: type 25 unless the invoice is paid. */
+  async unpaidInvoice(lotId: string): Promise<void> {
+    await inTransaction({ em: this.orm.em.fork() }, async (em, scope) => {
+      const lot = await em.findOne(Lot, { id: lotId }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
+      if (lot?.lotState !== LotState.Sold) return;
+      const [details] = await em
+        .getConnection()
+        .execute<{ invoice_paid: boolean | null }[]>('select invoice_paid from winner_details where lot_id = ?', [lot.id], 'all', em.getTransactionContext());
+      if (details?.invoice_paid === true) return;
+      await this.fire(em, scope, { lotId: lot.id, type: NotificationType.ReminderUnpaidInvoice }, await staffOf(em, lot.publisherId), { lot_id: lot.id });
+    });
+  }
+
+  /** The lot of a job, share-locked, when it is still pending and still ends when the job was scheduled for. */
+  private async pendingLot(em: EntityManager, job: LotJobData): Promise<Lot | null> {
+    const lot = await em.findOne(Lot, { id: job.lotId }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
+    if (!lot || lot.lotState !== LotState.Pending || lot.endTime.getTime() !== Date.parse(job.endTime)) return null;
+    return lot;
+  }
+
+  private async fire(em: EntityManager, scope: TransactionScope, key: FiringKey, recipients: readonly string[], meta: Record<string, string>): Promise<void> {
+    const fresh = await claim(em, key, recipients);
+    await this.notifications.emit(em, scope, key.type, fresh, meta);
+  }
+}
