@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { bidsBench } from './bids.mjs';
+import { fanoutBench } from './fanout.mjs';
 import { lotsBench } from './lots.mjs';
 
 const require = createRequire(import.meta.url);
@@ -100,6 +101,7 @@ async function main() {
   results.http = http;
   if (process.env.BENCH_LOTS !== '0') results.lots = await lotsBench();
   if (process.env.BENCH_BIDS !== '0') results.bids = await bidsBench();
+  if (process.env.BENCH_FANOUT !== '0') results.fanout = await fanoutBench();
   console.log(JSON.stringify(results, null, 2));
 
   await app.close();
