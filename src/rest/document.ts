@@ -76,16 +76,28 @@ export function resource<A extends object>(type: string, id: string | number, at
   return attributes === undefined ? { type, id: String(id) } : { type, id: String(id), attributes };
 }
 
-/**
- * The envelope of an input resource: `data.type` is checked here, `data.id` and the attributes
- * are the service's to validate (so both edges share the rules).
- */
-export function inputDocument(type: string) {
-  return z.object({
+const envelopeOf = (type: string) =>
+  z.object({
     data: z.object({
       type: z.literal(type, { error: `must be "${type}"` }),
       id: z.unknown().optional(),
       attributes: z.record(z.string(), z.unknown()).optional(),
     }),
   });
+
+/** Built once per type: building a zod schema costs more than using it. */
+const envelopes = new Map<string, ReturnType<typeof envelopeOf>>();
+
+/**
+ * The envelope of an input resource: `data.type` is checked here, `data.id` and the attributes
+ * are the service's to validate (so both edges share the rules).
+ */
+export function inputDocument(type: string) {
+  let schema = envelopes.get(type);
+  if (!schema) {
+    schema = envelopeOf(type);
+    envelopes.set(type, schema);
+  }
+  return schema;
 }
+

@@ -21,6 +21,12 @@ export interface NotificationCount {
   count: number;
 }
 
+export interface Emission {
+  type: NotificationType;
+  recipients: readonly string[];
+  meta?: Record<string, string>;
+}
+
 /** Where the ids of a mark-many request were given: the list itself and its items. */
 export interface IdListSource {
   list: ErrorSource;
@@ -51,9 +57,15 @@ export class NotificationsService {
    * rollback leaves no row and announces nothing. Recipients must be existing account ids.
    */
   async emit(em: EntityManager, scope: TransactionScope, type: NotificationType, recipients: readonly string[], meta: Record<string, string> = {}): Promise<Notification[]> {
-    const distinct = [...new Set(recipients)];
-    if (!distinct.length) return [];
-    const created = distinct.map((recipient) => em.create(Notification, { recipient, type, meta: { ...meta } }));
+    return this.emitAll(em, scope, [{ type, recipients, meta }]);
+  }
+
+  /** Several emissions written in one statement, as `emit` would write each. */
+  async emitAll(em: EntityManager, scope: TransactionScope, emissions: readonly Emission[]): Promise<Notification[]> {
+    const created = emissions.flatMap(({ type, recipients, meta = {} }) =>
+      [...new Set(recipients)].map((recipient) => em.create(Notification, { recipient, type, meta: { ...meta } })),
+    );
+    if (!created.length) return [];
     await em.flush();
     scope.afterCommit(() => {
       for (const n of created) this.bus.publish(publishedOf(n));
