@@ -24,10 +24,13 @@ import { contactsRoutes } from './modules/accounts/contacts.routes';
 import { blacklistRoutes } from './modules/blacklist/blacklist.routes';
 import { credentialsRoutes } from './modules/credentials/credentials.routes';
 import { currencyRoutes } from './modules/currency/currency.routes';
-import { startRatesPolling } from './modules/currency/currency.poller';
+import { refreshRates } from './modules/currency/currency.refresh';
+import { startJobs } from './jobs/jobs';
 import { bidsRoutes } from './modules/bids/bids.routes';
 import { lotsRoutes } from './modules/lots/lots.routes';
+import { livePageRoutes } from './live-page/live-page.routes';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
+import { messagesRoutes } from './modules/messages/messages.routes';
 import { platformsRoutes } from './modules/platforms/platforms.routes';
 import { recoveryRoutes } from './modules/recovery/recovery.routes';
 import { referenceRoutes } from './modules/reference/reference.routes';
@@ -36,7 +39,9 @@ import { systemRoutes } from './modules/system/system.routes';
 import { verificationRoutes } from './modules/verification/verification.routes';
 import { watchlistRoutes } from './modules/watchlist/watchlist.routes';
 import { depositsRoutes } from './modules/trading/deposits.routes';
+import { documentsRoutes } from './modules/documents/documents.routes';
 import { tradingRoutes } from './modules/trading/trading.routes';
+import { ledgerRoutes } from './modules/ledger/ledger.routes';
 import { readBody } from './rest/body';
 import { errorHandler } from './rest/errors';
 import { AppRouter } from './rest/router';
@@ -66,7 +71,9 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
   const jwt = await JwtService.create(master, config.JWT_TTL);
   const services = createServices(config, master, jwt, log);
   await services.platforms.ensureMasterAccount({ em: orm.em.fork() });
-  const ratesPolling = await startRatesPolling(config, orm, services.currency, log);
+  // The first answers use the source's rates; the job queue refreshes them from then on.
+  if (config.RATES_URL) await refreshRates(orm, services.currency, config.RATES_URL, log);
+  const jobs = config.JOBS === 'on' ? await startJobs({ config, orm, services, log }) : null;
   const authenticator = new Authenticator(jwt, (em) => new ReplayStore(em), {
     windowSeconds: config.SIGNATURE_WINDOW,
     legacy: config.SIGNATURE_LEGACY,
@@ -148,13 +155,21 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
   watchlistRoutes(router);
   tradingRoutes(router);
   depositsRoutes(router);
+  documentsRoutes(router, config);
   notificationsRoutes(router);
+  ledgerRoutes(router);
+  livePageRoutes(router);
+  messagesRoutes(router);
   koa.use(router.koa.routes());
   koa.use(router.koa.allowedMethods({ throw: true }));
   server.on('request', koa.callback());
 
-  const wss = new WebSocketServer({ server, path: GRAPHQL_PATH });
-  const ws = serveGraphqlWs(wss, schema, orm, services, authenticator);
+  const wss = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: config.WS_MAX_PAYLOAD });
+  const ws = serveGraphqlWs(wss, schema, orm, services, authenticator, {
+    log,
+    maxSubscriptions: config.WS_MAX_SUBSCRIPTIONS,
+    keepAliveMs: config.WS_KEEPALIVE * 1000,
+  });
 
   const replay = new ReplayStore(orm.em.fork());
   const pruner = setInterval(() => {
@@ -173,10 +188,11 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
       }),
     async close() {
       clearInterval(pruner);
-      await ratesPolling.stop();
+      await jobs?.stop();
       await ws.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       await apollo.stop();
+      await services.live.close();
     },
   };
 }

@@ -19,6 +19,10 @@ const schema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().optional(),
+  REDIS_PREFIX: z.string().max(100).default('auction:'),
+  WS_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).default(20),
+  WS_MAX_PAYLOAD: z.coerce.number().int().min(1024).default(64 * 1024),
+  WS_KEEPALIVE: duration.default(12),
   DATA_DIR: z.string().min(1).default('./.data'),
   MASTER_SEED: z
     .string()
@@ -43,6 +47,25 @@ const schema = z.object({
     .refine((v) => /^https?:\/\//i.test(v), 'expected an http:// or https:// URL')
     .optional(),
   RATES_POLL_SECONDS: z.coerce.number().int().min(1).default(600),
+  HORIZON_URL: z
+    .string()
+    .url()
+    .refine((v) => /^https?:\/\//i.test(v), 'expected an http:// or https:// URL')
+    .optional(),
+  UPLOAD_LIMIT: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+  STORAGE_LINK_TTL: duration.refine((v) => v >= 1 && v <= 7 * 86400, 'must be 1 second to 7 days').default(900),
+  STORAGE_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  S3_BUCKET: z.string().min(3).optional(),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  JOBS: z.enum(['on', 'off']).default('on'),
+  JOBS_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
+  FINISHING_NOTICE_SECONDS: z.coerce.number().int().min(1).default(10800),
+  UNPAID_INVOICE_REMINDER_SECONDS: z.coerce.number().int().min(1).default(43200),
+  CLEANUP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(300),
 });
 
 export type Config = z.infer<typeof schema>;

@@ -3,6 +3,8 @@ import type { JwtService } from './auth/jwt';
 import type { Config } from './config';
 import type { Logger } from './core/logger';
 import { EmbeddedLedgerAccounts } from './modules/ledger/ledger.port';
+import { HorizonRelay } from './modules/ledger/ledger.horizon';
+import { LedgerService } from './modules/ledger/ledger.service';
 import { TableOutbox } from './modules/outbox/outbox.table';
 import { SmtpOutbox } from './modules/outbox/outbox.smtp';
 import { RecoveryService } from './modules/recovery/recovery.service';
@@ -22,8 +24,14 @@ import { WatchlistService } from './modules/watchlist/watchlist.service';
 import { DepositsService } from './modules/trading/deposits.service';
 import { ParticipationService } from './modules/trading/participation.service';
 import { WinnersService } from './modules/trading/winners.service';
+import type { DocumentsService } from './modules/documents/documents.service';
+import { createDocumentsService } from './modules/documents/documents.setup';
 import { NotificationsService } from './modules/notifications/notifications.service';
 import { LiveBus } from './modules/live/live.bus';
+import { LiveFeeds } from './modules/live/live.feeds';
+import { MessagesService } from './modules/messages/messages.service';
+import { createTransport } from './graphql/pubsub';
+import { LotClock } from './jobs/lot-clock';
 
 /** Every domain service, built once per process and shared by both edges. */
 export interface Services {
@@ -42,10 +50,15 @@ export interface Services {
   watchlist: WatchlistService;
   participation: ParticipationService;
   winners: WinnersService;
+  documents: DocumentsService;
   deposits: DepositsService;
   notifications: NotificationsService;
   bids: BidsService;
   live: LiveBus;
+  feeds: LiveFeeds;
+  lotClock: LotClock;
+  messages: MessagesService;
+  ledger: LedgerService;
 }
 
 export function createServices(config: Config, master: Keypair, jwt: JwtService, log: Logger): Services {
@@ -56,9 +69,13 @@ export function createServices(config: Config, master: Keypair, jwt: JwtService,
   const verification = new VerificationService(outbox);
   const currency = new CurrencyService();
   const notifications = new NotificationsService();
+  const live = new LiveBus(createTransport(config, log));
+  live.relay(notifications.bus);
   const requests: RequestsService = new RequestsService(currency, () => lots, notifications);
-  const lots: LotsService = new LotsService(reference, requests, currency);
+  const lotClock = new LotClock({ finishingNoticeSeconds: config.FINISHING_NOTICE_SECONDS, unpaidInvoiceReminderSeconds: config.UNPAID_INVOICE_REMINDER_SECONDS });
+  const lots: LotsService = new LotsService(reference, requests, currency, lotClock);
   const credentials = new CredentialsService(jwt);
+  const deposits = new DepositsService(notifications);
   return {
     reference,
     verification,
@@ -67,17 +84,22 @@ export function createServices(config: Config, master: Keypair, jwt: JwtService,
     recovery: new RecoveryService(outbox, credentials.signInLimit),
     system: new SystemService(config.NETWORK_PASSPHRASE, master.publicKey()),
     platforms: new PlatformsService(master.publicKey(), ledger, reference),
-    blacklist: new BlacklistService(),
+    blacklist: new BlacklistService(live),
     outbox: new OutboxService(),
     currency,
     requests,
     lots,
     watchlist: new WatchlistService(notifications),
     participation: new ParticipationService(notifications),
-    winners: new WinnersService(notifications),
-    deposits: new DepositsService(notifications),
+    winners: new WinnersService(notifications, live, lotClock),
+    deposits,
+    documents: createDocumentsService(config, master),
     notifications,
-    bids: new BidsService(notifications),
-    live: new LiveBus(),
+    bids: new BidsService(notifications, live),
+    live,
+    feeds: new LiveFeeds(live, lots),
+    lotClock,
+    messages: new MessagesService(notifications),
+    ledger: new LedgerService(config.NETWORK_PASSPHRASE, deposits, config.HORIZON_URL ? new HorizonRelay(config.HORIZON_URL) : null),
   };
 }

@@ -13,6 +13,7 @@ export type ErrorKind =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
+  | 'bad_gateway'
   | 'internal';
 
 export const STATUS_OF_KIND: Record<ErrorKind, number> = {
@@ -25,6 +26,7 @@ export const STATUS_OF_KIND: Record<ErrorKind, number> = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal: 500,
+  bad_gateway: 502,
 };
 
 export interface ErrorItem {

@@ -52,3 +52,34 @@ export function seesLotRow(caller: Caller | null, lot: { organizerId: string; pu
 export function seesWinnerDetails(caller: Caller | null, lot: { organizerId: string; publisherId: string; winnerId: string | null }): boolean {
   return managesLot(caller, lot) || (caller !== null && caller.accountId === lot.winnerId);
 }
+
+/**
+ * Who sees the bidder of a live bid (PROTOCOL.md §9 `bidPlaced`): the bidder itself and staff of
+ * the lot's publisher.
+ */
+export function seesLiveBidder(caller: Caller | null, lot: { publisherId: string }, bidderId: string): boolean {
+  return caller?.accountId === bidderId || isStaffOf(caller, lot.publisherId);
+}
+
+/** Send message (PROTOCOL.md §4): as the sender itself, or as staff of the sender's platform. */
+export function maySendMessageAs(caller: Caller, sender: { id: string; platformId: string | null }): boolean {
+  return caller.accountId === sender.id || isStaffOf(caller, sender.platformId);
+}
+
+/**
+ * Read messages, dialogs and unread counters (PROTOCOL.md §4): the two accounts of a conversation
+ * see it, and staff of the lot's publisher see every conversation about the lot.
+ */
+export function readsConversation(caller: Caller | null, lot: { publisherId: string }, members: readonly string[]): boolean {
+  return (caller !== null && members.includes(caller.accountId)) || isStaffOf(caller, lot.publisherId);
+}
+
+/** `readsConversation` as the scope of a listing: the caller's conversations, and those about its platforms' lots. */
+export function conversationScope(caller: Caller): { accountId: string; publishers: string[] } {
+  return { accountId: caller.accountId, publishers: staffPlatforms(caller) };
+}
+
+/** Mark messages read: the receiver, staff of the receiver's platform, or staff of the lot's publisher. */
+export function mayMarkMessagesRead(caller: Caller, receiver: { id: string; platformId: string | null }, lot: { publisherId: string }): boolean {
+  return caller.accountId === receiver.id || isStaffOf(caller, receiver.platformId) || isStaffOf(caller, lot.publisherId);
+}

@@ -37,7 +37,12 @@ export function graphqlErrorFormatter(log: Logger) {
       return {
         ...base,
         message: original.message,
-        extensions: { code: original.code, status: original.status, ...(sources.length ? { errors: sources } : {}) },
+        extensions: {
+          code: original.code,
+          status: original.status,
+          ...(sources.length ? { errors: sources } : {}),
+          ...(original.items[0].meta ? { meta: original.items[0].meta } : {}),
+        },
       };
     }
     const known = GRAPHQL_CODES[String(formatted.extensions?.code)];

@@ -17,13 +17,20 @@ import { SystemResolver } from '../modules/system/system.resolver';
 import { WatchlistResolver } from '../modules/watchlist/watchlist.resolver';
 import { DepositsResolver } from '../modules/trading/deposits.resolver';
 import { TradingResolver } from '../modules/trading/trading.resolver';
+import { DocumentsResolver } from '../modules/documents/documents.resolver';
+import { LiveResolver } from '../modules/live/live.resolver';
+import { MessagesResolver } from '../modules/messages/messages.resolver';
+import { DialogFieldsResolver, LotMessagesResolver, MessageFieldsResolver } from '../modules/messages/messages.fields';
+import { LedgerResolver } from '../modules/ledger/ledger.resolver';
+import { NO_TOPICS } from './pubsub';
 
 export const SCHEMA_FILE = 'schema/schema.graphql';
 
 export function buildAppSchema(): GraphQLSchema {
   return buildSchemaSync({
-    resolvers: [SystemResolver, ReferenceResolver, AccountsResolver, CredentialsResolver, PlatformsResolver, BlacklistResolver, OutboxResolver, RecoveryResolver, WatchlistResolver, LotsResolver, BidsResolver, RequestsResolver, CurrencyResolver, NotificationsResolver, TradingResolver, DepositsResolver],
+    resolvers: [SystemResolver, ReferenceResolver, AccountsResolver, CredentialsResolver, PlatformsResolver, BlacklistResolver, OutboxResolver, RecoveryResolver, WatchlistResolver, LotsResolver, BidsResolver, RequestsResolver, CurrencyResolver, NotificationsResolver, TradingResolver, DepositsResolver, DocumentsResolver, LiveResolver, MessagesResolver, MessageFieldsResolver, DialogFieldsResolver, LotMessagesResolver, LedgerResolver],
     validate: false,
+    pubSub: NO_TOPICS,
   });
 }
 

@@ -31,6 +31,8 @@ export async function startTestApp(env: Record<string, string> = {}, db?: TestDa
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'auction-test-')),
     MASTER_SEED: master.secret(),
     LOG_LEVEL: 'silent',
+    // The job queue costs a schema and pollers per app: tests that need it pass JOBS: 'on'.
+    JOBS: 'off',
     ...env,
   });
   const orm = await openDatabase(database.url);

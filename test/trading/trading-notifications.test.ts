@@ -2,6 +2,7 @@ import type { Keypair } from '@stellar/stellar-sdk';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
+import { uploadedId } from '../documents/documents.helpers';
 import { chooseWinner, FREE_LOT, join, pay, putWinnerDetails } from './trading.helpers';
 
 let t: TestApp;
@@ -47,9 +48,10 @@ describe('notifications emitted by trading', () => {
     ]);
     expect((await chooseWinner(t, platform, lot.id, participant, true)).status).toBe(200);
     expect(await inbox(buyer.keypair, 7)).toEqual([{ type_str: 'winner', meta: { lot_id: lot.id } }]);
-    expect((await putWinnerDetails(t, platform, lot.id, { invoice_id: 'inv-1.pdf' })).status).toBe(200);
-    expect(await inbox(buyer.keypair, 8)).toEqual([{ type_str: 'invoice_attached', meta: { lot_id: lot.id, invoice_id: 'inv-1.pdf' } }]);
-    expect((await putWinnerDetails(t, platform, lot.id, { invoice_id: 'inv-1.pdf', container_id: 'C1' })).status).toBe(200);
+    const invoiceId = await uploadedId(t, platform);
+    expect((await putWinnerDetails(t, platform, lot.id, { invoice_id: invoiceId })).status).toBe(200);
+    expect(await inbox(buyer.keypair, 8)).toEqual([{ type_str: 'invoice_attached', meta: { lot_id: lot.id, invoice_id: invoiceId } }]);
+    expect((await putWinnerDetails(t, platform, lot.id, { invoice_id: invoiceId, container_id: 'C1' })).status).toBe(200);
     expect(await inbox(buyer.keypair, 8)).toHaveLength(1);
   });
 });

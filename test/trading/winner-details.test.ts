@@ -3,6 +3,7 @@ import { DepositState, ParticipantState, WinnerDetails } from '../../src/modules
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
+import { uploadedId } from '../documents/documents.helpers';
 import { chooseWinner, closeLot, codeOf, depositOf, externalLot, FREE_LOT, join, participantOf, pay, putWinnerDetails } from './trading.helpers';
 
 let t: TestApp;
@@ -29,8 +30,9 @@ async function wonLot() {
 describe('PUT /lots/{id}/winner_details', () => {
   it('creates the details, then updates only what is given, and answers with the resource', async () => {
     const { lot } = await wonLot();
+    const invoiceId = await uploadedId(t, platform);
     const res = await putWinnerDetails(t, platform, lot.id, {
-      invoice_id: 'invoice-1.pdf',
+      invoice_id: invoiceId,
       container_id: 'MSCU 123456-7 ✓',
       service_link: 'https://service.example/track/1',
       fee_amount: 150.5,
@@ -42,7 +44,7 @@ describe('PUT /lots/{id}/winner_details', () => {
       type: 'winner_details',
       id: lot.id,
       attributes: {
-        invoice_id: 'invoice-1.pdf',
+        invoice_id: invoiceId,
         invoice_paid: null,
         deal_canceled: null,
         container_id: 'MSCU 123456-7 ✓',
@@ -53,7 +55,7 @@ describe('PUT /lots/{id}/winner_details', () => {
       },
     });
     const update = await putWinnerDetails(t, platform, lot.id, { container_id: null, fee_amount: 99.99 });
-    expect(update.body.data.attributes).toMatchObject({ invoice_id: 'invoice-1.pdf', container_id: null, fee_amount: 99.99, transportation_fee: 1200 });
+    expect(update.body.data.attributes).toMatchObject({ invoice_id: invoiceId, container_id: null, fee_amount: 99.99, transportation_fee: 1200 });
     const shown = await t.client.as(users[0].keypair).get(`/lots/${lot.id}?include=winner_details`);
     expect(shown.body.included).toEqual([expect.objectContaining({ type: 'winner_details', id: lot.id, attributes: expect.objectContaining({ fee_amount: 99.99 }) })]);
   });
@@ -134,8 +136,9 @@ describe('PUT /lots/{id}/winner_details', () => {
   it('is the GraphQL mutation setWinnerDetails too', async () => {
     const { lot, winner } = await wonLot();
     const query = 'mutation ($id: ID!, $input: WinnerDetailsInput!) { setWinnerDetails(lotId: $id, input: $input) { lotId invoiceId invoicePaid feeAmount feeCurrency } }';
-    const res = await t.client.as(platform).graphql(query, { id: lot.id, input: { invoiceId: 'inv.pdf', invoicePaid: true, feeAmount: '10.5', feeCurrency: 'USD' } });
-    expect(res.body).toEqual({ data: { setWinnerDetails: { lotId: lot.id, invoiceId: 'inv.pdf', invoicePaid: true, feeAmount: '10.50', feeCurrency: 'USD' } } });
+    const invoiceId = await uploadedId(t, platform);
+    const res = await t.client.as(platform).graphql(query, { id: lot.id, input: { invoiceId, invoicePaid: true, feeAmount: '10.5', feeCurrency: 'USD' } });
+    expect(res.body).toEqual({ data: { setWinnerDetails: { lotId: lot.id, invoiceId, invoicePaid: true, feeAmount: '10.50', feeCurrency: 'USD' } } });
     expect((await depositOf(t, winner)).state).toBe(DepositState.FeeCharged);
     const bad = await t.client.as(platform).graphql(query, { id: lot.id, input: { feeAmount: '1.234' } });
     expect(bad.body.errors[0].extensions).toMatchObject({ code: 'invalid_field', status: 400 });

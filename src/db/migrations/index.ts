@@ -5,6 +5,10 @@ import { Migration20261122020000Catalogue } from './Migration20261122020000Catal
 import { Migration20261122040000LotIndexes } from './Migration20261122040000LotIndexes';
 import { Migration20261122050000Notifications } from './Migration20261122050000Notifications';
 import { Migration20261122060000Bids } from './Migration20261122060000Bids';
+import { Migration20261122100000Jobs } from './Migration20261122100000Jobs';
+import { Migration20261122070000Messages } from './Migration20261122070000Messages';
+import { Migration20261122080000Documents } from './Migration20261122080000Documents';
+import { Migration20261122090000Ledger } from './Migration20261122090000Ledger';
 
 /** Every migration, in order. Listed here so that compiled and test builds find them alike. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -14,4 +18,8 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122040000LotIndexes', class: Migration20261122040000LotIndexes },
   { name: 'Migration20261122050000Notifications', class: Migration20261122050000Notifications },
   { name: 'Migration20261122060000Bids', class: Migration20261122060000Bids },
+  { name: 'Migration20261122070000Messages', class: Migration20261122070000Messages },
+  { name: 'Migration20261122080000Documents', class: Migration20261122080000Documents },
+  { name: 'Migration20261122090000Ledger', class: Migration20261122090000Ledger },
+  { name: 'Migration20261122100000Jobs', class: Migration20261122100000Jobs },
 ];

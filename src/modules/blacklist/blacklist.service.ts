@@ -5,6 +5,7 @@ import { isStaffOf, requireCaller, staffPlatforms } from '../../core/policies';
 import { validateAttributes, type ResourceInput } from '../../core/validate';
 import { Account, AccountType, BlacklistEntry, type BlacklistState } from '../accounts/accounts.entity';
 import { accountId } from '../accounts/accounts.input';
+import type { LiveBus } from '../live/live.bus';
 
 // z.string() first: a missing state is then `missing_field` (zod reports a missing enum as invalid_value).
 const stateInput = z.object({
@@ -22,6 +23,8 @@ export interface BlacklistItem {
  * by `requireActive` (`account_paused`).
  */
 export class BlacklistService {
+  constructor(private readonly live?: LiveBus) {}
+
   /** GET /blacklist: the blacklisted accounts of the platforms whose staff the caller is. */
   async list(ctx: RequestContext): Promise<BlacklistItem[]> {
     const platforms = this.staffOnly(requireCaller(ctx));
@@ -49,7 +52,7 @@ export class BlacklistService {
       const missing = input.id === undefined || input.id === null;
       throw invalid(missing ? 'missing_field' : 'invalid_field', missing ? 'the account id is required' : 'the account id must be an account id (G…)', idSource);
     }
-    return ctx.em.transactional(async (em) => {
+    const item = await ctx.em.transactional(async (em) => {
       const target = await em.findOne(Account, { id: id.data, accountType: { $ne: AccountType.Master } });
       if (!target) throw notFound('account_not_found', 'no account with this id', idSource);
       this.assertMayManage(caller, target);
@@ -57,6 +60,9 @@ export class BlacklistService {
       await em.upsert(BlacklistEntry, { accountId: target.id, state }, { onConflictFields: ['accountId'], onConflictMergeFields: ['state'] });
       return { accountId: target.id, state };
     });
+    // After the commit, so that a socket closed for the stop cannot reconnect before it holds.
+    if (item.state === 'stopped') this.live?.publishAccountStopped(item.accountId);
+    return item;
   }
 
   /** DELETE /blacklist/{id}: takes the account off the list. */

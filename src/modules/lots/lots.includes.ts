@@ -10,8 +10,10 @@ import { Deposit, Participant, WinnerDetails } from '../trading/trading.entity';
 import { presentDeposit, presentParticipant, presentWinnerDetails } from '../trading/trading.presenter';
 import { Callback, Star } from '../watchlist/watchlist.entity';
 import type { Lot } from './lots.entity';
+import { unreadPerLot } from '../messages/messages.listing';
+import { presentUnread } from '../messages/messages.presenter';
 
-export const LOT_INCLUDES = ['participants', 'callbacks', 'platform', 'deposits', 'winner_details', 'organizer', 'stars', 'bids'] as const;
+export const LOT_INCLUDES = ['participants', 'callbacks', 'platform', 'deposits', 'winner_details', 'organizer', 'stars', 'bids', 'messages'] as const;
 
 export interface LoadedIncludes {
   included: Resource[];
@@ -108,6 +110,16 @@ export async function loadIncludes(ctx: RequestContext, lots: Lot[], include: Re
     const rows = await ctx.em.find(Bid, { lotId: { $in: ids } }, { orderBy: { id: 'asc' } });
     for (const lot of lots) relate(lot.id, 'bids', rows.filter((b) => b.lotId === lot.id).map((b) => ({ type: 'bids', id: b.id })));
     rows.forEach((b) => push(presentBid(b, visible(b.lotId, b.accountId))));
+  }
+  if (include.has('messages')) {
+    // The caller's own unread messages about each lot, as an unread counter; anonymous callers have none.
+    const caller = ctx.caller;
+    const unread = caller ? await unreadPerLot(ctx.em, caller.accountId, ids) : new Map<string, number>();
+    for (const lot of lots) {
+      const id = caller ? `${lot.id}-${caller.accountId}` : null;
+      relate(lot.id, 'messages', id ? { type: 'unread_messages', id } : null);
+      if (id) push(presentUnread(id, unread.get(lot.id) ?? 0, { lot_id: Number(lot.id) }));
+    }
   }
   return { included, relationships };
 }

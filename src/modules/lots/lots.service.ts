@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { invalid } from '../../core/errors';
 import { requireActive, requireCaller, staffPlatforms } from '../../core/policies';
-import { inTransaction } from '../../core/transaction';
+import { inTransaction, type TransactionScope } from '../../core/transaction';
+import type { LotClock } from '../../jobs/lot-clock';
 import { validateAttributes, type ResourceInput } from '../../core/validate';
 import { CURRENCIES } from '../accounts/accounts.input';
 import { isCurrency } from '../currency/currency.input';
@@ -34,6 +35,7 @@ export class LotsService {
     reference: ReferenceService,
     private readonly requests: RequestsService,
     private readonly currency: CurrencyService,
+    private readonly clock: LotClock,
     private readonly listing = new LotListing(),
   ) {
     this.createSchema = createLotSchema(reference);
@@ -53,16 +55,17 @@ export class LotsService {
     const draft = draftOf(attrs);
     const [publisher] = staffPlatforms(caller).filter((p) => p === caller.accountId || p === caller.platformId);
     return inTransaction(ctx, async (em, scope) => {
-      if (publisher) return { lot: await this.createFromDraft(em, draft, caller.accountId, publisher) };
+      if (publisher) return { lot: await this.createFromDraft(em, scope, draft, caller.accountId, publisher) };
       if (!caller.platformId) throw invalid('no_platform', 'the caller belongs to no platform');
       return { request: await this.requests.submit(em, scope, caller.accountId, caller.platformId, draft) };
     });
   }
 
-  /** Makes a lot from a normalised body (direct creation, or an approved request). */
-  async createFromDraft(em: EntityManager, draft: LotDraft, organizerId: string, publisherId: string): Promise<Lot> {
+  /** Makes a lot from a normalised body (direct creation, or an approved request); its notices are scheduled once committed. */
+  async createFromDraft(em: EntityManager, scope: TransactionScope, draft: LotDraft, organizerId: string, publisherId: string): Promise<Lot> {
     const lot = em.create(Lot, lotFieldsOf(draft, organizerId, publisherId));
     await em.flush();
+    scope.afterCommit(() => this.clock.lotTimesSet([lot]));
     return lot;
   }
 

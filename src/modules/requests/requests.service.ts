@@ -20,7 +20,7 @@ import { inTransaction, type TransactionScope } from '../../core/transaction';
 
 /** What approving a request needs of the lots area (LotsService). */
 export interface LotMaker {
-  createFromDraft(em: EntityManager, draft: LotDraft, organizerId: string, publisherId: string): Promise<Lot>;
+  createFromDraft(em: EntityManager, scope: TransactionScope, draft: LotDraft, organizerId: string, publisherId: string): Promise<Lot>;
 }
 
 export interface RequestView {
@@ -116,7 +116,7 @@ export class RequestsService {
       }
       request.requestState = REVIEW_STATES[attrs.state];
       if (request.requestState === RequestState.Approved) {
-        const lot = await this.lots().createFromDraft(em, request.body, request.requestor, request.platformId);
+        const lot = await this.lots().createFromDraft(em, scope, request.body, request.requestor, request.platformId);
         request.lotId = lot.id;
         await this.notifications.emit(em, scope, NotificationType.DirectSaleApproved, [request.requestor], { lot_id: lot.id });
       } else {

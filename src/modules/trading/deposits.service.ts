@@ -1,8 +1,9 @@
 import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { forbidden, invalid, notFound } from '../../core/errors';
 import { isStaffOf, requireCaller, staffPlatforms } from '../../core/policies';
-import { inTransaction } from '../../core/transaction';
+import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { validateAttributes, type ResourceInput } from '../../core/validate';
 import type { KeysetPage } from '../../rest/pagination';
 import { Lot } from '../lots/lots.entity';
@@ -75,23 +76,41 @@ export class DepositsService {
           attribute: 'state',
         });
       }
-      deposit.state = move.to;
-      let activated: Participant | null = null;
-      if (move.to === DepositState.Paid) {
-        const participant = await em.findOne(Participant, { id: deposit.participantId }, { refresh: true });
-        if (participant?.state === ParticipantState.DepositPending) {
-          participant.state = ParticipantState.Pending;
-          activated = participant;
-        }
-      }
-      await em.flush();
-      if (deposit.state === DepositState.Paid) {
-        await this.notifications.emit(em, scope, NotificationType.DepositReceived, [deposit.accountId], { lot_id: lot.id });
-      }
-      if (activated) {
-        await this.notifications.emit(em, scope, NotificationType.NewActiveTrade, await staffOf(em, lot.publisherId), { lot_id: lot.id, account_id: activated.accountId });
-      }
-      return { deposit, activated };
+      return this.move(em, scope, lot, deposit, move.to);
     });
+  }
+
+  /**
+   * Marks a pending deposit paid inside the caller's transaction (a ledger payment with its
+   * memo), with the same locks, participant move and notifications as PATCH /deposits/{id}.
+   * Null when the deposit is not pending.
+   */
+  async markPaid(em: EntityManager, scope: TransactionScope, depositId: string): Promise<DepositChange | null> {
+    const found = await em.findOneOrFail(Deposit, { id: depositId }, { refresh: true });
+    const lot = await em.findOneOrFail(Lot, { id: found.lotId }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
+    const deposit = await em.findOneOrFail(Deposit, { id: depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (deposit.state !== DepositState.Pending) return null;
+    return this.move(em, scope, lot, deposit, DepositState.Paid);
+  }
+
+  /** A paid deposit activates its deposit_pending participant; both are announced after the commit. */
+  private async move(em: EntityManager, scope: TransactionScope, lot: Lot, deposit: Deposit, to: DepositState): Promise<DepositChange> {
+    deposit.state = to;
+    let activated: Participant | null = null;
+    if (to === DepositState.Paid) {
+      const participant = await em.findOne(Participant, { id: deposit.participantId }, { refresh: true });
+      if (participant?.state === ParticipantState.DepositPending) {
+        participant.state = ParticipantState.Pending;
+        activated = participant;
+      }
+    }
+    await em.flush();
+    if (deposit.state === DepositState.Paid) {
+      await this.notifications.emit(em, scope, NotificationType.DepositReceived, [deposit.accountId], { lot_id: lot.id });
+    }
+    if (activated) {
+      await this.notifications.emit(em, scope, NotificationType.NewActiveTrade, await staffOf(em, lot.publisherId), { lot_id: lot.id, account_id: activated.accountId });
+    }
+    return { deposit, activated };
   }
 }

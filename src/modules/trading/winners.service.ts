@@ -9,6 +9,9 @@ import { LotState, type Lot } from '../lots/lots.entity';
 import { findLot } from '../lots/lots.find';
 import { Deposit, DepositState, Participant, ParticipantState, WinnerDetails } from './trading.entity';
 import type { NotificationsService } from '../notifications/notifications.service';
+import type { LiveBus } from '../live/live.bus';
+import { requireInvoice } from '../documents/documents.repository';
+import type { LotClock } from '../../jobs/lot-clock';
 import { NotificationType } from '../notifications/notifications.entity';
 import { closeInput, winnerDetailsInput, winnerInput, type WinnerDetailsAttributes } from './trading.input';
 import {
@@ -62,7 +65,11 @@ const CHARGEABLE = [DepositState.Pending, DepositState.Paid];
  * choices exactly one winner results and a close never races a choice.
  */
 export class WinnersService {
-  constructor(private readonly notifications: NotificationsService) {}
+  constructor(
+    private readonly notifications: NotificationsService,
+    private readonly live?: LiveBus,
+    private readonly clock?: LotClock,
+  ) {}
 
   /** POST /v2/lots/{id}/winners. */
   async chooseWinner(ctx: RequestContext, lotId: string, input: ResourceInput, at: IdSources = BODY_ID): Promise<WinnerChoice> {
@@ -92,6 +99,7 @@ export class WinnersService {
       const { lost, returned } = await settleLosers(em, lot.id, participant.id);
       await em.flush();
       await this.notifications.emit(em, scope, NotificationType.Winner, [participant.accountId], { lot_id: lot.id });
+      scope.afterCommit(() => this.live?.publishLotChanged(lot.id));
       return { winner: participant, lost, returned };
     });
   }
@@ -122,7 +130,7 @@ export class WinnersService {
   async close(ctx: RequestContext, input: ResourceInput, at: IdSources = BODY_ID): Promise<ClosedLot> {
     requireCaller(ctx);
     const lotId = requireBodyId(input.id, at.id);
-    return inTransaction(ctx, async (em) => {
+    return inTransaction(ctx, async (em, scope) => {
       const lot = await findLot(em, lotId, LockMode.PESSIMISTIC_WRITE, at.id);
       requireManager(ctx, lot, 'close it');
       const attrs = validateAttributes(closeInput, input.attributes);
@@ -138,6 +146,8 @@ export class WinnersService {
       lot.lotState = attrs.state === 'sold' ? LotState.Sold : LotState.Finished;
       const { lost, returned } = await settleLosers(em, lot.id, null);
       await em.flush();
+      scope.afterCommit(() => this.live?.publishLotChanged(lot.id));
+      if (lot.lotState === LotState.Sold) scope.afterCommit(() => this.clock?.lotClosedSold(lot.id));
       return { lot, lost, returned };
     });
   }
@@ -164,6 +174,9 @@ export class WinnersService {
           throw invalid('winner_details_final', `${flag} cannot be undone once true`, { attribute: flag });
         }
       }
+      if (typeof attrs.invoice_id === 'string' && attrs.invoice_id !== details.invoiceId) {
+        await requireInvoice(em, attrs.invoice_id, lot.winnerId);
+      }
       const cancels = attrs.deal_canceled === true && details.dealCanceled !== true;
       const pays = attrs.invoice_paid === true && details.invoicePaid !== true;
       const winner = cancels || pays ? await this.winnerOf(em, lot) : null;
@@ -175,6 +188,7 @@ export class WinnersService {
       const invoiceAttached = typeof attrs.invoice_id === 'string' && attrs.invoice_id !== details.invoiceId;
       assignDetails(details, attrs);
       await em.flush();
+      scope.afterCommit(() => this.live?.publishLotChanged(lot.id));
       if (invoiceAttached && lot.winnerId) {
         await this.notifications.emit(em, scope, NotificationType.InvoiceAttached, [lot.winnerId], { lot_id: lot.id, invoice_id: details.invoiceId as string });
       }
