@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../core/context';
 import { forbidden, unauthenticated } from '../core/errors';
-import { Account, AccountSigner, type BlacklistState } from '../modules/accounts/accounts.entity';
+import { rawQuery } from '../db/raw';
+import { AccountSigner, type AccountType, type BlacklistState } from '../modules/accounts/accounts.entity';
 import type { JwtService, VerifiedJwt } from './jwt';
 import { verifyEd25519 } from './keys';
-import type { ReplayStore } from './replay';
+import { ON_CONFLICT, replayDigest, type ReplayStore } from './replay';
 import { bodyDigest, parseSignatureDate, parseSignatureParams, signingDigest, signingString } from './signature';
 
 export interface IncomingAuth {
@@ -27,6 +28,22 @@ export interface Authentication {
 export interface AuthSettings {
   windowSeconds: number;
   legacy: boolean;
+}
+
+/** What authentication reads of an account, with its blacklist state, in one query. */
+interface AccountRow {
+  id: string;
+  accountType: AccountType;
+  platformId: string | null;
+  trustingPlatforms: string[];
+  blacklist: BlacklistState | null;
+}
+
+/** A write's signature to record (replay protection); `claimed` once the attempt was made. */
+interface Claim {
+  digest: Buffer;
+  expiresAt: Date;
+  claimed: boolean | null;
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -61,7 +78,7 @@ export class Authenticator {
     }
     const provenKey = signed?.keyId ?? null;
     if (signed && !signed.account) {
-      await this.claimOnce(em, req, signed.signature);
+      await this.claimOnce(em, signed.claim);
       return { caller: null, provenKey, jwt };
     }
 
@@ -70,9 +87,9 @@ export class Authenticator {
     const account = signed?.account ?? (await this.accountOf(em, accountId));
     if (!account) return { caller: null, provenKey, jwt };
 
-    const blacklist = this.blacklistOf.get(account) ?? null;
+    const blacklist = account.blacklist;
     if (blacklist === 'stopped') throw forbidden('account_blocked', 'this account is blocked');
-    if (signed) await this.claimOnce(em, req, signed.signature);
+    if (signed) await this.claimOnce(em, signed.claim);
     return {
       jwt,
       provenKey,
@@ -88,13 +105,14 @@ export class Authenticator {
     };
   }
 
-  /** A write signature is accepted once within the window, on every instance (PROTOCOL.md §3.1). */
-  private async claimOnce(em: EntityManager, req: IncomingAuth, signature: Buffer): Promise<void> {
-    if (!WRITE_METHODS.has(req.method.toUpperCase())) return;
-    const expiresAt = new Date(Date.now() + 2 * this.settings.windowSeconds * 1000);
-    if (!(await this.replay(em).claim(signature, expiresAt))) {
-      throw unauthenticated('signature_replayed', 'this signature was already used');
-    }
+  /**
+   * A write signature is accepted once within the window, on every instance (PROTOCOL.md §3.1).
+   * It was recorded with the first read of its account; recorded here when that read was skipped.
+   */
+  private async claimOnce(em: EntityManager, claim: Claim | null): Promise<void> {
+    if (!claim) return;
+    const claimed = claim.claimed ?? (await this.replay(em).claim(claim.digest, claim.expiresAt));
+    if (!claimed) throw unauthenticated('signature_replayed', 'this signature was already used');
   }
 
   private async verifySignature(em: EntityManager, req: IncomingAuth, value: string, allowUnknownKey: boolean) {
@@ -117,8 +135,11 @@ export class Authenticator {
     if (actingId !== undefined && !signedHeaders.has('x-account-id')) {
       throw invalidSignature('X-Account-Id must be among the signed headers');
     }
-    const account = await this.resolveActingAccount(em, params.keyId, actingId, allowUnknownKey);
-    return { account, keyId: params.keyId, signature: params.signature };
+    const claim: Claim | null = WRITE_METHODS.has(req.method.toUpperCase())
+      ? { digest: replayDigest(params.signature), expiresAt: new Date(Date.now() + 2 * this.settings.windowSeconds * 1000), claimed: null }
+      : null;
+    const account = await this.resolveActingAccount(em, params.keyId, actingId, allowUnknownKey, claim);
+    return { account, keyId: params.keyId, claim };
   }
 
   private checkFreshness(req: IncomingAuth, signedHeaders: Set<string>): void {
@@ -139,16 +160,16 @@ export class Authenticator {
     }
   }
 
-  private async resolveActingAccount(em: EntityManager, keyId: string, actingId: string | undefined, allowUnknownKey: boolean): Promise<Account | null> {
+  private async resolveActingAccount(em: EntityManager, keyId: string, actingId: string | undefined, allowUnknownKey: boolean, claim: Claim | null): Promise<AccountRow | null> {
     if (actingId !== undefined) {
-      const account = await this.accountOf(em, actingId);
+      const account = await this.accountOf(em, actingId, claim);
       if (!account) throw invalidSignature('X-Account-Id names no account');
       if (actingId !== keyId && !(await em.count(AccountSigner, { accountId: actingId, signerKey: keyId }))) {
         throw invalidSignature('keyId is not a signer of X-Account-Id');
       }
       return account;
     }
-    const own = await this.accountOf(em, keyId);
+    const own = await this.accountOf(em, keyId, claim);
     if (own) return own;
     const signerOf = await em.find(AccountSigner, { signerKey: keyId }, { limit: 2 });
     if (signerOf.length === 0 && allowUnknownKey) return null;
@@ -160,17 +181,28 @@ export class Authenticator {
     return account;
   }
 
-  /** The blacklist state of each account loaded by `accountOf`, read with it in one query. */
-  private readonly blacklistOf = new WeakMap<Account, BlacklistState | null>();
-
-  private async accountOf(em: EntityManager, id: string): Promise<Account | null> {
-    const [row] = await em
-      .getConnection()
-      .execute<Record<string, unknown>[]>('select a.*, b.state as blacklist_state from accounts a left join blacklist b on b.account_id = a.id where a.id = ?', [id]);
-    if (!row) return null;
-    const { blacklist_state: state, ...columns } = row;
-    const account = em.map(Account, columns);
-    this.blacklistOf.set(account, (state as BlacklistState | null) ?? null);
-    return account;
+  /** The account and its blacklist state; with a claim, the signature is recorded in the same round trip. */
+  private async accountOf(em: EntityManager, id: string, claim: Claim | null = null): Promise<AccountRow | null> {
+    const read = 'select a.id, a.account_type, a.platform_id, a.trusting_platforms, b.state as blacklist_state from accounts a left join blacklist b on b.account_id = a.id where a.id = ?';
+    const { rows } = await rawQuery(
+      em,
+      claim
+        ? {
+            text: `with claimed as (insert into seen_signatures (digest, expires_at) values (?, ?) ${ON_CONFLICT} returning 1)
+                   select (select count(*) from claimed)::int as claimed, a.* from (select 1) as one left join (${read}) as a on true`,
+            params: [claim.digest, claim.expiresAt, id],
+          }
+        : { text: read, params: [id] },
+    );
+    const row = rows[0];
+    if (claim && row) claim.claimed = row.claimed === 1;
+    if (!row || row.id === null) return null;
+    return {
+      id: row.id as string,
+      accountType: row.account_type as AccountType,
+      platformId: row.platform_id as string | null,
+      trustingPlatforms: (row.trusting_platforms as string[] | null) ?? [],
+      blacklist: (row.blacklist_state as BlacklistState | null) ?? null,
+    };
   }
 }

@@ -1,19 +1,14 @@
-import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Settled } from '../../core/batcher';
 import type { Caller } from '../../core/context';
-import { conflict, DomainError, forbidden, invalid } from '../../core/errors';
+import { conflict, DomainError, forbidden, invalid, notFound } from '../../core/errors';
 import type { Money } from '../../core/money';
 import { requireActive } from '../../core/policies';
-import type { TransactionScope } from '../../core/transaction';
-import { LotState, LotType, type Lot } from '../lots/lots.entity';
-import { findLot } from '../lots/lots.find';
-import { NotificationType } from '../notifications/notifications.entity';
-import { staffOf } from '../notifications/notifications.recipients';
-import type { Emission, NotificationsService } from '../notifications/notifications.service';
-import { Participant, ParticipantState } from '../trading/trading.entity';
+import type { RawTransaction, Rows } from '../../db/raw';
+import { LotState, LotType } from '../lots/lots.entity';
+import type { PublishedNotification } from '../notifications/notifications.bus';
+import { ParticipantState } from '../trading/trading.entity';
 import { minimumNext, refusalOf, resolveProxies, type PlannedBid, type Standing } from './bids.auction';
-import { Bid } from './bids.entity';
+import { lotRowOf, participantRowsOf, writeRound, writtenRound, type BidRow, type LotRow, type ParticipantRow } from './bids.sql';
 
 /** One bid request, validated, as it waits for its lot's next round. */
 export interface BidRequest {
@@ -25,38 +20,31 @@ export interface BidRequest {
 }
 
 export interface PlacedBids {
-  lot: Lot;
-  bids: Bid[];
+  lot: LotRow;
+  bids: BidRow[];
   /** The account that led before, when this request took the lead from it. */
   previousLeader: string | null;
+}
+
+/** What a round leaves to announce once it committed. */
+export interface Round {
+  outcomes: Settled<PlacedBids>[];
+  notifications: PublishedNotification[];
 }
 
 const valueOf = (r: BidRequest) => (r.amount ?? r.maxAmount) as Money;
 
 /**
  * A round of bids on one lot: every request waiting for the lot, decided one after another under
- * one lock of the lot's row and written in one flush. Requests are taken in ascending order of
- * amount, so bids that arrive together and can all lead are all accepted. Each request gets its
- * own outcome; a refused one changes nothing. A failure of the round itself refuses them all.
+ * one lock of the lot's row and written in one statement. Requests are taken in ascending order
+ * of amount, so bids that arrive together and can all lead are all accepted. Each request gets
+ * its own outcome; a refused one changes nothing. A failure of the round itself refuses them all.
  */
-export async function runRound(
-  em: EntityManager,
-  scope: TransactionScope,
-  notifications: NotificationsService,
-  lotId: string,
-  requests: BidRequest[],
-): Promise<Settled<PlacedBids>[]> {
-  const lot = await findLot(em, lotId, LockMode.PESSIMISTIC_WRITE);
+export async function runRound(tx: RawTransaction, [locked, participants]: Rows[], requests: BidRequest[]): Promise<Round> {
+  const lot = lotRowOf(locked);
+  if (!lot) throw notFound('lot_not_found', 'no lot with this id');
   if (lot.lotType !== LotType.Eng) throw invalid('lot_not_auction', 'bids are taken by auctions only');
-  // The callers, the live max bids and the leader (whose current bid is the highest), in one query.
-  const involved = await em.find(Participant, {
-    lotId,
-    $or: [
-      { accountId: { $in: [...new Set(requests.map((r) => r.caller.accountId))] } },
-      { state: ParticipantState.Pending, maxBid: { $ne: null } },
-      ...(lot.highestBid ? [{ currentBid: lot.highestBid }] : []),
-    ],
-  });
+  const involved = participantRowsOf(participants);
   const standing: Standing = {
     startPrice: lot.startPrice,
     minStep: lot.minStep,
@@ -65,46 +53,50 @@ export async function runRound(
     leader: lot.highestBid === null ? null : (involved.find((p) => p.currentBid?.eq(lot.highestBid as Money))?.id ?? null),
   };
   const byId = new Map(involved.map((p) => [p.id, p]));
+  const changed = new Set<ParticipantRow>();
   const now = new Date();
-  const overbids: string[] = [];
+  const placed: { request: number; bids: PlannedBid[]; overbid: string | null }[] = [];
   const outcomes: Settled<PlacedBids>[] = new Array(requests.length);
   const order = requests.map((_, i) => i).sort((a, b) => valueOf(requests[a]).comparedTo(valueOf(requests[b])) || a - b);
   for (const i of order) {
     try {
-      const planned = decide(lot, standing, involved, requests[i], now);
+      const { bidder, bids } = decide(lot, standing, involved, requests[i], now);
+      changed.add(bidder);
       const previous = standing.leader;
-      for (const b of planned) (byId.get(b.participantId) as Participant).currentBid = b.amount;
-      if (planned.length) {
-        standing.highest = planned[planned.length - 1].amount;
-        standing.leader = planned[planned.length - 1].participantId;
+      for (const b of bids) {
+        const p = byId.get(b.participantId) as ParticipantRow;
+        p.currentBid = b.amount;
+        changed.add(p);
       }
-      const bids = planned.map((b) =>
-        em.create(Bid, { lotId, participantId: b.participantId, accountId: b.accountId, amount: b.amount, placedByProxy: b.byProxy, createdAt: now }),
-      );
-      const overbid = previous !== null && previous !== standing.leader ? (byId.get(previous) as Participant).accountId : null;
-      if (overbid) overbids.push(overbid);
-      outcomes[i] = { ok: true, value: { lot, bids, previousLeader: overbid } };
+      if (bids.length) {
+        standing.highest = bids[bids.length - 1].amount;
+        standing.leader = bids[bids.length - 1].participantId;
+      }
+      const overbid = previous !== null && previous !== standing.leader ? (byId.get(previous) as ParticipantRow).accountId : null;
+      placed.push({ request: i, bids, overbid });
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       outcomes[i] = { ok: false, error };
     }
   }
+  if (!placed.length) return { outcomes, notifications: [] };
   lot.highestBid = standing.highest;
-  if (overbids.length) {
-    const staff = await staffOf(em, lot.publisherId);
-    const emissions: Emission[] = overbids.map((account) => ({ type: NotificationType.Overbid, recipients: [account, ...staff], meta: { lot_id: lot.id } }));
-    await notifications.emitAll(em, scope, emissions);
-  } else {
-    await em.flush();
+  const overbids = placed.flatMap((p) => (p.overbid ? [p.overbid] : []));
+  const [rows] = await tx.commitWith([writeRound(lot, placed.flatMap((p) => p.bids), [...changed], overbids, now)]);
+  const written = writtenRound(lot, rows, now);
+  let next = 0;
+  for (const p of placed) {
+    outcomes[p.request] = { ok: true, value: { lot, bids: written.bids.slice(next, next + p.bids.length), previousLeader: p.overbid } };
+    next += p.bids.length;
   }
-  return outcomes;
+  return { outcomes, notifications: written.notifications };
 }
 
 /**
  * The bids one request places against the standing (its own, then the max bids' answers), or
  * the refusal of PROTOCOL.md §6 in its order of precedence. Changes nothing but the caller's max.
  */
-function decide(lot: Lot, standing: Standing, involved: Participant[], r: BidRequest, now: Date): PlannedBid[] {
+function decide(lot: LotRow, standing: Standing, involved: ParticipantRow[], r: BidRequest, now: Date): { bidder: ParticipantRow; bids: PlannedBid[] } {
   const participant = involved.find((p) => p.accountId === r.caller.accountId);
   if (!participant) throw forbidden('not_participant', 'the caller does not participate in this lot');
   requireActive(r.caller);
@@ -138,5 +130,5 @@ function decide(lot: Lot, standing: Standing, involved: Participant[], r: BidReq
       proxies.map((p) => ({ participantId: p.id, accountId: p.accountId, max: p.maxBid as Money, since: p.maxBidAt ?? p.updatedAt })),
     ),
   );
-  return planned;
+  return { bidder: participant, bids: planned };
 }

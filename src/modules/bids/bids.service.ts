@@ -1,14 +1,16 @@
 import { z } from 'zod';
 import { KeyedBatcher, type Settled } from '../../core/batcher';
 import type { RequestContext } from '../../core/context';
-import { invalid } from '../../core/errors';
+import { invalid, notFound } from '../../core/errors';
+import { integerId } from '../../core/ids';
 import { formatMoney, priceInput } from '../../core/money';
 import { requireCaller } from '../../core/policies';
-import { inTransaction } from '../../core/transaction';
 import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { rawTransaction } from '../../db/raw';
 import { bidEvent, type LiveBus } from '../live/live.bus';
 import type { NotificationsService } from '../notifications/notifications.service';
 import { runRound, type BidRequest, type PlacedBids } from './bids.round';
+import { openRound } from './bids.sql';
 
 export type { PlacedBids } from './bids.round';
 
@@ -32,15 +34,13 @@ interface Pending extends BidRequest {
  * arrive while a round of their lot runs wait and form the next round together.
  */
 export class BidsService {
-  private readonly rounds = new KeyedBatcher<Pending, PlacedBids>(
-    (lotId, requests) =>
-      inTransaction(requests[0].ctx, async (em, scope) => {
-        const outcomes = await runRound(em, scope, this.notifications, lotId, requests);
-        scope.afterCommit(() => this.announce(outcomes));
-        return outcomes;
-      }),
-    ROUND_SIZE,
-  );
+  private readonly rounds = new KeyedBatcher<Pending, PlacedBids>(async (lotId, requests) => {
+    const bidders = [...new Set(requests.map((r) => r.caller.accountId))];
+    const round = await rawTransaction(requests[0].ctx.em, openRound(lotId, bidders), (tx, opened) => runRound(tx, opened, requests));
+    this.notifications.announce(round.notifications);
+    this.announce(round.outcomes);
+    return round.outcomes;
+  }, ROUND_SIZE);
 
   constructor(
     private readonly notifications: NotificationsService,
@@ -53,7 +53,9 @@ export class BidsService {
     if (attrs.lot_id !== undefined && String(attrs.lot_id) !== lotId) {
       throw invalid('invalid_field', 'lot_id must be the lot of the path', { attribute: 'lot_id' });
     }
-    return this.rounds.submit(lotId, { ctx, caller, amount: attrs.amount, maxAmount: attrs.max_amount, at: new Date() });
+    const id = integerId(lotId);
+    if (id === null) throw notFound('lot_not_found', 'no lot with this id');
+    return this.rounds.submit(id, { ctx, caller, amount: attrs.amount, maxAmount: attrs.max_amount, at: new Date() });
   }
 
   /**

@@ -7,14 +7,13 @@ import { AccountType } from '../accounts/accounts.entity';
  * so it may be called while emitting. An id that is no platform yields its admins only (none).
  */
 export async function staffOf(em: EntityManager, platformId: string): Promise<string[]> {
-  const rows = await em.getConnection().execute<{ id: string }[]>(
-    `select id from accounts
-      where (id = ? and account_type = ${AccountType.Platform})
-         or (account_type = ${AccountType.Admin} and (platform_id = ? or ? = any (trusting_platforms)))
-      order by id`,
-    [platformId, platformId, platformId],
-    'all',
-    em.getTransactionContext(),
-  );
+  const rows = await em.getConnection().execute<{ id: string }[]>(staffQuery('?'), [platformId, platformId, platformId], 'all', em.getTransactionContext());
   return rows.map((r) => r.id);
 }
+
+/** The ids of the staff of the platform `p` names (a placeholder), in order. */
+export const staffQuery = (p: string) =>
+  `select id from accounts
+    where (id = ${p} and account_type = ${AccountType.Platform})
+       or (account_type = ${AccountType.Admin} and (platform_id = ${p} or ${p} = any (trusting_platforms)))
+    order by id`;

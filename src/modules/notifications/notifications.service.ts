@@ -21,12 +21,6 @@ export interface NotificationCount {
   count: number;
 }
 
-export interface Emission {
-  type: NotificationType;
-  recipients: readonly string[];
-  meta?: Record<string, string>;
-}
-
 /** Where the ids of a mark-many request were given: the list itself and its items. */
 export interface IdListSource {
   list: ErrorSource;
@@ -57,20 +51,16 @@ export class NotificationsService {
    * rollback leaves no row and announces nothing. Recipients must be existing account ids.
    */
   async emit(em: EntityManager, scope: TransactionScope, type: NotificationType, recipients: readonly string[], meta: Record<string, string> = {}): Promise<Notification[]> {
-    return this.emitAll(em, scope, [{ type, recipients, meta }]);
-  }
-
-  /** Several emissions written in one statement, as `emit` would write each. */
-  async emitAll(em: EntityManager, scope: TransactionScope, emissions: readonly Emission[]): Promise<Notification[]> {
-    const created = emissions.flatMap(({ type, recipients, meta = {} }) =>
-      [...new Set(recipients)].map((recipient) => em.create(Notification, { recipient, type, meta: { ...meta } })),
-    );
+    const created = [...new Set(recipients)].map((recipient) => em.create(Notification, { recipient, type, meta: { ...meta } }));
     if (!created.length) return [];
     await em.flush();
-    scope.afterCommit(() => {
-      for (const n of created) this.bus.publish(publishedOf(n));
-    });
+    scope.afterCommit(() => this.announce(created.map(publishedOf)));
     return created;
+  }
+
+  /** Announces committed notifications to their recipients' subscriptions. */
+  announce(published: readonly PublishedNotification[]): void {
+    for (const n of published) this.bus.publish(n);
   }
 
   /** GET /notifications: a page of the caller's unread notifications, newest first by default. */
