@@ -5,48 +5,24 @@
 //   BENCH_BIDS_SECONDS=5    duration of each scenario
 //   BENCH_BIDS_CLIENTS=64   concurrent clients
 //
+// The service runs as a child process (`node dist/main.js`), apart from the load generator.
+//
 // Standalone: `npm run build && node bench/bids.mjs` prints this section alone.
-import { createHash, createPrivateKey, sign } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { freshDatabase } from './db.mjs';
+import { cpuOf, signer, startService } from './service.mjs';
 
 const require = createRequire(import.meta.url);
 const { Pool } = require('pg');
 const { Keypair } = require('@stellar/stellar-sdk');
-const { createApp } = require('../dist/app.js');
-const { loadConfig } = require('../dist/config.js');
-const { logger } = require('../dist/core/logger.js');
 const { migrate, openDatabase } = require('../dist/db/orm.js');
 
 const SECONDS = Number(process.env.BENCH_BIDS_SECONDS ?? 5);
 const CLIENTS = Number(process.env.BENCH_BIDS_CLIENTS ?? 64);
 const SPREAD = 100;
-
-function signer(keypair) {
-  const key = createPrivateKey({
-    key: { kty: 'OKP', crv: 'Ed25519', d: keypair.rawSecretKey().toString('base64url'), x: keypair.rawPublicKey().toString('base64url') },
-    format: 'jwk',
-  });
-  return (target, body) => {
-    const date = new Date().toISOString();
-    const digest = `SHA-256=${createHash('sha256').update(body).digest('base64')}`;
-    const text = `(request-target): post ${target}\nx-date: ${date}\ndigest: ${digest}`;
-    const signature = sign(null, createHash('sha256').update(text).digest(), key).toString('base64');
-    return {
-      'x-date': date,
-      digest,
-      'content-type': 'application/vnd.api+json',
-      'content-length': String(body.length),
-      signature: `keyId="${keypair.publicKey()}",algorithm="ed25519-sha256",headers="(request-target) x-date digest",signature="${signature}"`,
-    };
-  };
-}
 
 function post(agent, port, target, headers, body) {
   return new Promise((resolve, reject) => {
@@ -134,18 +110,20 @@ async function directBid(pool, lotId, accountId, amount) {
 }
 
 export async function bidsBench() {
-  logger.level = 'silent';
   const db = await freshDatabase('bench_bids');
-  const orm = await openDatabase(db.url);
   const pool = new Pool({ connectionString: db.url, max: CLIENTS });
-  let app;
+  // Dropping the database ends connections that are still closing after pool.end(); nothing else may fail.
+  pool.on('error', (err) => {
+    if (err.code !== '57P01') throw err;
+  });
+  let service;
   try {
+    const orm = await openDatabase(db.url);
     await migrate(orm);
+    await orm.close();
     const { users, hot, spread } = await seed(pool, CLIENTS);
-    const master = Keypair.random();
-    const config = loadConfig({ DATABASE_URL: db.url, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'bench-bids-')), MASTER_SEED: master.secret(), LOG_LEVEL: 'silent' });
-    app = await createApp({ config, orm, master, log: logger });
-    const { port } = await app.listen(0, '127.0.0.1');
+    service = await startService(db.url);
+    const { port } = service;
     const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
     const signers = users.map(signer);
     // Amounts come from one increasing counter per lot, so most bids can lead when they arrive.
@@ -169,18 +147,19 @@ export async function bidsBench() {
     const hotLot = () => hot;
     const anyLot = () => spread[Math.floor(Math.random() * spread.length)];
 
-    const result = { database: db.kind, clients: CLIENTS, seconds: SECONDS };
+    const result = { database: db.kind, server: 'child process: node dist/main.js', clients: CLIENTS, seconds: SECONDS };
     for (const [name, pick] of [['one hot lot', hotLot], [`${SPREAD} lots`, anyLot]]) {
       const direct = await drive(CLIENTS, sqlBid(pick));
+      const cpuBefore = cpuOf(service.pid);
       const http = await drive(CLIENTS, httpBid(pick));
+      http.serverCpuCores = +((cpuOf(service.pid) - cpuBefore) / SECONDS).toFixed(2);
       result[name] = { http, directSql: direct, acceptedRatioToDirect: +(http.acceptedPerSecond / Math.max(1, direct.acceptedPerSecond)).toFixed(3) };
     }
     agent.destroy();
     return result;
   } finally {
-    await app?.close();
+    await service?.stop();
     await pool.end();
-    await orm.close();
     await db.drop();
   }
 }

@@ -13,18 +13,14 @@
 // The clients share this one process, so their own parsing is part of the measured delay.
 //
 // Standalone: `npm run build && node bench/fanout.mjs` prints this section alone.
-import { spawn } from 'node:child_process';
-import { createHash, createPrivateKey, sign } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
-import path from 'node:path';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { freshDatabase } from './db.mjs';
+import { cpuOf, memoryOf, signer, startService } from './service.mjs';
 
 const require = createRequire(import.meta.url);
 const { Pool } = require('pg');
@@ -36,71 +32,11 @@ const COUNTS = (process.env.BENCH_FANOUT_SUBSCRIBERS ?? '1000,5000').split(',').
 const RATE = Number(process.env.BENCH_FANOUT_RATE ?? 20);
 const SECONDS = Number(process.env.BENCH_FANOUT_SECONDS ?? 10);
 const BIDDERS = 4;
-const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SUBSCRIPTION = 'subscription ($lotId: ID!) { bidPlaced(lotId: $lotId) { id amount createdAt } }';
 
 const now = () => performance.timeOrigin + performance.now();
 const percentile = (sorted, p) => (sorted.length ? +sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))].toFixed(1) : null);
 const mb = (kb) => +(kb / 1024).toFixed(1);
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** CPU seconds (user + system) a process has used; /proc counts in ticks of 1/100 s on Linux. */
-function cpuOf(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** VmRSS and VmHWM (the kernel's peak) of a process, in kB. */
-function memoryOf(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
-  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
-}
-
-async function startServer(url) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist/main.js')], {
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'bench-fanout-')),
-      MASTER_SEED: Keypair.random().secret(),
-      // A log line per request would be part of what is measured; warnings still show.
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
-    if (ready) {
-      return {
-        port,
-        pid: child.pid,
-        stop: async () => {
-          child.kill('SIGTERM');
-          await exited;
-        },
-      };
-    }
-    await sleep(100);
-  }
-  child.kill('SIGKILL');
-  throw new Error('the service did not become ready within 30 s');
-}
 
 /** A platform, the bidders and one open auction in which they all participate. */
 async function seed(pool) {
@@ -119,26 +55,12 @@ async function seed(pool) {
 }
 
 function bidder(keypair, port, agent, lotId) {
-  const key = createPrivateKey({
-    key: { kty: 'OKP', crv: 'Ed25519', d: keypair.rawSecretKey().toString('base64url'), x: keypair.rawPublicKey().toString('base64url') },
-    format: 'jwk',
-  });
+  const headersFor = signer(keypair);
   const target = `/lots/${lotId}/bid_requests`;
   return (amount) =>
     new Promise((resolve, reject) => {
       const body = Buffer.from(JSON.stringify({ data: { type: 'bid_requests', attributes: { amount } } }));
-      const date = new Date().toISOString();
-      const digest = `SHA-256=${createHash('sha256').update(body).digest('base64')}`;
-      const text = `(request-target): post ${target}\nx-date: ${date}\ndigest: ${digest}`;
-      const signature = sign(null, createHash('sha256').update(text).digest(), key).toString('base64');
-      const headers = {
-        'x-date': date,
-        digest,
-        'content-type': 'application/vnd.api+json',
-        'content-length': String(body.length),
-        signature: `keyId="${keypair.publicKey()}",algorithm="ed25519-sha256",headers="(request-target) x-date digest",signature="${signature}"`,
-      };
-      const req = request({ host: '127.0.0.1', port, path: target, method: 'POST', headers, agent }, (res) => {
+      const req = request({ host: '127.0.0.1', port, path: target, method: 'POST', headers: headersFor(target, body), agent }, (res) => {
         const chunks = [];
         res.on('data', (c) => chunks.push(c));
         res.on('end', () => {
@@ -182,7 +104,7 @@ async function subscribe(port, lotId, count, onBid) {
 
 async function scenario(subscribers) {
   const db = await freshDatabase('bench_fanout');
-  const server = await startServer(db.url);
+  const server = await startService(db.url);
   const pool = new Pool({ connectionString: db.url, max: 2 });
   const agent = new Agent({ keepAlive: true, maxSockets: BIDDERS * 4 });
   let clients = [];

@@ -1,0 +1,97 @@
+// The service under test, for the benchmarks: started as a child process (`node dist/main.js`), so
+// that the load generator's own work is not counted as the server's, and requests signed for it.
+import { spawn } from 'node:child_process';
+import { createHash, createPrivateKey, sign } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const { Keypair } = require('@stellar/stellar-sdk');
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** CPU seconds (user + system) a process has used; /proc counts in ticks of 1/100 s on Linux. */
+export function cpuOf(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** VmRSS and VmHWM (the kernel's peak) of a process, in kB. */
+export function memoryOf(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]);
+  return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+}
+
+/** Starts the service on a database and waits until it is ready; `stop()` ends it with SIGTERM. */
+export async function startService(url, env = {}) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(ROOT, 'dist/main.js')], {
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'bench-service-')),
+      MASTER_SEED: Keypair.random().secret(),
+      // A log line per request would be part of what is measured; warnings still show.
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false);
+    if (ready) {
+      return {
+        port,
+        pid: child.pid,
+        stop: async () => {
+          child.kill('SIGTERM');
+          await exited;
+        },
+      };
+    }
+    await sleep(100);
+  }
+  child.kill('SIGKILL');
+  throw new Error('the service did not become ready within 30 s');
+}
+
+/** Signs POSTs as `keypair` with Node's native ed25519 (PROTOCOL.md §3.1): target, body → headers. */
+export function signer(keypair) {
+  const key = createPrivateKey({
+    key: { kty: 'OKP', crv: 'Ed25519', d: keypair.rawSecretKey().toString('base64url'), x: keypair.rawPublicKey().toString('base64url') },
+    format: 'jwk',
+  });
+  return (target, body) => {
+    const date = new Date().toISOString();
+    const digest = `SHA-256=${createHash('sha256').update(body).digest('base64')}`;
+    const text = `(request-target): post ${target}\nx-date: ${date}\ndigest: ${digest}`;
+    const signature = sign(null, createHash('sha256').update(text).digest(), key).toString('base64');
+    return {
+      'x-date': date,
+      digest,
+      'content-type': 'application/vnd.api+json',
+      'content-length': String(body.length),
+      signature: `keyId="${keypair.publicKey()}",algorithm="ed25519-sha256",headers="(request-target) x-date digest",signature="${signature}"`,
+    };
+  };
+}
