@@ -2,6 +2,7 @@ import type { Keypair } from '@stellar/stellar-sdk';
 import { Participant, ParticipantState } from '../../src/modules/trading/trading.entity';
 import { Callback, Star } from '../../src/modules/watchlist/watchlist.entity';
 import { startTestApp, type TestApp } from '../helpers/app';
+import { countStatements } from '../helpers/statements';
 import { createAccount, createPlatform } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
 
@@ -25,20 +26,6 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Runs `work` and counts the SQL statements the service sent meanwhile. */
-async function statements(work: () => Promise<unknown>): Promise<number> {
-  const knex = t.orm.em.getConnection().getKnex();
-  let n = 0;
-  const count = () => n++;
-  knex.on('query', count);
-  try {
-    await work();
-  } finally {
-    knex.off('query', count);
-  }
-  return n;
-}
-
 const GQL = `query($first: Int!) { lots(first: $first) { nodes { id organizer { id } participants { id } callbacks { id } stars { accountId } } } }`;
 
 describe('the number of SQL statements of a page of lots', () => {
@@ -49,8 +36,8 @@ describe('the number of SQL statements of a page of lots', () => {
       expect(res.body.data).toHaveLength(size);
       expect(res.body.included.filter((r: any) => r.type === 'participants')).toHaveLength(size * 2);
     };
-    const small = await statements(rest(5));
-    const large = await statements(rest(20));
+    const small = await countStatements(t, rest(5));
+    const large = await countStatements(t, rest(20));
     expect(large).toBe(small);
     expect(large).toBeLessThanOrEqual(10);
   });
@@ -63,8 +50,8 @@ describe('the number of SQL statements of a page of lots', () => {
       expect(res.body.data.lots.nodes[0].participants).toHaveLength(2);
       expect(res.body.data.lots.nodes[0].organizer.id).toBe(platform.publicKey());
     };
-    const small = await statements(gql(5));
-    const large = await statements(gql(20));
+    const small = await countStatements(t, gql(5));
+    const large = await countStatements(t, gql(20));
     expect(large).toBe(small);
     expect(large).toBeLessThanOrEqual(10);
   });

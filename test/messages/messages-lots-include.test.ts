@@ -1,4 +1,5 @@
 import { startTestApp, type TestApp } from '../helpers/app';
+import { countStatements } from '../helpers/statements';
 import { createLot, DIRECT_SALE, ENG_LOT } from '../helpers/lots';
 import type { Lot } from '../../src/modules/lots/lots.entity';
 import { makeWorld, sent, type World } from './messages.helpers';
@@ -6,20 +7,6 @@ import { makeWorld, sent, type World } from './messages.helpers';
 let t: TestApp;
 let w: World;
 let lots: Lot[];
-
-/** Runs `work` and counts the SQL statements sent meanwhile. */
-async function statements(work: () => Promise<unknown>): Promise<number> {
-  const knex = t.orm.em.getConnection().getKnex();
-  let n = 0;
-  const count = () => n++;
-  knex.on('query', count);
-  try {
-    await work();
-  } finally {
-    knex.off('query', count);
-  }
-  return n;
-}
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -70,9 +57,9 @@ describe('the lots messages include', () => {
       const res = await t.client.as(w.admin.keypair).get(`/lots?filter[in]=${ids.join(',')}&include=messages`);
       expect(res.body.data).toHaveLength(ids.length);
     };
-    const withOne = await statements(page([lots[0].id]));
-    const withThree = await statements(page(lots.map((l) => l.id)));
-    const without = await statements(async () => t.client.as(w.admin.keypair).get(`/lots?filter[in]=${lots.map((l) => l.id).join(',')}`));
+    const withOne = await countStatements(t, page([lots[0].id]));
+    const withThree = await countStatements(t, page(lots.map((l) => l.id)));
+    const without = await countStatements(t, async () => t.client.as(w.admin.keypair).get(`/lots?filter[in]=${lots.map((l) => l.id).join(',')}`));
     expect(withThree).toBe(withOne);
     expect(withThree - without).toBe(1);
   });
@@ -91,6 +78,6 @@ describe('the lots messages include', () => {
       const r = await t.client.as(w.admin.keypair).graphql(`{ lots(first: ${first}) { nodes { id unreadMessages } } }`);
       expect(r.body.data.lots.nodes).toHaveLength(first);
     };
-    expect(await statements(page(3))).toBe(await statements(page(1)));
+    expect(await countStatements(t, page(3))).toBe(await countStatements(t, page(1)));
   });
 });
