@@ -41,7 +41,9 @@ export function memoryOf(pid) {
 /** Starts the service on a database and waits until it is ready; `stop()` ends it with SIGTERM. */
 export async function startService(url, env = {}) {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist/main.js')], {
+  // BENCH_SERVICE_NODE_ARGS passes flags to the service's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist/main.js')], {
     env: {
       ...process.env,
       DATABASE_URL: url,

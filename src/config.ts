@@ -18,10 +18,12 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.string().url().optional(),
+  DB_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
   REDIS_URL: z.string().url().optional(),
   REDIS_PREFIX: z.string().max(100).default('auction:'),
   WS_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).default(20),
   WS_MAX_PAYLOAD: z.coerce.number().int().min(1024).default(64 * 1024),
+  WS_MAX_BUFFERED: z.coerce.number().int().min(1024).default(256 * 1024),
   WS_KEEPALIVE: duration.default(12),
   DATA_DIR: z.string().min(1).default('./.data'),
   MASTER_SEED: z

@@ -2,7 +2,7 @@ import { createApp } from './app';
 import { loadMasterKeypair } from './auth/master';
 import { ConfigError, loadConfig } from './config';
 import { logger } from './core/logger';
-import { startEmbeddedPostgres } from './db/embedded';
+import { EMBEDDED_MAX_CONNECTIONS, startEmbeddedPostgres } from './db/embedded';
 import { migrate, openDatabase } from './db/orm';
 
 async function main(): Promise<void> {
@@ -19,7 +19,8 @@ async function main(): Promise<void> {
 
   const embedded = config.DATABASE_URL ? null : await startEmbeddedPostgres(config.DATA_DIR);
   if (embedded) logger.info({ dataDir: config.DATA_DIR }, 'using the embedded PostgreSQL (set DATABASE_URL to use a server)');
-  const orm = await openDatabase(config.DATABASE_URL ?? (embedded as { url: string }).url);
+  const poolSize = embedded ? Math.min(config.DB_POOL_SIZE, EMBEDDED_MAX_CONNECTIONS) : config.DB_POOL_SIZE;
+  const orm = await openDatabase(config.DATABASE_URL ?? (embedded as { url: string }).url, poolSize);
   await migrate(orm);
 
   const app = await createApp({ config, orm, master, log: logger });

@@ -3,6 +3,9 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
+/** Connections the embedded server accepts at once; a pool on it must stay within. */
+export const EMBEDDED_MAX_CONNECTIONS = 16;
+
 export interface EmbeddedPostgres {
   url: string;
   stop(): Promise<void>;
@@ -20,7 +23,7 @@ export async function startEmbeddedPostgres(dataDir: string | null): Promise<Emb
     mkdirSync(location, { recursive: true });
   }
   const db = await PGlite.create(location);
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 16 });
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: EMBEDDED_MAX_CONNECTIONS });
   await server.start();
   const [host, port] = server.getServerConn().split(':');
   return {

@@ -3,7 +3,10 @@ import { defineConfig, MikroORM, type Options } from '@mikro-orm/postgresql';
 import { ENTITIES } from './entities';
 import { MIGRATIONS } from './migrations';
 
-export function ormOptions(clientUrl: string): Options {
+/** Connections the ORM keeps for one process unless told otherwise (tools, tests). */
+const DEFAULT_POOL_SIZE = 10;
+
+export function ormOptions(clientUrl: string, poolSize = DEFAULT_POOL_SIZE): Options {
   return defineConfig({
     clientUrl,
     entities: ENTITIES,
@@ -12,13 +15,13 @@ export function ormOptions(clientUrl: string): Options {
     discovery: { disableDynamicFileAccess: true },
     forceUtcTimezone: true,
     allowGlobalContext: false,
-    pool: { min: 0, max: 10 },
+    pool: { min: 0, max: poolSize },
     debug: false,
   });
 }
 
-export async function openDatabase(clientUrl: string): Promise<MikroORM> {
-  return MikroORM.init(ormOptions(clientUrl));
+export async function openDatabase(clientUrl: string, poolSize?: number): Promise<MikroORM> {
+  return MikroORM.init(ormOptions(clientUrl, poolSize));
 }
 
 export async function migrate(orm: MikroORM): Promise<void> {
