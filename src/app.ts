@@ -86,6 +86,9 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
     schema,
     formatError: graphqlErrorFormatter(log),
     includeStacktraceInErrorResponses: false,
+    // main.ts shuts everything down in order; Apollo's own handler would re-raise the signal and
+    // end the process (exit 143) before the database and the job queue were closed.
+    stopOnTerminationSignals: false,
     plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server }), selfRegistrationGuard],
   });
   await apollo.start();
@@ -169,6 +172,7 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
     log,
     maxSubscriptions: config.WS_MAX_SUBSCRIPTIONS,
     keepAliveMs: config.WS_KEEPALIVE * 1000,
+    maxBufferedBytes: config.WS_MAX_BUFFERED,
   });
 
   const replay = new ReplayStore(orm.em.fork());
