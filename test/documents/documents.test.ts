@@ -61,6 +61,16 @@ describe('POST /documents', () => {
     expect(res.body.errors[0]).toMatchObject({ code: 'unsupported_file_type', source: { pointer: '/file' } });
   });
 
+  it('reads HTML after comments, and answers at once to text made of many comments (no backtracking)', async () => {
+    const commented = await upload(t, owner.keypair, { bytes: Buffer.from('<!-- a -->\n<!-- b --><html><body>ok</body></html>'), contentType: 'application/octet-stream', fileName: 'page' });
+    expect(commented.status).toBe(201);
+    expect(commented.body.data.id).toMatch(/\.html$/);
+    // Scanned by a regular expression, these 580 comments took hours (exponential backtracking): the test timed out.
+    const crafted = await upload(t, owner.keypair, { bytes: Buffer.from(`${'<!---->'.repeat(580)}x`), contentType: 'application/octet-stream', fileName: 'page' });
+    expect(crafted.status).toBe(400);
+    expect(codeOf(crafted)).toBe('unsupported_file_type');
+  });
+
   it('refuses a declared type that the bytes contradict', async () => {
     const res = await upload(t, owner.keypair, { bytes: FILES.png, contentType: 'image/jpeg', fileName: 'photo.jpg' });
     expect(res.status).toBe(400);
@@ -124,7 +134,7 @@ describe('GET /documents/{id} and the storage link', () => {
     expect(codeOf(theirs)).toBe('not_document_owner');
     const anonymous = await t.client.get(`/documents/${privateId}`);
     expect(anonymous.status).toBe(401);
-    expect(codeOf(anonymous)).toBe('unauthenticated');
+    expect(codeOf(anonymous)).toBe('not_document_owner');
     expect(codeOf(await t.client.get('/documents/nothing-here.pdf'))).toBe('document_not_found');
   });
 
@@ -185,13 +195,16 @@ describe('GET /documents', () => {
     expect(byDefault.body.links.last).toContain('page[size]=10');
   });
 
-  it("answers 401 when an id is not the caller's, and 400 without in", async () => {
+  it("answers 401 when an id is not a private document of the caller's, and 400 without in", async () => {
     const mine = await uploadedId(t, owner.keypair, { attributes: { document_type: 'private', owners: [owner.id] } });
     const theirs = await uploadedId(t, stranger.keypair, { attributes: { document_type: 'private', owners: [stranger.id] } });
     const res = await t.client.as(owner.keypair).get(`/documents?in=${mine},${theirs}`);
     expect(res.status).toBe(401);
     expect(codeOf(res)).toBe('not_document_owner');
     expect((await t.client.as(owner.keypair).get('/documents?in=unknown.pdf')).status).toBe(401);
+    // Only private documents are listed (INTERFACE.md §4.10), even one whose owners name the caller.
+    const publicOne = await uploadedId(t, owner.keypair, { attributes: { document_type: 'public', owners: [owner.id] } });
+    expect(codeOf(await t.client.as(owner.keypair).get(`/documents?in=${mine},${publicOne}`))).toBe('not_document_owner');
     const missing = await t.client.as(owner.keypair).get('/documents');
     expect(missing.body.errors[0]).toMatchObject({ code: 'missing_parameter', source: { parameter: 'in' } });
     expect((await t.client.get(`/documents?in=${mine}`)).status).toBe(401);

@@ -42,17 +42,32 @@ export async function detectType(bytes: Buffer): Promise<Detected> {
   return looksLikeHtml(bytes) ? { contentType: 'text/html', label: 'html' } : { contentType: null, label: 'unknown' };
 }
 
-const HTML_START = /^(?:\uFEFF)?\s*(?:<!--[\s\S]*?-->\s*)*(?:<!doctype\s+html[\s>]|<html[\s>])/i;
+const HTML_OPENING = /^(?:<!doctype\s+html[\s>]|<html[\s>])/i;
+/** How far into a file its HTML opening is looked for. */
+const HTML_LOOKAHEAD = 4096;
 
+/**
+ * Text (UTF-8, no NUL) that opens with a doctype or an <html> tag, after an optional BOM,
+ * whitespace and comments. Scanned in one pass: a regular expression over repeated comments
+ * backtracks exponentially on crafted input.
+ */
 function looksLikeHtml(bytes: Buffer): boolean {
   if (bytes.includes(0)) return false;
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes).slice(0, HTML_LOOKAHEAD);
   } catch {
     return false;
   }
-  return HTML_START.test(text.slice(0, 4096));
+  let at = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (;;) {
+    while (at < text.length && /\s/.test(text[at])) at++;
+    if (!text.startsWith('<!--', at)) break;
+    const end = text.indexOf('-->', at + 4);
+    if (end < 0) return false;
+    at = end + 3;
+  }
+  return HTML_OPENING.test(text.slice(at));
 }
 
 /** The declared (Content-Type of the part) type without parameters, lowercased; '' when absent. */

@@ -85,18 +85,16 @@ export class DocumentsService {
   async get(ctx: RequestContext, id: string): Promise<DocumentView> {
     const document = await findLiveDocument(ctx.em, id);
     if (!document) throw notFoundDocument();
-    if (document.documentType === 'private') {
-      const caller = requireCaller(ctx);
-      if (!document.owners?.includes(caller.accountId)) {
-        throw unauthenticated('not_document_owner', 'this private document is readable by its owners only');
-      }
+    // PROTOCOL.md §9: a private document read by anyone but an owner, anonymous callers included.
+    if (document.documentType === 'private' && !(ctx.caller && document.owners?.includes(ctx.caller.accountId))) {
+      throw unauthenticated('not_document_owner', 'this private document is readable by its owners only');
     }
     return { document, storageLink: await this.linkOf(document) };
   }
 
   /**
-   * GET /documents?in=…: the named documents, in the order named; every one must be owned by
-   * the caller (an unknown or expired id is owned by no one), else 401 for the whole list.
+   * GET /documents?in=…: the named documents, in the order named; every one must be a private
+   * document owned by the caller (an unknown, expired or public id is not), else 401 for the whole list.
    */
   async list(ctx: RequestContext, input: DocumentListInput): Promise<DocumentPage> {
     const caller = requireCaller(ctx);
@@ -109,7 +107,9 @@ export class DocumentsService {
     if (!Number.isInteger(page) || page < 0) throw invalid('invalid_page', 'page must be an integer from 0', { parameter: 'page[number]' });
     if (!Number.isInteger(size) || size < 1 || size > 100) throw invalid('invalid_page', 'size must be an integer from 1 to 100', { parameter: 'page[size]' });
     const found = new Map((await findLiveDocuments(ctx.em, ids)).map((d) => [d.id, d]));
-    const foreign = ids.find((i) => !found.get(i)?.owners?.includes(caller.accountId));
+    // INTERFACE.md §4.10: only private documents owned by the caller are listed.
+    const owned = (d: StoredDocument | undefined) => d?.documentType === 'private' && d.owners?.includes(caller.accountId);
+    const foreign = ids.find((i) => !owned(found.get(i)));
     if (foreign !== undefined) {
       throw unauthenticated('not_document_owner', `the caller owns no document ${JSON.stringify(foreign)}`);
     }
