@@ -4,7 +4,8 @@
 // subscribers' own client load is not counted in its memory.
 //
 //   BENCH_FANOUT_SUBSCRIBERS=1000,5000  subscriber counts, one fresh server and database each
-//   BENCH_FANOUT_RATE=20                bids per second
+//   BENCH_FANOUT_RATE=20                bids per second: a busy auction's closing minutes (issue 7),
+//                                       not a quiet one; 5 and 10 are worth a run each too
 //   BENCH_FANOUT_SECONDS=10             how long bids are placed
 //
 // Delays are measured two ways, bracketing the commit: from the bid's `createdAt` (stamped inside
@@ -164,8 +165,9 @@ async function scenario(subscribers) {
     const end = memoryOf(server.pid);
     const wall = (performance.now() - started) / 1000;
     const benchCpu = process.cpuUsage(cpuBefore.bench);
+    const serverCpu = cpuOf(server.pid) - cpuBefore.server;
     const cpu = {
-      server: +((cpuOf(server.pid) - cpuBefore.server) / wall).toFixed(2),
+      server: +(serverCpu / wall).toFixed(2),
       subscribersAndBidders: +((benchCpu.user + benchCpu.system) / 1e6 / wall).toFixed(2),
     };
 
@@ -195,6 +197,8 @@ async function scenario(subscribers) {
       bidRequestMs: { median: percentile(bidMs, 0.5), p99: percentile(bidMs, 0.99) },
       // Cores busy while the bids were placed and delivered (1.0: one core all the time).
       cpuCores: cpu,
+      // The server's CPU time per delivered message, the bids' own handling included.
+      serverCpuPerDeliveryUs: delivered ? +((serverCpu * 1e6) / delivered).toFixed(1) : null,
       serverRssMb: { idle: mb(idle), withSubscribers: mb(withSubscribers), peakSampled: mb(Math.max(peak, end.rss)), peakKernel: mb(end.hwm), end: mb(end.rss) },
       targets: { p99Below100ms: subscribers <= 1000 ? percentile(fromCreated, 0.99) < 100 : undefined, rssBelow300Mb: mb(end.hwm) < 300 },
     };

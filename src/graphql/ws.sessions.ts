@@ -6,6 +6,8 @@ export const CLOSE = {
   expired: 4401,
   /** The account was blacklisted as stopped, or authentication at connect failed. */
   forbidden: 4403,
+  /** More than WS_MAX_BUFFERED bytes waited to be sent: the client reads too slowly. */
+  slow: 1013,
 } as const;
 
 // setTimeout holds at most 2^31-1 ms (about 24.8 days); longer tokens re-arm the timer.

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { GraphQLError, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { Authenticator } from '../auth/authenticate';
 import type { Caller } from '../core/context';
 import { DomainError, invalid } from '../core/errors';
 import type { Logger } from '../core/logger';
+import { LiveFanout } from '../modules/live/live.fanout';
 import type { Services } from '../services';
 import { graphqlContext, type GraphQLContext } from './context';
 import { graphqlErrorFormatter } from './errors';
@@ -25,12 +26,21 @@ export interface WsOptions {
   maxSubscriptions: number;
   /** Interval of the server's pings; a socket that does not answer within it is dropped. 0: none. */
   keepAliveMs: number;
+  /** Bytes a socket may have waiting to be sent; a socket beyond is closed (1013), not buffered for. */
+  maxBufferedBytes: number;
 }
 
 function headerOf(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
 }
+
+/**
+ * Valid documents are kept by query text, a few and short ones: the subscribers of one page send
+ * the same query, and sharing its document spares a parse, a validation and an AST per subscriber.
+ */
+const DOCUMENTS_KEPT = 100;
+const LONGEST_KEPT = 4096;
 
 /** Parse and validation failures carry Apollo's codes, so that one formatter maps both transports. */
 const tagged = (err: GraphQLError, code: string) => new GraphQLError(err.message, { nodes: err.nodes, source: err.source, positions: err.positions, extensions: { code } });
@@ -46,6 +56,17 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
   const format = graphqlErrorFormatter(options.log);
   const formatAll = (errors: readonly GraphQLError[]) => errors.map((e) => format(e.toJSON(), e));
   const sessions = new WsSessions();
+  const documents = new Map<string, DocumentNode>();
+  // A subscriber that reads slower than events arrive would otherwise hold an ever growing
+  // buffer; it is closed instead, and may reconnect and resume with `after`.
+  const accepts = (socket: WebSocket): boolean => {
+    if (socket.readyState !== socket.OPEN) return false;
+    if (socket.bufferedAmount <= options.maxBufferedBytes) return true;
+    socket.close(CLOSE.slow, 'slow consumer');
+    return false;
+  };
+  const shape = (result: ExecutionResult) => (result.errors?.length ? { ...result, errors: formatAll(result.errors) } : result);
+  const fanout = new LiveFanout(shape, accepts);
   const stopped = services.live.onAccountStopped((accountId) => sessions.closeAccount(accountId));
 
   const server = useServer<Record<string, unknown> | undefined, Extra>(
@@ -76,23 +97,37 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
           const err = invalid('too_many_subscriptions', `a socket runs at most ${options.maxSubscriptions} operations at once`);
           return [new GraphQLError(err.message, { originalError: err })];
         }
-        let document: DocumentNode;
-        try {
-          document = parse(payload.query);
-        } catch (err) {
-          return [tagged(err as GraphQLError, 'GRAPHQL_PARSE_FAILED')];
+        let document = documents.get(payload.query);
+        if (!document) {
+          try {
+            document = parse(payload.query);
+          } catch (err) {
+            return [tagged(err as GraphQLError, 'GRAPHQL_PARSE_FAILED')];
+          }
+          const errors = validate(schema, document);
+          if (errors.length) return errors.map((e) => tagged(e, 'GRAPHQL_VALIDATION_FAILED'));
+          if (payload.query.length <= LONGEST_KEPT) {
+            if (documents.size >= DOCUMENTS_KEPT) documents.delete(documents.keys().next().value as string);
+            documents.set(payload.query, document);
+          }
         }
-        const errors = validate(schema, document);
-        if (errors.length) return errors.map((e) => tagged(e, 'GRAPHQL_VALIDATION_FAILED'));
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
       },
-      onNext: (_ctx, _id, _payload, _args, result) => (result.errors?.length ? { ...result, errors: formatAll(result.errors) } : undefined),
+      subscribe: fanout.subscribe,
+      onNext: (ctx, _id, _payload, _args, result) => {
+        // A socket closed here is skipped by graphql-ws's send.
+        accepts(ctx.extra.socket);
+        return result.errors?.length ? shape(result) : undefined;
+      },
       onError: (_ctx, _id, _payload, errors) => formatAll(errors),
-      context: (ctx): GraphQLContext =>
-        graphqlContext(
+      context: (ctx, id, payload): GraphQLContext => {
+        const context = graphqlContext(
           { requestId: randomUUID(), caller: ctx.extra.caller ?? null, provenKey: null, jwtSubject: null, em: orm.em.fork(), local: false },
           services,
-        ),
+        );
+        fanout.register(context, ctx.extra.socket, id, payload);
+        return context;
+      },
     },
     wss,
     options.keepAliveMs,

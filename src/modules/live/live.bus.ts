@@ -43,10 +43,21 @@ const channel = {
   stopped: 'account.stopped',
 };
 
-/** Dates travel as RFC 3339 strings (JSON through Redis). */
+/**
+ * Dates travel as RFC 3339 strings (JSON through Redis). The transport hands one payload object to
+ * every listener of a message, so the revived event is made once per message and instance and
+ * shared by the listeners, which must not change it: downstream caches (the views of LiveFeeds,
+ * the results of LiveFanout) are keyed by its identity.
+ */
+const revived = new WeakMap<object, object>();
 const revive = <T extends { createdAt: Date }>(raw: unknown): T => {
   const e = raw as T;
-  return { ...e, createdAt: new Date(e.createdAt) };
+  let copy = revived.get(e) as T | undefined;
+  if (!copy) {
+    copy = { ...e, createdAt: new Date(e.createdAt) };
+    revived.set(e, copy);
+  }
+  return copy;
 };
 
 /**
@@ -81,6 +92,7 @@ export class LiveBus {
     return notifications.subscribeAll((n) => this.publishNotification(n));
   }
 
+  /** The listener gets the event object, one per bid, shared by the listeners of this instance. */
   onBid(lotId: string, fn: (e: BidPlacedEvent) => void): Promise<Unsubscribe> {
     return this.listen(channel.bid(lotId), (raw) => fn(revive<BidPlacedEvent>(raw)));
   }

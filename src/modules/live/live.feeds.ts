@@ -23,6 +23,12 @@ export interface BidView extends Omit<BidPlacedEvent, 'bidderId'> {
 export class LiveFeeds {
   /** One load of a changed lot per event and instance, shared by its subscribers. */
   private readonly loads = new WeakMap<LotChangedEvent, Promise<LotsView>>();
+  /**
+   * The two views of a bid, made once per event and instance and shared by the subscribers that
+   * see it alike: with the bidder, and without. A view's identity thus carries its visibility,
+   * which lets LiveFanout execute an operation once per view instead of once per subscriber.
+   */
+  private readonly views = new WeakMap<BidPlacedEvent, { shown: BidView; hidden: BidView }>();
 
   constructor(
     private readonly bus: LiveBus,
@@ -38,7 +44,10 @@ export class LiveFeeds {
     const lot = await findLot(ctx.em.fork(), lotId);
     const from = after === undefined || after === null ? null : integerId(after);
     if (after !== undefined && after !== null && from === null) throw invalid('invalid_field', 'after must be a bid id', { attribute: 'after' });
-    const view = (e: BidPlacedEvent): BidView => ({ ...e, bidderId: seesLiveBidder(ctx.caller, lot, e.bidderId) ? e.bidderId : null });
+    // The closure keeps what visibility needs, not the lot (and with it the entity manager that loaded it).
+    const { caller } = ctx;
+    const publisher = { publisherId: lot.publisherId };
+    const view = (e: BidPlacedEvent): BidView => this.viewOf(e, seesLiveBidder(caller, publisher, e.bidderId));
     const stream = new LiveStream<BidView>();
     if (from === null) {
       stream.onEnd(await this.bus.onBid(lot.id, (e) => stream.push(view(e))));
@@ -88,6 +97,15 @@ export class LiveFeeds {
     const stream = new LiveStream<PublishedNotification>();
     stream.onEnd(await this.bus.onNotification(caller.accountId, (n) => stream.push(n)));
     return stream;
+  }
+
+  private viewOf(e: BidPlacedEvent, shown: boolean): BidView {
+    let views = this.views.get(e);
+    if (!views) {
+      views = { shown: e, hidden: { ...e, bidderId: null } };
+      this.views.set(e, views);
+    }
+    return shown ? views.shown : views.hidden;
   }
 
   private loadOnce(ctx: RequestContext, e: LotChangedEvent): Promise<LotsView> {

@@ -11,6 +11,7 @@ export class LiveStream<T> implements AsyncIterableIterator<T> {
   private error: unknown = null;
   private done = false;
   private readonly cleanups: (() => void)[] = [];
+  private consumer: ((value: T) => void) | null = null;
 
   /** Runs when the stream ends (at once if it has ended already). */
   onEnd(fn: () => void): void {
@@ -18,9 +19,21 @@ export class LiveStream<T> implements AsyncIterableIterator<T> {
     else this.cleanups.push(fn);
   }
 
+  /**
+   * Hands every value, those queued and those to come, to `fn` as it is pushed, instead of to
+   * `next()`: a fan-out of thousands of subscribers then costs no promise per value. `next()`
+   * still settles when the stream ends or fails, so that the executor learns of either.
+   */
+  consume(fn: (value: T) => void): void {
+    this.consumer = fn;
+    for (const value of this.queue.splice(0)) fn(value);
+  }
+
   push(value: T): void {
     if (this.done) return;
-    if (this.waiting) {
+    if (this.consumer) {
+      this.consumer(value);
+    } else if (this.waiting) {
       const resolve = this.waiting;
       this.waiting = this.failure = null;
       resolve({ value, done: false });
