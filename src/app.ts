@@ -173,6 +173,7 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
     maxSubscriptions: config.WS_MAX_SUBSCRIPTIONS,
     keepAliveMs: config.WS_KEEPALIVE * 1000,
     maxBufferedBytes: config.WS_MAX_BUFFERED,
+    signedSessionMs: config.JWT_TTL * 1000,
   });
 
   const replay = new ReplayStore(orm.em.fork());

@@ -2,7 +2,7 @@ import type { WebSocket } from 'ws';
 
 /** Close codes of an accepted socket that the server ends (documented in README). */
 export const CLOSE = {
-  /** The bearer token the socket authenticated with expired. */
+  /** The bearer token the socket authenticated with expired, or its signed session ended. */
   expired: 4401,
   /** The account was blacklisted as stopped, or authentication at connect failed. */
   forbidden: 4403,
@@ -20,18 +20,18 @@ const LONGEST_TIMER = 2 ** 31 - 1;
 export class WsSessions {
   private readonly byAccount = new Map<string, Set<WebSocket>>();
 
-  /** Tracks the socket until it closes; `expiresAt` (ms) closes it with 4401 then. */
-  track(accountId: string, socket: WebSocket, expiresAt: number | null): void {
+  /** Tracks the socket until it closes; at `expiresAt` (ms) it is closed with 4401 and `reason`. */
+  track(accountId: string, socket: WebSocket, expiresAt: number, reason: string): void {
     const sockets = this.byAccount.get(accountId) ?? new Set<WebSocket>();
     this.byAccount.set(accountId, sockets);
     sockets.add(socket);
     let timer: NodeJS.Timeout | undefined;
     const arm = () => {
-      const wait = (expiresAt as number) - Date.now();
-      if (wait <= 0) socket.close(CLOSE.expired, 'token expired');
+      const wait = expiresAt - Date.now();
+      if (wait <= 0) socket.close(CLOSE.expired, reason);
       else timer = setTimeout(arm, Math.min(wait, LONGEST_TIMER)).unref();
     };
-    if (expiresAt !== null) arm();
+    arm();
     socket.once('close', () => {
       clearTimeout(timer);
       sockets.delete(socket);

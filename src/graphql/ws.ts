@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { GraphQLError, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { getOperationAST, GraphQLError, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { Authenticator } from '../auth/authenticate';
@@ -28,6 +28,8 @@ export interface WsOptions {
   keepAliveMs: number;
   /** Bytes a socket may have waiting to be sent; a socket beyond is closed (1013), not buffered for. */
   maxBufferedBytes: number;
+  /** How long a socket authenticated by a signature (which carries no expiry) stays open. */
+  signedSessionMs: number;
 }
 
 function headerOf(req: IncomingMessage, name: string): string | undefined {
@@ -49,8 +51,9 @@ const tagged = (err: GraphQLError, code: string) => new GraphQLError(err.message
  * GraphQL over WebSocket (graphql-transport-ws) on /graphql. The socket authenticates once at
  * connect: `connectionParams.authorization` ("Bearer <jwt>"), or the signature headers of the
  * upgrade request itself; a failure closes it with 4403 and the error code as reason. An
- * authenticated socket is closed with 4401 when its token expires and with 4403 when its account
- * is blacklisted as stopped (on any instance). Errors are shaped as on HTTP.
+ * authenticated socket is closed with 4401 when its token expires (a signed one after
+ * `signedSessionMs`) and with 4403 when its account is blacklisted as stopped (on any instance).
+ * It runs subscriptions only. Errors are shaped as on HTTP.
  */
 export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm: MikroORM, services: Services, auth: Authenticator, options: WsOptions) {
   const format = graphqlErrorFormatter(options.log);
@@ -72,6 +75,8 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
   const server = useServer<Record<string, unknown> | undefined, Extra>(
     {
       schema,
+      // Unexpected failures close the socket without their message, whatever NODE_ENV says.
+      isProd: true,
       onConnect: async (ctx) => {
         const req = ctx.extra.request;
         const param = ctx.connectionParams?.authorization;
@@ -83,7 +88,12 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
             body: null,
           });
           ctx.extra.caller = result.caller;
-          if (result.caller) sessions.track(result.caller.accountId, ctx.extra.socket, result.jwt ? result.jwt.exp * 1000 : null);
+          // The caller is fixed at connect: a signed session ends like a token would, so that a
+          // removed signer or a changed account does not keep a socket forever.
+          if (result.caller) {
+            if (result.jwt) sessions.track(result.caller.accountId, ctx.extra.socket, result.jwt.exp * 1000, 'token expired');
+            else sessions.track(result.caller.accountId, ctx.extra.socket, Date.now() + options.signedSessionMs, 'session expired');
+          }
           return true;
         } catch (err) {
           if (!(err instanceof DomainError)) throw err;
@@ -110,6 +120,12 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
             if (documents.size >= DOCUMENTS_KEPT) documents.delete(documents.keys().next().value as string);
             documents.set(payload.query, document);
           }
+        }
+        // PROTOCOL.md §8: queries and mutations go over HTTP, where each one is authenticated
+        // (and each write signed once); the socket, authenticated once at connect, only subscribes.
+        if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
+          const err = invalid('subscriptions_only', 'a WebSocket runs subscriptions only; send queries and mutations to POST /graphql');
+          return [new GraphQLError(err.message, { originalError: err })];
         }
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
       },

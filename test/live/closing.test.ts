@@ -19,8 +19,8 @@ afterEach(async () => {
 });
 afterAll(() => t.close());
 
-async function open(token?: string): Promise<Socket> {
-  const socket = connect(t, token);
+async function open(as?: string | Keypair): Promise<Socket> {
+  const socket = connect(t, as);
   sockets.push(socket);
   await socket.connected;
   return socket;
@@ -38,6 +38,28 @@ describe('closing sockets', () => {
     const lotId = await auction(t, platform, []);
     const feed = anonymous.subscribe(LOT_UPDATED, { lotId });
     await ready(feed, () => t.app.services.live.publishLotChanged(lotId));
+  });
+
+  it('closes a socket opened by a signed upgrade with 4401 once a session has lasted JWT_TTL', async () => {
+    const opened = Date.now();
+    const socket = await open(users[0].keypair);
+    const feed = socket.subscribe(NOTIFICATION_ADDED);
+    await ready(feed, () =>
+      t.app.services.live.publishNotification({ id: '0', recipient: users[0].id, type: 6, typeStr: 'probe', meta: {}, createdAt: new Date() }),
+    );
+    expect(feed.errors).toEqual([]);
+    expect(await socket.closed).toEqual({ code: 4401, reason: 'session expired' });
+    expect(Date.now() - opened).toBeGreaterThanOrEqual(2000);
+  });
+
+  it('runs subscriptions only: a query or a mutation over the socket answers subscriptions_only', async () => {
+    const socket = await open(await bearerFor(t, users[0].id));
+    for (const query of ['{ ping { currentTime } }', 'mutation { placeBid(lotId: "1", amount: "1000") { highestBid } }']) {
+      const errors = await new Promise<readonly { extensions?: Record<string, unknown> }[]>((resolve) => {
+        socket.client.subscribe({ query }, { next: () => undefined, error: (e) => resolve(e as never), complete: () => resolve([]) });
+      });
+      expect(errors[0]?.extensions).toMatchObject({ code: 'subscriptions_only', status: 400 });
+    }
   });
 
   it('refuses a socket whose token has already expired, with 4403 and the error code', async () => {

@@ -3,6 +3,7 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { Participant, ParticipantState } from '../../src/modules/trading/trading.entity';
 import type { TestApp } from '../helpers/app';
+import { signHeaders } from '../helpers/client';
 import { createLot, ENG_LOT } from '../helpers/lots';
 
 export interface Closed {
@@ -42,14 +43,27 @@ export interface Socket {
   dispose(): Promise<void>;
 }
 
-export function connect(t: TestApp, token?: string): Socket {
+/** A WebSocket whose upgrade request is signed by `keypair` (PROTOCOL.md §8). */
+function signedWebSocket(keypair: Keypair) {
+  return class extends WebSocket {
+    constructor(address: string, protocols?: string | string[]) {
+      const headers: Record<string, string> = {};
+      signHeaders('GET', '/graphql', headers, null, { keypair });
+      super(address, protocols, { headers });
+    }
+  };
+}
+
+/** A graphql-ws client: anonymous, with a bearer token, or signed by a keypair at connect. */
+export function connect(t: TestApp, as?: string | Keypair): Socket {
+  const token = typeof as === 'string' ? as : undefined;
   let onClosed: (c: Closed) => void = () => undefined;
   let onConnected: () => void = () => undefined;
   const closed = new Promise<Closed>((resolve) => (onClosed = resolve));
   const connected = new Promise<void>((resolve) => (onConnected = resolve));
   const client = createClient({
     url: `ws://127.0.0.1:${t.port}/graphql`,
-    webSocketImpl: WebSocket,
+    webSocketImpl: as && typeof as !== 'string' ? signedWebSocket(as) : WebSocket,
     connectionParams: token ? { authorization: `Bearer ${token}` } : undefined,
     retryAttempts: 0,
     lazy: false,
