@@ -107,7 +107,7 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
     }
   });
   koa.use(errorHandler(log, GRAPHQL_PATH));
-  koa.use(readBody(config.BODY_LIMIT));
+  koa.use(readBody(config.BODY_LIMIT, new Set(['/documents'])));
   koa.use(async (ctx, next) => {
     const em = orm.em.fork();
     const peer = ctx.req.socket.remoteAddress ?? '';

@@ -13,9 +13,9 @@ export interface BodyState {
 
 /**
  * Reads JSON bodies whole (bounded) so that the signature digest covers exactly the bytes
- * received. Multipart bodies are left to the route that accepts them.
+ * received. Multipart bodies are left to the routes that accept them (POSTs to `multipartPaths`).
  */
-export function readBody(limit: number): Middleware<BodyState> {
+export function readBody(limit: number, multipartPaths: ReadonlySet<string>): Middleware<BodyState> {
   return async (ctx, next) => {
     ctx.state.rawBody = null;
     ctx.state.body = undefined;
@@ -24,7 +24,8 @@ export function readBody(limit: number): Middleware<BodyState> {
     if (!hasBody) return next();
 
     const type = ctx.request.type;
-    if (type === 'multipart/form-data') return next();
+    // Multipart only where an upload is taken (PROTOCOL.md §1): elsewhere it is refused as any other type.
+    if (type === 'multipart/form-data' && ctx.method === 'POST' && multipartPaths.has(ctx.path)) return next();
     if (!JSON_TYPES.has(type)) {
       throw DomainError.of(
         'unsupported_media_type',

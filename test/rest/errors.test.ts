@@ -30,6 +30,14 @@ describe('JSON:API error documents', () => {
     expect(res.body.errors[0]).toMatchObject({ status: '415', code: 'unsupported_media_type', source: { header: 'Content-Type' } });
   });
 
+  it('answer multipart with 415 anywhere but the document upload', async () => {
+    const boundary = 'x-boundary';
+    const raw = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="id"\r\n\r\n1\r\n--${boundary}--\r\n`);
+    const res = await t.client.request('POST', '/master/signers', { raw, contentType: `multipart/form-data; boundary=${boundary}` });
+    expect(res.status).toBe(415);
+    expect(res.body.errors[0]).toMatchObject({ code: 'unsupported_media_type', source: { header: 'Content-Type' } });
+  });
+
   it('accept both JSON media types', async () => {
     expect((await t.client.post('/master/signers', signer, { contentType: 'application/json' })).status).toBe(204);
     expect((await t.client.post('/master/signers', signer, { contentType: 'application/vnd.api+json' })).status).toBe(204);
