@@ -171,12 +171,17 @@ export class Authenticator {
     }
     const own = await this.accountOf(em, keyId, claim);
     if (own) return own;
-    const signerOf = await em.find(AccountSigner, { signerKey: keyId }, { limit: 2 });
+    // Signers of service accounts only: any ledger account may name any key as its signer, which
+    // must neither make that key ambiguous for its own accounts nor block its self-registration.
+    const { rows: signerOf } = await rawQuery(em, {
+      text: 'select s.account_id from account_signers s join accounts a on a.id = s.account_id where s.signer_key = ? limit 2',
+      params: [keyId],
+    });
     if (signerOf.length === 0 && allowUnknownKey) return null;
     if (signerOf.length !== 1) {
       throw invalidSignature(signerOf.length ? 'keyId signs for several accounts: send X-Account-Id' : 'keyId is not a known account');
     }
-    const account = await this.accountOf(em, signerOf[0].accountId);
+    const account = await this.accountOf(em, signerOf[0].account_id as string);
     if (!account) throw invalidSignature('keyId is not a known account');
     return account;
   }

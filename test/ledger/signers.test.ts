@@ -65,6 +65,26 @@ describe('signers added through ledger transactions', () => {
     expect(read.body.errors[0].code).toBe('signature_invalid');
   });
 
+  it("named by an account that exists only on the ledger, neither block a key's self-registration nor make it ambiguous", async () => {
+    // A ledger-only account names keys it does not hold as its signers: Stellar asks their holders nothing.
+    const squatter = Keypair.random();
+    const victim = Keypair.random();
+    const device = Keypair.random();
+    await submit(t, await build(t, platform, [Operation.createAccount({ destination: squatter.publicKey(), startingBalance: '0' })]));
+    const named = [victim, device].map((k) => Operation.setOptions({ signer: { ed25519PublicKey: k.publicKey(), weight: 1 } }));
+    expect((await submit(t, await build(t, squatter, named))).status).toBe(200);
+
+    const registered = await t.client.as(victim).post('/accounts', {
+      data: { type: 'accounts', id: victim.publicKey(), attributes: { account_type: 'user', platform_id: platform.publicKey(), first_name: 'Vic', last_name: 'Tim', email: `victim-${Date.now()}@example.com`, password: 'correct horse battery' } },
+    });
+    expect(registered.status).toBe(201);
+    // A service account's signer still signs for it alone, without X-Account-Id.
+    const owner = await createAccount(t, platform);
+    const own = Operation.setOptions({ signer: { ed25519PublicKey: device.publicKey(), weight: 1 } });
+    expect((await submit(t, await build(t, owner.keypair, [own]))).status).toBe(200);
+    expect((await t.client.as(device).get(`/accounts/${owner.id}`)).body.data.attributes.email).toBe(owner.email);
+  });
+
   it('allows at most 20 signers besides the own key', async () => {
     const owner = Keypair.random();
     await submit(t, await build(t, platform, [Operation.createAccount({ destination: owner.publicKey(), startingBalance: '0' })]));
