@@ -5,7 +5,7 @@ import { rawQuery } from '../db/raw';
 import { AccountSigner, type AccountType, type BlacklistState } from '../modules/accounts/accounts.entity';
 import type { JwtService, VerifiedJwt } from './jwt';
 import { verifyEd25519 } from './keys';
-import { ON_CONFLICT, replayDigest, type ReplayStore } from './replay';
+import { CLAIM_RESULT, claiming, ON_CONFLICT, replayDigest, type ReplayStore } from './replay';
 import { bodyDigest, parseSignatureDate, parseSignatureParams, signingDigest, signingString } from './signature';
 
 export interface IncomingAuth {
@@ -173,7 +173,7 @@ export class Authenticator {
     if (own) return own;
     // Signers of service accounts only: any ledger account may name any key as its signer, which
     // must neither make that key ambiguous for its own accounts nor block its self-registration.
-    const { rows: signerOf } = await rawQuery(em, {
+    const [{ rows: signerOf }] = await rawQuery(em, {
       text: 'select s.account_id from account_signers s join accounts a on a.id = s.account_id where s.signer_key = ? limit 2',
       params: [keyId],
     });
@@ -189,16 +189,18 @@ export class Authenticator {
   /** The account and its blacklist state; with a claim, the signature is recorded in the same round trip. */
   private async accountOf(em: EntityManager, id: string, claim: Claim | null = null): Promise<AccountRow | null> {
     const read = 'select a.id, a.account_type, a.platform_id, a.trusting_platforms, b.state as blacklist_state from accounts a left join blacklist b on b.account_id = a.id where a.id = ?';
-    const { rows } = await rawQuery(
-      em,
-      claim
-        ? {
-            text: `with claimed as (insert into seen_signatures (digest, expires_at) values (?, ?) ${ON_CONFLICT} returning 1)
-                   select (select count(*) from claimed)::int as claimed, a.* from (select 1) as one left join (${read}) as a on true`,
-            params: [claim.digest, claim.expiresAt, id],
-          }
-        : { text: read, params: [id] },
-    );
+    const { rows } = claim
+      ? (
+          await rawQuery(
+            em,
+            ...claiming({
+              text: `with claimed as (insert into seen_signatures (digest, expires_at) values (?, ?) ${ON_CONFLICT} returning 1)
+                     select (select count(*) from claimed)::int as claimed, a.* from (select 1) as one left join (${read}) as a on true`,
+              params: [claim.digest, claim.expiresAt, id],
+            }),
+          )
+        )[CLAIM_RESULT]
+      : (await rawQuery(em, { text: read, params: [id] }))[0];
     const row = rows[0];
     if (claim && row) claim.claimed = row.claimed === 1;
     if (!row || row.id === null) return null;

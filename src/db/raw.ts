@@ -43,15 +43,19 @@ async function send(em: EntityManager, connection: Connection, statements: State
 const poolOf = (em: EntityManager) => em.getConnection().getKnex().client as unknown as Pool;
 
 /**
- * One statement through the driver, outside any transaction. For the hottest paths only
- * (bids, authentication): there the ORM's query building and unit of work cost several times
- * the statements themselves (bench/bids.mjs).
+ * Statements through the driver in one round trip, outside any transaction of the ORM; answers
+ * each one's rows. For the hottest paths only (bids, authentication): there the ORM's query
+ * building and unit of work cost several times the statements themselves (bench/bids.mjs).
  */
-export async function rawQuery(em: EntityManager, statement: Statement): Promise<{ rows: Rows; rowCount: number | null }> {
+export async function rawQuery(em: EntityManager, ...statements: Statement[]): Promise<{ rows: Rows; rowCount: number | null }[]> {
   const pool = poolOf(em);
   const connection = await pool.acquireConnection();
   try {
-    return (await send(em, connection, [statement]))[0];
+    return await send(em, connection, statements);
+  } catch (err) {
+    // Statements may have opened a transaction that the failure left aborted: never pool it so.
+    await send(em, connection, [{ text: 'rollback' }]).catch(() => undefined);
+    throw err;
   } finally {
     await pool.releaseConnection(connection);
   }

@@ -137,6 +137,11 @@ describe('request signatures', () => {
     }
   });
 
+  it('keeps the seen signatures in a logged table, so that a crash or a failover does not forget them', async () => {
+    const [row] = await t.orm.em.fork().getConnection().execute<{ persistence: string }[]>(`select relpersistence as persistence from pg_class where relname = 'seen_signatures'`);
+    expect(row.persistence).toBe('p');
+  });
+
   it('lets a registered signer act for an account named by X-Account-Id', async () => {
     const signer = Keypair.random();
     await insertSigner(t.orm, user.publicKey(), signer);
