@@ -37,6 +37,14 @@ interface AccountRow {
   platformId: string | null;
   trustingPlatforms: string[];
   blacklist: BlacklistState | null;
+  /** The ledger weight of the account's own key; 0 when a setOptions disabled it. */
+  ownKeyWeight: number;
+}
+
+/** The account, signed for by its own key: refused once the account disabled that key on the ledger. */
+function ownKeySigning(account: AccountRow): AccountRow {
+  if (account.ownKeyWeight === 0) throw invalidSignature('the account disabled its own key (master weight 0); sign with one of its signers');
+  return account;
 }
 
 /** A write's signature to record (replay protection); `claimed` once the attempt was made. */
@@ -164,13 +172,14 @@ export class Authenticator {
     if (actingId !== undefined) {
       const account = await this.accountOf(em, actingId, claim);
       if (!account) throw invalidSignature('X-Account-Id names no account');
-      if (actingId !== keyId && !(await em.count(AccountSigner, { accountId: actingId, signerKey: keyId }))) {
+      if (actingId === keyId) return ownKeySigning(account);
+      if (!(await em.count(AccountSigner, { accountId: actingId, signerKey: keyId }))) {
         throw invalidSignature('keyId is not a signer of X-Account-Id');
       }
       return account;
     }
     const own = await this.accountOf(em, keyId, claim);
-    if (own) return own;
+    if (own) return ownKeySigning(own);
     // Signers of service accounts only: any ledger account may name any key as its signer, which
     // must neither make that key ambiguous for its own accounts nor block its self-registration.
     const [{ rows: signerOf }] = await rawQuery(em, {
@@ -188,7 +197,8 @@ export class Authenticator {
 
   /** The account and its blacklist state; with a claim, the signature is recorded in the same round trip. */
   private async accountOf(em: EntityManager, id: string, claim: Claim | null = null): Promise<AccountRow | null> {
-    const read = 'select a.id, a.account_type, a.platform_id, a.trusting_platforms, b.state as blacklist_state from accounts a left join blacklist b on b.account_id = a.id where a.id = ?';
+    const read = `select a.id, a.account_type, a.platform_id, a.trusting_platforms, b.state as blacklist_state, coalesce(l.master_weight, 1) as master_weight
+                    from accounts a left join blacklist b on b.account_id = a.id left join ledger_accounts l on l.id = a.id where a.id = ?`;
     const { rows } = claim
       ? (
           await rawQuery(
@@ -210,6 +220,7 @@ export class Authenticator {
       platformId: row.platform_id as string | null,
       trustingPlatforms: (row.trusting_platforms as string[] | null) ?? [],
       blacklist: (row.blacklist_state as BlacklistState | null) ?? null,
+      ownKeyWeight: Number(row.master_weight),
     };
   }
 }

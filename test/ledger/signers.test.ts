@@ -85,6 +85,18 @@ describe('signers added through ledger transactions', () => {
     expect((await t.client.as(device).get(`/accounts/${owner.id}`)).body.data.attributes.email).toBe(owner.email);
   });
 
+  it("stop the account's own key from signing requests once a setOptions gave it weight 0", async () => {
+    const owner = await createAccount(t, platform);
+    const spare = Keypair.random();
+    const handOver = [Operation.setOptions({ signer: { ed25519PublicKey: spare.publicKey(), weight: 1 } }), Operation.setOptions({ masterWeight: 0 })];
+    expect((await t.client.as(owner.keypair).get(`/accounts/${owner.id}`)).body.data.attributes.email).toBe(owner.email);
+    expect((await submit(t, await build(t, owner.keypair, handOver))).status).toBe(200);
+    const own = await t.client.as(owner.keypair).get(`/accounts/${owner.id}`);
+    expect(own.status).toBe(401);
+    expect(own.body.errors[0].code).toBe('signature_invalid');
+    expect((await t.client.as(spare).get(`/accounts/${owner.id}`)).body.data.attributes.email).toBe(owner.email);
+  });
+
   it('allows at most 20 signers besides the own key', async () => {
     const owner = Keypair.random();
     await submit(t, await build(t, platform, [Operation.createAccount({ destination: owner.publicKey(), startingBalance: '0' })]));
