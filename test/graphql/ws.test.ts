@@ -4,6 +4,7 @@ import { Account } from '../../src/modules/accounts/accounts.entity';
 import { claimsOf } from '../../src/modules/credentials/credentials.service';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { AccountType, insertAccount } from '../helpers/factories';
+import { connect, NOTIFICATION_ADDED, ready } from '../live/support';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -23,11 +24,10 @@ function run<T>(client: Client, query: string): Promise<{ data?: T; errors?: unk
 }
 
 describe('GraphQL over WebSocket', () => {
-  it('runs operations anonymously', async () => {
+  it('runs subscriptions only: a query answers subscriptions_only, anonymously too', async () => {
     const client = wsClient();
     try {
-      const res = await run<{ ping: { masterAccountId: string } }>(client, '{ ping { masterAccountId } }');
-      expect(res.data?.ping.masterAccountId).toBe(t.master.publicKey());
+      await expect(run(client, '{ ping { masterAccountId } }')).rejects.toEqual([expect.objectContaining({ extensions: { code: 'subscriptions_only', status: 400 } })]);
     } finally {
       await client.dispose();
     }
@@ -36,19 +36,23 @@ describe('GraphQL over WebSocket', () => {
   it('authenticates the socket with a bearer token in connectionParams', async () => {
     const user = await insertAccount(t.orm, AccountType.User);
     const account = await t.orm.em.fork().findOneOrFail(Account, { id: user.publicKey() });
-    const client = wsClient({ authorization: `Bearer ${await t.app.jwt.issue(claimsOf(account))}` });
+    const socket = connect(t, await t.app.jwt.issue(claimsOf(account)));
     try {
-      const res = await run<{ me: { id: string } }>(client, '{ me { id } }');
-      expect(res.data?.me.id).toBe(user.publicKey());
+      const feed = socket.subscribe(NOTIFICATION_ADDED);
+      // An anonymous socket would get `unauthenticated` here instead of the caller's notification.
+      await ready(feed, () =>
+        t.app.services.live.publishNotification({ id: '0', recipient: user.publicKey(), type: 6, typeStr: 'probe', meta: {}, createdAt: new Date() }),
+      );
+      expect(feed.errors).toEqual([]);
     } finally {
-      await client.dispose();
+      await socket.dispose();
     }
   });
 
   it('refuses a socket with an invalid token', async () => {
     const client = wsClient({ authorization: 'Bearer nope' });
     try {
-      await expect(run(client, '{ ping { currentTime } }')).rejects.toMatchObject({ code: 4403 });
+      await expect(run(client, NOTIFICATION_ADDED)).rejects.toMatchObject({ code: 4403 });
     } finally {
       await client.dispose();
     }
