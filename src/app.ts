@@ -14,7 +14,7 @@ import type { Config } from './config';
 import type { RequestContext } from './core/context';
 import type { Logger } from './core/logger';
 import { graphqlContext, type GraphQLContext } from './graphql/context';
-import { graphqlErrorFormatter } from './graphql/errors';
+import { graphqlErrorFormatter, internalErrorRequestId } from './graphql/errors';
 import { selfRegistrationGuard } from './graphql/guards';
 import { apolloKoa } from './graphql/koa';
 import { buildAppSchema } from './graphql/schema';
@@ -84,12 +84,12 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
   const schema = buildAppSchema();
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
-    formatError: graphqlErrorFormatter(log),
+    formatError: graphqlErrorFormatter(null),
     includeStacktraceInErrorResponses: false,
     // main.ts shuts everything down in order; Apollo's own handler would re-raise the signal and
     // end the process (exit 143) before the database and the job queue were closed.
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server }), selfRegistrationGuard],
+    plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server }), selfRegistrationGuard, internalErrorRequestId(log)],
   });
   await apollo.start();
 

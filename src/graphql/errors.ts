@@ -1,6 +1,10 @@
+import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { DomainError, type ErrorSource } from '../core/errors';
+import { loggable } from '../core/loggable';
+import type { Logger } from '../core/logger';
+import type { GraphQLContext } from './context';
 
 const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
@@ -8,8 +12,6 @@ const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperC
 function fieldOf(source: ErrorSource) {
   return 'attribute' in source ? { field: source.attribute.split('/').map(camel).join('.') } : { source };
 }
-import { loggable } from '../core/loggable';
-import type { Logger } from '../core/logger';
 
 const GRAPHQL_CODES: Record<string, { code: string; status: number }> = {
   GRAPHQL_PARSE_FAILED: { code: 'graphql_parse_failed', status: 400 },
@@ -21,14 +23,22 @@ const GRAPHQL_CODES: Record<string, { code: string; status: number }> = {
   BAD_REQUEST: { code: 'bad_request', status: 400 },
 };
 
+/** The error a GraphQL error stands for: a DomainError or the unexpected failure itself. */
+function originalOf(error: unknown): unknown {
+  const unwrapped = unwrapResolverError(error);
+  return unwrapped instanceof GraphQLError && unwrapped.originalError ? unwrapped.originalError : unwrapped;
+}
+
+const isUnexpected = (error: unknown, code: unknown) => !(originalOf(error) instanceof DomainError) && !GRAPHQL_CODES[String(code)];
+
 /**
  * One mapping of errors for GraphQL: a DomainError keeps its machine code and HTTP status;
- * anything unexpected is logged and answered without its message or stack.
+ * anything unexpected is answered without its message or stack, and logged through `log` when
+ * given (over HTTP, `internalErrorRequestId` logs it with the request id instead).
  */
-export function graphqlErrorFormatter(log: Logger) {
+export function graphqlErrorFormatter(log: Logger | null) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
-    const unwrapped = unwrapResolverError(error);
-    const original = unwrapped instanceof GraphQLError && unwrapped.originalError ? unwrapped.originalError : unwrapped;
+    const original = originalOf(error);
     const base = { locations: formatted.locations, path: formatted.path };
     if (original instanceof DomainError) {
       const sources = original.items
@@ -47,7 +57,32 @@ export function graphqlErrorFormatter(log: Logger) {
     }
     const known = GRAPHQL_CODES[String(formatted.extensions?.code)];
     if (known) return { ...base, message: formatted.message, extensions: { ...known } };
-    log.error({ err: loggable(original) }, 'graphql operation failed');
+    log?.error({ err: loggable(original) }, 'graphql operation failed');
     return { ...base, message: 'an unexpected error occurred', extensions: { code: 'internal_error', status: 500 } };
+  };
+}
+
+/**
+ * PROTOCOL.md §1: an unexpected error names the request it failed in (also the X-Request-Id
+ * header), as REST's 5xx bodies do in `meta.request_id`, and the log line carries the same id.
+ */
+export function internalErrorRequestId(log: Logger): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart({ contextValue }) {
+      const { requestId } = contextValue.rc;
+      return {
+        async didEncounterErrors({ errors }) {
+          for (const error of errors) {
+            if (isUnexpected(error, error.extensions?.code)) log.error({ err: loggable(originalOf(error)), requestId }, 'graphql operation failed');
+          }
+        },
+        async willSendResponse({ response }) {
+          if (response.body.kind !== 'single' || !response.body.singleResult.errors) return;
+          response.body.singleResult.errors = response.body.singleResult.errors.map((e) =>
+            e.extensions?.code === 'internal_error' ? { ...e, extensions: { ...e.extensions, requestId } } : e,
+          );
+        },
+      };
+    },
   };
 }

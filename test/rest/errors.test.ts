@@ -90,6 +90,7 @@ describe('JSON:API error documents', () => {
       });
       const gql = await broken.client.graphql('{ ping { platforms } }');
       expect(gql.body.errors[0]).toMatchObject({ message: 'an unexpected error occurred', extensions: { code: 'internal_error', status: 500 } });
+      expect(gql.body.errors[0].extensions.requestId).toBe(gql.headers['x-request-id']);
       expect(gql.text).not.toMatch(/select|stack|at .*\.js/i);
       const ready = await broken.client.get('/readyz');
       expect(ready.status).toBe(503);
