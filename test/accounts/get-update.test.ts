@@ -1,39 +1,29 @@
 import { Keypair } from '@stellar/stellar-sdk';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
+import { appWithTwoPlatforms } from '../helpers/world';
+import { createAccount, type CreatedAccount } from '../helpers/factories';
 import { bearerFor, leaksOf, watchResponses } from '../blacklist/support';
 
 const recorded = watchResponses();
-let t: TestApp;
-let platform: Keypair;
-let other: Keypair;
-let admin: CreatedAccount;
-let otherAdmin: CreatedAccount;
+const world = appWithTwoPlatforms();
 let user: CreatedAccount;
 let neighbour: CreatedAccount;
 
 const PUBLIC_KEYS = ['account_type', 'account_type_str', 'avatar_link', 'company', 'first_name', 'last_name', 'platform_id'];
 
 beforeAll(async () => {
-  t = await startTestApp();
-  platform = await createPlatform(t);
-  other = await createPlatform(t);
-  admin = await createAccount(t, platform, { type: 'admin' });
-  otherAdmin = await createAccount(t, other, { type: 'admin' });
-  user = await createAccount(t, platform, {
+  user = await createAccount(world.t, world.platform, {
     attributes: { phone_number: '+995555000111', address: '1 Rustaveli Ave', city: 'Tbilisi', company: 'Lee & Co', country: 'GEO' },
   });
-  neighbour = await createAccount(t, platform);
+  neighbour = await createAccount(world.t, world.platform);
 });
-afterAll(() => t.close());
 
 describe('GET /accounts/{id}', () => {
   it.each([
     ['the account itself', () => user.keypair],
-    ['its platform', () => platform],
-    ['an admin of its platform', () => admin.keypair],
+    ['its platform', () => world.platform],
+    ['an admin of its platform', () => world.admin.keypair],
   ])('shows the full record to %s', async (_, who) => {
-    const res = await t.client.as(who()).get(`/accounts/${user.id}`);
+    const res = await world.t.client.as(who()).get(`/accounts/${user.id}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
       type: 'accounts',
@@ -41,7 +31,7 @@ describe('GET /accounts/{id}', () => {
       attributes: {
         account_type: 4,
         account_type_str: 'user',
-        platform_id: platform.publicKey(),
+        platform_id: world.platform.publicKey(),
         email: user.email,
         email_verified: false,
         phone_number: '+995555000111',
@@ -58,18 +48,18 @@ describe('GET /accounts/{id}', () => {
   });
 
   it('shows the full record to the account through its bearer token too', async () => {
-    const res = await t.client.get(`/accounts/${user.id}`, { bearer: await bearerFor(t, user.id) });
+    const res = await world.t.client.get(`/accounts/${user.id}`, { bearer: await bearerFor(world.t, user.id) });
     expect(res.body.data.attributes.email).toBe(user.email);
   });
 
   it.each([
-    ['staff of another platform', () => otherAdmin.keypair],
-    ['another platform', () => other],
+    ['staff of another platform', () => world.otherAdmin.keypair],
+    ['another platform', () => world.otherPlatform],
     ['another user of the same platform', () => neighbour.keypair],
     ['an anonymous caller', () => null],
   ])('shows only the public view to %s', async (_, who) => {
     const caller = who();
-    const res = await (caller ? t.client.as(caller) : t.client).get(`/accounts/${user.id}`);
+    const res = await (caller ? world.t.client.as(caller) : world.t.client).get(`/accounts/${user.id}`);
     expect(res.status).toBe(200);
     expect(res.body.data.id).toBe(user.id);
     expect(Object.keys(res.body.data.attributes).sort()).toEqual(PUBLIC_KEYS);
@@ -80,8 +70,8 @@ describe('GET /accounts/{id}', () => {
   });
 
   it('answers 404 for an unknown account and for the master account', async () => {
-    for (const id of [Keypair.random().publicKey(), t.master.publicKey()]) {
-      const res = await t.client.get(`/accounts/${id}`);
+    for (const id of [Keypair.random().publicKey(), world.t.master.publicKey()]) {
+      const res = await world.t.client.get(`/accounts/${id}`);
       expect(res.status).toBe(404);
       expect(res.body.errors[0].code).toBe('account_not_found');
     }
@@ -92,39 +82,39 @@ describe('PATCH /accounts/{id}', () => {
   const patch = (id: string, attributes: Record<string, unknown>) => ({ data: { type: 'accounts', id, attributes } });
 
   it('lets the account change its own profile (200, full record)', async () => {
-    const res = await t.client.as(user.keypair).patch(`/accounts/${user.id}`, patch(user.id, { city: 'Batumi', locale: 'ru', currency: 'EUR' }));
+    const res = await world.t.client.as(user.keypair).patch(`/accounts/${user.id}`, patch(user.id, { city: 'Batumi', locale: 'ru', currency: 'EUR' }));
     expect(res.status).toBe(200);
     expect(res.body.data.attributes).toMatchObject({ city: 'Batumi', locale: 'ru', currency: 'EUR', email: user.email });
-    const read = await t.client.as(user.keypair).get(`/accounts/${user.id}`);
+    const read = await world.t.client.as(user.keypair).get(`/accounts/${user.id}`);
     expect(read.body.data.attributes).toMatchObject({ city: 'Batumi', currency: 'EUR' });
   });
 
   it('lets staff of its platform change it', async () => {
-    const res = await t.client.as(admin.keypair).patch(`/accounts/${user.id}`, patch(user.id, { company: 'Changed by staff' }));
+    const res = await world.t.client.as(world.admin.keypair).patch(`/accounts/${user.id}`, patch(user.id, { company: 'Changed by staff' }));
     expect(res.status).toBe(200);
     expect(res.body.data.attributes.company).toBe('Changed by staff');
   });
 
   it.each([
     ['another user', () => neighbour.keypair],
-    ["another platform's staff", () => otherAdmin.keypair],
+    ["another platform's staff", () => world.otherAdmin.keypair],
   ])('answers 403 not_allowed to %s and changes nothing', async (_, who) => {
-    const res = await t.client.as(who()).patch(`/accounts/${user.id}`, patch(user.id, { company: 'Hijacked' }));
+    const res = await world.t.client.as(who()).patch(`/accounts/${user.id}`, patch(user.id, { company: 'Hijacked' }));
     expect(res.status).toBe(403);
     expect(res.body.errors[0].code).toBe('not_allowed');
-    const read = await t.client.as(user.keypair).get(`/accounts/${user.id}`);
+    const read = await world.t.client.as(user.keypair).get(`/accounts/${user.id}`);
     expect(read.body.data.attributes.company).not.toBe('Hijacked');
   });
 
   it('answers 404 for an unknown account', async () => {
     const id = Keypair.random().publicKey();
-    const res = await t.client.as(platform).patch(`/accounts/${id}`, patch(id, { city: 'Kutaisi' }));
+    const res = await world.t.client.as(world.platform).patch(`/accounts/${id}`, patch(id, { city: 'Kutaisi' }));
     expect(res.status).toBe(404);
     expect(res.body.errors[0].code).toBe('account_not_found');
   });
 
   it('answers 400 with one pointer per malformed attribute', async () => {
-    const res = await t.client.as(user.keypair).patch(`/accounts/${user.id}`, patch(user.id, { first_name: 'x'.repeat(31), currency: 'XYZ', avatar_link: 'not a link' }));
+    const res = await world.t.client.as(user.keypair).patch(`/accounts/${user.id}`, patch(user.id, { first_name: 'x'.repeat(31), currency: 'XYZ', avatar_link: 'not a link' }));
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: any) => e.source.pointer).sort()).toEqual([
       '/data/attributes/avatar_link',
@@ -135,10 +125,10 @@ describe('PATCH /accounts/{id}', () => {
   });
 
   it('answers 400 to a document of another type, and 401 unsigned', async () => {
-    const wrongType = await t.client.as(user.keypair).patch(`/accounts/${user.id}`, { data: { type: 'users', id: user.id, attributes: {} } });
+    const wrongType = await world.t.client.as(user.keypair).patch(`/accounts/${user.id}`, { data: { type: 'users', id: user.id, attributes: {} } });
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.errors[0].source.pointer).toBe('/data/type');
-    const unsigned = await t.client.patch(`/accounts/${user.id}`, patch(user.id, { city: 'Poti' }));
+    const unsigned = await world.t.client.patch(`/accounts/${user.id}`, patch(user.id, { city: 'Poti' }));
     expect(unsigned.status).toBe(401);
     expect(unsigned.body.errors[0].code).toBe('unauthenticated');
   });

@@ -1,27 +1,15 @@
-import type { Keypair } from '@stellar/stellar-sdk';
 import { Bid } from '../../src/modules/bids/bids.entity';
 import { Lot } from '../../src/modules/lots/lots.entity';
 import { Participant, ParticipantState } from '../../src/modules/trading/trading.entity';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
+import { appWithPlatform } from '../helpers/world';
 import { createLot, ENG_LOT } from '../helpers/lots';
 
-let t: TestApp;
-let platform: Keypair;
-let bidders: CreatedAccount[];
-
-beforeAll(async () => {
-  t = await startTestApp();
-  platform = await createPlatform(t);
-  bidders = [];
-  for (let i = 0; i < 10; i++) bidders.push(await createAccount(t, platform));
-});
-afterAll(() => t.close());
+const world = appWithPlatform({ accounts: 10 });
 
 async function auctionWithAll(): Promise<string> {
-  const lot = await createLot(t, platform, { ...ENG_LOT, min_step: '10', max_step: '1000' });
-  const em = t.orm.em.fork();
-  bidders.forEach((b) => em.create(Participant, { lotId: lot.id, accountId: b.id, state: ParticipantState.Pending }));
+  const lot = await createLot(world.t, world.platform, { ...ENG_LOT, min_step: '10', max_step: '1000' });
+  const em = world.t.orm.em.fork();
+  world.accounts.forEach((b) => em.create(Participant, { lotId: lot.id, accountId: b.id, state: ParticipantState.Pending }));
   await em.flush();
   return lot.id;
 }
@@ -30,12 +18,12 @@ describe('bids under concurrency', () => {
   it('keeps 50 simultaneous bids from 10 participants strictly increasing, with nothing accepted lost', async () => {
     const lotId = await auctionWithAll();
     // Each participant sends five different amounts, so no two requests carry the same signature.
-    const requests = bidders.flatMap((b, i) =>
+    const requests = world.accounts.flatMap((b, i) =>
       [0, 1, 2, 3, 4].map((k) => ({ who: b, amount: (1000 + (k * 10 + i) * 10).toFixed(2), max: k === 4 && i % 3 === 0 ? (3000 + i * 100).toFixed(2) : null })),
     );
     const responses = await Promise.all(
       requests.map((r) =>
-        t.client.as(r.who.keypair).post(`/lots/${lotId}/bid_requests`, {
+        world.t.client.as(r.who.keypair).post(`/lots/${lotId}/bid_requests`, {
           data: { type: 'bid_requests', attributes: r.max ? { max_amount: r.max } : { amount: r.amount } },
         }),
       ),
@@ -43,11 +31,11 @@ describe('bids under concurrency', () => {
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s >= 500)).toEqual([]);
     expect(statuses.every((s) => s === 204 || s === 400 || s === 409)).toBe(true);
-    const rows = await t.orm.em.fork().find(Bid, { lotId }, { orderBy: { id: 'asc' } });
+    const rows = await world.t.orm.em.fork().find(Bid, { lotId }, { orderBy: { id: 'asc' } });
     for (let i = 1; i < rows.length; i++) expect(rows[i].amount.gt(rows[i - 1].amount)).toBe(true);
     const accepted = responses.filter((r, i) => r.status === 204 && !requests[i].max).length;
     expect(rows.filter((b) => !b.placedByProxy)).toHaveLength(accepted);
-    const lot = await t.orm.em.fork().findOneOrFail(Lot, { id: lotId });
+    const lot = await world.t.orm.em.fork().findOneOrFail(Lot, { id: lotId });
     expect(lot.highestBid?.toFixed(2)).toBe(rows[rows.length - 1].amount.toFixed(2));
     const maxes = new Map(requests.filter((r) => r.max).map((r) => [r.who.id, r.max as string]));
     for (const b of rows.filter((r) => r.placedByProxy)) expect(b.amount.lte(maxes.get(b.accountId) as string)).toBe(true);
@@ -61,14 +49,14 @@ describe('bids racing a close', () => {
     const bidAt = async (i: number) => {
       await new Promise((r) => setTimeout(r, (i % 100) * 6));
       const sentAt = Date.now();
-      const res = await t.client.as(bidders[i % 10].keypair).post(`/lots/${lotId}/bid_requests`, {
+      const res = await world.t.client.as(world.accounts[i % 10].keypair).post(`/lots/${lotId}/bid_requests`, {
         data: { type: 'bid_requests', attributes: { amount: (1000 + i * 10).toFixed(2) } },
       });
       return { sentAt, status: res.status, code: res.body?.errors?.[0]?.code };
     };
     const close = (async () => {
       await new Promise((r) => setTimeout(r, 45));
-      const res = await t.client.as(platform).post('/lots/closed', { data: { type: 'lots', id: lotId, attributes: { state: 'finished' } } });
+      const res = await world.t.client.as(world.platform).post('/lots/closed', { data: { type: 'lots', id: lotId, attributes: { state: 'finished' } } });
       closedAt = Date.now();
       return res.status;
     })();
@@ -78,7 +66,7 @@ describe('bids racing a close', () => {
     expect(bids.filter((b) => b.sentAt > closedAt).every((b) => b.status === 400 && b.code === 'lot_not_active')).toBe(true);
     const late = await Promise.all(Array.from({ length: 10 }, (_, i) => bidAt(100 + i)));
     expect(late.map((b) => b.code)).toEqual(Array(10).fill('lot_not_active'));
-    const rows = await t.orm.em.fork().find(Bid, { lotId }, { orderBy: { id: 'asc' } });
+    const rows = await world.t.orm.em.fork().find(Bid, { lotId }, { orderBy: { id: 'asc' } });
     expect(rows).toHaveLength(bids.filter((b) => b.status === 204).length);
     for (let i = 1; i < rows.length; i++) expect(rows[i].amount.gt(rows[i - 1].amount)).toBe(true);
   });

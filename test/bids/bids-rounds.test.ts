@@ -1,29 +1,18 @@
-import type { Keypair } from '@stellar/stellar-sdk';
 import { Client } from 'pg';
 import { Bid } from '../../src/modules/bids/bids.entity';
 import { Participant, ParticipantState } from '../../src/modules/trading/trading.entity';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
+import { appWithPlatform } from '../helpers/world';
+import type { CreatedAccount } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
 
-let t: TestApp;
-let platform: Keypair;
-let bidders: CreatedAccount[];
-
-beforeAll(async () => {
-  t = await startTestApp();
-  platform = await createPlatform(t);
-  bidders = [];
-  for (let i = 0; i < 5; i++) bidders.push(await createAccount(t, platform));
-});
-afterAll(() => t.close());
+const world = appWithPlatform({ accounts: 5 });
 
 const bid = (who: CreatedAccount, lotId: string, amount: string) =>
-  t.client.as(who.keypair).post(`/lots/${lotId}/bid_requests`, { data: { type: 'bid_requests', attributes: { amount } } });
+  world.t.client.as(who.keypair).post(`/lots/${lotId}/bid_requests`, { data: { type: 'bid_requests', attributes: { amount } } });
 
 /** Holds the lot's row lock from another connection until `release()`: the service's bids on it wait. */
 async function holdLot(lotId: string): Promise<() => Promise<void>> {
-  const client = new Client({ connectionString: t.orm.config.get('clientUrl') });
+  const client = new Client({ connectionString: world.t.orm.config.get('clientUrl') });
   await client.connect();
   await client.query('begin');
   await client.query('select id from lots where id = $1 for update', [lotId]);
@@ -35,7 +24,7 @@ async function holdLot(lotId: string): Promise<() => Promise<void>> {
 
 /** Connections of this test's database that wait for a lock: the service's round, once it reached the lot. */
 const waitingForLock = async () => {
-  const rows = await t.orm.em
+  const rows = await world.t.orm.em
     .fork()
     .getConnection()
     .execute<{ n: string }[]>(`select count(*) as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
@@ -46,28 +35,28 @@ describe('bid rounds', () => {
   it('decides the bids that waited for the lot together, in ascending order, so that each one that can lead is accepted', async () => {
     // The embedded PostgreSQL runs one transaction at a time: a lock held elsewhere would stop it whole.
     if (process.env.TEST_DATABASE_URL === 'embedded') throw new Error('this test holds a row lock from a second connection: it needs a PostgreSQL server');
-    const lot = await createLot(t, platform, { ...ENG_LOT, start_price: '1000', min_step: '1', max_step: '1000' });
-    const em = t.orm.em.fork();
-    bidders.forEach((b) => em.create(Participant, { lotId: lot.id, accountId: b.id, state: ParticipantState.Pending }));
+    const lot = await createLot(world.t, world.platform, { ...ENG_LOT, start_price: '1000', min_step: '1', max_step: '1000' });
+    const em = world.t.orm.em.fork();
+    world.accounts.forEach((b) => em.create(Participant, { lotId: lot.id, accountId: b.id, state: ParticipantState.Pending }));
     await em.flush();
 
     const release = await holdLot(lot.id);
     // The first request opens a round and waits for the lock; the others queue behind that round.
-    const first = bid(bidders[0], lot.id, '1000');
+    const first = bid(world.accounts[0], lot.id, '1000');
     for (let i = 0; i < 100 && (await waitingForLock()) === 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect(await waitingForLock()).toBe(1);
     // Highest first: one by one, each after the first would be refused as too low.
-    const rest = ['1040', '1030', '1020', '1010'].map((amount, i) => bid(bidders[i + 1], lot.id, amount));
+    const rest = ['1040', '1030', '1020', '1010'].map((amount, i) => bid(world.accounts[i + 1], lot.id, amount));
     await new Promise((r) => setTimeout(r, 200));
     await release();
 
     expect((await first).status).toBe(204);
     expect((await Promise.all(rest)).map((r) => r.status)).toEqual([204, 204, 204, 204]);
-    const rows = await t.orm.em.fork().find(Bid, { lotId: lot.id }, { orderBy: { id: 'asc' } });
+    const rows = await world.t.orm.em.fork().find(Bid, { lotId: lot.id }, { orderBy: { id: 'asc' } });
     expect(rows.map((b) => b.amount.toFixed(2))).toEqual(['1000.00', '1010.00', '1020.00', '1030.00', '1040.00']);
     // The bids of the second round were placed together.
     expect(new Set(rows.slice(1).map((b) => b.createdAt.getTime())).size).toBe(1);
-    const lotRow = await t.client.get(`/lots/${lot.id}`);
+    const lotRow = await world.t.client.get(`/lots/${lot.id}`);
     expect(lotRow.body.data.attributes.highest_bid).toBe('1040.00');
   });
 });

@@ -2,71 +2,60 @@ import type { Keypair } from '@stellar/stellar-sdk';
 import { Bid } from '../../src/modules/bids/bids.entity';
 import { Lot } from '../../src/modules/lots/lots.entity';
 import { Participant, ParticipantState } from '../../src/modules/trading/trading.entity';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
+import { appWithPlatform } from '../helpers/world';
 import { createLot, DIRECT_SALE, ENG_LOT } from '../helpers/lots';
 
-let t: TestApp;
-let platform: Keypair;
-let users: CreatedAccount[];
-
-beforeAll(async () => {
-  t = await startTestApp();
-  platform = await createPlatform(t);
-  users = [];
-  for (let i = 0; i < 4; i++) users.push(await createAccount(t, platform));
-});
-afterAll(() => t.close());
+const world = appWithPlatform({ accounts: 4 });
 
 /** A fresh auction (start 1000, steps 50..500) with the given participants in the given states. */
 async function auction(states: ParticipantState[] = [ParticipantState.Pending, ParticipantState.Pending]): Promise<string> {
-  const lot = await createLot(t, platform, ENG_LOT);
-  const em = t.orm.em.fork();
-  states.forEach((state, i) => em.create(Participant, { lotId: lot.id, accountId: users[i].id, state }));
+  const lot = await createLot(world.t, world.platform, ENG_LOT);
+  const em = world.t.orm.em.fork();
+  states.forEach((state, i) => em.create(Participant, { lotId: lot.id, accountId: world.accounts[i].id, state }));
   await em.flush();
   return lot.id;
 }
 
 const bid = (who: Keypair, lotId: string, attributes: Record<string, unknown>) =>
-  t.client.as(who).post(`/lots/${lotId}/bid_requests`, { data: { type: 'bid_requests', attributes: { lot_id: Number(lotId), ...attributes } } });
+  world.t.client.as(who).post(`/lots/${lotId}/bid_requests`, { data: { type: 'bid_requests', attributes: { lot_id: Number(lotId), ...attributes } } });
 
 async function history(lotId: string): Promise<string[]> {
-  const rows = await t.orm.em.fork().find(Bid, { lotId }, { orderBy: { id: 'asc' } });
-  const who = (accountId: string) => `u${users.findIndex((u) => u.id === accountId)}`;
+  const rows = await world.t.orm.em.fork().find(Bid, { lotId }, { orderBy: { id: 'asc' } });
+  const who = (accountId: string) => `u${world.accounts.findIndex((u) => u.id === accountId)}`;
   return rows.map((b) => `${who(b.accountId)}:${b.amount.toFixed(2)}${b.placedByProxy ? '*' : ''}`);
 }
 
 describe('POST /lots/{id}/bid_requests', () => {
   it('takes a first bid from the start price, then steps between min_step and max_step', async () => {
     const lotId = await auction();
-    expect((await bid(users[0].keypair, lotId, { amount: '999.99' })).body.errors[0]).toMatchObject({ code: 'bid_too_low', source: { pointer: '/data/attributes/amount' } });
-    expect((await bid(users[0].keypair, lotId, { amount: '1000' })).status).toBe(204);
-    expect((await bid(users[1].keypair, lotId, { amount: '1049.99' })).body.errors[0].code).toBe('bid_too_low');
-    expect((await bid(users[1].keypair, lotId, { amount: '1500.01' })).body.errors[0].code).toBe('bid_step_invalid');
-    expect((await bid(users[1].keypair, lotId, { amount: '1500' })).status).toBe(204);
+    expect((await bid(world.accounts[0].keypair, lotId, { amount: '999.99' })).body.errors[0]).toMatchObject({ code: 'bid_too_low', source: { pointer: '/data/attributes/amount' } });
+    expect((await bid(world.accounts[0].keypair, lotId, { amount: '1000' })).status).toBe(204);
+    expect((await bid(world.accounts[1].keypair, lotId, { amount: '1049.99' })).body.errors[0].code).toBe('bid_too_low');
+    expect((await bid(world.accounts[1].keypair, lotId, { amount: '1500.01' })).body.errors[0].code).toBe('bid_step_invalid');
+    expect((await bid(world.accounts[1].keypair, lotId, { amount: '1500' })).status).toBe(204);
     expect(await history(lotId)).toEqual(['u0:1000.00', 'u1:1500.00']);
-    const lot = await t.client.get(`/lots/${lotId}?include=participants`);
+    const lot = await world.t.client.get(`/lots/${lotId}?include=participants`);
     expect(lot.body.data.attributes.highest_bid).toBe('1500.00');
   });
 
   it('answers in the documented order: 401, 404, 400 not an auction, 403, 400 not active', async () => {
     const lotId = await auction([ParticipantState.Pending, ParticipantState.DepositPending, ParticipantState.Rejected]);
-    expect((await t.client.post(`/lots/${lotId}/bid_requests`, { data: { type: 'bid_requests', attributes: { amount: '1000' } } })).status).toBe(401);
-    expect((await bid(users[0].keypair, '999999', { amount: '1000' })).status).toBe(404);
-    const sale = await createLot(t, platform, DIRECT_SALE);
-    expect((await bid(users[0].keypair, sale.id, { amount: '1000' })).body.errors[0].code).toBe('lot_not_auction');
-    expect((await bid(users[3].keypair, lotId, { amount: '1000' })).body.errors[0]).toMatchObject({ status: '403', code: 'not_participant' });
-    expect((await bid(users[1].keypair, lotId, { amount: '1000' })).body.errors[0]).toMatchObject({ status: '403', code: 'deposit_not_paid' });
-    expect((await bid(users[2].keypair, lotId, { amount: '1000' })).body.errors[0]).toMatchObject({ status: '403', code: 'participant_rejected' });
-    await t.orm.em.fork().nativeUpdate(Lot, { id: lotId }, { endTime: new Date(Date.now() - 1000) });
-    expect((await bid(users[0].keypair, lotId, { amount: '1000' })).body.errors[0]).toMatchObject({ status: '400', code: 'lot_not_active' });
+    expect((await world.t.client.post(`/lots/${lotId}/bid_requests`, { data: { type: 'bid_requests', attributes: { amount: '1000' } } })).status).toBe(401);
+    expect((await bid(world.accounts[0].keypair, '999999', { amount: '1000' })).status).toBe(404);
+    const sale = await createLot(world.t, world.platform, DIRECT_SALE);
+    expect((await bid(world.accounts[0].keypair, sale.id, { amount: '1000' })).body.errors[0].code).toBe('lot_not_auction');
+    expect((await bid(world.accounts[3].keypair, lotId, { amount: '1000' })).body.errors[0]).toMatchObject({ status: '403', code: 'not_participant' });
+    expect((await bid(world.accounts[1].keypair, lotId, { amount: '1000' })).body.errors[0]).toMatchObject({ status: '403', code: 'deposit_not_paid' });
+    expect((await bid(world.accounts[2].keypair, lotId, { amount: '1000' })).body.errors[0]).toMatchObject({ status: '403', code: 'participant_rejected' });
+    await world.t.orm.em.fork().nativeUpdate(Lot, { id: lotId }, { endTime: new Date(Date.now() - 1000) });
+    expect((await bid(world.accounts[0].keypair, lotId, { amount: '1000' })).body.errors[0]).toMatchObject({ status: '400', code: 'lot_not_active' });
   });
 
   it('refuses a lot_id that is not the lot of the path, and a missing amount', async () => {
     const lotId = await auction();
-    const other = await bid(users[0].keypair, lotId, { lot_id: 1, amount: '1000' });
+    const other = await bid(world.accounts[0].keypair, lotId, { lot_id: 1, amount: '1000' });
     expect(other.body.errors[0].source).toEqual({ pointer: '/data/attributes/lot_id' });
-    const missing = await t.client.as(users[0].keypair).post(`/lots/${lotId}/bid_requests`, { data: { type: 'bid_requests', attributes: {} } });
+    const missing = await world.t.client.as(world.accounts[0].keypair).post(`/lots/${lotId}/bid_requests`, { data: { type: 'bid_requests', attributes: {} } });
     expect(missing.body.errors[0]).toMatchObject({ code: 'missing_field', source: { pointer: '/data/attributes/amount' } });
   });
 });
@@ -74,37 +63,37 @@ describe('POST /lots/{id}/bid_requests', () => {
 describe('max bids', () => {
   it('bids the least amount that leads and raises it when outbid', async () => {
     const lotId = await auction();
-    expect((await bid(users[0].keypair, lotId, { max_amount: '3000' })).status).toBe(204);
+    expect((await bid(world.accounts[0].keypair, lotId, { max_amount: '3000' })).status).toBe(204);
     expect(await history(lotId)).toEqual(['u0:1000.00*']);
-    expect((await bid(users[1].keypair, lotId, { amount: '1200' })).status).toBe(204);
+    expect((await bid(world.accounts[1].keypair, lotId, { amount: '1200' })).status).toBe(204);
     expect(await history(lotId)).toEqual(['u0:1000.00*', 'u1:1200.00', 'u0:1250.00*']);
   });
 
   it('settles a duel of two max bids: the higher leads at the lower max plus the step', async () => {
     const lotId = await auction();
-    await bid(users[0].keypair, lotId, { max_amount: '3000' });
-    await bid(users[1].keypair, lotId, { max_amount: '2000' });
+    await bid(world.accounts[0].keypair, lotId, { max_amount: '3000' });
+    await bid(world.accounts[1].keypair, lotId, { max_amount: '2000' });
     expect(await history(lotId)).toEqual(['u0:1000.00*', 'u1:2000.00*', 'u0:2050.00*']);
-    const participants = await t.orm.em.fork().find(Participant, { lotId }, { orderBy: { id: 'asc' } });
+    const participants = await world.t.orm.em.fork().find(Participant, { lotId }, { orderBy: { id: 'asc' } });
     expect(participants.map((p) => p.currentBid?.toFixed(2))).toEqual(['2050.00', '2000.00']);
-    expect((await t.client.get(`/lots/${lotId}`)).body.data.attributes.highest_bid).toBe('2050.00');
+    expect((await world.t.client.get(`/lots/${lotId}`)).body.data.attributes.highest_bid).toBe('2050.00');
   });
 
   it('lets the earlier of two equal max bids lead at its max', async () => {
     const lotId = await auction();
-    await bid(users[0].keypair, lotId, { max_amount: '2000' });
-    await bid(users[1].keypair, lotId, { max_amount: '2000' });
+    await bid(world.accounts[0].keypair, lotId, { max_amount: '2000' });
+    await bid(world.accounts[1].keypair, lotId, { max_amount: '2000' });
     expect(await history(lotId)).toEqual(['u0:1000.00*', 'u0:2000.00*']);
   });
 
   it('answers 409 to a second max bid while the first is active, and accepts one once it is spent', async () => {
     const lotId = await auction();
-    await bid(users[0].keypair, lotId, { max_amount: '1500' });
-    const second = await bid(users[0].keypair, lotId, { max_amount: '4000' });
+    await bid(world.accounts[0].keypair, lotId, { max_amount: '1500' });
+    const second = await bid(world.accounts[0].keypair, lotId, { max_amount: '4000' });
     expect(second.status).toBe(409);
     expect(second.body.errors[0].code).toBe('max_bid_exists');
-    await bid(users[1].keypair, lotId, { amount: '1500' });
-    expect((await bid(users[0].keypair, lotId, { max_amount: '4000' })).status).toBe(204);
+    await bid(world.accounts[1].keypair, lotId, { amount: '1500' });
+    expect((await bid(world.accounts[0].keypair, lotId, { max_amount: '4000' })).status).toBe(204);
     expect((await history(lotId)).slice(-1)).toEqual(['u0:1550.00*']);
   });
 });
@@ -112,31 +101,31 @@ describe('max bids', () => {
 describe('bid history', () => {
   it('names bidders to the organizer and to each bidder for its own bids only', async () => {
     const lotId = await auction();
-    await bid(users[0].keypair, lotId, { amount: '1000' });
-    await bid(users[1].keypair, lotId, { amount: '1100' });
+    await bid(world.accounts[0].keypair, lotId, { amount: '1000' });
+    await bid(world.accounts[1].keypair, lotId, { amount: '1100' });
     const bidders = async (who: Keypair | null) => {
-      const client = who ? t.client.as(who) : t.client;
+      const client = who ? world.t.client.as(who) : world.t.client;
       const res = await client.get(`/lots/${lotId}?include=bids`);
       return res.body.included.filter((r: any) => r.type === 'bids').map((b: any) => [b.attributes.amount, b.attributes.account_id]);
     };
-    expect(await bidders(platform)).toEqual([['1000.00', users[0].id], ['1100.00', users[1].id]]);
-    expect(await bidders(users[0].keypair)).toEqual([['1000.00', users[0].id], ['1100.00', null]]);
+    expect(await bidders(world.platform)).toEqual([['1000.00', world.accounts[0].id], ['1100.00', world.accounts[1].id]]);
+    expect(await bidders(world.accounts[0].keypair)).toEqual([['1000.00', world.accounts[0].id], ['1100.00', null]]);
     expect(await bidders(null)).toEqual([['1000.00', null], ['1100.00', null]]);
-    const gql = await t.client.as(users[1].keypair).graphql('query($id: ID!) { lot(id: $id) { highestBid bids { amount bidderId placedByProxy } } }', { id: lotId });
+    const gql = await world.t.client.as(world.accounts[1].keypair).graphql('query($id: ID!) { lot(id: $id) { highestBid bids { amount bidderId placedByProxy } } }', { id: lotId });
     expect(gql.body.data.lot).toEqual({
       highestBid: '1100.00',
       bids: [
         { amount: '1000.00', bidderId: null, placedByProxy: false },
-        { amount: '1100.00', bidderId: users[1].id, placedByProxy: false },
+        { amount: '1100.00', bidderId: world.accounts[1].id, placedByProxy: false },
       ],
     });
   });
 
   it('places bids through GraphQL with the same rules', async () => {
     const lotId = await auction();
-    const res = await t.client.as(users[0].keypair).graphql('mutation($id: ID!) { placeBid(lotId: $id, maxAmount: "2000") { highestBid bids { amount placedByProxy bidderId } } }', { id: lotId });
-    expect(res.body.data.placeBid).toEqual({ highestBid: '1000.00', bids: [{ amount: '1000.00', placedByProxy: true, bidderId: users[0].id }] });
-    const low = await t.client.as(users[1].keypair).graphql('mutation($id: ID!) { placeBid(lotId: $id, amount: "1010") { highestBid } }', { id: lotId });
+    const res = await world.t.client.as(world.accounts[0].keypair).graphql('mutation($id: ID!) { placeBid(lotId: $id, maxAmount: "2000") { highestBid bids { amount placedByProxy bidderId } } }', { id: lotId });
+    expect(res.body.data.placeBid).toEqual({ highestBid: '1000.00', bids: [{ amount: '1000.00', placedByProxy: true, bidderId: world.accounts[0].id }] });
+    const low = await world.t.client.as(world.accounts[1].keypair).graphql('mutation($id: ID!) { placeBid(lotId: $id, amount: "1010") { highestBid } }', { id: lotId });
     expect(low.body.errors[0].extensions).toMatchObject({ code: 'bid_too_low', status: 400 });
   });
 });

@@ -1,36 +1,16 @@
-import type { Keypair } from '@stellar/stellar-sdk';
 import WebSocket from 'ws';
 import { Bid } from '../../src/modules/bids/bids.entity';
-import { bearerFor } from '../blacklist/support';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
-import { auction, bid, BID_PLACED, connect, probeBid, ready, until, type Feed, type Socket } from './support';
+import { appWithPlatform } from '../helpers/world';
+import { auction, bid, BID_PLACED, probeBid, ready, socketsClosedAfterEach, until, type Feed, type Socket } from './support';
 
-let t: TestApp;
-let platform: Keypair;
-let users: CreatedAccount[];
-const sockets: Socket[] = [];
+const world = appWithPlatform({ accounts: 2, env: { WS_MAX_BUFFERED: '4096' } });
+const sockets = socketsClosedAfterEach();
 
-beforeAll(async () => {
-  t = await startTestApp({ WS_MAX_BUFFERED: '4096' });
-  platform = await createPlatform(t);
-  users = [await createAccount(t, platform), await createAccount(t, platform)];
-});
-afterEach(async () => {
-  await Promise.all(sockets.splice(0).map((s) => s.dispose()));
-});
-afterAll(() => t.close());
-
-async function open(accountId?: string): Promise<Socket> {
-  const socket = connect(t, accountId ? await bearerFor(t, accountId) : undefined);
-  sockets.push(socket);
-  await socket.connected;
-  return socket;
-}
+const open = (accountId?: string) => sockets.openFor(world.t, accountId);
 
 async function live(socket: Socket, query: string, lotId: string, variables: Record<string, unknown> = {}): Promise<Feed<any>> {
   const feed = socket.subscribe(query, { lotId, ...variables });
-  await ready(feed, () => t.app.services.live.publishBid(probeBid(lotId)));
+  await ready(feed, () => world.t.app.services.live.publishBid(probeBid(lotId)));
   return feed;
 }
 
@@ -40,7 +20,7 @@ const MAYBE_AMOUNT = 'subscription ($lotId: ID!, $amount: Boolean!) { bidPlaced(
 
 /** A bare graphql-transport-ws client, so that the test can stop reading its socket. */
 async function rawSubscriber(lotId: string) {
-  const ws = new WebSocket(`ws://127.0.0.1:${t.port}/graphql`, 'graphql-transport-ws');
+  const ws = new WebSocket(`ws://127.0.0.1:${world.t.port}/graphql`, 'graphql-transport-ws');
   const received: any[] = [];
   const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
   ws.on('message', (data) => received.push(JSON.parse(String(data))));
@@ -52,7 +32,7 @@ async function rawSubscriber(lotId: string) {
   await until(
     () => {
       if (nexts() > 0) return true;
-      t.app.services.live.publishBid(probeBid(lotId));
+      world.t.app.services.live.publishBid(probeBid(lotId));
       return false;
     },
     5000,
@@ -63,31 +43,31 @@ async function rawSubscriber(lotId: string) {
 
 describe('shared delivery of bidPlaced', () => {
   it('gives subscribers of different operations and visibility each their own result of one bid', async () => {
-    const lotId = await auction(t, platform, [users[0].id, users[1].id]);
+    const lotId = await auction(world.t, world.platform, [world.accounts[0].id, world.accounts[1].id]);
     const anonymousFull = await live(await open(), BID_PLACED, lotId);
     const anonymousAmounts = await live(await open(), AMOUNTS, lotId);
-    const bidderFull = await live(await open(users[0].id), BID_PLACED, lotId);
-    const bidderAmounts = await live(await open(users[0].id), AMOUNTS, lotId);
-    const rivalAmounts = await live(await open(users[1].id), AMOUNTS, lotId);
-    const staffIds = await live(await open(platform.publicKey()), IDS, lotId);
+    const bidderFull = await live(await open(world.accounts[0].id), BID_PLACED, lotId);
+    const bidderAmounts = await live(await open(world.accounts[0].id), AMOUNTS, lotId);
+    const rivalAmounts = await live(await open(world.accounts[1].id), AMOUNTS, lotId);
+    const staffIds = await live(await open(world.platform.publicKey()), IDS, lotId);
     const withAmount = await live(await open(), MAYBE_AMOUNT, lotId, { amount: true });
     const withoutAmount = await live(await open(), MAYBE_AMOUNT, lotId, { amount: false });
 
-    await bid(t, users[0].keypair, lotId, { amount: '1000' });
-    const [row] = await t.orm.em.fork().find(Bid, { lotId });
+    await bid(world.t, world.accounts[0].keypair, lotId, { amount: '1000' });
+    const [row] = await world.t.orm.em.fork().find(Bid, { lotId });
     const full = { id: row.id, lotId, amount: '1000.00', highestBid: '1000.00', placedByProxy: false, createdAt: row.createdAt.toISOString() };
     expect(await anonymousFull.take(1)).toEqual([{ ...full, bidderId: null }]);
-    expect(await bidderFull.take(1)).toEqual([{ ...full, bidderId: users[0].id }]);
+    expect(await bidderFull.take(1)).toEqual([{ ...full, bidderId: world.accounts[0].id }]);
     expect(await anonymousAmounts.take(1)).toEqual([{ id: row.id, price: '1000.00', bidderId: null }]);
     expect(await rivalAmounts.take(1)).toEqual([{ id: row.id, price: '1000.00', bidderId: null }]);
-    expect(await bidderAmounts.take(1)).toEqual([{ id: row.id, price: '1000.00', bidderId: users[0].id }]);
+    expect(await bidderAmounts.take(1)).toEqual([{ id: row.id, price: '1000.00', bidderId: world.accounts[0].id }]);
     expect(await staffIds.take(1)).toEqual([{ id: row.id }]);
     expect(await withAmount.take(1)).toEqual([{ id: row.id, amount: '1000.00' }]);
     expect(await withoutAmount.take(1)).toEqual([{ id: row.id }]);
   });
 
   it('closes a socket that reads too slowly with 1013, and keeps delivering to the others', async () => {
-    const lotId = await auction(t, platform, []);
+    const lotId = await auction(world.t, world.platform, []);
     const healthy = await live(await open(), AMOUNTS, lotId);
     const slow = await rawSubscriber(lotId);
     slow.ws.pause();
@@ -96,7 +76,7 @@ describe('shared delivery of bidPlaced', () => {
     // the event loop, so that the healthy subscriber (in this process) reads between them.
     const published = 400;
     for (let i = 1; i <= published; i++) {
-      t.app.services.live.publishBid({ ...probeBid(lotId), id: String(i), amount: 'x'.repeat(32 * 1024) });
+      world.t.app.services.live.publishBid({ ...probeBid(lotId), id: String(i), amount: 'x'.repeat(32 * 1024) });
       await new Promise((r) => setImmediate(r));
     }
     await healthy.take(published, 10_000);

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Keypair } from '@stellar/stellar-sdk';
 import { Bid } from '../../src/modules/bids/bids.entity';
-import { bearerFor, blacklist } from '../blacklist/support';
+import { blacklist } from '../blacklist/support';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
-import { auction, bid, BID_PLACED, connect, LOT_UPDATED, NOTIFICATION_ADDED, type Socket } from './support';
+import { auction, bid, BID_PLACED, LOT_UPDATED, NOTIFICATION_ADDED, socketsClosedAfterEach } from './support';
 
 // Two instances over one database and one Redis; the prefix keeps parallel runs apart.
 const env = { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `test-${randomUUID()}:` };
@@ -14,7 +14,6 @@ let a: TestApp;
 let b: TestApp;
 let platform: Keypair;
 let users: CreatedAccount[];
-const sockets: Socket[] = [];
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -24,21 +23,14 @@ beforeAll(async () => {
   platform = await createPlatform(a);
   users = [await createAccount(a, platform), await createAccount(a, platform)];
 });
-afterEach(async () => {
-  await Promise.all(sockets.splice(0).map((s) => s.dispose()));
-});
 afterAll(async () => {
   await a.close();
   await b.close();
   await db.drop();
 });
 
-async function open(t: TestApp, accountId?: string): Promise<Socket> {
-  const socket = connect(t, accountId ? await bearerFor(t, accountId) : undefined);
-  sockets.push(socket);
-  await socket.connected;
-  return socket;
-}
+const sockets = socketsClosedAfterEach();
+const open = (t: TestApp, accountId?: string) => sockets.openFor(t, accountId);
 
 /** The subscription is live on the instance once Redis counts a subscriber of its channel. */
 async function subscribed(t: TestApp, channel: string, count: number): Promise<void> {

@@ -2,6 +2,7 @@ import type { Keypair } from '@stellar/stellar-sdk';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { Participant, ParticipantState } from '../../src/modules/trading/trading.entity';
+import { bearerFor } from '../blacklist/support';
 import type { TestApp } from '../helpers/app';
 import { signHeaders } from '../helpers/client';
 import { createLot, ENG_LOT } from '../helpers/lots';
@@ -99,6 +100,29 @@ export function connect(t: TestApp, as?: string | Keypair): Socket {
     },
     dispose: () => client.dispose() as Promise<void>,
   };
+}
+
+/** The sockets a test opens, disposed by an `afterEach` this registers; call at the top of a test file. */
+export function socketsClosedAfterEach() {
+  const sockets: Socket[] = [];
+  afterEach(async () => {
+    await Promise.all(sockets.splice(0).map((s) => s.dispose()));
+  });
+  /** Connects to `t` (see `connect`) without waiting for the handshake. */
+  const start = (t: TestApp, as?: string | Keypair): Socket => {
+    const socket = connect(t, as);
+    sockets.push(socket);
+    return socket;
+  };
+  /** Connects and waits for the handshake. */
+  const open = async (t: TestApp, as?: string | Keypair): Promise<Socket> => {
+    const socket = start(t, as);
+    await socket.connected;
+    return socket;
+  };
+  /** Opens as the account, with a fresh bearer token, or anonymously without one. */
+  const openFor = async (t: TestApp, accountId?: string): Promise<Socket> => open(t, accountId ? await bearerFor(t, accountId) : undefined);
+  return { start, open, openFor };
 }
 
 /**

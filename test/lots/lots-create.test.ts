@@ -1,20 +1,13 @@
-import type { Keypair } from '@stellar/stellar-sdk';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createAccount, createPlatform } from '../helpers/factories';
+import { appWithPlatform } from '../helpers/world';
+import { createAccount } from '../helpers/factories';
 import { createLot, DIRECT_SALE, ENG_LOT } from '../helpers/lots';
 
-let t: TestApp;
-let platform: Keypair;
-beforeAll(async () => {
-  t = await startTestApp();
-  platform = await createPlatform(t);
-});
-afterAll(() => t.close());
+const world = appWithPlatform();
 
 describe('POST /lots and GET /lots/{id}', () => {
   it('creates an auction for platform staff and shows it', async () => {
-    const lot = await createLot(t, platform);
-    const res = await t.client.get(`/lots/${lot.id}`);
+    const lot = await createLot(world.t, world.platform);
+    const res = await world.t.client.get(`/lots/${lot.id}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
       type: 'lots',
@@ -33,8 +26,8 @@ describe('POST /lots and GET /lots/{id}', () => {
         lot_state_str: 'lot_state_pending',
         lot_type: 1,
         lot_type_str: 'lot_type_eng',
-        organizer_id: platform.publicKey(),
-        publisher_id: platform.publicKey(),
+        organizer_id: world.platform.publicKey(),
+        publisher_id: world.platform.publicKey(),
         winner_id: '',
         details: { country: 'GEO', year: 2018, maker: 'Toyota', model: 'Camry', lot_name: '2018 Toyota Camry', vin_code: '4T1BF1FK5CU123456' },
       },
@@ -44,16 +37,16 @@ describe('POST /lots and GET /lots/{id}', () => {
   });
 
   it('converts prices with ?currency', async () => {
-    const lot = await createLot(t, platform, DIRECT_SALE);
-    const res = await t.client.get(`/lots/${lot.id}?currency=USD`);
+    const lot = await createLot(world.t, world.platform, DIRECT_SALE);
+    const res = await world.t.client.get(`/lots/${lot.id}?currency=USD`);
     expect(res.body.data.attributes).toMatchObject({ currency: 'USD', buy_now_price: '12960.00', start_price: '0.00' });
   });
 
   it('files a create_lot request instead when a user creates a lot', async () => {
-    const user = await createAccount(t, platform);
-    const res = await t.client.as(user.keypair).post('/lots', { data: { type: 'lots', attributes: ENG_LOT } });
+    const user = await createAccount(world.t, world.platform);
+    const res = await world.t.client.as(user.keypair).post('/lots', { data: { type: 'lots', attributes: ENG_LOT } });
     expect(res.status).toBe(204);
-    const count = await t.client.get(`/lots/count?filter[organizer]=${user.id}`);
+    const count = await world.t.client.get(`/lots/count?filter[organizer]=${user.id}`);
     expect(count.body.data).toEqual({ type: 'lots_count', id: '0' });
   });
 
@@ -68,22 +61,22 @@ describe('POST /lots and GET /lots/{id}', () => {
     ['a malformed price', { ...ENG_LOT, start_price: '10.001' }, '/data/attributes/start_price'],
     ['a start time in the past', { ...ENG_LOT, start_time: Math.floor(Date.now() / 1000) - 3600 }, '/data/attributes/start_time'],
   ])('refuses %s with 400', async (_name, attributes, pointer) => {
-    const res = await t.client.as(platform).post('/lots', { data: { type: 'lots', attributes } });
+    const res = await world.t.client.as(world.platform).post('/lots', { data: { type: 'lots', attributes } });
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: any) => e.source.pointer)).toContain(pointer);
   });
 
   it('answers 401 before looking at the input of an operation that needs a caller', async () => {
-    const malformed = await t.client.post('/lots', { data: { type: 'wrong', attributes: { type: 'boat' } } });
+    const malformed = await world.t.client.post('/lots', { data: { type: 'wrong', attributes: { type: 'boat' } } });
     expect(malformed.status).toBe(401);
     expect(malformed.body.errors[0].code).toBe('unauthenticated');
-    const badQuery = await t.client.get('/requests?filter[bogus]=1');
+    const badQuery = await world.t.client.get('/requests?filter[bogus]=1');
     expect(badQuery.status).toBe(401);
   });
 
   it('answers 401 unsigned and 404 for an unknown lot', async () => {
-    expect((await t.client.post('/lots', { data: { type: 'lots', attributes: ENG_LOT } })).status).toBe(401);
-    expect((await t.client.get('/lots/999999')).status).toBe(404);
-    expect((await t.client.get('/lots/abc')).status).toBe(404);
+    expect((await world.t.client.post('/lots', { data: { type: 'lots', attributes: ENG_LOT } })).status).toBe(401);
+    expect((await world.t.client.get('/lots/999999')).status).toBe(404);
+    expect((await world.t.client.get('/lots/abc')).status).toBe(404);
   });
 });

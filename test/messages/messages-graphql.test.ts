@@ -1,10 +1,9 @@
-import { startTestApp, type TestApp } from '../helpers/app';
+import { appWith } from '../helpers/world';
 import { blacklist } from '../blacklist/support';
 import { createAccount } from '../helpers/factories';
 import { makeWorld, type World } from './messages.helpers';
 
-let t: TestApp;
-let w: World;
+const w = appWith(makeWorld);
 
 const SEND = `mutation($sender: String!, $receiver: String!, $lotId: ID!, $text: String!, $ref: ID) {
   sendMessage(sender: $sender, receiver: $receiver, lotId: $lotId, text: $text, refMessageId: $ref) { id lotId senderId receiverId refMessageId text createdAt readAt }
@@ -21,13 +20,8 @@ const UNREAD = `query($sender: String, $lotId: ID) { unreadMessages(sender: $sen
 const MARK = `mutation($accountId: String!, $sender: String!, $lotId: ID!) { markMessagesRead(accountId: $accountId, sender: $sender, lotId: $lotId) }`;
 
 const gql = (who: World['platform'] | null, query: string, variables: Record<string, unknown> = {}) =>
-  who ? t.client.as(who).graphql(query, variables) : t.client.graphql(query, variables);
+  who ? w.t.client.as(who).graphql(query, variables) : w.t.client.graphql(query, variables);
 
-beforeAll(async () => {
-  t = await startTestApp();
-  w = await makeWorld(t);
-});
-afterAll(() => t.close());
 
 describe('messages over GraphQL', () => {
   it('sends with sendMessage, which notifies like POST /messages and answers the message', async () => {
@@ -45,7 +39,7 @@ describe('messages over GraphQL', () => {
     });
     const reply = await gql(w.admin.keypair, SEND, { sender: w.admin.id, receiver: w.buyer.id, lotId: w.lot.id, text: 'Hello back', ref: res.body.data.sendMessage.id });
     expect(reply.body.data.sendMessage.refMessageId).toBe(res.body.data.sendMessage.id);
-    const notes = await t.client.as(w.admin.keypair).get('/notifications');
+    const notes = await w.t.client.as(w.admin.keypair).get('/notifications');
     expect(notes.body.data.map((n: any) => n.attributes.type_str)).toContain('message_from_buyer');
   });
 
@@ -58,8 +52,8 @@ describe('messages over GraphQL', () => {
     expect(forged.body.errors[0].extensions).toMatchObject({ code: 'not_allowed', status: 403 });
     const noLot = await gql(w.buyer.keypair, SEND, { sender: w.buyer.id, receiver: w.admin.id, lotId: '99999999', text: 'x' });
     expect(noLot.body.errors[0].extensions).toMatchObject({ code: 'lot_not_found', status: 400, errors: [expect.objectContaining({ field: 'lotId' })] });
-    const paused = await createAccount(t, w.platform);
-    await blacklist(t, w.admin.keypair, paused.id, 'paused');
+    const paused = await createAccount(w.t, w.platform);
+    await blacklist(w.t, w.admin.keypair, paused.id, 'paused');
     const pausedRes = await gql(paused.keypair, SEND, { sender: paused.id, receiver: w.admin.id, lotId: w.lot.id, text: 'x' });
     expect(pausedRes.body.errors[0].extensions).toMatchObject({ code: 'account_paused', status: 403 });
   });

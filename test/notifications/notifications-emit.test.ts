@@ -1,4 +1,3 @@
-import type { Keypair } from '@stellar/stellar-sdk';
 import { inTransaction } from '../../src/core/transaction';
 import {
   Notification,
@@ -8,19 +7,13 @@ import {
   REPORTED_TYPES,
 } from '../../src/modules/notifications/notifications.entity';
 import { staffOf } from '../../src/modules/notifications/notifications.recipients';
-import { startTestApp, type TestApp } from '../helpers/app';
+import { appWithPlatform } from '../helpers/world';
 import { createAccount, createPlatform } from '../helpers/factories';
 import { emit, idsOf, listen, trust } from './notifications.helpers';
 
-let t: TestApp;
-let platform: Keypair;
-beforeAll(async () => {
-  t = await startTestApp();
-  platform = await createPlatform(t);
-});
-afterAll(() => t.close());
+const world = appWithPlatform();
 
-const rowsOf = (recipient: string) => t.orm.em.fork().find(Notification, { recipient }, { orderBy: { id: 'asc' } });
+const rowsOf = (recipient: string) => world.t.orm.em.fork().find(Notification, { recipient }, { orderBy: { id: 'asc' } });
 
 describe('the notification type table', () => {
   it('has the 29 types of the specification, and 9–14, 22, 23, 27–29 as the reported ones', () => {
@@ -36,13 +29,13 @@ describe('the notification type table', () => {
 
 describe('NotificationsService.emit', () => {
   it('creates one row per distinct recipient and announces each once, only after the commit', async () => {
-    const a = await createAccount(t, platform);
-    const b = await createAccount(t, platform);
-    const onA = listen(t, a.id);
-    const onB = listen(t, b.id);
+    const a = await createAccount(world.t, world.platform);
+    const b = await createAccount(world.t, world.platform);
+    const onA = listen(world.t, a.id);
+    const onB = listen(world.t, b.id);
     let heardBeforeCommit = -1;
-    const created = await inTransaction({ em: t.orm.em.fork() }, async (em, scope) => {
-      const rows = await t.app.services.notifications.emit(em, scope, NotificationType.Overbid, [a.id, b.id, a.id], { lot_id: '42' });
+    const created = await inTransaction({ em: world.t.orm.em.fork() }, async (em, scope) => {
+      const rows = await world.t.app.services.notifications.emit(em, scope, NotificationType.Overbid, [a.id, b.id, a.id], { lot_id: '42' });
       heardBeforeCommit = onA.heard.length + onB.heard.length;
       return rows;
     });
@@ -60,43 +53,43 @@ describe('NotificationsService.emit', () => {
   });
 
   it('leaves no row and announces nothing when the transaction then fails', async () => {
-    const a = await createAccount(t, platform);
-    const onA = listen(t, a.id);
-    const failing = inTransaction({ em: t.orm.em.fork() }, async (em, scope) => {
-      await t.app.services.notifications.emit(em, scope, NotificationType.Winner, [a.id], { lot_id: '7' });
+    const a = await createAccount(world.t, world.platform);
+    const onA = listen(world.t, a.id);
+    const failing = inTransaction({ em: world.t.orm.em.fork() }, async (em, scope) => {
+      await world.t.app.services.notifications.emit(em, scope, NotificationType.Winner, [a.id], { lot_id: '7' });
       throw new Error('the rest of the operation failed');
     });
     await expect(failing).rejects.toThrow('the rest of the operation failed');
     onA.stop();
     expect(onA.heard).toEqual([]);
     expect(await rowsOf(a.id)).toEqual([]);
-    const res = await t.client.as(a.keypair).get('/notifications');
+    const res = await world.t.client.as(a.keypair).get('/notifications');
     expect(res.body.data).toEqual([]);
   });
 
   it('does nothing for no recipients', async () => {
     const heard: unknown[] = [];
-    const stop = t.app.services.notifications.bus.subscribeAll((n) => heard.push(n));
-    expect(await emit(t, NotificationType.AuctionFinished, [])).toEqual([]);
+    const stop = world.t.app.services.notifications.bus.subscribeAll((n) => heard.push(n));
+    expect(await emit(world.t, NotificationType.AuctionFinished, [])).toEqual([]);
     stop();
     expect(heard).toEqual([]);
   });
 
   it('stops announcing to a listener once it unsubscribed, and a failing listener does not silence the others', async () => {
-    const a = await createAccount(t, platform);
-    const first = listen(t, a.id);
-    const stopFailing = t.app.services.notifications.bus.subscribe(a.id, () => {
+    const a = await createAccount(world.t, world.platform);
+    const first = listen(world.t, a.id);
+    const stopFailing = world.t.app.services.notifications.bus.subscribe(a.id, () => {
       throw new Error('a broken subscriber');
     });
-    const second = listen(t, a.id);
-    await emit(t, NotificationType.DepositPending, [a.id]);
+    const second = listen(world.t, a.id);
+    await emit(world.t, NotificationType.DepositPending, [a.id]);
     first.stop();
-    await emit(t, NotificationType.DepositReceived, [a.id], { lot_id: '1' });
+    await emit(world.t, NotificationType.DepositReceived, [a.id], { lot_id: '1' });
     second.stop();
     stopFailing();
     expect(first.heard.map((n) => n.type)).toEqual([4]);
     expect(second.heard.map((n) => n.type)).toEqual([4, 5]);
-    const res = await t.client.as(a.keypair).get('/notifications?sort=created_at');
+    const res = await world.t.client.as(a.keypair).get('/notifications?sort=created_at');
     expect(res.body.data.map((n: any) => n.attributes.type)).toEqual([4, 5]);
     expect(idsOf(res.body)).toEqual(second.heard.map((n) => n.id));
   });
@@ -104,28 +97,28 @@ describe('NotificationsService.emit', () => {
 
 describe('staffOf', () => {
   it('lists the platform account, its admins and admins trusting it; not users, brokers or other admins', async () => {
-    const p = await createPlatform(t);
-    const other = await createPlatform(t);
-    const admin = await createAccount(t, p, { type: 'admin' });
-    const trusting = await createAccount(t, other, { type: 'admin' });
-    await trust(t, trusting.id, p.publicKey());
-    await createAccount(t, other, { type: 'admin' });
-    await createAccount(t, p);
-    await createAccount(t, p, { type: 'broker' });
-    const staff = await staffOf(t.orm.em.fork(), p.publicKey());
+    const p = await createPlatform(world.t);
+    const other = await createPlatform(world.t);
+    const admin = await createAccount(world.t, p, { type: 'admin' });
+    const trusting = await createAccount(world.t, other, { type: 'admin' });
+    await trust(world.t, trusting.id, p.publicKey());
+    await createAccount(world.t, other, { type: 'admin' });
+    await createAccount(world.t, p);
+    await createAccount(world.t, p, { type: 'broker' });
+    const staff = await staffOf(world.t.orm.em.fork(), p.publicKey());
     expect(staff).toEqual([p.publicKey(), admin.id, trusting.id].sort());
   });
 
   it('is empty for an id that is no platform, and reads inside the transaction it is given', async () => {
-    const user = await createAccount(t, platform);
-    expect(await staffOf(t.orm.em.fork(), user.id)).toEqual([]);
-    const staff = await inTransaction({ em: t.orm.em.fork() }, async (em, scope) => {
-      const ids = await staffOf(em, platform.publicKey());
-      await t.app.services.notifications.emit(em, scope, NotificationType.CallbackRequested, ids, { lot_id: '3', account_id: user.id });
+    const user = await createAccount(world.t, world.platform);
+    expect(await staffOf(world.t.orm.em.fork(), user.id)).toEqual([]);
+    const staff = await inTransaction({ em: world.t.orm.em.fork() }, async (em, scope) => {
+      const ids = await staffOf(em, world.platform.publicKey());
+      await world.t.app.services.notifications.emit(em, scope, NotificationType.CallbackRequested, ids, { lot_id: '3', account_id: user.id });
       return ids;
     });
-    expect(staff).toContain(platform.publicKey());
-    const res = await t.client.as(platform).get('/counts');
+    expect(staff).toContain(world.platform.publicKey());
+    const res = await world.t.client.as(world.platform).get('/counts');
     expect(res.body.data).toContainEqual({ type: 'notifications', id: '19', attributes: { count: 1, type_str: 'callback_requested' } });
   });
 });

@@ -1,16 +1,9 @@
-import type { Keypair } from '@stellar/stellar-sdk';
 import { NotificationType } from '../../src/modules/notifications/notifications.entity';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
+import { appWithPlatform } from '../helpers/world';
+import { createAccount, type CreatedAccount } from '../helpers/factories';
 import { emit, listen } from './notifications.helpers';
 
-let t: TestApp;
-let platform: Keypair;
-beforeAll(async () => {
-  t = await startTestApp();
-  platform = await createPlatform(t);
-});
-afterAll(() => t.close());
+const world = appWithPlatform();
 
 const LIST = `query($page: Int, $size: Int, $sort: String) {
   notifications(page: $page, size: $size, sort: $sort) { totalItems page size items { id type typeStr meta createdAt } } }`;
@@ -22,16 +15,16 @@ const REPORT = `mutation($type: Int!, $recipient: String!, $meta: JSONObject) { 
 const errorOf = (res: { body: { errors: any[] } }) => ({ code: res.body.errors[0].extensions.code, status: res.body.errors[0].extensions.status });
 
 async function userWith(types: NotificationType[]): Promise<{ user: CreatedAccount; ids: string[] }> {
-  const user = await createAccount(t, platform);
+  const user = await createAccount(world.t, world.platform);
   const ids: string[] = [];
-  for (const type of types) ids.push(...(await emit(t, type, [user.id], { lot_id: String(type) })));
+  for (const type of types) ids.push(...(await emit(world.t, type, [user.id], { lot_id: String(type) })));
   return { user, ids };
 }
 
 describe('GraphQL notifications', () => {
   it('lists the unread notifications newest first, pages them and counts them per type', async () => {
     const { user, ids } = await userWith([NotificationType.Overbid, NotificationType.Winner, NotificationType.Overbid]);
-    const res = await t.client.as(user.keypair).graphql(LIST, { size: 2 });
+    const res = await world.t.client.as(user.keypair).graphql(LIST, { size: 2 });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.notifications).toEqual({
       totalItems: 3,
@@ -42,11 +35,11 @@ describe('GraphQL notifications', () => {
         { id: ids[1], type: 7, typeStr: 'winner', meta: { lot_id: '7' }, createdAt: expect.stringMatching(/Z$/) },
       ],
     });
-    const second = await t.client.as(user.keypair).graphql(LIST, { page: 1, size: 2 });
+    const second = await world.t.client.as(user.keypair).graphql(LIST, { page: 1, size: 2 });
     expect(second.body.data.notifications.items.map((n: any) => n.id)).toEqual([ids[0]]);
-    const oldest = await t.client.as(user.keypair).graphql(LIST, { sort: 'created_at' });
+    const oldest = await world.t.client.as(user.keypair).graphql(LIST, { sort: 'created_at' });
     expect(oldest.body.data.notifications.items.map((n: any) => n.id)).toEqual(ids);
-    const counts = await t.client.as(user.keypair).graphql(COUNTS);
+    const counts = await world.t.client.as(user.keypair).graphql(COUNTS);
     expect(counts.body.data.notificationCounts).toEqual([
       { type: 6, typeStr: 'overbid', count: 2 },
       { type: 7, typeStr: 'winner', count: 1 },
@@ -55,45 +48,45 @@ describe('GraphQL notifications', () => {
 
   it('marks one and several read', async () => {
     const { user, ids } = await userWith([NotificationType.Overbid, NotificationType.Winner, NotificationType.DepositPending]);
-    const one = await t.client.as(user.keypair).graphql(MARK, { id: ids[0] });
+    const one = await world.t.client.as(user.keypair).graphql(MARK, { id: ids[0] });
     expect(one.body).toEqual({ data: { markNotificationRead: true } });
-    const many = await t.client.as(user.keypair).graphql(MARK_MANY, { ids: [ids[1], ids[2]] });
+    const many = await world.t.client.as(user.keypair).graphql(MARK_MANY, { ids: [ids[1], ids[2]] });
     expect(many.body).toEqual({ data: { markNotificationsRead: true } });
-    const list = await t.client.as(user.keypair).graphql(LIST);
+    const list = await world.t.client.as(user.keypair).graphql(LIST);
     expect(list.body.data.notifications).toMatchObject({ totalItems: 0, items: [] });
-    expect((await t.client.as(user.keypair).graphql(COUNTS)).body.data.notificationCounts).toEqual([]);
+    expect((await world.t.client.as(user.keypair).graphql(COUNTS)).body.data.notificationCounts).toEqual([]);
   });
 
   it('answers the same codes as REST', async () => {
     const { user, ids } = await userWith([NotificationType.Winner]);
-    const other = await createAccount(t, platform);
-    expect(errorOf(await t.client.as(other.keypair).graphql(MARK, { id: ids[0] }))).toEqual({ code: 'not_allowed', status: 403 });
-    expect(errorOf(await t.client.as(other.keypair).graphql(MARK, { id: '99999999' }))).toEqual({ code: 'notification_not_found', status: 404 });
-    expect(errorOf(await t.client.as(other.keypair).graphql(MARK_MANY, { ids: [ids[0]] }))).toEqual({ code: 'not_allowed', status: 403 });
-    const malformed = await t.client.as(other.keypair).graphql(MARK_MANY, { ids: ['1', 'x'] });
+    const other = await createAccount(world.t, world.platform);
+    expect(errorOf(await world.t.client.as(other.keypair).graphql(MARK, { id: ids[0] }))).toEqual({ code: 'not_allowed', status: 403 });
+    expect(errorOf(await world.t.client.as(other.keypair).graphql(MARK, { id: '99999999' }))).toEqual({ code: 'notification_not_found', status: 404 });
+    expect(errorOf(await world.t.client.as(other.keypair).graphql(MARK_MANY, { ids: [ids[0]] }))).toEqual({ code: 'not_allowed', status: 403 });
+    const malformed = await world.t.client.as(other.keypair).graphql(MARK_MANY, { ids: ['1', 'x'] });
     expect(errorOf(malformed)).toEqual({ code: 'invalid_field', status: 400 });
     expect(malformed.body.errors[0].extensions.errors).toEqual([expect.objectContaining({ code: 'invalid_field', field: 'ids.1' })]);
-    expect(errorOf(await t.client.as(user.keypair).graphql(LIST, { size: 101 }))).toEqual({ code: 'invalid_field', status: 400 });
-    expect(errorOf(await t.client.as(user.keypair).graphql(LIST, { sort: 'type' }))).toEqual({ code: 'invalid_field', status: 400 });
-    for (const query of [LIST, COUNTS]) expect(errorOf(await t.client.graphql(query))).toEqual({ code: 'unauthenticated', status: 401 });
-    expect(errorOf(await t.client.graphql(MARK, { id: ids[0] }))).toEqual({ code: 'unauthenticated', status: 401 });
-    expect(errorOf(await t.client.graphql(MARK_MANY, { ids: [ids[0]] }))).toEqual({ code: 'unauthenticated', status: 401 });
+    expect(errorOf(await world.t.client.as(user.keypair).graphql(LIST, { size: 101 }))).toEqual({ code: 'invalid_field', status: 400 });
+    expect(errorOf(await world.t.client.as(user.keypair).graphql(LIST, { sort: 'type' }))).toEqual({ code: 'invalid_field', status: 400 });
+    for (const query of [LIST, COUNTS]) expect(errorOf(await world.t.client.graphql(query))).toEqual({ code: 'unauthenticated', status: 401 });
+    expect(errorOf(await world.t.client.graphql(MARK, { id: ids[0] }))).toEqual({ code: 'unauthenticated', status: 401 });
+    expect(errorOf(await world.t.client.graphql(MARK_MANY, { ids: [ids[0]] }))).toEqual({ code: 'unauthenticated', status: 401 });
   });
 
   it('reports an event as a platform, with the same permissions and validation as REST', async () => {
-    const user = await createAccount(t, platform);
-    const heard = listen(t, user.id);
-    const res = await t.client.as(platform).graphql(REPORT, { type: 12, recipient: user.id, meta: { request_id: '4' } });
+    const user = await createAccount(world.t, world.platform);
+    const heard = listen(world.t, user.id);
+    const res = await world.t.client.as(world.platform).graphql(REPORT, { type: 12, recipient: user.id, meta: { request_id: '4' } });
     heard.stop();
     expect(res.body).toEqual({ data: { reportNotificationEvent: true } });
     expect(heard.heard.map((n) => [n.type, n.typeStr, n.meta])).toEqual([[12, 'history_report_for_registered', { request_id: '4' }]]);
-    expect(errorOf(await t.client.as(user.keypair).graphql(REPORT, { type: 12, recipient: user.id }))).toEqual({ code: 'not_allowed', status: 403 });
-    const wrongType = await t.client.as(platform).graphql(REPORT, { type: 7, recipient: user.id });
+    expect(errorOf(await world.t.client.as(user.keypair).graphql(REPORT, { type: 12, recipient: user.id }))).toEqual({ code: 'not_allowed', status: 403 });
+    const wrongType = await world.t.client.as(world.platform).graphql(REPORT, { type: 7, recipient: user.id });
     expect(errorOf(wrongType)).toEqual({ code: 'invalid_field', status: 400 });
     expect(wrongType.body.errors[0].extensions.errors).toEqual([expect.objectContaining({ field: 'type' })]);
-    const badMeta = await t.client.as(platform).graphql(REPORT, { type: 12, recipient: user.id, meta: { request_id: 4 } });
+    const badMeta = await world.t.client.as(world.platform).graphql(REPORT, { type: 12, recipient: user.id, meta: { request_id: 4 } });
     expect(errorOf(badMeta)).toEqual({ code: 'invalid_field', status: 400 });
-    expect(errorOf(await t.client.as(platform).graphql(REPORT, { type: 12, recipient: 'GNOBODY' }))).toEqual({ code: 'recipient_not_found', status: 400 });
-    expect(errorOf(await t.client.graphql(REPORT, { type: 12, recipient: user.id }))).toEqual({ code: 'unauthenticated', status: 401 });
+    expect(errorOf(await world.t.client.as(world.platform).graphql(REPORT, { type: 12, recipient: 'GNOBODY' }))).toEqual({ code: 'recipient_not_found', status: 400 });
+    expect(errorOf(await world.t.client.graphql(REPORT, { type: 12, recipient: user.id }))).toEqual({ code: 'unauthenticated', status: 401 });
   });
 });

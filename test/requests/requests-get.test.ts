@@ -1,15 +1,10 @@
 import type { Keypair } from '@stellar/stellar-sdk';
 import { Account } from '../../src/modules/accounts/accounts.entity';
-import { startTestApp, type TestApp } from '../helpers/app';
 import { createAccount, createPlatform } from '../helpers/factories';
 import { DIRECT_SALE, ENG_LOT } from '../helpers/lots';
-import { clientHash, fileRequest, reviewDoc } from './requests.helpers';
+import { appWithRequestors, clientHash, fileRequest, reviewDoc } from './requests.helpers';
 
-let t: TestApp;
-let platform: Keypair;
-let admin: Keypair;
-let user: Keypair;
-let otherUser: Keypair;
+const world = appWithRequestors();
 let otherPlatform: Keypair;
 let otherAdmin: Keypair;
 let trustingAdmin: Keypair;
@@ -22,22 +17,16 @@ const AUCTION = {
 };
 
 beforeAll(async () => {
-  t = await startTestApp();
-  platform = await createPlatform(t);
-  admin = (await createAccount(t, platform, { type: 'admin' })).keypair;
-  user = (await createAccount(t, platform)).keypair;
-  otherUser = (await createAccount(t, platform)).keypair;
-  otherPlatform = await createPlatform(t);
-  otherAdmin = (await createAccount(t, otherPlatform, { type: 'admin' })).keypair;
-  trustingAdmin = (await createAccount(t, otherPlatform, { type: 'admin' })).keypair;
-  await t.orm.em.fork().nativeUpdate(Account, { id: trustingAdmin.publicKey() }, { trustingPlatforms: [platform.publicKey()] });
+  otherPlatform = await createPlatform(world.t);
+  otherAdmin = (await createAccount(world.t, otherPlatform, { type: 'admin' })).keypair;
+  trustingAdmin = (await createAccount(world.t, otherPlatform, { type: 'admin' })).keypair;
+  await world.t.orm.em.fork().nativeUpdate(Account, { id: trustingAdmin.publicKey() }, { trustingPlatforms: [world.platform.publicKey()] });
 });
-afterAll(() => t.close());
 
 describe('GET /requests/{id}', () => {
   it('shows the requestor its request as a create_lot_requests resource', async () => {
-    const request = await fileRequest(t, user, AUCTION);
-    const res = await t.client.as(user).get(`/requests/${request.id}`);
+    const request = await fileRequest(world.t, world.user, AUCTION);
+    const res = await world.t.client.as(world.user).get(`/requests/${request.id}`);
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
       type: 'create_lot_requests',
@@ -60,10 +49,10 @@ describe('GET /requests/{id}', () => {
         lot_type_str: 'lot_type_eng',
         hash: request.hash,
         lot_id: null,
-        organizer_id: user.publicKey(),
-        platform_id: platform.publicKey(),
-        requestor: user.publicKey(),
-        reviewer: platform.publicKey(),
+        organizer_id: world.user.publicKey(),
+        platform_id: world.platform.publicKey(),
+        requestor: world.user.publicKey(),
+        reviewer: world.platform.publicKey(),
         request_state: 1,
         request_state_str: 'pending',
         reject_reason: '',
@@ -75,19 +64,19 @@ describe('GET /requests/{id}', () => {
   });
 
   it.each([
-    ['the platform itself', () => platform],
-    ['an admin of the platform', () => admin],
+    ['the platform itself', () => world.platform],
+    ['an admin of the platform', () => world.admin],
     ['an admin of another platform that trusts it', () => trustingAdmin],
   ])('shows it to %s', async (_name, who) => {
-    const request = await fileRequest(t, user);
-    const res = await t.client.as(who()).get(`/requests/${request.id}`);
+    const request = await fileRequest(world.t, world.user);
+    const res = await world.t.client.as(who()).get(`/requests/${request.id}`);
     expect(res.status).toBe(200);
     expect(res.body.data.id).toBe(request.id);
   });
 
   it('converts the prices with ?currency', async () => {
-    const request = await fileRequest(t, user);
-    const res = await t.client.as(user).get(`/requests/${request.id}?currency=EUR`);
+    const request = await fileRequest(world.t, world.user);
+    const res = await world.t.client.as(world.user).get(`/requests/${request.id}?currency=EUR`);
     expect(res.status).toBe(200);
     expect(res.body.data.attributes).toMatchObject({
       currency: 'EUR',
@@ -101,35 +90,35 @@ describe('GET /requests/{id}', () => {
   });
 
   it('answers 401 unsigned', async () => {
-    const request = await fileRequest(t, user);
-    const res = await t.client.get(`/requests/${request.id}`);
+    const request = await fileRequest(world.t, world.user);
+    const res = await world.t.client.get(`/requests/${request.id}`);
     expect(res.status).toBe(401);
     expect(res.body.errors[0].code).toBe('unauthenticated');
   });
 
   it.each([
-    ['another user of the same platform', () => otherUser],
+    ['another user of the same platform', () => world.otherUser],
     ['staff of another platform', () => otherAdmin],
     ['another platform', () => otherPlatform],
   ])('answers 404 to %s, as for an unknown request', async (_name, who) => {
-    const request = await fileRequest(t, user);
-    const res = await t.client.as(who()).get(`/requests/${request.id}`);
+    const request = await fileRequest(world.t, world.user);
+    const res = await world.t.client.as(who()).get(`/requests/${request.id}`);
     expect(res.status).toBe(404);
     expect(res.body.errors[0].code).toBe('request_not_found');
-    const unknown = await t.client.as(who()).get('/requests/987654321');
+    const unknown = await world.t.client.as(who()).get('/requests/987654321');
     expect(unknown.status).toBe(404);
     expect(unknown.body.errors[0].code).toBe('request_not_found');
   });
 
   it('answers 400 for a malformed id, an unknown currency and unknown parameters', async () => {
-    const request = await fileRequest(t, user);
-    const malformed = await t.client.as(user).get('/requests/abc');
+    const request = await fileRequest(world.t, world.user);
+    const malformed = await world.t.client.as(world.user).get('/requests/abc');
     expect(malformed.status).toBe(400);
     expect(malformed.body.errors[0].code).toBe('invalid_request_id');
-    const currency = await t.client.as(user).get(`/requests/${request.id}?currency=XYZ`);
+    const currency = await world.t.client.as(world.user).get(`/requests/${request.id}?currency=XYZ`);
     expect(currency.status).toBe(400);
     expect(currency.body.errors[0]).toMatchObject({ code: 'invalid_parameter', source: { parameter: 'currency' } });
-    const filter = await t.client.as(user).get(`/requests/${request.id}?filter[state]=pending`);
+    const filter = await world.t.client.as(world.user).get(`/requests/${request.id}?filter[state]=pending`);
     expect(filter.status).toBe(400);
     expect(filter.body.errors[0]).toMatchObject({ code: 'unknown_filter', source: { parameter: 'filter[state]' } });
   });
@@ -137,20 +126,20 @@ describe('GET /requests/{id}', () => {
 
 describe('the review hash, recomputed by a client', () => {
   it('matches for an auction with every conversion, and the review accepts it', async () => {
-    const request = await fileRequest(t, user, AUCTION);
-    const got = await t.client.as(admin).get(`/requests/${request.id}`);
+    const request = await fileRequest(world.t, world.user, AUCTION);
+    const got = await world.t.client.as(world.admin).get(`/requests/${request.id}`);
     const hash = clientHash(got.body.data.attributes);
     expect(hash).toBe(got.body.data.attributes.hash);
 
-    const review = await t.client.as(admin).patch(`/requests/${request.id}`, reviewDoc(request.id, { hash, state: 'approved' }));
+    const review = await world.t.client.as(world.admin).patch(`/requests/${request.id}`, reviewDoc(request.id, { hash, state: 'approved' }));
     expect(review.status).toBe(200);
     expect(review.body.data.attributes).toMatchObject({ request_state: 3, request_state_str: 'approved', lot_id: expect.any(Number) });
 
-    const lot = await t.client.get(`/lots/${review.body.data.attributes.lot_id}`);
+    const lot = await world.t.client.get(`/lots/${review.body.data.attributes.lot_id}`);
     expect(lot.status).toBe(200);
     expect(lot.body.data.attributes).toMatchObject({
-      organizer_id: user.publicKey(),
-      publisher_id: platform.publicKey(),
+      organizer_id: world.user.publicKey(),
+      publisher_id: world.platform.publicKey(),
       lot_type: 1,
       start_price: '1000.00',
       buy_now_price: '5000.00',
@@ -162,15 +151,15 @@ describe('the review hash, recomputed by a client', () => {
 
   it('matches for a direct sale without max_step, start_time or duration', async () => {
     const { max_step: _omitted, ...attributes } = DIRECT_SALE;
-    const request = await fileRequest(t, user, attributes);
-    const got = await t.client.as(platform).get(`/requests/${request.id}`);
+    const request = await fileRequest(world.t, world.user, attributes);
+    const got = await world.t.client.as(world.platform).get(`/requests/${request.id}`);
     expect(got.body.data.attributes).toMatchObject({ lot_type: 0, lot_type_str: 'lot_type_no_auction', max_step: null, start_time: null, duration: null });
     const hash = clientHash(got.body.data.attributes);
     expect(hash).toBe(request.hash);
 
-    const review = await t.client.as(platform).patch(`/requests/${request.id}`, reviewDoc(request.id, { hash, state: 'approved' }));
+    const review = await world.t.client.as(world.platform).patch(`/requests/${request.id}`, reviewDoc(request.id, { hash, state: 'approved' }));
     expect(review.status).toBe(200);
-    const lot = await t.client.get(`/lots/${review.body.data.attributes.lot_id}`);
-    expect(lot.body.data.attributes).toMatchObject({ organizer_id: user.publicKey(), lot_type: 0, buy_now_price: '12000.00', currency: 'EUR' });
+    const lot = await world.t.client.get(`/lots/${review.body.data.attributes.lot_id}`);
+    expect(lot.body.data.attributes).toMatchObject({ organizer_id: world.user.publicKey(), lot_type: 0, buy_now_price: '12000.00', currency: 'EUR' });
   });
 });

@@ -3,6 +3,8 @@ import type { Keypair } from '@stellar/stellar-sdk';
 import canonicalize from 'canonicalize';
 import { CreateLotRequest } from '../../src/modules/requests/requests.entity';
 import type { TestApp } from '../helpers/app';
+import { createAccount, createPlatform } from '../helpers/factories';
+import { appWith } from '../helpers/world';
 import { ENG_LOT } from '../helpers/lots';
 
 /** Files a create_lot request through POST /lots signed by a user; returns the stored row. */
@@ -40,3 +42,14 @@ export function clientHash(attributes: Record<string, any>): string {
 
 /** A PATCH /requests/{id} document. */
 export const reviewDoc = (id: string, attributes: Record<string, unknown>) => ({ data: { type: 'reviewable_requests', id, attributes } });
+
+/** An app with a platform, its admin and two of its users (keypairs); a file's own `beforeAll` runs after it. */
+export function appWithRequestors() {
+  return appWith(async (t) => {
+    const platform = await createPlatform(t);
+    const admin = (await createAccount(t, platform, { type: 'admin' })).keypair;
+    const user = (await createAccount(t, platform)).keypair;
+    const otherUser = (await createAccount(t, platform)).keypair;
+    return { platform, admin, user, otherUser };
+  });
+}

@@ -1,48 +1,38 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import { Callback } from '../../src/modules/watchlist/watchlist.entity';
 import { blacklist } from '../blacklist/support';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
+import { appWithTwoPlatforms } from '../helpers/world';
+import { createAccount, type CreatedAccount } from '../helpers/factories';
 import { createLot, DIRECT_SALE } from '../helpers/lots';
 
-let t: TestApp;
-let platform: Keypair;
-let otherPlatform: Keypair;
-let admin: CreatedAccount;
-let otherAdmin: CreatedAccount;
+const world = appWithTwoPlatforms();
 let stranger: CreatedAccount;
 
-const request = (who: Keypair, lotId: string) => t.client.as(who).post(`/lots/${lotId}/callbacks`);
-const remove = (who: Keypair, lotId: string, accountId: string) => t.client.as(who).delete(`/lots/${lotId}/callbacks/${accountId}`);
-const callbackRows = (lotId: string) => t.orm.em.fork().find(Callback, { lotId }, { orderBy: { id: 'asc' } });
+const request = (who: Keypair, lotId: string) => world.t.client.as(who).post(`/lots/${lotId}/callbacks`);
+const remove = (who: Keypair, lotId: string, accountId: string) => world.t.client.as(who).delete(`/lots/${lotId}/callbacks/${accountId}`);
+const callbackRows = (lotId: string) => world.t.orm.em.fork().find(Callback, { lotId }, { orderBy: { id: 'asc' } });
 
 beforeAll(async () => {
-  t = await startTestApp();
-  platform = await createPlatform(t);
-  otherPlatform = await createPlatform(t);
-  admin = await createAccount(t, platform, { type: 'admin' });
-  otherAdmin = await createAccount(t, otherPlatform, { type: 'admin' });
-  stranger = await createAccount(t, platform);
+  stranger = await createAccount(world.t, world.platform);
 });
-afterAll(() => t.close());
 
 describe('POST /lots/{id}/callbacks', () => {
   it('records the request, answers it, and shows it in the lot to anyone', async () => {
-    const lot = await createLot(t, platform);
-    const buyer = await createAccount(t, otherPlatform);
+    const lot = await createLot(world.t, world.platform);
+    const buyer = await createAccount(world.t, world.otherPlatform);
     const res = await request(buyer.keypair, lot.id);
     expect(res.status).toBe(201);
     expect(res.headers['content-type']).toMatch(/application\/vnd\.api\+json/);
     expect(res.body).toEqual({ data: { type: 'callbacks', id: expect.stringMatching(/^\d+$/), attributes: { account_id: buyer.id } } });
-    const shown = await t.client.get(`/lots/${lot.id}`);
+    const shown = await world.t.client.get(`/lots/${lot.id}`);
     expect(shown.body.data.relationships.callbacks.data).toEqual([{ type: 'callbacks', id: res.body.data.id }]);
-    const listedAnon = await t.client.get(`/lots?filter[in]=${lot.id}`);
+    const listedAnon = await world.t.client.get(`/lots?filter[in]=${lot.id}`);
     expect(listedAnon.body.data[0].relationships.callbacks.data).toEqual([{ type: 'callbacks', id: res.body.data.id }]);
   });
 
   it('answers 409 callback_exists for a second request by the same account', async () => {
-    const lot = await createLot(t, platform, DIRECT_SALE);
-    const buyer = await createAccount(t, platform);
+    const lot = await createLot(world.t, world.platform, DIRECT_SALE);
+    const buyer = await createAccount(world.t, world.platform);
     expect((await request(buyer.keypair, lot.id)).status).toBe(201);
     const res = await request(buyer.keypair, lot.id);
     expect(res.status).toBe(409);
@@ -54,11 +44,11 @@ describe('POST /lots/{id}/callbacks', () => {
   });
 
   it('lets exactly one of five concurrent duplicate requests through', async () => {
-    const lot = await createLot(t, platform);
-    const buyer = await createAccount(t, platform);
+    const lot = await createLot(world.t, world.platform);
+    const buyer = await createAccount(world.t, world.platform);
     const base = Date.now();
     const answers = await Promise.all(
-      [0, 1, 2, 3, 4].map((i) => t.client.post(`/lots/${lot.id}/callbacks`, undefined, { sign: { keypair: buyer.keypair, at: new Date(base + i) } })),
+      [0, 1, 2, 3, 4].map((i) => world.t.client.post(`/lots/${lot.id}/callbacks`, undefined, { sign: { keypair: buyer.keypair, at: new Date(base + i) } })),
     );
     const statuses = answers.map((r) => r.status).sort();
     expect(statuses).toEqual([201, 409, 409, 409, 409]);
@@ -69,8 +59,8 @@ describe('POST /lots/{id}/callbacks', () => {
   });
 
   it('answers 401 unsigned', async () => {
-    const lot = await createLot(t, platform);
-    const res = await t.client.post(`/lots/${lot.id}/callbacks`);
+    const lot = await createLot(world.t, world.platform);
+    const res = await world.t.client.post(`/lots/${lot.id}/callbacks`);
     expect(res.status).toBe(401);
     expect(res.body.errors[0].code).toBe('unauthenticated');
     expect(await callbackRows(lot.id)).toEqual([]);
@@ -85,9 +75,9 @@ describe('POST /lots/{id}/callbacks', () => {
   });
 
   it('answers 403 account_paused to a paused account, after 401 and 404', async () => {
-    const lot = await createLot(t, platform);
-    const paused = await createAccount(t, platform);
-    await blacklist(t, platform, paused.id, 'paused');
+    const lot = await createLot(world.t, world.platform);
+    const paused = await createAccount(world.t, world.platform);
+    await blacklist(world.t, world.platform, paused.id, 'paused');
     const res = await request(paused.keypair, lot.id);
     expect(res.status).toBe(403);
     expect(res.body.errors[0].code).toBe('account_paused');
@@ -102,8 +92,8 @@ describe('?include=callbacks', () => {
   let callbackId: string;
 
   beforeAll(async () => {
-    lotId = (await createLot(t, platform)).id;
-    requester = await createAccount(t, otherPlatform, { attributes: { first_name: 'Nino', last_name: 'Beridze', phone_number: '+995555123456' } });
+    lotId = (await createLot(world.t, world.platform)).id;
+    requester = await createAccount(world.t, world.otherPlatform, { attributes: { first_name: 'Nino', last_name: 'Beridze', phone_number: '+995555123456' } });
     callbackId = (await request(requester.keypair, lotId)).body.data.id;
   });
 
@@ -114,22 +104,22 @@ describe('?include=callbacks', () => {
   });
 
   it.each([
-    ['the organizer', () => platform],
-    ["an admin of the lot's publisher", () => admin.keypair],
+    ['the organizer', () => world.platform],
+    ["an admin of the lot's publisher", () => world.admin.keypair],
     ['the requester', () => requester.keypair],
   ])('carries the contact fields for %s', async (_name, who) => {
-    const res = await t.client.as(who()).get(`/lots/${lotId}?include=callbacks`);
+    const res = await world.t.client.as(who()).get(`/lots/${lotId}?include=callbacks`);
     expect(res.status).toBe(200);
     expect(res.body.data.relationships.callbacks.data).toEqual([{ type: 'callbacks', id: callbackId }]);
     expect(res.body.included).toEqual([contact()]);
-    const listed = await t.client.as(who()).get(`/lots?filter[in]=${lotId}&include=callbacks`);
+    const listed = await world.t.client.as(who()).get(`/lots?filter[in]=${lotId}&include=callbacks`);
     expect(listed.body.included).toEqual([contact()]);
   });
 
   it.each([
-    ['an unrelated user', () => t.client.as(stranger.keypair)],
-    ["another platform's admin", () => t.client.as(otherAdmin.keypair)],
-    ['an anonymous caller', () => t.client],
+    ['an unrelated user', () => world.t.client.as(stranger.keypair)],
+    ["another platform's admin", () => world.t.client.as(world.otherAdmin.keypair)],
+    ['an anonymous caller', () => world.t.client],
   ])('hides them from %s, who still sees the relationship', async (_name, client) => {
     const res = await client().get(`/lots/${lotId}?include=callbacks`);
     expect(res.status).toBe(200);
@@ -143,27 +133,27 @@ describe('?include=callbacks', () => {
 describe('DELETE /lots/{id}/callbacks/{account-id}', () => {
   it.each([
     ['the requester', (buyer: CreatedAccount) => buyer.keypair],
-    ['the organizer', () => platform],
-    ["an admin of the lot's publisher", () => admin.keypair],
+    ['the organizer', () => world.platform],
+    ["an admin of the lot's publisher", () => world.admin.keypair],
   ])('lets %s delete it', async (_name, who) => {
-    const lot = await createLot(t, platform);
-    const buyer = await createAccount(t, platform);
+    const lot = await createLot(world.t, world.platform);
+    const buyer = await createAccount(world.t, world.platform);
     await request(buyer.keypair, lot.id);
     await request(stranger.keypair, lot.id);
     const res = await remove(who(buyer), lot.id, buyer.id);
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
     expect((await callbackRows(lot.id)).map((c) => c.accountId)).toEqual([stranger.id]);
-    const shown = await t.client.get(`/lots/${lot.id}`);
+    const shown = await world.t.client.get(`/lots/${lot.id}`);
     expect(shown.body.data.relationships.callbacks.data).toHaveLength(1);
     // It can be asked for again.
     expect((await request(buyer.keypair, lot.id)).status).toBe(201);
   });
 
   it('answers 404 callback_not_found when there is none', async () => {
-    const lot = await createLot(t, platform);
-    const buyer = await createAccount(t, platform);
-    for (const who of [buyer.keypair, platform]) {
+    const lot = await createLot(world.t, world.platform);
+    const buyer = await createAccount(world.t, world.platform);
+    for (const who of [buyer.keypair, world.platform]) {
       const res = await remove(who, lot.id, buyer.id);
       expect(res.status).toBe(404);
       expect(res.body.errors[0].code).toBe('callback_not_found');
@@ -174,14 +164,14 @@ describe('DELETE /lots/{id}/callbacks/{account-id}', () => {
   });
 
   it('answers 401 unsigned, 404 lot_not_found for an unknown lot, and 403 to anyone else', async () => {
-    const lot = await createLot(t, platform);
-    const buyer = await createAccount(t, platform);
+    const lot = await createLot(world.t, world.platform);
+    const buyer = await createAccount(world.t, world.platform);
     await request(buyer.keypair, lot.id);
-    expect((await t.client.delete(`/lots/${lot.id}/callbacks/${buyer.id}`)).body.errors[0]).toMatchObject({ status: '401', code: 'unauthenticated' });
+    expect((await world.t.client.delete(`/lots/${lot.id}/callbacks/${buyer.id}`)).body.errors[0]).toMatchObject({ status: '401', code: 'unauthenticated' });
     for (const id of ['999999', 'abc']) {
       expect((await remove(buyer.keypair, id, buyer.id)).body.errors[0]).toMatchObject({ status: '404', code: 'lot_not_found' });
     }
-    for (const who of [stranger.keypair, otherAdmin.keypair, otherPlatform]) {
+    for (const who of [stranger.keypair, world.otherAdmin.keypair, world.otherPlatform]) {
       const res = await remove(who, lot.id, buyer.id);
       expect(res.status).toBe(403);
       expect(res.body.errors[0].code).toBe('not_allowed');
@@ -194,11 +184,11 @@ describe('DELETE /lots/{id}/callbacks/{account-id}', () => {
 
 describe('GET /lots?filter[has_callbacks]', () => {
   it('tells lots with callbacks from lots without', async () => {
-    const withOne = await createLot(t, platform);
-    const withTwo = await createLot(t, platform, DIRECT_SALE);
-    const without = await createLot(t, platform);
-    const withdrawn = await createLot(t, platform);
-    const buyer = await createAccount(t, platform);
+    const withOne = await createLot(world.t, world.platform);
+    const withTwo = await createLot(world.t, world.platform, DIRECT_SALE);
+    const without = await createLot(world.t, world.platform);
+    const withdrawn = await createLot(world.t, world.platform);
+    const buyer = await createAccount(world.t, world.platform);
     await request(buyer.keypair, withOne.id);
     await request(buyer.keypair, withTwo.id);
     await request(stranger.keypair, withTwo.id);
@@ -206,15 +196,15 @@ describe('GET /lots?filter[has_callbacks]', () => {
     await remove(buyer.keypair, withdrawn.id, buyer.id);
     const ids = [withOne.id, withTwo.id, without.id, withdrawn.id].join(',');
     const listed = async (flag: string) => {
-      const res = await t.client.get(`/lots?filter[in]=${ids}&filter[has_callbacks]=${flag}`);
+      const res = await world.t.client.get(`/lots?filter[in]=${ids}&filter[has_callbacks]=${flag}`);
       expect(res.status).toBe(200);
       return res.body.data.map((l: any) => l.id).sort();
     };
     expect(await listed('true')).toEqual([withOne.id, withTwo.id].sort());
     expect(await listed('false')).toEqual([without.id, withdrawn.id].sort());
-    const count = await t.client.get(`/lots/count?filter[in]=${ids}&filter[has_callbacks]=true`);
+    const count = await world.t.client.get(`/lots/count?filter[in]=${ids}&filter[has_callbacks]=true`);
     expect(count.body.data).toEqual({ type: 'lots_count', id: '2' });
-    const bad = await t.client.get('/lots?filter[has_callbacks]=maybe');
+    const bad = await world.t.client.get('/lots?filter[has_callbacks]=maybe');
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].source).toEqual({ parameter: 'filter[has_callbacks]' });
   });
@@ -225,24 +215,24 @@ describe('GraphQL callbacks', () => {
   const deleteCallback = 'mutation($l: String!, $a: String!) { deleteCallback(lotId: $l, accountId: $a) }';
 
   it('requests and deletes through the same service', async () => {
-    const lot = await createLot(t, platform);
-    const buyer = await createAccount(t, platform);
-    const res = await t.client.as(buyer.keypair).graphql(requestCallback, { l: lot.id });
+    const lot = await createLot(world.t, world.platform);
+    const buyer = await createAccount(world.t, world.platform);
+    const res = await world.t.client.as(buyer.keypair).graphql(requestCallback, { l: lot.id });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.requestCallback).toEqual({ id: expect.stringMatching(/^\d+$/), lotId: lot.id, accountId: buyer.id, createdAt: expect.stringMatching(/Z$/) });
-    const shown = await t.client.get(`/lots/${lot.id}`);
+    const shown = await world.t.client.get(`/lots/${lot.id}`);
     expect(shown.body.data.relationships.callbacks.data).toEqual([{ type: 'callbacks', id: res.body.data.requestCallback.id }]);
-    const removed = await t.client.as(admin.keypair).graphql(deleteCallback, { l: lot.id, a: buyer.id });
+    const removed = await world.t.client.as(world.admin.keypair).graphql(deleteCallback, { l: lot.id, a: buyer.id });
     expect(removed.body.data.deleteCallback).toBe(true);
     expect(await callbackRows(lot.id)).toEqual([]);
   });
 
   it('answers the REST codes', async () => {
-    const lot = await createLot(t, platform);
-    const buyer = await createAccount(t, platform);
-    const paused = await createAccount(t, platform);
-    await blacklist(t, platform, paused.id, 'paused');
-    await t.client.as(buyer.keypair).graphql(requestCallback, { l: lot.id });
+    const lot = await createLot(world.t, world.platform);
+    const buyer = await createAccount(world.t, world.platform);
+    const paused = await createAccount(world.t, world.platform);
+    await blacklist(world.t, world.platform, paused.id, 'paused');
+    await world.t.client.as(buyer.keypair).graphql(requestCallback, { l: lot.id });
     const cases: [Keypair | null, string, Record<string, unknown>, string, number][] = [
       [buyer.keypair, requestCallback, { l: lot.id }, 'callback_exists', 409],
       [null, requestCallback, { l: lot.id }, 'unauthenticated', 401],
@@ -250,11 +240,11 @@ describe('GraphQL callbacks', () => {
       [paused.keypair, requestCallback, { l: lot.id }, 'account_paused', 403],
       [stranger.keypair, deleteCallback, { l: lot.id, a: buyer.id }, 'not_allowed', 403],
       [null, deleteCallback, { l: lot.id, a: buyer.id }, 'unauthenticated', 401],
-      [platform, deleteCallback, { l: '999999', a: buyer.id }, 'lot_not_found', 404],
-      [platform, deleteCallback, { l: lot.id, a: stranger.id }, 'callback_not_found', 404],
+      [world.platform, deleteCallback, { l: '999999', a: buyer.id }, 'lot_not_found', 404],
+      [world.platform, deleteCallback, { l: lot.id, a: stranger.id }, 'callback_not_found', 404],
     ];
     for (const [who, query, variables, code, status] of cases) {
-      const res = await (who ? t.client.as(who) : t.client).graphql(query, variables);
+      const res = await (who ? world.t.client.as(who) : world.t.client).graphql(query, variables);
       expect(res.body.errors?.[0]?.extensions).toMatchObject({ code, status });
     }
     expect((await callbackRows(lot.id)).map((c) => c.accountId)).toEqual([buyer.id]);
