@@ -2,10 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../core/context';
 import { forbidden, unauthenticated } from '../core/errors';
 import { rawQuery } from '../db/raw';
-import { AccountSigner, type AccountType, type BlacklistState } from '../modules/accounts/accounts.entity';
+import { AccountSigner } from '../modules/accounts/accounts.entity';
 import type { JwtService, VerifiedJwt } from './jwt';
 import { verifyEd25519 } from './keys';
-import { CLAIM_RESULT, claiming, ON_CONFLICT, replayDigest, type ReplayStore } from './replay';
+import { AccountReads, type AccountRow, type Claim } from './account-reads';
+import { replayDigest, type ReplayStore } from './replay';
 import { bodyDigest, parseSignatureDate, parseSignatureParams, signingDigest, signingString } from './signature';
 
 export interface IncomingAuth {
@@ -30,28 +31,10 @@ export interface AuthSettings {
   legacy: boolean;
 }
 
-/** What authentication reads of an account, with its blacklist state, in one query. */
-interface AccountRow {
-  id: string;
-  accountType: AccountType;
-  platformId: string | null;
-  trustingPlatforms: string[];
-  blacklist: BlacklistState | null;
-  /** The ledger weight of the account's own key; 0 when a setOptions disabled it. */
-  ownKeyWeight: number;
-}
-
 /** The account, signed for by its own key: refused once the account disabled that key on the ledger. */
 function ownKeySigning(account: AccountRow): AccountRow {
   if (account.ownKeyWeight === 0) throw invalidSignature('the account disabled its own key (master weight 0); sign with one of its signers');
   return account;
-}
-
-/** A write's signature to record (replay protection); `claimed` once the attempt was made. */
-interface Claim {
-  digest: Buffer;
-  expiresAt: Date;
-  claimed: boolean | null;
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -59,6 +42,8 @@ const invalidSignature = (detail: string) => unauthenticated('signature_invalid'
 
 /** Resolves the caller of a request from its signature or bearer token (PROTOCOL.md §3). */
 export class Authenticator {
+  private readonly reads = new AccountReads();
+
   constructor(
     private readonly jwt: JwtService,
     private readonly replay: (em: EntityManager) => ReplayStore,
@@ -196,31 +181,7 @@ export class Authenticator {
   }
 
   /** The account and its blacklist state; with a claim, the signature is recorded in the same round trip. */
-  private async accountOf(em: EntityManager, id: string, claim: Claim | null = null): Promise<AccountRow | null> {
-    const read = `select a.id, a.account_type, a.platform_id, a.trusting_platforms, b.state as blacklist_state, coalesce(l.master_weight, 1) as master_weight
-                    from accounts a left join blacklist b on b.account_id = a.id left join ledger_accounts l on l.id = a.id where a.id = ?`;
-    const { rows } = claim
-      ? (
-          await rawQuery(
-            em,
-            ...claiming({
-              text: `with claimed as (insert into seen_signatures (digest, expires_at) values (?, ?) ${ON_CONFLICT} returning 1)
-                     select (select count(*) from claimed)::int as claimed, a.* from (select 1) as one left join (${read}) as a on true`,
-              params: [claim.digest, claim.expiresAt, id],
-            }),
-          )
-        )[CLAIM_RESULT]
-      : (await rawQuery(em, { text: read, params: [id] }))[0];
-    const row = rows[0];
-    if (claim && row) claim.claimed = row.claimed === 1;
-    if (!row || row.id === null) return null;
-    return {
-      id: row.id as string,
-      accountType: row.account_type as AccountType,
-      platformId: row.platform_id as string | null,
-      trustingPlatforms: (row.trusting_platforms as string[] | null) ?? [],
-      blacklist: (row.blacklist_state as BlacklistState | null) ?? null,
-      ownKeyWeight: Number(row.master_weight),
-    };
+  private accountOf(em: EntityManager, id: string, claim: Claim | null = null): Promise<AccountRow | null> {
+    return this.reads.read(em, id, claim);
   }
 }

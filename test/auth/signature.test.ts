@@ -137,6 +137,15 @@ describe('request signatures', () => {
     }
   });
 
+  it('accepts a signed write once when it and its replays arrive at the same moment', async () => {
+    const body = Buffer.from(JSON.stringify({ query: ME }));
+    const headers: Record<string, string> = {};
+    signHeaders('POST', '/graphql', headers, body, { keypair: user });
+    const send = () => t.client.request('POST', '/graphql', { raw: body, headers: { ...headers }, contentType: 'application/json' });
+    const statuses = (await Promise.all([send(), send(), send(), send()])).map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 401, 401, 401]);
+  });
+
   it('keeps the seen signatures in a logged table, so that a crash or a failover does not forget them', async () => {
     const [row] = await t.orm.em.fork().getConnection().execute<{ persistence: string }[]>(`select relpersistence as persistence from pg_class where relname = 'seen_signatures'`);
     expect(row.persistence).toBe('p');
