@@ -9,7 +9,6 @@ import Koa from 'koa';
 import { WebSocketServer } from 'ws';
 import { Authenticator } from './auth/authenticate';
 import { JwtService } from './auth/jwt';
-import { ReplayStore } from './auth/replay';
 import type { Config } from './config';
 import type { RequestContext } from './core/context';
 import type { Logger } from './core/logger';
@@ -74,7 +73,7 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
   // The first answers use the source's rates; the job queue refreshes them from then on.
   if (config.RATES_URL) await refreshRates(orm, services.currency, config.RATES_URL, log);
   const jobs = config.JOBS === 'on' ? await startJobs({ config, orm, services, log }) : null;
-  const authenticator = new Authenticator(jwt, (em) => new ReplayStore(em), {
+  const authenticator = new Authenticator(jwt, {
     windowSeconds: config.SIGNATURE_WINDOW,
     legacy: config.SIGNATURE_LEGACY,
   });
@@ -176,11 +175,6 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
     signedSessionMs: config.JWT_TTL * 1000,
   });
 
-  const replay = new ReplayStore(orm.em.fork());
-  const pruner = setInterval(() => {
-    replay.prune().catch((err) => log.warn({ err }, 'pruning seen signatures failed'));
-  }, 60_000);
-  pruner.unref();
 
   return {
     server,
@@ -192,7 +186,6 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
         server.listen(port, host, () => resolve(server.address() as AddressInfo));
       }),
     async close() {
-      clearInterval(pruner);
       await jobs?.stop();
       await ws.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

@@ -6,7 +6,7 @@ import { AccountSigner } from '../modules/accounts/accounts.entity';
 import type { JwtService, VerifiedJwt } from './jwt';
 import { verifyEd25519 } from './keys';
 import { AccountReads, type AccountRow, type Claim } from './account-reads';
-import { replayDigest, type ReplayStore } from './replay';
+import { replayDigest } from './replay';
 import { bodyDigest, parseSignatureDate, parseSignatureParams, signingDigest, signingString } from './signature';
 
 export interface IncomingAuth {
@@ -46,7 +46,6 @@ export class Authenticator {
 
   constructor(
     private readonly jwt: JwtService,
-    private readonly replay: (em: EntityManager) => ReplayStore,
     private readonly settings: AuthSettings,
   ) {}
 
@@ -71,18 +70,18 @@ export class Authenticator {
     }
     const provenKey = signed?.keyId ?? null;
     if (signed && !signed.account) {
-      await this.claimOnce(em, signed.claim);
+      this.claimOnce(signed.claim);
       return { caller: null, provenKey, jwt };
     }
 
     const accountId = signed?.account?.id ?? jwt?.sub;
     if (!accountId) return { caller: null, provenKey, jwt };
-    const account = signed?.account ?? (await this.accountOf(em, accountId));
+    const account = signed?.account ?? (await this.reads.read(em, accountId, null));
     if (!account) return { caller: null, provenKey, jwt };
 
     const blacklist = account.blacklist;
     if (blacklist === 'stopped') throw forbidden('account_blocked', 'this account is blocked');
-    if (signed) await this.claimOnce(em, signed.claim);
+    if (signed) this.claimOnce(signed.claim);
     return {
       jwt,
       provenKey,
@@ -99,13 +98,11 @@ export class Authenticator {
   }
 
   /**
-   * A write signature is accepted once within the window, on every instance (PROTOCOL.md §3.1).
-   * It was recorded with the first read of its account; recorded here when that read was skipped.
+   * A write signature is accepted once within the window, on every instance (PROTOCOL.md §3.1);
+   * it was recorded with the first read of its account.
    */
-  private async claimOnce(em: EntityManager, claim: Claim | null): Promise<void> {
-    if (!claim) return;
-    const claimed = claim.claimed ?? (await this.replay(em).claim(claim.digest, claim.expiresAt));
-    if (!claimed) throw unauthenticated('signature_replayed', 'this signature was already used');
+  private claimOnce(claim: Claim | null): void {
+    if (claim && !claim.claimed) throw unauthenticated('signature_replayed', 'this signature was already used');
   }
 
   private async verifySignature(em: EntityManager, req: IncomingAuth, value: string, allowUnknownKey: boolean) {
@@ -155,7 +152,7 @@ export class Authenticator {
 
   private async resolveActingAccount(em: EntityManager, keyId: string, actingId: string | undefined, allowUnknownKey: boolean, claim: Claim | null): Promise<AccountRow | null> {
     if (actingId !== undefined) {
-      const account = await this.accountOf(em, actingId, claim);
+      const account = await this.reads.read(em, actingId, claim);
       if (!account) throw invalidSignature('X-Account-Id names no account');
       if (actingId === keyId) return ownKeySigning(account);
       if (!(await em.count(AccountSigner, { accountId: actingId, signerKey: keyId }))) {
@@ -163,7 +160,7 @@ export class Authenticator {
       }
       return account;
     }
-    const own = await this.accountOf(em, keyId, claim);
+    const own = await this.reads.read(em, keyId, claim);
     if (own) return ownKeySigning(own);
     // Signers of service accounts only: any ledger account may name any key as its signer, which
     // must neither make that key ambiguous for its own accounts nor block its self-registration.
@@ -175,13 +172,9 @@ export class Authenticator {
     if (signerOf.length !== 1) {
       throw invalidSignature(signerOf.length ? 'keyId signs for several accounts: send X-Account-Id' : 'keyId is not a known account');
     }
-    const account = await this.accountOf(em, signerOf[0].account_id as string);
+    const account = await this.reads.read(em, signerOf[0].account_id as string, null);
     if (!account) throw invalidSignature('keyId is not a known account');
     return account;
   }
 
-  /** The account and its blacklist state; with a claim, the signature is recorded in the same round trip. */
-  private accountOf(em: EntityManager, id: string, claim: Claim | null = null): Promise<AccountRow | null> {
-    return this.reads.read(em, id, claim);
-  }
 }

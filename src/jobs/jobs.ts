@@ -1,5 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import PgBoss from 'pg-boss';
+import { pruneSeenSignatures } from '../auth/replay';
 import type { Config } from '../config';
 import { loggable } from '../core/loggable';
 import type { Logger } from '../core/logger';
@@ -33,6 +34,7 @@ export function cleanersOf(services: Services): Cleaner[] {
     rejectUnpaidParticipants,
     returnDeposits,
     deleteExpiredTokens,
+    { name: 'seen signatures', run: pruneSeenSignatures },
     { name: 'expired documents', run: (em) => services.documents.purgeExpired(em) },
     scheduleLotClocks(services.lotClock),
   ];

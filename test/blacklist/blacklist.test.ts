@@ -1,6 +1,5 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import { Authenticator } from '../../src/auth/authenticate';
-import { ReplayStore } from '../../src/auth/replay';
 import { DomainError } from '../../src/core/errors';
 import { requireActive } from '../../src/core/policies';
 import { appWithTwoPlatforms } from '../helpers/world';
@@ -181,7 +180,7 @@ describe('effects (PROTOCOL.md §3.4)', () => {
     const me = await world.t.client.graphql('{ me { id email } }', {}, { bearer: token });
     expect(me.body).toEqual({ data: { me: { id: target.id, email: target.email } } });
 
-    const authenticator = new Authenticator(world.t.app.jwt, (em) => new ReplayStore(em), { windowSeconds: 300, legacy: false });
+    const authenticator = new Authenticator(world.t.app.jwt, { windowSeconds: 300, legacy: false });
     const callerOf = async (bearer: string) =>
       (await authenticator.authenticate(world.t.orm.em.fork(), { method: 'GET', target: '/', header: (n) => (n === 'authorization' ? `Bearer ${bearer}` : undefined), body: null })).caller!;
     const paused = await callerOf(token);

@@ -15,7 +15,7 @@ import { JOBS_ENV, waitFor } from './jobs.helpers';
 
 const HOUR = 3_600_000;
 
-it('the cleaners reject late deposits, return deposits, delete expired tokens and documents, and schedule missed lot clocks', async () => {
+it('the cleaners reject late deposits, return deposits, delete expired tokens, documents and signature records, and schedule missed lot clocks', async () => {
   const db = await createTestDatabase();
   // Made while no queue runs: these lots get no jobs at creation.
   const off = await startTestApp({}, db);
@@ -43,6 +43,7 @@ it('the cleaners reject late deposits, return deposits, delete expired tokens an
   await em.nativeUpdate(Lot, { id: external.id }, { lotType: LotType.PartnerA });
   const conn = em.getConnection();
   await conn.execute(`update verification_tokens set expires_at = now() - interval '1 second' where account_id = ?`, [late.id]);
+  await conn.execute(`insert into seen_signatures (digest, expires_at) values ('\\x01', now() - interval '1 second'), ('\\x02', now() + interval '1 hour')`);
   await conn.execute(`insert into recovery_requests (account_id, token_hash, expires_at) values (?, '\\x00', now() - interval '1 second'), (?, '\\x00', now() + interval '1 hour')`, [late.id, user.id]);
   await off.close();
 
@@ -67,6 +68,8 @@ it('the cleaners reject late deposits, return deposits, delete expired tokens an
     expect(await depositStateOf(lateP)).toBe(DepositState.Pending);
     expect(await tokens('verification_tokens', late.id)).toBe(0);
     expect(await tokens('verification_tokens', user.id)).toBe(1);
+    const seen = await read.getConnection().execute<{ d: string }[]>(`select encode(digest, 'hex') as d from seen_signatures where digest in ('\\x01', '\\x02')`);
+    expect(seen.map((r) => r.d)).toEqual(['02']);
     expect(await tokens('recovery_requests', late.id)).toBe(0);
     expect(await tokens('recovery_requests', user.id)).toBe(1);
     await waitFor('the expired document', async () => (await read.fork().count(StoredDocument, { id: expired })) === 0);
