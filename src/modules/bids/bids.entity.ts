@@ -29,3 +29,6 @@ export class Bid {
   @Property({ type: 'datetime', defaultRaw: 'now()' })
   createdAt: Date = new Date();
 }
+
+/** A bid's fields without the entity: what the bid path writes through the driver and answers. */
+export type BidRow = Pick<Bid, 'id' | 'lotId' | 'participantId' | 'accountId' | 'amount' | 'placedByProxy' | 'createdAt'>;

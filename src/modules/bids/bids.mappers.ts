@@ -1,8 +1,8 @@
 import { formatMoney } from '../../core/money';
-import type { Bid } from './bids.entity';
+import type { BidRow } from './bids.entity';
 import type { BidGql } from './bids.types';
 
-export const bidGql = (b: Bid, showBidder: boolean): BidGql => ({
+export const bidGql = (b: BidRow, showBidder: boolean): BidGql => ({
   id: b.id,
   lotId: b.lotId,
   amount: formatMoney(b.amount),

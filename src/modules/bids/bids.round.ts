@@ -8,7 +8,8 @@ import { LotState, LotType } from '../lots/lots.entity';
 import type { PublishedNotification } from '../notifications/notifications.bus';
 import { ParticipantState } from '../trading/trading.entity';
 import { minimumNext, refusalOf, resolveProxies, type PlannedBid, type Standing } from './bids.auction';
-import { lotRowOf, participantRowsOf, writeRound, writtenRound, type BidRow, type LotRow, type ParticipantRow } from './bids.sql';
+import type { BidRow } from './bids.entity';
+import { lotRowOf, participantRowsOf, writeRound, writtenRound, type LotRow, type ParticipantRow } from './bids.sql';
 
 /** One bid request, validated, as it waits for its lot's next round. */
 export interface BidRequest {

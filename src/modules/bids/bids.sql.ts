@@ -1,4 +1,4 @@
-import { Money } from '../../core/money';
+import { formatMoney, Money } from '../../core/money';
 import { timestamp, type Rows, type Statement } from '../../db/raw';
 import type { LotState, LotType } from '../lots/lots.entity';
 import type { PublishedNotification } from '../notifications/notifications.bus';
@@ -6,6 +6,7 @@ import { NotificationType, typeStrOf } from '../notifications/notifications.enti
 import { staffQuery } from '../notifications/notifications.recipients';
 import type { ParticipantState } from '../trading/trading.entity';
 import type { PlannedBid } from './bids.auction';
+import type { BidRow } from './bids.entity';
 
 /** What a round of bids reads of its lot, locked. */
 export interface LotRow {
@@ -34,19 +35,9 @@ export interface ParticipantRow {
   updatedAt: Date;
 }
 
-/** An accepted bid as written. */
-export interface BidRow {
-  id: string;
-  lotId: string;
-  participantId: string;
-  accountId: string;
-  amount: Money;
-  placedByProxy: boolean;
-  createdAt: Date;
-}
 
 const money = (v: string | null) => (v === null ? null : new Money(v));
-const text = (m: Money | null) => (m === null ? null : m.toFixed(2));
+const text = (m: Money | null) => (m === null ? null : formatMoney(m));
 
 /**
  * The statements that open a round: lock the lot's row (bids of every instance queue here),
@@ -143,7 +134,7 @@ export function writeRound(lot: LotRow, bids: PlannedBid[], changed: Participant
       at,
       bids.map((b) => b.participantId),
       bids.map((b) => b.accountId),
-      bids.map((b) => b.amount.toFixed(2)),
+      bids.map((b) => formatMoney(b.amount)),
       bids.map((b) => b.byProxy),
       at,
       changed.map((p) => p.id),

@@ -1,7 +1,7 @@
 import { logger } from '../../core/logger';
 import { formatMoney } from '../../core/money';
 import { memoryTransport, type LiveTransport } from '../../graphql/pubsub';
-import type { Bid } from '../bids/bids.entity';
+import type { BidRow } from '../bids/bids.entity';
 import type { NotificationBus, PublishedNotification } from '../notifications/notifications.bus';
 
 /** An accepted bid as it is announced once its transaction committed (PROTOCOL.md §9, BidEvent). */
@@ -17,7 +17,7 @@ export interface BidPlacedEvent {
 }
 
 /** The event of an accepted bid; `highestBid` is the lot's highest bid once its request committed. */
-export function bidEvent(b: Bid, highestBid: string): BidPlacedEvent {
+export function bidEvent(b: BidRow, highestBid: string): BidPlacedEvent {
   return {
     id: b.id,
     lotId: b.lotId,
