@@ -19,6 +19,7 @@ const schema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.string().url().optional(),
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
+  EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   REDIS_URL: z.string().url().optional(),
   REDIS_PREFIX: z.string().max(100).default('auction:'),
   WS_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).default(20),

@@ -2,7 +2,7 @@ import { createApp } from './app';
 import { loadMasterKeypair } from './auth/master';
 import { ConfigError, loadConfig } from './config';
 import { logger } from './core/logger';
-import { EMBEDDED_MAX_CONNECTIONS, startEmbeddedPostgres } from './db/embedded';
+import { EmbeddedPostgresError, startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded';
 import { migrate, openDatabase } from './db/orm';
 
 async function main(): Promise<void> {
@@ -17,10 +17,8 @@ async function main(): Promise<void> {
   logger.level = config.LOG_LEVEL;
   const master = loadMasterKeypair(config, logger);
 
-  const embedded = config.DATABASE_URL ? null : await startEmbeddedPostgres(config.DATA_DIR);
-  if (embedded) logger.info({ dataDir: config.DATA_DIR }, 'using the embedded PostgreSQL (set DATABASE_URL to use a server)');
-  const poolSize = embedded ? Math.min(config.DB_POOL_SIZE, EMBEDDED_MAX_CONNECTIONS) : config.DB_POOL_SIZE;
-  const orm = await openDatabase(config.DATABASE_URL ?? (embedded as { url: string }).url, poolSize);
+  const embedded = config.DATABASE_URL ? null : await embeddedDatabase(config.DATA_DIR, config.EMBEDDED_DB_PORT);
+  const orm = await openDatabase(config.DATABASE_URL ?? (embedded as EmbeddedPostgres).url, config.DB_POOL_SIZE);
   await migrate(orm);
 
   const app = await createApp({ config, orm, master, log: logger });
@@ -42,6 +40,19 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+async function embeddedDatabase(dir: string, port: number): Promise<EmbeddedPostgres> {
+  try {
+    const embedded = await startEmbeddedPostgres({ dir, port });
+    const psql = `PGPASSFILE=${embedded.passFile} psql -h 127.0.0.1 -p ${embedded.port} -U postgres postgres`;
+    logger.info({ dataDir: embedded.dataDir, psql }, 'embedded PostgreSQL ready (set DATABASE_URL to use a server of your own)');
+    return embedded;
+  } catch (err) {
+    if (!(err instanceof EmbeddedPostgresError)) throw err;
+    process.stderr.write(`Cannot start the embedded PostgreSQL: ${err.message}\n`);
+    process.exit(1);
+  }
 }
 
 main().catch((err) => {

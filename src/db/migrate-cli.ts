@@ -4,6 +4,7 @@ import { logger } from '../core/logger';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  logger.level = config.LOG_LEVEL;
   if (!config.DATABASE_URL) {
     logger.info('DATABASE_URL is not set: the embedded database migrates itself at start');
     return;

@@ -29,9 +29,8 @@ export const timestamp = (v: unknown): Date | null => (v === null ? null : new D
 
 /**
  * Sends statements as one simple query on a connection of the ORM's own pool, their values
- * written in by the ORM's own escaping, as every ORM query is sent. One round trip for several
- * statements, and no extended-protocol portal, which the embedded PostgreSQL cannot keep apart
- * between connections.
+ * written in by the ORM's own escaping, as every ORM query is sent: one round trip for several
+ * statements, which the extended protocol cannot carry.
  */
 async function send(em: EntityManager, connection: Connection, statements: Statement[]): Promise<{ rows: Rows; rowCount: number | null }[]> {
   const platform = em.getPlatform();

