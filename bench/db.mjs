@@ -1,5 +1,8 @@
-// A database of a benchmark's own: a new one on the DATABASE_URL server, else an in-memory embedded one.
+// A database of a benchmark's own: a new one on the DATABASE_URL server, else one on an embedded server of its own.
 import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -28,6 +31,13 @@ export async function freshDatabase(prefix) {
     await admin(process.env.DATABASE_URL, `create database "${name}"`);
     return { kind: 'server', url: withDatabase(process.env.DATABASE_URL, name), drop: () => admin(process.env.DATABASE_URL, `drop database if exists "${name}" with (force)`) };
   }
-  const embedded = await startEmbeddedPostgres(null);
-  return { kind: 'embedded', url: embedded.url, drop: () => embedded.stop() };
+  const dir = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
+  // As root the server runs as another user, which must be able to enter.
+  chmodSync(dir, 0o755);
+  const embedded = await startEmbeddedPostgres({ dir });
+  const drop = async () => {
+    await embedded.stop();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { kind: 'embedded', url: embedded.url, drop };
 }

@@ -1,12 +1,14 @@
-// `npm run bench`: throughput of the service's hot paths, each reported as a ratio to a baseline
-// measured in the same run (the machine is noisy; absolute numbers travel badly).
+// The benchmarks on one database (DATABASE_URL's server, else an embedded one): throughput of the
+// service's hot paths, each reported as a ratio to a baseline measured in the same run (the machine
+// is noisy; absolute numbers travel badly). Writes its results as JSON to BENCH_OUT.
 import { createHash, createPublicKey, verify } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { bidsBench } from './bids.mjs';
+import { freshDatabase } from './db.mjs';
 import { fanoutBench } from './fanout.mjs';
 import { lotsBench } from './lots.mjs';
 
@@ -16,7 +18,6 @@ const { Keypair } = require('@stellar/stellar-sdk');
 const { createApp } = require('../dist/app.js');
 const { loadConfig } = require('../dist/config.js');
 const { logger } = require('../dist/core/logger.js');
-const { startEmbeddedPostgres } = require('../dist/db/embedded.js');
 const { migrate, openDatabase } = require('../dist/db/orm.js');
 const { Account, AccountType } = require('../dist/modules/accounts/accounts.entity.js');
 
@@ -67,8 +68,8 @@ function signedGet(keypair, target) {
 
 async function main() {
   logger.level = 'silent';
-  const embedded = process.env.DATABASE_URL ? null : await startEmbeddedPostgres(null);
-  const url = process.env.DATABASE_URL ?? embedded.url;
+  const db = await freshDatabase('bench_http');
+  const url = db.url;
   const orm = await openDatabase(url);
   await migrate(orm);
   const master = Keypair.random();
@@ -81,7 +82,7 @@ async function main() {
   em.create(Account, { id: user.publicKey(), accountType: AccountType.User });
   await em.flush();
 
-  const results = { database: embedded ? 'embedded' : 'server', connections: CONNECTIONS, seconds: DURATION };
+  const results = { database: db.kind, connections: CONNECTIONS, seconds: DURATION };
   results.signature = signatureVerification();
 
   const scenarios = [
@@ -102,11 +103,11 @@ async function main() {
   if (process.env.BENCH_LOTS !== '0') results.lots = await lotsBench();
   if (process.env.BENCH_BIDS !== '0') results.bids = await bidsBench();
   if (process.env.BENCH_FANOUT !== '0') results.fanout = await fanoutBench();
-  console.log(JSON.stringify(results, null, 2));
+  writeFileSync(process.env.BENCH_OUT, JSON.stringify(results, null, 2));
 
   await app.close();
   await orm.close();
-  await embedded?.stop();
+  await db.drop();
 }
 
 main().catch((err) => {

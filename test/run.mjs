@@ -1,49 +1,47 @@
-// `npm test`: the suite against the real PostgreSQL at DATABASE_URL, or, when none answers there,
-// against the embedded PostgreSQL (CI always uses the real server).
+// `npm test`: builds once, then runs the suite against the PostgreSQL server at TEST_DATABASE_URL
+// or DATABASE_URL, else against an embedded PostgreSQL started for this run. Every temporary
+// file of the run lives in one folder, removed at the end.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const require = createRequire(import.meta.url);
-const { Client } = require('pg');
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
-const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const env = { ...process.env };
+const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+const scratch = mkdtempSync(path.join(tmpdir(), 'auction-tests-'));
+// The embedded server runs as another user when this is root: it must be able to enter.
+chmodSync(scratch, 0o755);
+const env = { ...process.env, TMPDIR: scratch };
 delete env.DATABASE_URL;
 
-async function answers(connectionString) {
-  const client = new Client({ connectionString, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
-    await client.query('select 1');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
+let embedded = null;
+let status = 1;
+try {
+  const server = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  if (server) {
+    env.TEST_DATABASE_URL = server;
+  } else {
+    const { startEmbeddedPostgres } = require('../dist/db/embedded.js');
+    embedded = await startEmbeddedPostgres({ dir: path.join(scratch, 'embedded') });
+    console.log(`No DATABASE_URL: running the suite on an embedded PostgreSQL (port ${embedded.port}).`);
+    env.TEST_DATABASE_URL = embedded.url;
   }
+  const report = path.join(scratch, 'report.json');
+  const jest = require.resolve('jest/bin/jest');
+  const result = spawnSync(process.execPath, [jest, '--json', `--outputFile=${report}`, ...process.argv.slice(2)], { stdio: 'inherit', env });
+  status = result.status ?? 1;
+  if (existsSync(report)) {
+    const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(readFileSync(report, 'utf8'));
+    // The plain closing line that CI reads, whatever the runner.
+    console.log(`Tests: ${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests} skipped`);
+  }
+} finally {
+  await embedded?.stop();
+  rmSync(scratch, { recursive: true, force: true });
 }
-
-if (await answers(url)) {
-  env.TEST_DATABASE_URL = url;
-} else if (process.env.CI) {
-  console.error(`No PostgreSQL answers at ${url.replace(/:[^:@/]*@/, ':***@')}; CI needs the real server.`);
-  process.exit(1);
-} else {
-  console.log(`No PostgreSQL answers at ${url.replace(/:[^:@/]*@/, ':***@')}: running the suite on the embedded PostgreSQL.`);
-  env.TEST_DATABASE_URL = 'embedded';
-}
-
-const jest = require.resolve('jest/bin/jest');
-const report = path.join(mkdtempSync(path.join(tmpdir(), 'jest-report-')), 'report.json');
-// PGlite loads its WebAssembly through a dynamic import, which jest's module sandbox allows only with this flag.
-const nodeFlags = env.TEST_DATABASE_URL === 'embedded' ? ['--experimental-vm-modules', '--no-warnings=ExperimentalWarning'] : [];
-const result = spawnSync(process.execPath, [...nodeFlags, jest, '--json', `--outputFile=${report}`, ...process.argv.slice(2)], { stdio: 'inherit', env });
-if (existsSync(report)) {
-  const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(readFileSync(report, 'utf8'));
-  // The plain closing line that CI reads, whatever the runner.
-  console.log(`Tests: ${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests} skipped`);
-}
-process.exit(result.status ?? 1);
+process.exit(status);

@@ -33,8 +33,6 @@ const waitingForLock = async () => {
 
 describe('bid rounds', () => {
   it('decides the bids that waited for the lot together, in ascending order, so that each one that can lead is accepted', async () => {
-    // The embedded PostgreSQL runs one transaction at a time: a lock held elsewhere would stop it whole.
-    if (process.env.TEST_DATABASE_URL === 'embedded') throw new Error('this test holds a row lock from a second connection: it needs a PostgreSQL server');
     const lot = await createLot(world.t, world.platform, { ...ENG_LOT, start_price: '1000', min_step: '1', max_step: '1000' });
     const em = world.t.orm.em.fork();
     world.accounts.forEach((b) => em.create(Participant, { lotId: lot.id, accountId: b.id, state: ParticipantState.Pending }));

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { startEmbeddedPostgres } from '../../src/db/embedded';
 import { migrate, openDatabase } from '../../src/db/orm';
 import { MIGRATIONS } from '../../src/db/migrations';
 
@@ -9,10 +8,10 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-function serverUrl(): string | null {
+function serverUrl(): string {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('run the tests with `npm test`, which chooses the database');
-  return url === 'embedded' ? null : url;
+  return url;
 }
 
 function withDatabase(url: string, name: string): string {
@@ -21,9 +20,9 @@ function withDatabase(url: string, name: string): string {
   return u.toString();
 }
 
-/** The template every test database is copied from; named after the migrations it holds. */
+/** The template every test database is copied from; named after the migrations' code, so an edited migration builds a new one. */
 export function templateName(): string {
-  const hash = createHash('sha256').update(MIGRATIONS.map((m) => m.name).join(',')).digest('hex').slice(0, 12);
+  const hash = createHash('sha256').update(MIGRATIONS.map((m) => `${m.name}\n${String(m.class)}`).join('\n')).digest('hex').slice(0, 12);
   return `auction_tpl_${hash}`;
 }
 
@@ -37,10 +36,9 @@ async function admin<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> 
   }
 }
 
-/** Creates the migrated template once per set of migrations (real server only). */
+/** Creates the migrated template once per set of migrations. */
 export async function ensureTemplate(): Promise<void> {
   const url = serverUrl();
-  if (!url) return;
   const name = templateName();
   const exists = await admin(url, async (c) => (await c.query('select 1 from pg_database where datname = $1', [name])).rowCount);
   if (exists) return;
@@ -61,16 +59,9 @@ export async function ensureTemplate(): Promise<void> {
   });
 }
 
-/** A database of this test file's own: a copy of the template, or an in-memory embedded one. */
+/** A database of this test file's own: a copy of the template. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const url = serverUrl();
-  if (!url) {
-    const embedded = await startEmbeddedPostgres(null);
-    const orm = await openDatabase(embedded.url);
-    await migrate(orm);
-    await orm.close();
-    return { url: embedded.url, drop: () => embedded.stop() };
-  }
   const name = `auction_test_${process.pid}_${randomBytes(4).toString('hex')}`;
   await admin(url, (c) => c.query(`create database "${name}" template "${templateName()}"`));
   return {

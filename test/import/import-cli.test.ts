@@ -42,8 +42,6 @@ const cli = (...args: string[]) =>
   });
 
 beforeAll(async () => {
-  const build = await exec('npm', ['run', 'build', '--silent']);
-  if (build.code !== 0) throw new Error(`npm run build failed: ${build.stderr}`);
   t = await startTestApp();
   platform = await createPlatform(t);
   dataDir = mkdtempSync(path.join(tmpdir(), 'import-cli-'));

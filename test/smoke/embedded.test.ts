@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -45,10 +45,6 @@ function stopService(child: ChildProcess): Promise<number | null> {
 }
 
 describe('the embedded default (npm start with no DATABASE_URL)', () => {
-  beforeAll(() => {
-    execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'ignore' });
-  });
-
   it('serves ping, shuts down on SIGTERM, and keeps the master key and the data across a restart', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'auction-smoke-'));
     const port = await freePort();
