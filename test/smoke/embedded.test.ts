@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,11 +17,25 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startService(dataDir: string, port: number): Promise<ChildProcess> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+interface Service extends ChildProcess {
+  /** What the service printed so far, standard output and error. */
+  output(): string;
+}
+
+function spawnService(dataDir: string, port: number, extra: NodeJS.ProcessEnv = {}): Service {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', ...extra };
   delete env.DATABASE_URL;
   delete env.MASTER_SEED;
-  const child = spawn(process.execPath, ['dist/main.js'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['dist/main.js'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] }) as Service;
+  let output = '';
+  child.stdout?.on('data', (c: Buffer) => (output += c.toString('utf8')));
+  child.stderr?.on('data', (c: Buffer) => (output += c.toString('utf8')));
+  child.output = () => output;
+  return child;
+}
+
+async function startService(dataDir: string, port: number): Promise<Service> {
+  const child = spawnService(dataDir, port);
   const client = new TestClient(`http://127.0.0.1:${port}`);
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
@@ -35,6 +49,21 @@ async function startService(dataDir: string, port: number): Promise<ChildProcess
   }
   child.kill('SIGKILL');
   throw new Error('service did not answer within 60 s');
+}
+
+const exitOf = (child: ChildProcess): Promise<number | null> => new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+
+/** The PID of a PostgreSQL serving `dataDir`, from its lock file, if that process still runs. */
+function postgresPid(dataDir: string): number | null {
+  const lock = path.join(dataDir, 'pg', 'postmaster.pid');
+  if (!existsSync(lock)) return null;
+  const pid = Number(readFileSync(lock, 'utf8').split('\n')[0]);
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return null;
+  }
 }
 
 function stopService(child: ChildProcess): Promise<number | null> {
@@ -71,4 +100,68 @@ describe('the embedded default (npm start with no DATABASE_URL)', () => {
       expect(await stopService(second)).toBe(0);
     }
   }, 180_000);
+
+  it('logs where the data is and how to connect with psql, never the password, and stops its PostgreSQL with it', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'auction-smoke-'));
+    const service = await startService(dataDir, await freePort());
+    const pid = postgresPid(dataDir);
+    expect(pid).not.toBeNull();
+    expect(await stopService(service)).toBe(0);
+    const password = readFileSync(path.join(dataDir, 'pgpass'), 'utf8').trim().split(':')[4];
+    expect(password.length).toBeGreaterThanOrEqual(24);
+    const ready = service.output().split('\n').find((l) => l.includes('embedded PostgreSQL ready'));
+    expect(JSON.parse(ready as string)).toMatchObject({
+      dataDir: path.join(dataDir, 'pg'),
+      psql: expect.stringMatching(new RegExp(`^PGPASSFILE=${path.join(dataDir, 'pgpass')} psql -h 127\\.0\\.0\\.1 -p \\d+ -U postgres postgres$`)),
+    });
+    expect(service.output()).not.toContain(password);
+    expect(postgresPid(dataDir)).toBeNull();
+  }, 120_000);
+
+  it('starts again after a crash (SIGKILL) left its PostgreSQL running, with the data kept', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'auction-smoke-'));
+    const port = await freePort();
+    const client = new TestClient(`http://127.0.0.1:${port}`);
+    const first = await startService(dataDir, port);
+    const master = (await client.get('/')).body.meta.master_account_id;
+    const orphan = postgresPid(dataDir);
+    first.kill('SIGKILL');
+    await exitOf(first);
+    expect(postgresPid(dataDir)).toBe(orphan);
+
+    const second = await startService(dataDir, port);
+    try {
+      expect((await client.get('/')).body.meta.master_account_id).toBe(master);
+      expect(postgresPid(dataDir)).not.toBe(orphan);
+    } finally {
+      expect(await stopService(second)).toBe(0);
+    }
+  }, 180_000);
+
+  it('answers a bad LOG_LEVEL with the configuration error, as every other variable, and no stack trace', async () => {
+    const service = spawnService(mkdtempSync(path.join(tmpdir(), 'auction-smoke-')), await freePort(), { LOG_LEVEL: 'loud' });
+    expect(await exitOf(service)).toBe(1);
+    expect(service.output()).toMatch(/^Invalid configuration:\n {2}LOG_LEVEL: /);
+    expect(service.output()).not.toMatch(/\n\s+at /);
+  });
+
+  it('npm start hands its signal to the service: killing npm stops the service and its PostgreSQL', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'auction-smoke-'));
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+    delete env.DATABASE_URL;
+    const npm = spawn('npm', ['start', '--silent'], { cwd: root, env, stdio: 'ignore' });
+    const client = new TestClient(`http://127.0.0.1:${port}`);
+    const deadline = Date.now() + 60_000;
+    while ((await client.get('/').then((r) => r.status, () => 0)) !== 200) {
+      if (Date.now() > deadline || npm.exitCode !== null) throw new Error('npm start did not serve within 60 s');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    npm.kill('SIGTERM');
+    await exitOf(npm);
+    const gone = Date.now() + 10_000;
+    while ((await client.get('/').then(() => true, () => false)) && Date.now() < gone) await new Promise((r) => setTimeout(r, 100));
+    expect(await client.get('/').then(() => 'serving', () => 'stopped')).toBe('stopped');
+    expect(postgresPid(dataDir)).toBeNull();
+  }, 120_000);
 });
