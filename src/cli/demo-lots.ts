@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { multipartPayload, type Api } from './api';
 import { VEHICLES, type Vehicle } from './catalogue';
 import { carPicture } from './png';
-import { expectStatus, many, one, type Resource } from './resources';
+import { expectStatus, many, one, Refused, type Resource } from './resources';
 
 export interface DemoLot {
   id: string;
@@ -69,7 +69,7 @@ export async function createLots(staff: Api): Promise<DemoLot[]> {
   const { models, cities } = await reference(staff);
   const lots: DemoLot[] = [];
   for (const vehicle of VEHICLES) {
-    if (!models.get(vehicle.maker)?.has(vehicle.model)) throw new Error(`${vehicle.maker} ${vehicle.model} is not in the service's makers list`);
+    if (!models.get(vehicle.maker)?.has(vehicle.model)) throw new Refused(`${vehicle.maker} ${vehicle.model} is not in the service's makers list (GET /enums/makers)`);
     const photo = await uploadPhoto(staff, vehicle);
     const vin = randomVin();
     const attributes = lotAttributes(vehicle, cities.get(vehicle.country), photo, vin);

@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { Unreachable } from './api';
+import { Refused } from './resources';
 
 /** A mistake in the command line or the environment: answered with the usage, exit code 2. */
 export class UsageError extends Error {}
@@ -16,10 +17,7 @@ export interface CommandLine {
   base: string;
 }
 
-/**
- * Runs a command: exit 0 on success, 1 when it failed (the message, never a stack: the service's
- * answer says what went wrong), 2 on usage errors. Every command takes --base and --help.
- */
+/** Runs a command: exit 0 on success, 1 when it failed, 2 on usage errors. Every command takes --base and --help. */
 export function runCommand(usage: string, options: ParseArgsConfig['options'], main: (line: CommandLine) => Promise<number>): void {
   const start = async (): Promise<number> => {
     const { values, positionals } = parseArgs({
@@ -42,7 +40,8 @@ export function runCommand(usage: string, options: ParseArgsConfig['options'], m
     },
     (e: Error) => {
       const usageError = e instanceof UsageError || e instanceof ConfigError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-      err(usageError ? `${e.message}\n\n${usage}` : e instanceof Unreachable ? e.message : `failed: ${e.message}`);
+      // The service's answer says what went wrong; anything else is a bug, shown with its stack.
+      err(usageError ? `${e.message}\n\n${usage}` : e instanceof Unreachable || e instanceof Refused ? e.message : `failed: ${e.stack ?? e.message}`);
       process.exitCode = usageError ? 2 : 1;
     },
   );
