@@ -1,12 +1,11 @@
 // `npm run import:lots -- --source partnerA [--platform G…] [--batch 500] FILE`: imports a JSON
 // Lines feed of external-source lots (see src/modules/lots/lots.import.ts for the line format).
 // Exit codes: 0 the file was read (rejected lines included), 2 usage errors, 1 anything else.
-import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
-import path from 'node:path';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { Keypair } from '@stellar/stellar-sdk';
+import { readMasterKeypair } from './auth/master';
 import { ConfigError, loadConfig, type Config } from './config';
 import { DomainError } from './core/errors';
 import { logger } from './core/logger';
@@ -63,9 +62,8 @@ function parse(argv: string[]): Args | 'help' {
 
 /** The master account id: MASTER_SEED, else DATA_DIR/master.seed, else the one master account in the database. */
 async function masterAccountId(config: Config, orm: MikroORM): Promise<string> {
-  if (config.MASTER_SEED) return Keypair.fromSecret(config.MASTER_SEED).publicKey();
-  const file = path.resolve(config.DATA_DIR, 'master.seed');
-  if (existsSync(file)) return Keypair.fromSecret(readFileSync(file, 'utf8').trim()).publicKey();
+  const master = readMasterKeypair(config);
+  if (master) return master.publicKey();
   const rows = await orm.em.fork().getConnection().execute<{ id: string }[]>('select id from accounts where account_type = ? limit 2', [AccountType.Master]);
   if (rows.length !== 1) throw new UsageError('cannot tell the master account: set MASTER_SEED or pass --platform');
   return rows[0].id;

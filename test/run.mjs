@@ -1,6 +1,6 @@
-// `npm test`: builds once, then runs the suite against the PostgreSQL server at TEST_DATABASE_URL
-// or DATABASE_URL, else against an embedded PostgreSQL started for this run. Every temporary
-// file of the run lives in one folder, removed at the end.
+// `npm test`: builds once (the command-line tests run dist/), then runs the suite against the
+// PostgreSQL server at TEST_DATABASE_URL or DATABASE_URL, else against an embedded PostgreSQL
+// started for this run. Every temporary file of the run lives in one folder, removed at the end.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -4,14 +4,23 @@ import { Keypair } from '@stellar/stellar-sdk';
 import type { Config } from '../config';
 import type { Logger } from '../core/logger';
 
+const seedFile = (config: Pick<Config, 'DATA_DIR'>) => path.resolve(config.DATA_DIR, 'master.seed');
+
+/** The master keypair from MASTER_SEED, else from DATA_DIR/master.seed; null before the first start. */
+export function readMasterKeypair(config: Pick<Config, 'MASTER_SEED' | 'DATA_DIR'>): Keypair | null {
+  if (config.MASTER_SEED) return Keypair.fromSecret(config.MASTER_SEED);
+  const file = seedFile(config);
+  return existsSync(file) ? Keypair.fromSecret(readFileSync(file, 'utf8').trim()) : null;
+}
+
 /**
  * The service's root keypair: from MASTER_SEED, or generated once and kept under DATA_DIR
  * (mode 0600) so that it survives restarts. Only its public key is ever logged.
  */
 export function loadMasterKeypair(config: Config, log: Logger): Keypair {
-  if (config.MASTER_SEED) return Keypair.fromSecret(config.MASTER_SEED);
-  const file = path.resolve(config.DATA_DIR, 'master.seed');
-  if (existsSync(file)) return Keypair.fromSecret(readFileSync(file, 'utf8').trim());
+  const known = readMasterKeypair(config);
+  if (known) return known;
+  const file = seedFile(config);
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const keypair = Keypair.random();
   writeFileSync(file, `${keypair.secret()}\n`, { mode: 0o600, flag: 'wx' });

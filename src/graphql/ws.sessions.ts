@@ -1,6 +1,6 @@
 import type { WebSocket } from 'ws';
 
-/** Close codes of an accepted socket that the server ends (documented in README). */
+/** Close codes of an accepted socket that the server ends (documented in docs/decisions.md). */
 export const CLOSE = {
   /** The bearer token the socket authenticated with expired, or its signed session ended. */
   expired: 4401,

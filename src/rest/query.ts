@@ -84,6 +84,20 @@ function positiveInt(raw: string, max: number): number | null {
 }
 
 /**
+ * `; use filter[state]` when a parameter's bare name is one the endpoint takes in another form
+ * (`?state=`, `filter[currency]` for `?currency=`, `?limit=`): the fix is then obvious.
+ */
+function placeOf(spec: QuerySpec, bare: string, given: string): string {
+  const pages = spec.page === 'cursor' ? ['cursor', 'limit'] : spec.page === 'number' ? ['number', 'size'] : [];
+  const forms = [
+    spec.filters?.[bare] ? `filter[${bare}]` : null,
+    spec.plain?.[bare] ? bare : null,
+    pages.includes(bare) ? `page[${bare}]` : null,
+  ].filter((form) => form !== null && form !== given);
+  return forms.length ? `; use ${forms.join(' or ')}` : '';
+}
+
+/**
  * Parses a query of PROTOCOL.md §2 against what the endpoint accepts. Every unknown parameter,
  * filter, include or sort key, and every malformed value, is one error naming the parameter.
  */
@@ -103,11 +117,11 @@ export function parseQuery(spec: QuerySpec, raw: Raw): ParsedQuery {
     const page = PAGE.exec(name);
     if (filter) {
       const kind = spec.filters?.[filter[1]];
-      if (!kind) fail(name, 'unknown_filter', `${filter[1]} is not a filter of this endpoint`);
+      if (!kind) fail(name, 'unknown_filter', `${filter[1]} is not a filter of this endpoint${placeOf(spec, filter[1], name)}`);
       else assign(out.filters, filter[1], kind, value, name);
     } else if (page) {
       const allowed = spec.page === 'cursor' ? ['cursor', 'limit'] : spec.page === 'number' ? ['number', 'size'] : [];
-      if (!allowed.includes(page[1])) fail(name, 'unknown_parameter', `${name} is not accepted by this endpoint`);
+      if (!allowed.includes(page[1])) fail(name, 'unknown_parameter', `${name} is not accepted by this endpoint${placeOf(spec, page[1], name)}`);
       else pageRaw[page[1]] = value;
     } else if (name === 'sort' && spec.sorts?.length) {
       const key = value.replace(/^-/, '');
@@ -121,7 +135,7 @@ export function parseQuery(spec: QuerySpec, raw: Raw): ParsedQuery {
     } else if (spec.plain?.[name]) {
       assign(out.plain, name, spec.plain[name], value, name);
     } else {
-      fail(name, 'unknown_parameter', `${name} is not accepted by this endpoint`);
+      fail(name, 'unknown_parameter', `${name} is not accepted by this endpoint${placeOf(spec, name, name)}`);
     }
   }
 

@@ -1,26 +1,17 @@
-import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import type { Keypair } from '@stellar/stellar-sdk';
+import { signHeaders, type SignOptions } from '../../src/auth/request-signer';
+import { bodyDigest } from '../../src/auth/signature';
+
+// The service's own client-side signer: the tests sign exactly as `npm run call` does.
+export { signHeaders, type SignOptions };
+export const digestOf = bodyDigest;
 
 export interface TestResponse<T = any> {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: T;
   text: string;
-}
-
-export interface SignOptions {
-  keypair: Keypair;
-  /** The keyId to claim; the keypair's own public key by default. */
-  keyId?: string;
-  /** Header names to sign, in order; by default (request-target), x-date and, with a body, digest. */
-  headers?: string[];
-  /** Header carrying the time: x-date (RFC 3339, milliseconds) by default. */
-  dateHeader?: 'date' | 'x-date';
-  /** The signing time; now by default. */
-  at?: Date;
-  /** Put the parameters in `Authorization: Signature …` instead of `Signature`. */
-  viaAuthorization?: boolean;
 }
 
 export interface RequestOptions {
@@ -31,26 +22,6 @@ export interface RequestOptions {
   sign?: SignOptions;
   bearer?: string;
   contentType?: string;
-}
-
-export function digestOf(body: Buffer): string {
-  return `SHA-256=${createHash('sha256').update(body).digest('base64')}`;
-}
-
-/** Adds the Signature header of PROTOCOL.md §3.1 to `headers` for the request. */
-export function signHeaders(method: string, target: string, headers: Record<string, string>, body: Buffer | null, opts: SignOptions): void {
-  const at = opts.at ?? new Date();
-  const dateHeader = opts.dateHeader ?? 'x-date';
-  if (headers[dateHeader] === undefined) headers[dateHeader] = dateHeader === 'date' ? at.toUTCString() : at.toISOString();
-  if (body && body.length && headers.digest === undefined) headers.digest = digestOf(body);
-  const names = opts.headers ?? ['(request-target)', dateHeader, ...(body && body.length ? ['digest'] : [])];
-  const text = names
-    .map((n) => (n === '(request-target)' ? `(request-target): ${method.toLowerCase()} ${target}` : `${n}: ${headers[n]}`))
-    .join('\n');
-  const signature = opts.keypair.sign(createHash('sha256').update(text, 'utf8').digest()).toString('base64');
-  const value = `keyId="${opts.keyId ?? opts.keypair.publicKey()}",algorithm="ed25519-sha256",headers="${names.join(' ')}",signature="${signature}"`;
-  if (opts.viaAuthorization) headers.authorization = `Signature ${value}`;
-  else headers.signature = value;
 }
 
 /** An HTTP client for the tests: JSON bodies, optional signature or bearer token. */

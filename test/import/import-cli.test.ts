@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -6,28 +5,8 @@ import type { Keypair } from '@stellar/stellar-sdk';
 import { Lot, LotType } from '../../src/modules/lots/lots.entity';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createPlatform } from '../helpers/factories';
+import { exec } from '../helpers/process';
 import { feedLine, fixturePath, fixtureRecords } from './helpers';
-
-const ROOT = path.resolve(__dirname, '../..');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command without blocking this process (the embedded database may live in it). */
-function exec(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 let t: TestApp;
 let platform: Keypair;

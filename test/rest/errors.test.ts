@@ -1,4 +1,5 @@
 import { startTestApp, type TestApp } from '../helpers/app';
+import { createPlatform } from '../helpers/factories';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -120,5 +121,38 @@ describe('POST /master/signers', () => {
     const res = await t.client.post('/master/signers', { data: { type: 'signers', id: 'SBAD' } });
     expect(res.status).toBe(400);
     expect(res.body.errors[0]).toMatchObject({ code: 'invalid_public_key', source: { pointer: '/data/id' } });
+  });
+});
+
+describe('query parameter errors', () => {
+  it('tell a caller who sent a filter as a plain parameter to use filter[...]', async () => {
+    const platform = await createPlatform(t);
+    const deposits = await t.client.as(platform).get('/deposits?state=pending');
+    expect(deposits.status).toBe(400);
+    expect(deposits.body.errors).toEqual([
+      {
+        status: '400',
+        code: 'unknown_parameter',
+        title: 'Bad Request',
+        detail: 'state is not accepted by this endpoint; use filter[state]',
+        source: { parameter: 'state' },
+      },
+    ]);
+    const lots = await t.client.get('/lots?maker=Toyota&limit=5');
+    expect(lots.status).toBe(400);
+    expect(lots.body.errors.map((e: { detail: string }) => e.detail)).toEqual([
+      'maker is not accepted by this endpoint; use filter[maker]',
+      'limit is not accepted by this endpoint; use page[limit]',
+    ]);
+  });
+
+  it('tell a caller who sent a plain parameter as a filter to use the plain one', async () => {
+    const res = await t.client.get('/lots/1?filter[currency]=EUR');
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toMatchObject({
+      code: 'unknown_filter',
+      detail: 'currency is not a filter of this endpoint; use currency',
+      source: { parameter: 'filter[currency]' },
+    });
   });
 });

@@ -179,6 +179,24 @@ describe('parseQuery: faults', () => {
     expect(faults(LOTS, { foo: 'bar' })).toEqual([['foo', 'unknown_parameter']]);
   });
 
+  it('names the form the endpoint takes when an unknown parameter is one of its names in another form', () => {
+    const detail = (spec: QuerySpec, raw: Raw) => fault(spec, raw).items.map((item) => item.detail);
+    expect(detail(LOTS, { state: 'active' })).toEqual(['state is not accepted by this endpoint; use filter[state]']);
+    expect(detail(LOTS, { 'filter[currency]': 'USD' })).toEqual(['currency is not a filter of this endpoint; use currency']);
+    expect(detail(LOTS, { limit: '5', cursor: 'abc' })).toEqual([
+      'limit is not accepted by this endpoint; use page[limit]',
+      'cursor is not accepted by this endpoint; use page[cursor]',
+    ]);
+    expect(detail(DOCS, { size: '5' })).toEqual(['size is not accepted by this endpoint; use page[size]']);
+    expect(detail(LOTS, { 'page[state]': '1' })).toEqual(['page[state] is not accepted by this endpoint; use filter[state]']);
+  });
+
+  it('suggests nothing when no form of the name is taken', () => {
+    expect(fault(LOTS, { foo: 'bar' }).items[0].detail).toBe('foo is not accepted by this endpoint');
+    expect(fault(LOTS, { 'filter[bogus]': '1' }).items[0].detail).toBe('bogus is not a filter of this endpoint');
+    expect(fault(DOCS, { limit: '5' }).items[0].detail).toBe('limit is not accepted by this endpoint');
+  });
+
   it('rejects sort and include on an endpoint that has none', () => {
     expect(faults(DOCS, { sort: 'created_at' })).toEqual([['sort', 'unknown_parameter']]);
     expect(faults(DOCS, { include: 'lot' })).toEqual([['include', 'unknown_parameter']]);

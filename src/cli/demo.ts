@@ -1,0 +1,84 @@
+// `npm run demo -- [--base URL]`: fills a running service with a small marketplace through its
+// public REST interface, and prints where to look and one signed request to try.
+import path from 'node:path';
+import { readMasterKeypair } from '../auth/master';
+import { Api } from './api';
+import { createCast, type Cast } from './demo-cast';
+import { createLots, type DemoLot } from './demo-lots';
+import { amountAbove, trade, type PlacedBid } from './demo-trading';
+import { keysDir, writeKeyFile } from './keys';
+import { expectStatus } from './resources';
+import { out, runCommand, UsageError } from './run';
+
+const USAGE = `usage: npm run demo -- [--base URL]
+
+Fills a running service, through its public REST interface, with a platform (created with the
+master seed), its admin, two users (alice, bob), six lots with photos, participations with paid
+deposits, and bids. Each account's key (its secret seed) goes to a key file DATA_DIR/keys/NAME.key,
+which npm run call signs with; secrets are never printed. Each run creates a new platform.
+
+  --base URL  the service (default http://127.0.0.1:PORT, PORT from the environment, else 8080)
+
+The master seed is MASTER_SEED, else DATA_DIR/master.seed, where npm start keeps the one it
+generates (DATA_DIR: ./.data by default).`;
+
+/** A word as a shell reads it back: quoted when it holds anything but plain path symbols. */
+const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+function report(api: Api, defaultBase: string, cast: Cast, keyFiles: Map<string, string>, lots: DemoLot[], bids: PlacedBid[]): void {
+  const shown = (file: string) => {
+    const relative = path.relative(process.cwd(), file);
+    return relative.startsWith('..') ? file : relative;
+  };
+  out(`Demo marketplace on ${api.base}`);
+  out('');
+  out('Accounts (each signs with its key file; keep them private):');
+  for (const who of [cast.platform, cast.admin, cast.alice, cast.bob]) {
+    out(`  ${who.name.padEnd(9)} ${who.label.padEnd(14)} ${who.keypair.publicKey()}  ${shown(keyFiles.get(who.name) as string)}`);
+  }
+  out('');
+  out('Lots:');
+  for (const lot of lots) {
+    const { vehicle } = lot;
+    const onLot = bids.filter((b) => b.lot === lot);
+    const state = vehicle.auction
+      ? onLot.length
+        ? `auction, ${onLot.length} bids, highest ${onLot[onLot.length - 1].amount}`
+        : `auction from ${Number(vehicle.price).toFixed(2)}`
+      : `direct sale at ${Number(vehicle.price).toFixed(2)}`;
+    out(`  #${lot.id.padEnd(5)} ${`${vehicle.year} ${vehicle.maker} ${vehicle.model}`.padEnd(34)} ${vehicle.currency} ${state}`);
+  }
+  const busiest = bids[0].lot;
+  const next = bids.filter((b) => b.lot === busiest);
+  const leader = next[next.length - 1];
+  const challenger = leader.bidder === cast.alice ? cast.bob : cast.alice;
+  const amount = amountAbove(busiest, leader.amount, 1);
+  const document = JSON.stringify({ data: { type: 'bid_requests', attributes: { lot_id: Number(busiest.id), amount } } });
+  const base = api.base === defaultBase ? [] : ['--base', api.base];
+  const command = ['npm', 'run', 'call', '--', ...base, '--as', shown(keyFiles.get(challenger.name) as string), 'POST', `/lots/${busiest.id}/bid_requests`, document];
+  out('');
+  out(`Watch a lot live:   ${api.base}/live/${busiest.id}`);
+  out(`GraphQL:            ${api.base}/graphql`);
+  out(`Outbid as ${challenger.name}:${' '.repeat(9 - challenger.name.length)}${command.map(shellWord).join(' ')}`);
+}
+
+runCommand(USAGE, {}, async ({ positionals, config, base }) => {
+  if (positionals.length) throw new UsageError(`unexpected ${positionals.join(' ')}`);
+  const api = new Api(base);
+  const ping = expectStatus(await api.json('GET', '/'), 200, 'ping');
+  const masterId = (ping.body as { meta: { master_account_id: string } }).meta.master_account_id;
+  const master = readMasterKeypair(config);
+  if (master?.publicKey() !== masterId) {
+    const found = master ? `the seed found is of ${master.publicKey()}` : 'no seed found';
+    throw new UsageError(`the service's master account is ${masterId}, and ${found}: set MASTER_SEED to its seed, or DATA_DIR to the service's data directory`);
+  }
+
+  const cast = await createCast(api, master);
+  const dir = keysDir(config.DATA_DIR);
+  const keyFiles = new Map(Object.values(cast).map((who) => [who.name, writeKeyFile(dir, who.name, who.keypair)]));
+  const staff = api.as(cast.admin.keypair);
+  const lots = await createLots(staff);
+  const bids = await trade(api, staff, cast, lots);
+  report(api, `http://127.0.0.1:${config.PORT}`, cast, keyFiles, lots, bids);
+  return 0;
+});

@@ -1,0 +1,32 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Keypair } from '@stellar/stellar-sdk';
+import { UsageError } from './run';
+
+/** Key files hold a secret seed on one line, mode 0600, like DATA_DIR/master.seed. */
+export const keysDir = (dataDir: string) => path.resolve(dataDir, 'keys');
+
+export function writeKeyFile(dir: string, name: string, keypair: Keypair): string {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = path.join(dir, `${name}.key`);
+  // Removed first, so that the file is created with its mode rather than keeping an old one.
+  rmSync(file, { force: true });
+  writeFileSync(file, `${keypair.secret()}\n`, { mode: 0o600, flag: 'wx' });
+  return file;
+}
+
+export function readKeyFile(file: string): Keypair {
+  try {
+    return Keypair.fromSecret(readFileSync(file, 'utf8').trim());
+  } catch {
+    throw new UsageError(`${file} is no key file (a secret seed S… on one line)`);
+  }
+}
+
+/** A key file's path, or the name of one in `dir` (`alice` for `dir/alice.key`). */
+export function keyFileOf(given: string, dir: string): string {
+  if (existsSync(given)) return given;
+  const named = path.join(dir, `${given}.key`);
+  if (/^[\w-]+$/.test(given) && existsSync(named)) return named;
+  throw new UsageError(`${given}: no such key file (nor ${named})`);
+}

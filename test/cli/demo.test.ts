@@ -1,0 +1,149 @@
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Keypair } from '@stellar/stellar-sdk';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { exec, type Run } from '../helpers/process';
+
+const NAMES = ['platform', 'admin', 'alice', 'bob'] as const;
+const SECRET_SEED = /S[A-Z2-7]{55}/;
+
+let t: TestApp;
+let dataDir: string;
+let demo: Run;
+const keys = {} as Record<(typeof NAMES)[number], Keypair>;
+
+/** The tools run as a user runs them: their own environment, DATA_DIR holding the service's master key. */
+const tool = (name: 'demo' | 'call', ...args: string[]) => exec(process.execPath, [`dist/cli/${name}.js`, ...args], { PATH: process.env.PATH, DATA_DIR: dataDir });
+const call = (...args: string[]) => tool('call', '--base', t.baseUrl, ...args);
+
+/** The status line and the JSON body that `npm run call` prints. */
+function answer(run: Run): { status: string; body: any } {
+  const [status, ...body] = run.stdout.split('\n');
+  return { status, body: JSON.parse(body.join('\n')) };
+}
+
+/** The words of a shell command line as the demo prints it (plain words and single-quoted ones). */
+const shellWords = (line: string) => [...line.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => (m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]));
+
+beforeAll(async () => {
+  t = await startTestApp();
+  dataDir = mkdtempSync(path.join(tmpdir(), 'auction-demo-'));
+  // Where `npm start` keeps the master key it generates when MASTER_SEED is unset.
+  writeFileSync(path.join(dataDir, 'master.seed'), `${t.master.secret()}\n`, { mode: 0o600 });
+  demo = await tool('demo', '--base', t.baseUrl);
+  if (demo.code !== 0) throw new Error(`npm run demo failed: ${demo.stderr}`);
+  for (const name of NAMES) keys[name] = Keypair.fromSecret(readFileSync(path.join(dataDir, 'keys', `${name}.key`), 'utf8').trim());
+}, 120_000);
+afterAll(() => t?.close());
+
+describe('npm run demo', () => {
+  it('creates a platform, its admin and two users, keeps their keys in private key files and prints no secret', async () => {
+    const types = { platform: 2, admin: 5, alice: 4, bob: 4 };
+    for (const name of NAMES) {
+      expect(statSync(path.join(dataDir, 'keys', `${name}.key`)).mode & 0o777).toBe(0o600);
+      const account = await t.client.as(keys.platform).get(`/accounts/${keys[name].publicKey()}`);
+      expect(account.status).toBe(200);
+      expect(account.body.data.attributes).toMatchObject({ account_type: types[name], platform_id: keys.platform.publicKey() });
+      expect(demo.stdout).toContain(keys[name].publicKey());
+    }
+    for (const output of [demo.stdout, demo.stderr]) {
+      expect(output).not.toMatch(SECRET_SEED);
+      for (const secret of [t.master.secret(), ...NAMES.map((n) => keys[n].secret())]) expect(output).not.toContain(secret);
+    }
+  });
+
+  it('puts up lots of reference makers and models with public photos, paid deposits and bids', async () => {
+    const res = await t.client.as(keys.admin).get(`/lots?filter[publisher]=${keys.platform.publicKey()}&include=bids&page[limit]=100`);
+    expect(res.status).toBe(200);
+    const lots: any[] = res.body.data;
+    expect(lots.length).toBeGreaterThanOrEqual(5);
+    expect(lots.map((l) => l.attributes.lot_type_str)).toEqual(expect.arrayContaining(['lot_type_eng', 'lot_type_no_auction']));
+
+    const makers: any[] = (await t.client.get('/enums/makers')).body.data;
+    for (const lot of lots) {
+      const { maker, model, hd_img_links: photos } = lot.attributes.details;
+      const models = makers.find((m) => m.id === maker)?.attributes.classes.flatMap((c: { models: string[] }) => c.models);
+      expect(models).toContain(model);
+      expect(photos).toHaveLength(1);
+      expect(photos[0].startsWith(`${t.baseUrl}/documents/`)).toBe(true);
+      const photo = await t.client.get(new URL(photos[0]).pathname);
+      expect(photo.status).toBe(200);
+      expect(photo.body.data.attributes).toMatchObject({ document_type: 'public', content_type: 'image/png' });
+    }
+
+    const bidders = new Set([keys.alice.publicKey(), keys.bob.publicKey()]);
+    const bids: any[] = res.body.included.filter((r: { type: string }) => r.type === 'bids');
+    const withBids = lots.filter((l) => bids.some((b) => String(b.attributes.lot_id) === l.id));
+    expect(withBids.length).toBeGreaterThanOrEqual(3);
+    for (const lot of withBids) {
+      const onLot = bids.filter((b) => String(b.attributes.lot_id) === lot.id);
+      expect(onLot.length).toBeGreaterThanOrEqual(2);
+      for (const bid of onLot) expect(bidders.has(bid.attributes.account_id)).toBe(true);
+      expect(lot.attributes.highest_bid).toBe(onLot.map((b) => b.attributes.amount).sort((a, b) => Number(b) - Number(a))[0]);
+    }
+
+    for (const lot of withBids) {
+      const deposits = await t.client.as(keys.admin).get(`/deposits?filter[lot_id]=${lot.id}`);
+      expect(deposits.status).toBe(200);
+      expect(deposits.body.data.map((d: any) => [d.attributes.account_id, d.attributes.state_str]).sort()).toEqual(
+        [...bidders].map((id) => [id, 'paid']).sort(),
+      );
+    }
+
+    expect(demo.stdout).toContain(`${t.baseUrl}/graphql`);
+    expect(demo.stdout).toMatch(new RegExp(`${t.baseUrl}/live/(${withBids.map((l) => l.id).join('|')})\\b`));
+  });
+  it('refuses, saying how to fix it, where the master seed is not at hand', async () => {
+    const elsewhere = mkdtempSync(path.join(tmpdir(), 'auction-demo-'));
+    const run = await exec(process.execPath, ['dist/cli/demo.js', '--base', t.baseUrl], { PATH: process.env.PATH, DATA_DIR: elsewhere });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`the service's master account is ${t.master.publicKey()}, and no seed found: set MASTER_SEED to its seed, or DATA_DIR`);
+  });
+});
+
+describe('npm run call', () => {
+  it('GET /lots: signs as the demo admin by default and prints the status and the body', async () => {
+    const run = await call('GET', `/lots?filter[publisher]=${keys.platform.publicKey()}`);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`signed as ${keys.admin.publicKey()}`);
+    const { status, body } = answer(run);
+    expect(status).toBe('200 OK');
+    expect(body.data.length).toBeGreaterThanOrEqual(5);
+    expect(body.data.every((l: any) => l.attributes.publisher_id === keys.platform.publicKey())).toBe(true);
+  });
+
+  it('signs operations that need a signature, and exits 1 when the answer is an error', async () => {
+    const signed = await call('GET', '/deposits');
+    expect(signed.code).toBe(0);
+    expect(answer(signed).status).toBe('200 OK');
+    expect(answer(signed).body.data.length).toBeGreaterThan(0);
+
+    const unsigned = await call('--unsigned', 'GET', '/deposits');
+    expect(unsigned.code).toBe(1);
+    expect(answer(unsigned)).toMatchObject({ status: '401 Unauthorized', body: { errors: [{ code: 'unauthenticated' }] } });
+
+    const me = await call('--as', 'alice', 'POST', '/graphql', '{"query": "{ me { id accountType } }"}');
+    expect(answer(me).body).toEqual({ data: { me: { id: keys.alice.publicKey(), accountType: 4 } } });
+    for (const run of [signed, unsigned, me]) expect(run.stdout + run.stderr).not.toMatch(SECRET_SEED);
+  });
+
+  it('runs the command the demo prints: a signed bid that outbids the leader', async () => {
+    const line = /^Outbid as \w+: +npm run call -- (.+)$/m.exec(demo.stdout);
+    expect(line).not.toBeNull();
+    const args = shellWords(line![1]);
+    const bid = JSON.parse(args[args.length - 1]).data.attributes;
+    const run = await tool('call', ...args);
+    expect(run.code).toBe(0);
+    expect(run.stdout.trim()).toBe('204 No Content');
+    const lot = await t.client.get(`/lots/${bid.lot_id}`);
+    expect(lot.body.data.attributes.highest_bid).toBe(bid.amount);
+  });
+
+  it('answers a usage error with exit code 2 and the usage', async () => {
+    const run = await call('FETCH', '/lots');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('METHOD must be one of');
+    expect(run.stderr).toContain('usage: npm run call');
+  });
+});
