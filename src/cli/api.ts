@@ -15,15 +15,20 @@ export interface Payload {
 
 export class Unreachable extends Error {}
 
-/** A client of the public REST interface that signs as PROTOCOL.md §3.1 says when it has a key. */
+/** A client of the public REST interface that signs as PROTOCOL.md §3.1 says when it has a key, or sends a JWT. */
 export class Api {
   constructor(
     readonly base: string,
     readonly keypair: Keypair | null = null,
+    readonly bearer: string | null = null,
   ) {}
 
   as(keypair: Keypair | null): Api {
     return new Api(this.base, keypair);
+  }
+
+  withToken(jwt: string): Api {
+    return new Api(this.base, null, jwt);
   }
 
   json(method: string, target: string, document?: unknown): Promise<ApiResponse> {
@@ -36,6 +41,7 @@ export class Api {
     const headers: Record<string, string> = { accept: 'application/vnd.api+json, application/json' };
     if (payload) headers['content-type'] = payload.contentType;
     // Signed as it goes on the wire: URL parsing may re-encode the path and query.
+    if (this.bearer) headers.authorization = `Bearer ${this.bearer}`;
     if (this.keypair) signHeaders(method, url.pathname + url.search, headers, payload?.bytes ?? null, { keypair: this.keypair });
     let res: Response;
     try {
