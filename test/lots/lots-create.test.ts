@@ -36,6 +36,22 @@ describe('POST /lots and GET /lots/{id}', () => {
     expect(res.body.data.attributes.start_time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
   });
 
+  it('starts a lot given no start_time at a whole second, the same instant on both edges', async () => {
+    const times = async (id: string) => {
+      const rest = (await world.t.client.get(`/lots/${id}`)).body.data.attributes;
+      const gql = (await world.t.client.graphql('query($id: ID!) { lot(id: $id) { startTime endTime duration } }', { id })).body.data.lot;
+      expect(Date.parse(gql.startTime)).toBe(Date.parse(rest.start_time));
+      expect(Date.parse(gql.endTime)).toBe(Date.parse(rest.end_time));
+      expect(Date.parse(gql.startTime) % 1000).toBe(0);
+      expect((Date.parse(gql.endTime) - Date.parse(rest.start_time)) / 1000).toBe(3600);
+      expect(gql.duration).toBe(3600);
+    };
+    await times((await createLot(world.t, world.platform, { ...ENG_LOT, duration: 3600 })).id);
+    const input = { type: 'eng', currency: 'EUR', startPrice: '100', buyNowPrice: '0', deposit: '0', minStep: '10', maxStep: '20', duration: 3600, details: { country: 'GEO', year: 2019, maker: 'Kia', model: 'Rio' } };
+    const created = await world.t.client.as(world.platform).graphql('mutation($input: CreateLotInput!) { createLot(input: $input) { lotId } }', { input });
+    await times(created.body.data.createLot.lotId);
+  });
+
   it('converts prices with ?currency', async () => {
     const lot = await createLot(world.t, world.platform, DIRECT_SALE);
     const res = await world.t.client.get(`/lots/${lot.id}?currency=USD`);
