@@ -18,7 +18,7 @@ describe('POST /lots and GET /lots/{id}', () => {
         deposit: '100.00',
         min_step: '50.00',
         max_step: '500.00',
-        highest_bid: null,
+        highest_bid: '0.00',
         buy_now_support: true,
         currency: 'USD',
         duration: '86400',
@@ -34,6 +34,20 @@ describe('POST /lots and GET /lots/{id}', () => {
       relationships: { callbacks: { data: [] } },
     });
     expect(res.body.data.attributes.start_time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+  });
+
+  it('shows highest_bid "0.00" before the first bid, in lists and over GraphQL, and participants\' bids null', async () => {
+    const lot = await createLot(world.t, world.platform);
+    const bidder = await createAccount(world.t, world.platform);
+    const joined = await world.t.client.as(bidder.keypair).post(`/lots/${lot.id}/participation_requests`, { data: { type: 'participation_requests', attributes: { lot_id: Number(lot.id), buy_now: false } } });
+    expect(joined.status).toBe(204);
+    const single = await world.t.client.as(world.platform).get(`/lots/${lot.id}?include=participants&currency=EUR`);
+    expect(single.body.data.attributes.highest_bid).toBe('0.00');
+    expect(single.body.included.find((r: any) => r.type === 'participants').attributes).toMatchObject({ current_bid: null, max_bid: null });
+    const list = await world.t.client.get(`/lots?filter[in]=${lot.id}`);
+    expect(list.body.data[0].attributes.highest_bid).toBe('0.00');
+    const gql = await world.t.client.graphql('query($id: ID!) { lot(id: $id) { highestBid } lots(filter: {in: [$id]}) { nodes { highestBid } } }', { id: lot.id });
+    expect(gql.body.data).toEqual({ lot: { highestBid: '0.00' }, lots: { nodes: [{ highestBid: '0.00' }] } });
   });
 
   it('starts a lot given no start_time at a whole second, the same instant on both edges', async () => {
