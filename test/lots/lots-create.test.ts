@@ -66,6 +66,25 @@ describe('POST /lots and GET /lots/{id}', () => {
     await times(created.body.data.createLot.lotId);
   });
 
+  it('takes any positive duration, also below a minute, on both edges', async () => {
+    const res = await world.t.client.as(world.platform).post('/lots', { data: { type: 'lots', attributes: { ...ENG_LOT, duration: 5 } } });
+    expect(res.status).toBe(204);
+    const [lot] = (await world.t.client.get(`/lots?filter[organizer]=${world.platform.publicKey()}&sort=-created_at&page[limit]=1`)).body.data;
+    expect(lot.attributes.duration).toBe('5');
+    expect(Date.parse(lot.attributes.end_time) - Date.parse(lot.attributes.start_time)).toBe(5000);
+    const input = { type: 'eng', currency: 'EUR', startPrice: '100', buyNowPrice: '0', deposit: '0', minStep: '10', maxStep: '20', duration: 1, details: { country: 'GEO', year: 2019, maker: 'Kia', model: 'Rio' } };
+    const mutation = 'mutation($input: CreateLotInput!) { createLot(input: $input) { lotId } }';
+    const created = await world.t.client.as(world.platform).graphql(mutation, { input });
+    const gql = await world.t.client.graphql('query($id: ID!) { lot(id: $id) { duration } }', { id: created.body.data.createLot.lotId });
+    expect(gql.body.data.lot.duration).toBe(1);
+    for (const duration of [0, -5]) {
+      const refused = await world.t.client.as(world.platform).post('/lots', { data: { type: 'lots', attributes: { ...ENG_LOT, duration } } });
+      expect(refused.body.errors[0]).toMatchObject({ status: '400', source: { pointer: '/data/attributes/duration' } });
+      const refusedGql = await world.t.client.as(world.platform).graphql(mutation, { input: { ...input, duration } });
+      expect(refusedGql.body.errors[0].extensions).toMatchObject({ status: 400, errors: [{ field: 'duration' }] });
+    }
+  });
+
   it('converts prices with ?currency', async () => {
     const lot = await createLot(world.t, world.platform, DIRECT_SALE);
     const res = await world.t.client.get(`/lots/${lot.id}?currency=USD`);
