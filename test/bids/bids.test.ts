@@ -98,6 +98,25 @@ describe('max bids', () => {
   });
 });
 
+describe('status precedence with an active max bid (PROTOCOL.md §9)', () => {
+  it('answers 400 bid_too_low or bid_step_invalid before 409 max_bid_exists, over REST and GraphQL', async () => {
+    const lotId = await auction();
+    expect((await bid(world.accounts[0].keypair, lotId, { max_amount: '3000' })).status).toBe(204);
+    const rest = async (attributes: Record<string, unknown>) => (await bid(world.accounts[0].keypair, lotId, attributes)).body.errors[0];
+    expect(await rest({ amount: '1010', max_amount: '4000' })).toMatchObject({ status: '400', code: 'bid_too_low', source: { pointer: '/data/attributes/amount' } });
+    expect(await rest({ amount: '1600', max_amount: '4000' })).toMatchObject({ status: '400', code: 'bid_step_invalid', source: { pointer: '/data/attributes/amount' } });
+    expect(await rest({ amount: '1010' })).toMatchObject({ status: '400', code: 'bid_too_low' });
+    expect(await rest({ amount: '1050', max_amount: '4000' })).toMatchObject({ status: '409', code: 'max_bid_exists' });
+    const gql = async (amount: string) =>
+      (await world.t.client.as(world.accounts[0].keypair).graphql('mutation($id: ID!, $amount: String) { placeBid(lotId: $id, amount: $amount, maxAmount: "4000") { highestBid } }', { id: lotId, amount })).body
+        .errors[0].extensions;
+    expect(await gql('1010')).toMatchObject({ code: 'bid_too_low', status: 400 });
+    expect(await gql('1600')).toMatchObject({ code: 'bid_step_invalid', status: 400 });
+    expect(await gql('1050')).toMatchObject({ code: 'max_bid_exists', status: 409 });
+    expect(await history(lotId)).toHaveLength(1);
+  });
+});
+
 describe('bid history', () => {
   it('names bidders to the organizer and to each bidder for its own bids only', async () => {
     const lotId = await auction();
