@@ -127,11 +127,13 @@ function decide(lot: LotRow, standing: Standing, involved: ParticipantRow[], r: 
   }
   const after: Standing = planned.length ? { ...standing, highest: planned[0].amount, leader: participant.id } : standing;
   const proxies = involved.filter((p) => p.state === ParticipantState.Pending && p.maxBid !== null);
-  planned.push(
-    ...resolveProxies(
-      after,
-      proxies.map((p) => ({ participantId: p.id, accountId: p.accountId, max: p.maxBid as Money, since: p.maxBidAt ?? p.updatedAt })),
-    ),
+  const answers = resolveProxies(
+    after,
+    proxies.map((p) => ({ participantId: p.id, accountId: p.accountId, max: p.maxBid as Money, since: p.maxBidAt ?? p.updatedAt })),
   );
+  // The bid a max-bid request places for its caller at once is the caller's own; only the raises
+  // that answer other bids are placed by proxy (PROTOCOL.md §9).
+  const ownMax = r.maxAmount !== undefined;
+  planned.push(...answers.map((b) => (ownMax && b.participantId === participant.id ? { ...b, byProxy: false } : b)));
   return { bidder: participant, bids: planned };
 }
