@@ -85,6 +85,9 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
     schema,
     formatError: graphqlErrorFormatter(null),
     includeStacktraceInErrorResponses: false,
+    // POST /graphql is public and anonymous callers may introspect (PROTOCOL.md §9); Apollo
+    // would turn introspection off whenever NODE_ENV is production.
+    introspection: true,
     // main.ts shuts everything down in order; Apollo's own handler would re-raise the signal and
     // end the process (exit 143) before the database and the job queue were closed.
     stopOnTerminationSignals: false,

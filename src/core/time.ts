@@ -6,3 +6,8 @@ export function rfc3339(date: Date): string {
 export function epochSeconds(date: Date = new Date()): number {
   return Math.floor(date.getTime() / 1000);
 }
+
+/** The start of the second `date` falls in: lot times are whole seconds (PROTOCOL.md §9). */
+export function wholeSecond(date: Date = new Date()): Date {
+  return new Date(epochSeconds(date) * 1000);
+}

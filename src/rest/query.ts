@@ -1,10 +1,19 @@
 import { DomainError, type ErrorItem } from '../core/errors';
 import { parseMoney, type Money } from '../core/money';
 
+/**
+ * How a vocabulary filter also matches: in any letter case, and by other names of its values
+ * (an enum id for the value it names).
+ */
+export interface Leniency {
+  anyCase?: boolean;
+  aliases?: Readonly<Record<string, string>>;
+}
+
 export type FilterKind =
   | { kind: 'string'; max?: number }
-  | { kind: 'enum'; values: readonly string[] }
-  | { kind: 'list'; values?: readonly string[]; item?: RegExp }
+  | ({ kind: 'enum'; values: readonly string[] } & Leniency)
+  | ({ kind: 'list'; values?: readonly string[]; item?: RegExp } & Leniency)
   | { kind: 'integer' }
   | { kind: 'boolean' }
   | { kind: 'range'; of: 'integer' | 'decimal' };
@@ -46,18 +55,28 @@ type Parsed = { ok: true; value: FilterValue } | { ok: false; reason: string };
 const ok = (value: FilterValue): Parsed => ({ ok: true, value });
 const bad = (reason: string): Parsed => ({ ok: false, reason });
 
+/** The value `raw` names, as `values` spell it, under the filter's leniency; undefined when none. */
+function termOf(raw: string, values: readonly string[], { anyCase, aliases = {} }: Leniency): string | undefined {
+  const same = anyCase ? (a: string) => a.toLowerCase() === raw.toLowerCase() : (a: string) => a === raw;
+  return values.find(same) ?? Object.entries(aliases).find(([alias]) => same(alias))?.[1];
+}
+
 function parseValue(kind: FilterKind, raw: string): Parsed {
   switch (kind.kind) {
     case 'string':
       return raw.length === 0 || raw.length > (kind.max ?? 200) ? bad(`must be 1 to ${kind.max ?? 200} characters`) : ok(raw);
-    case 'enum':
-      return kind.values.includes(raw) ? ok(raw) : bad(`must be one of ${kind.values.join(', ')}`);
+    case 'enum': {
+      const term = termOf(raw, kind.values, kind);
+      return term === undefined ? bad(`must be one of ${kind.values.join(', ')}`) : ok(term);
+    }
     case 'list': {
       const items = raw.split(',').map((s) => s.trim());
       if (items.some((s) => s === '')) return bad('must be a comma-separated list without empty items');
-      const wrong = items.find((s) => (kind.values && !kind.values.includes(s)) || (kind.item && !kind.item.test(s)));
+      const { values, item } = kind;
+      const terms = values ? items.map((s) => termOf(s, values, kind)) : items;
+      const wrong = items.find((s, i) => terms[i] === undefined || (item && !item.test(s)));
       if (wrong !== undefined) return bad(`has an invalid item ${JSON.stringify(wrong)}`);
-      return ok(items);
+      return ok(terms as string[]);
     }
     case 'integer':
       return INTEGER.test(raw) ? ok(Number.parseInt(raw, 10)) : bad('must be an integer');

@@ -64,16 +64,16 @@ describe('max bids', () => {
   it('bids the least amount that leads and raises it when outbid', async () => {
     const lotId = await auction();
     expect((await bid(world.accounts[0].keypair, lotId, { max_amount: '3000' })).status).toBe(204);
-    expect(await history(lotId)).toEqual(['u0:1000.00*']);
+    expect(await history(lotId)).toEqual(['u0:1000.00']);
     expect((await bid(world.accounts[1].keypair, lotId, { amount: '1200' })).status).toBe(204);
-    expect(await history(lotId)).toEqual(['u0:1000.00*', 'u1:1200.00', 'u0:1250.00*']);
+    expect(await history(lotId)).toEqual(['u0:1000.00', 'u1:1200.00', 'u0:1250.00*']);
   });
 
   it('settles a duel of two max bids: the higher leads at the lower max plus the step', async () => {
     const lotId = await auction();
     await bid(world.accounts[0].keypair, lotId, { max_amount: '3000' });
     await bid(world.accounts[1].keypair, lotId, { max_amount: '2000' });
-    expect(await history(lotId)).toEqual(['u0:1000.00*', 'u1:2000.00*', 'u0:2050.00*']);
+    expect(await history(lotId)).toEqual(['u0:1000.00', 'u1:2000.00', 'u0:2050.00*']);
     const participants = await world.t.orm.em.fork().find(Participant, { lotId }, { orderBy: { id: 'asc' } });
     expect(participants.map((p) => p.currentBid?.toFixed(2))).toEqual(['2050.00', '2000.00']);
     expect((await world.t.client.get(`/lots/${lotId}`)).body.data.attributes.highest_bid).toBe('2050.00');
@@ -83,7 +83,7 @@ describe('max bids', () => {
     const lotId = await auction();
     await bid(world.accounts[0].keypair, lotId, { max_amount: '2000' });
     await bid(world.accounts[1].keypair, lotId, { max_amount: '2000' });
-    expect(await history(lotId)).toEqual(['u0:1000.00*', 'u0:2000.00*']);
+    expect(await history(lotId)).toEqual(['u0:1000.00', 'u0:2000.00*']);
   });
 
   it('answers 409 to a second max bid while the first is active, and accepts one once it is spent', async () => {
@@ -94,7 +94,26 @@ describe('max bids', () => {
     expect(second.body.errors[0].code).toBe('max_bid_exists');
     await bid(world.accounts[1].keypair, lotId, { amount: '1500' });
     expect((await bid(world.accounts[0].keypair, lotId, { max_amount: '4000' })).status).toBe(204);
-    expect((await history(lotId)).slice(-1)).toEqual(['u0:1550.00*']);
+    expect((await history(lotId)).slice(-1)).toEqual(['u0:1550.00']);
+  });
+});
+
+describe('status precedence with an active max bid (PROTOCOL.md §9)', () => {
+  it('answers 400 bid_too_low or bid_step_invalid before 409 max_bid_exists, over REST and GraphQL', async () => {
+    const lotId = await auction();
+    expect((await bid(world.accounts[0].keypair, lotId, { max_amount: '3000' })).status).toBe(204);
+    const rest = async (attributes: Record<string, unknown>) => (await bid(world.accounts[0].keypair, lotId, attributes)).body.errors[0];
+    expect(await rest({ amount: '1010', max_amount: '4000' })).toMatchObject({ status: '400', code: 'bid_too_low', source: { pointer: '/data/attributes/amount' } });
+    expect(await rest({ amount: '1600', max_amount: '4000' })).toMatchObject({ status: '400', code: 'bid_step_invalid', source: { pointer: '/data/attributes/amount' } });
+    expect(await rest({ amount: '1010' })).toMatchObject({ status: '400', code: 'bid_too_low' });
+    expect(await rest({ amount: '1050', max_amount: '4000' })).toMatchObject({ status: '409', code: 'max_bid_exists' });
+    const gql = async (amount: string) =>
+      (await world.t.client.as(world.accounts[0].keypair).graphql('mutation($id: ID!, $amount: String) { placeBid(lotId: $id, amount: $amount, maxAmount: "4000") { highestBid } }', { id: lotId, amount })).body
+        .errors[0].extensions;
+    expect(await gql('1010')).toMatchObject({ code: 'bid_too_low', status: 400 });
+    expect(await gql('1600')).toMatchObject({ code: 'bid_step_invalid', status: 400 });
+    expect(await gql('1050')).toMatchObject({ code: 'max_bid_exists', status: 409 });
+    expect(await history(lotId)).toHaveLength(1);
   });
 });
 
@@ -121,10 +140,28 @@ describe('bid history', () => {
     });
   });
 
+  it('marks only the automatic raises of a max bid as placed by proxy, over REST and GraphQL', async () => {
+    const lotId = await auction();
+    await bid(world.accounts[0].keypair, lotId, { max_amount: '3000' });
+    await bid(world.accounts[1].keypair, lotId, { max_amount: '2000' });
+    await bid(world.accounts[1].keypair, lotId, { amount: '2100' });
+    const expected = [
+      ['1000.00', false],
+      ['2000.00', false],
+      ['2050.00', true],
+      ['2100.00', false],
+      ['2150.00', true],
+    ];
+    const rest = await world.t.client.as(world.platform).get(`/lots/${lotId}?include=bids`);
+    expect(rest.body.included.filter((r: any) => r.type === 'bids').map((b: any) => [b.attributes.amount, b.attributes.placed_by_proxy])).toEqual(expected);
+    const gql = await world.t.client.as(world.platform).graphql('query($id: ID!) { lot(id: $id) { bids { amount placedByProxy } } }', { id: lotId });
+    expect(gql.body.data.lot.bids.map((b: any) => [b.amount, b.placedByProxy])).toEqual(expected);
+  });
+
   it('places bids through GraphQL with the same rules', async () => {
     const lotId = await auction();
     const res = await world.t.client.as(world.accounts[0].keypair).graphql('mutation($id: ID!) { placeBid(lotId: $id, maxAmount: "2000") { highestBid bids { amount placedByProxy bidderId } } }', { id: lotId });
-    expect(res.body.data.placeBid).toEqual({ highestBid: '1000.00', bids: [{ amount: '1000.00', placedByProxy: true, bidderId: world.accounts[0].id }] });
+    expect(res.body.data.placeBid).toEqual({ highestBid: '1000.00', bids: [{ amount: '1000.00', placedByProxy: false, bidderId: world.accounts[0].id }] });
     const low = await world.t.client.as(world.accounts[1].keypair).graphql('mutation($id: ID!) { placeBid(lotId: $id, amount: "1010") { highestBid } }', { id: lotId });
     expect(low.body.errors[0].extensions).toMatchObject({ code: 'bid_too_low', status: 400 });
   });

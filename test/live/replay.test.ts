@@ -38,7 +38,7 @@ describe('bidPlaced(lotId, after)', () => {
     await bid(world.t, world.accounts[1].keypair, lotId, { amount: '1200' });
     const feed = open().subscribe(BID_PLACED, { lotId, after: '0' });
     expect((await feed.take(3)).map((e) => [e.amount, e.highestBid, e.placedByProxy])).toEqual([
-      ['1000.00', '1000.00', true],
+      ['1000.00', '1000.00', false],
       ['1200.00', '1250.00', false],
       ['1250.00', '1250.00', true],
     ]);

@@ -46,7 +46,7 @@ describe('bidPlaced', () => {
     await bid(world.t, world.accounts[1].keypair, lotId, { amount: '1200' });
     const events = await staff.take(3);
     expect(events.map((e) => [e.amount, e.highestBid, e.placedByProxy, e.bidderId])).toEqual([
-      ['1000.00', '1000.00', true, world.accounts[0].id],
+      ['1000.00', '1000.00', false, world.accounts[0].id],
       ['1200.00', '1250.00', false, world.accounts[1].id],
       ['1250.00', '1250.00', true, world.accounts[0].id],
     ]);

@@ -18,7 +18,7 @@ describe('POST /lots and GET /lots/{id}', () => {
         deposit: '100.00',
         min_step: '50.00',
         max_step: '500.00',
-        highest_bid: null,
+        highest_bid: '0.00',
         buy_now_support: true,
         currency: 'USD',
         duration: '86400',
@@ -34,6 +34,55 @@ describe('POST /lots and GET /lots/{id}', () => {
       relationships: { callbacks: { data: [] } },
     });
     expect(res.body.data.attributes.start_time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
+  });
+
+  it('shows highest_bid "0.00" before the first bid, in lists and over GraphQL, and participants\' bids null', async () => {
+    const lot = await createLot(world.t, world.platform);
+    const bidder = await createAccount(world.t, world.platform);
+    const joined = await world.t.client.as(bidder.keypair).post(`/lots/${lot.id}/participation_requests`, { data: { type: 'participation_requests', attributes: { lot_id: Number(lot.id), buy_now: false } } });
+    expect(joined.status).toBe(204);
+    const single = await world.t.client.as(world.platform).get(`/lots/${lot.id}?include=participants&currency=EUR`);
+    expect(single.body.data.attributes.highest_bid).toBe('0.00');
+    expect(single.body.included.find((r: any) => r.type === 'participants').attributes).toMatchObject({ current_bid: null, max_bid: null });
+    const list = await world.t.client.get(`/lots?filter[in]=${lot.id}`);
+    expect(list.body.data[0].attributes.highest_bid).toBe('0.00');
+    const gql = await world.t.client.graphql('query($id: ID!) { lot(id: $id) { highestBid } lots(filter: {in: [$id]}) { nodes { highestBid } } }', { id: lot.id });
+    expect(gql.body.data).toEqual({ lot: { highestBid: '0.00' }, lots: { nodes: [{ highestBid: '0.00' }] } });
+  });
+
+  it('starts a lot given no start_time at a whole second, the same instant on both edges', async () => {
+    const times = async (id: string) => {
+      const rest = (await world.t.client.get(`/lots/${id}`)).body.data.attributes;
+      const gql = (await world.t.client.graphql('query($id: ID!) { lot(id: $id) { startTime endTime duration } }', { id })).body.data.lot;
+      expect(Date.parse(gql.startTime)).toBe(Date.parse(rest.start_time));
+      expect(Date.parse(gql.endTime)).toBe(Date.parse(rest.end_time));
+      expect(Date.parse(gql.startTime) % 1000).toBe(0);
+      expect((Date.parse(gql.endTime) - Date.parse(rest.start_time)) / 1000).toBe(3600);
+      expect(gql.duration).toBe(3600);
+    };
+    await times((await createLot(world.t, world.platform, { ...ENG_LOT, duration: 3600 })).id);
+    const input = { type: 'eng', currency: 'EUR', startPrice: '100', buyNowPrice: '0', deposit: '0', minStep: '10', maxStep: '20', duration: 3600, details: { country: 'GEO', year: 2019, maker: 'Kia', model: 'Rio' } };
+    const created = await world.t.client.as(world.platform).graphql('mutation($input: CreateLotInput!) { createLot(input: $input) { lotId } }', { input });
+    await times(created.body.data.createLot.lotId);
+  });
+
+  it('takes any positive duration, also below a minute, on both edges', async () => {
+    const res = await world.t.client.as(world.platform).post('/lots', { data: { type: 'lots', attributes: { ...ENG_LOT, duration: 5 } } });
+    expect(res.status).toBe(204);
+    const [lot] = (await world.t.client.get(`/lots?filter[organizer]=${world.platform.publicKey()}&sort=-created_at&page[limit]=1`)).body.data;
+    expect(lot.attributes.duration).toBe('5');
+    expect(Date.parse(lot.attributes.end_time) - Date.parse(lot.attributes.start_time)).toBe(5000);
+    const input = { type: 'eng', currency: 'EUR', startPrice: '100', buyNowPrice: '0', deposit: '0', minStep: '10', maxStep: '20', duration: 1, details: { country: 'GEO', year: 2019, maker: 'Kia', model: 'Rio' } };
+    const mutation = 'mutation($input: CreateLotInput!) { createLot(input: $input) { lotId } }';
+    const created = await world.t.client.as(world.platform).graphql(mutation, { input });
+    const gql = await world.t.client.graphql('query($id: ID!) { lot(id: $id) { duration } }', { id: created.body.data.createLot.lotId });
+    expect(gql.body.data.lot.duration).toBe(1);
+    for (const duration of [0, -5]) {
+      const refused = await world.t.client.as(world.platform).post('/lots', { data: { type: 'lots', attributes: { ...ENG_LOT, duration } } });
+      expect(refused.body.errors[0]).toMatchObject({ status: '400', source: { pointer: '/data/attributes/duration' } });
+      const refusedGql = await world.t.client.as(world.platform).graphql(mutation, { input: { ...input, duration } });
+      expect(refusedGql.body.errors[0].extensions).toMatchObject({ status: 400, errors: [{ field: 'duration' }] });
+    }
   });
 
   it('converts prices with ?currency', async () => {

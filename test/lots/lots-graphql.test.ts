@@ -49,6 +49,14 @@ describe('lots over GraphQL', () => {
     expect(filtered.body.data).toEqual({ lots: { nodes: [{ id: auctionId }] }, lotsCount: 1 });
   });
 
+  it('matches vocabulary filters in any letter case, and fuel by its enum id', async () => {
+    const res = await t.client.graphql(
+      '{ diesel: lotsCount(filter: {fuel: ["DIESEL"]}) gas: lots(filter: {fuel: ["GASOLINE"], wheel: "Left", transmission: "automatic", lotType: ["ENG"]}) { nodes { id } } }',
+    );
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data).toEqual({ diesel: 1, gas: { nodes: [{ id: auctionId }] } });
+  });
+
   it('refuses a malformed filter with the parameter it names', async () => {
     const res = await t.client.graphql('{ lotsCount(filter: {year: {min: 2020, max: 2010}}) }');
     expect(res.body.errors[0].extensions.code).toBe('invalid_parameter');

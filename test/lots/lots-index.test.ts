@@ -153,6 +153,24 @@ describe('GET /lots filters', () => {
     expect(await matching(query())).toEqual(expected);
   });
 
+  // PROTOCOL.md §9: vocabulary filters compare case-insensitively; fuel also takes the /enums/fuels ids.
+  const vocabulary: [string, () => string, string[]][] = [
+    ['fuel by enum ids', () => 'filter[fuel]=DIESEL,GASOLINE', ['A', 'B']],
+    ['fuel in mixed case', () => 'filter[fuel]=Hybrid,eLeCtRiC', ['C', 'D']],
+    ['wheel capitalised', () => 'filter[wheel]=Right', ['B']],
+    ['wheel by enum id', () => 'filter[wheel]=LEFT', ['A']],
+    ['transmission in lowercase', () => 'filter[transmission]=manual_gearbox', ['B']],
+    ['lot_type in uppercase', () => 'filter[lot_type]=NO_AUCTION,PARTNERA', ['B', 'E']],
+    ['lot_state in uppercase', () => 'filter[lot_state]=PENDING', ['A', 'B', 'C', 'D', 'E']],
+    ['organizer_type capitalised', () => 'filter[organizer_type]=Admin', ['C']],
+    ['winner_account_type in uppercase', () => 'filter[winner_account_type]=USER', ['B']],
+    ['partnerA_status in uppercase', () => 'filter[partnerA_status]=PURE', ['E']],
+    ['price in eur', () => 'filter[price]=900,1000&filter[currency]=eur', ['A']],
+  ];
+  it.each(vocabulary)('matches %s', async (_name, query, expected) => {
+    expect(await matching(query())).toEqual(expected);
+  });
+
   it('tab=won and tab=lost are the caller’s own', async () => {
     expect(await matching('filter[tab]=won', { as: user.keypair })).toEqual(['B']);
     expect(await matching('filter[tab]=lost', { as: loser.keypair })).toEqual(['D']);

@@ -87,6 +87,25 @@ describe('parseQuery: accepted forms', () => {
     expect(parseQuery(LOTS, { 'filter[lot_type]': 'eng' }).filters.lot_type).toEqual(['eng']);
   });
 
+  it('parses a vocabulary filter in any letter case, and by alias, into the spelling of its values', () => {
+    const spec: QuerySpec = {
+      filters: {
+        wheel: { kind: 'enum', values: ['left', 'right'], anyCase: true },
+        fuel: { kind: 'list', values: ['gas', 'diesel'], anyCase: true, aliases: { GASOLINE: 'gas' } },
+        strict: { kind: 'list', values: ['gas'], aliases: { GASOLINE: 'gas' } },
+      },
+    };
+    expect(parseQuery(spec, { 'filter[wheel]': 'Right', 'filter[fuel]': 'DIESEL,gasoline', 'filter[strict]': 'GASOLINE' }).filters).toEqual({
+      wheel: 'right',
+      fuel: ['diesel', 'gas'],
+      strict: ['gas'],
+    });
+    expect(faults(spec, { 'filter[strict]': 'Gasoline', 'filter[fuel]': 'coal' })).toEqual([
+      ['filter[strict]', 'invalid_parameter'],
+      ['filter[fuel]', 'invalid_parameter'],
+    ]);
+  });
+
   it('parses a list filter whose items match a pattern', () => {
     expect(parseQuery(LOTS, { 'filter[tags]': 'red,blue' }).filters.tags).toEqual(['red', 'blue']);
   });

@@ -2,6 +2,7 @@ import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import { formatMoney } from '../../core/money';
 import type { GraphQLContext } from '../../graphql/context';
 import { seesLotRow } from '../../core/policies';
+import { shownHighestBid } from '../lots/lots.entity';
 import { bidGql } from './bids.mappers';
 import { PlaceBidResultGql } from './bids.types';
 
@@ -16,7 +17,7 @@ export class BidsResolver {
   ): Promise<PlaceBidResultGql> {
     const placed = await services.bids.place(rc, lotId, { attributes: { amount: amount ?? undefined, max_amount: maxAmount ?? undefined } });
     return {
-      highestBid: placed.lot.highestBid === null ? null : formatMoney(placed.lot.highestBid),
+      highestBid: formatMoney(shownHighestBid(placed.lot)),
       bids: placed.bids.map((b) => bidGql(b, seesLotRow(rc.caller, placed.lot, b.accountId))),
     };
   }

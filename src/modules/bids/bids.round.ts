@@ -107,6 +107,12 @@ function decide(lot: LotRow, standing: Standing, involved: ParticipantRow[], r: 
     lot.lotState === LotState.Pending && lot.winnerId === null && participant.state === ParticipantState.Pending && lot.startTime <= now && now < lot.endTime;
   if (!active) throw invalid('lot_not_active', 'the lot takes no bids now');
 
+  // An amount is held to the bid rules also beside a max_amount, and before max_bid_exists (PROTOCOL.md §9).
+  if (r.amount !== undefined) {
+    const refusal = refusalOf(standing, r.amount);
+    if (refusal === 'bid_too_low') throw invalid(refusal, `amount must be at least ${minimumNext(standing).toFixed(2)}`, { attribute: 'amount' });
+    if (refusal) throw invalid(refusal, `amount may exceed the highest bid by at most ${lot.maxStep.toFixed(2)}`, { attribute: 'amount' });
+  }
   const planned: PlannedBid[] = [];
   if (r.maxAmount !== undefined) {
     if (r.maxAmount.lt(minimumNext(standing))) {
@@ -117,19 +123,17 @@ function decide(lot: LotRow, standing: Standing, involved: ParticipantRow[], r: 
     participant.maxBid = r.maxAmount;
     participant.maxBidAt = r.at;
   } else {
-    const amount = r.amount as Money;
-    const refusal = refusalOf(standing, amount);
-    if (refusal === 'bid_too_low') throw invalid(refusal, `amount must be at least ${minimumNext(standing).toFixed(2)}`, { attribute: 'amount' });
-    if (refusal) throw invalid(refusal, `amount may exceed the highest bid by at most ${lot.maxStep.toFixed(2)}`, { attribute: 'amount' });
-    planned.push({ participantId: participant.id, accountId: participant.accountId, amount, byProxy: false });
+    planned.push({ participantId: participant.id, accountId: participant.accountId, amount: r.amount as Money, byProxy: false });
   }
   const after: Standing = planned.length ? { ...standing, highest: planned[0].amount, leader: participant.id } : standing;
   const proxies = involved.filter((p) => p.state === ParticipantState.Pending && p.maxBid !== null);
-  planned.push(
-    ...resolveProxies(
-      after,
-      proxies.map((p) => ({ participantId: p.id, accountId: p.accountId, max: p.maxBid as Money, since: p.maxBidAt ?? p.updatedAt })),
-    ),
+  const answers = resolveProxies(
+    after,
+    proxies.map((p) => ({ participantId: p.id, accountId: p.accountId, max: p.maxBid as Money, since: p.maxBidAt ?? p.updatedAt })),
   );
+  // The bid a max-bid request places for its caller at once is the caller's own; only the raises
+  // that answer other bids are placed by proxy (PROTOCOL.md §9).
+  const ownMax = r.maxAmount !== undefined;
+  planned.push(...answers.map((b) => (ownMax && b.participantId === participant.id ? { ...b, byProxy: false } : b)));
   return { bidder: participant, bids: planned };
 }

@@ -12,6 +12,6 @@ export class BidGql {
 
 @ObjectType('PlaceBidResult')
 export class PlaceBidResultGql {
-  @Field(() => String, { nullable: true }) highestBid!: string | null;
+  @Field(() => String) highestBid!: string;
   @Field(() => [BidGql], { description: 'The bids this request placed, its own and the automatic raises it caused' }) bids!: BidGql[];
 }

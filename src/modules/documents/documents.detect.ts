@@ -69,11 +69,3 @@ function looksLikeHtml(bytes: Buffer): boolean {
   }
   return HTML_OPENING.test(text.slice(at));
 }
-
-/** The declared (Content-Type of the part) type without parameters, lowercased; '' when absent. */
-export function declaredType(mime: string | undefined): string {
-  return (mime ?? '').split(';')[0].trim().toLowerCase();
-}
-
-/** Declared types that say nothing about the content, so never contradict it. */
-export const UNDECLARED = new Set(['', 'application/octet-stream']);

@@ -20,11 +20,10 @@ export const uploadAttributes = z.object({
 
 export type UploadAttributes = z.infer<typeof uploadAttributes>;
 
-/** An upload as the REST edge hands it over: the bytes, the part's name and type, the attributes unparsed. */
+/** An upload as the REST edge hands it over: the bytes, the part's file name, the attributes unparsed. */
 export interface UploadInput {
   bytes: Buffer;
   fileName: string;
-  declaredType: string;
   attributes: unknown;
 }
 

@@ -6,7 +6,7 @@ import { forbidden, invalid, notFound, unauthenticated } from '../../core/errors
 import { requireCaller } from '../../core/policies';
 import { validateAttributes } from '../../core/validate';
 import { Account } from '../accounts/accounts.entity';
-import { declaredType, detectType, DOCUMENT_TYPES, UNDECLARED } from './documents.detect';
+import { detectType, DOCUMENT_TYPES } from './documents.detect';
 import { StoredDocument } from './documents.entity';
 import { DEFAULT_DOCUMENT_PAGE_SIZE, MAX_LISTED_IDS, uploadAttributes, type DocumentListInput, type UploadInput } from './documents.input';
 import { findLiveDocument, findLiveDocuments } from './documents.repository';
@@ -32,7 +32,6 @@ export interface DocumentContent {
   document: StoredDocument;
 }
 
-const ALIASES: Record<string, string> = { 'image/jpg': 'image/jpeg', 'image/pjpeg': 'image/jpeg' };
 const PURGE_BATCH = 500;
 const notFoundDocument = () => notFound('document_not_found', 'no document with this id');
 
@@ -147,16 +146,15 @@ export class DocumentsService {
     return this.storage.link(document.id, { contentType: document.contentType, fileName: document.fileName }, this.linkTtl);
   }
 
-  /** The type of the bytes; 400 when it is not allowed or contradicts the declared type. */
+  /**
+   * The type of the bytes; 400 when it is not one of the four. What the client declares (the
+   * part's header, the file name) is ignored (PROTOCOL.md §9): clients label files loosely.
+   */
   private async contentTypeOf(input: UploadInput): Promise<keyof typeof DOCUMENT_TYPES> {
     if (input.bytes.length === 0) throw invalid('invalid_field', 'the file is empty', { pointer: '/file' });
     const detected = await detectType(input.bytes);
     if (!detected.contentType) {
       throw invalid('unsupported_file_type', `the content is ${detected.label}; allowed are ${Object.keys(DOCUMENT_TYPES).join(', ')}`, { pointer: '/file' });
-    }
-    const declared = declaredType(input.declaredType);
-    if (!UNDECLARED.has(declared) && (ALIASES[declared] ?? declared) !== detected.contentType) {
-      throw invalid('file_type_mismatch', `the file is declared ${declared} but its content is ${detected.contentType}`, { pointer: '/file' });
     }
     return detected.contentType;
   }

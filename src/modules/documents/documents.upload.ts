@@ -43,7 +43,7 @@ export async function readUpload(koa: Context, rc: RequestContext, limit: number
 
   const file = koa.request.file;
   if (!file) throw invalid('missing_field', 'the form needs a file part named file', { pointer: '/file' });
-  return { bytes: file.buffer, fileName: file.originalname, declaredType: file.mimetype, attributes: attributesOf((koa.request as { body?: unknown }).body) };
+  return { bytes: file.buffer, fileName: file.originalname, attributes: attributesOf((koa.request as { body?: unknown }).body) };
 }
 
 /** A signed upload must sign `digest`, and it must match the body (PROTOCOL.md §3.1). */

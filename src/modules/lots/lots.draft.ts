@@ -1,4 +1,5 @@
 import { formatMoney, Money } from '../../core/money';
+import { wholeSecond } from '../../core/time';
 import { Lot, LotType } from './lots.entity';
 import type { CreateLotAttributes, LotDetails } from './lots.input';
 
@@ -44,8 +45,8 @@ export function draftOf(a: CreateLotAttributes): LotDraft {
   };
 }
 
-/** The lot's own fields from a draft; a start time already past (or none) starts the lot now. */
-export function lotFieldsOf(draft: LotDraft, organizerId: string, publisherId: string, now = new Date()) {
+/** The lot's own fields from a draft; a start time already past (or none) starts the lot at the current second. */
+export function lotFieldsOf(draft: LotDraft, organizerId: string, publisherId: string, now = wholeSecond()) {
   const given = draft.start_time === undefined ? null : new Date(draft.start_time * 1000);
   const startTime = given && given > now ? given : now;
   const duration = draft.duration ?? DEFAULT_DURATION_SECONDS;

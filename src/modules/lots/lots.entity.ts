@@ -1,6 +1,6 @@
 import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { MoneyType } from '../../db/money.type';
-import type { Money } from '../../core/money';
+import { Money } from '../../core/money';
 
 export enum LotType {
   NoAuction = 0,
@@ -116,4 +116,12 @@ export class Lot {
 
   @Property({ type: 'datetime', defaultRaw: 'now()', onUpdate: () => new Date() })
   updatedAt: Date = new Date();
+}
+
+/**
+ * The highest bid as both edges show it: 0.00 until the first accepted bid (PROTOCOL.md §9). The
+ * column stays null until then, which is how the first-bid rule tells the first bid.
+ */
+export function shownHighestBid(lot: { highestBid: Money | null }): Money {
+  return lot.highestBid ?? new Money(0);
 }

@@ -71,7 +71,7 @@ export function createLotSchema(reference: ReferenceService) {
       b2c_vehicle_price: price.optional(),
       b2c_total_price: price.optional(),
       start_time: z.number().int().positive().optional(),
-      duration: z.number().int().min(60).max(365 * 86400).optional(),
+      duration: z.number().int().positive().max(365 * 86400).optional(),
     })
     .superRefine((v, ctx) => {
       const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });

@@ -1,6 +1,6 @@
 import { formatMoney, type Money } from '../../core/money';
 import type { Converter } from '../currency/currency.service';
-import { LOT_STATE_NAMES, LOT_TYPE_NAMES, type Lot } from './lots.entity';
+import { LOT_STATE_NAMES, LOT_TYPE_NAMES, shownHighestBid, type Lot } from './lots.entity';
 import type { LotFilterInput, LotGql } from './lots.types';
 
 export function lotGql(lot: Lot, convert: Converter, currency = lot.currency): LotGql {
@@ -18,7 +18,7 @@ export function lotGql(lot: Lot, convert: Converter, currency = lot.currency): L
     deposit: price(lot.deposit),
     minStep: price(lot.minStep),
     maxStep: price(lot.maxStep),
-    highestBid: maybe(lot.highestBid),
+    highestBid: price(shownHighestBid(lot)),
     b2bVehiclePrice: maybe(lot.b2bVehiclePrice),
     b2cVehiclePrice: maybe(lot.b2cVehiclePrice),
     b2cTotalPrice: maybe(lot.b2cTotalPrice),

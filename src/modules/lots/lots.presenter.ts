@@ -3,7 +3,7 @@ import { formatMoney } from '../../core/money';
 import { rfc3339 } from '../../core/time';
 import type { Resource } from '../../rest/document';
 import type { Converter } from '../currency/currency.service';
-import { LOT_STATE_NAMES, LOT_TYPE_NAMES, type Lot } from './lots.entity';
+import { LOT_STATE_NAMES, LOT_TYPE_NAMES, shownHighestBid, type Lot } from './lots.entity';
 
 export interface LotPresentation {
   /** Show prices in this currency instead of the lot's own. */
@@ -19,7 +19,7 @@ export function lotAttributes(lot: Lot, p: Pick<LotPresentation, 'currency' | 'c
     buy_now_price: price(lot.buyNowPrice),
     start_price: price(lot.startPrice),
     deposit: price(lot.deposit),
-    highest_bid: price(lot.highestBid),
+    highest_bid: price(shownHighestBid(lot)),
     min_step: price(lot.minStep),
     max_step: price(lot.maxStep),
     b2b_vehicle_price: price(lot.b2bVehiclePrice),

@@ -1,5 +1,6 @@
 import type { QuerySpec } from '../../rest/query';
 import { CURRENCIES } from '../accounts/accounts.input';
+import { FUEL_IDS } from '../reference/reference.service';
 import { LOT_INCLUDES } from './lots.includes';
 import { ACCOUNT_TYPE_VALUES, FUEL_VALUES, LOT_SORTS, LOT_STATE_VALUES, LOT_TYPE_VALUES, PARTNER_A_STATUS_VALUES } from './lots.filter';
 
@@ -7,6 +8,9 @@ const ACCOUNT = /^G[A-Z2-7]{55}$/;
 const account = { kind: 'string', max: 56 } as const;
 const accounts = { kind: 'list', item: ACCOUNT } as const;
 const flag = { kind: 'boolean' } as const;
+/** Vocabulary filters match in any letter case (PROTOCOL.md §9), and by the aliases given. */
+const oneOf = (values: readonly string[], aliases?: Record<string, string>) => ({ kind: 'enum', values, anyCase: true, aliases }) as const;
+const anyOf = (values: readonly string[], aliases?: Record<string, string>) => ({ kind: 'list', values, anyCase: true, aliases }) as const;
 
 /** The query of GET /lots and GET /lots/count (PROTOCOL.md §2). */
 export const LOT_FILTERS: NonNullable<QuerySpec['filters']> = {
@@ -15,19 +19,19 @@ export const LOT_FILTERS: NonNullable<QuerySpec['filters']> = {
   stars_of: account,
   in: { kind: 'list', item: /^\d{1,18}$/ },
   vin: { kind: 'list', item: /^[A-Za-z0-9]{1,32}$/ },
-  organizer_type: { kind: 'enum', values: ACCOUNT_TYPE_VALUES },
-  lot_type: { kind: 'list', values: LOT_TYPE_VALUES },
-  lot_state: { kind: 'list', values: LOT_STATE_VALUES },
+  organizer_type: oneOf(ACCOUNT_TYPE_VALUES),
+  lot_type: anyOf(LOT_TYPE_VALUES),
+  lot_state: anyOf(LOT_STATE_VALUES),
   participant: account,
   winner: account,
   not_winner: account,
-  wheel: { kind: 'enum', values: ['left', 'right', 'LEFT', 'RIGHT'] },
+  wheel: oneOf(['left', 'right']),
   year: { kind: 'range', of: 'integer' },
   engine_volume: { kind: 'range', of: 'decimal' },
-  currency: { kind: 'enum', values: CURRENCIES },
+  currency: oneOf(CURRENCIES),
   price: { kind: 'range', of: 'decimal' },
   transmission: { kind: 'string', max: 30 },
-  fuel: { kind: 'list', values: FUEL_VALUES },
+  fuel: anyOf(FUEL_VALUES, FUEL_IDS),
   maker: { kind: 'string', max: 100 },
   model: { kind: 'string', max: 100 },
   model_prefix: { kind: 'string', max: 100 },
@@ -36,7 +40,7 @@ export const LOT_FILTERS: NonNullable<QuerySpec['filters']> = {
   trim_partnerB: { kind: 'integer' },
   time_period: { kind: 'range', of: 'integer' },
   yard_number: { kind: 'integer' },
-  partnerA_status: { kind: 'list', values: PARTNER_A_STATUS_VALUES },
+  partnerA_status: anyOf(PARTNER_A_STATUS_VALUES),
   registered: flag,
   deposit: flag,
   has_winner: flag,
@@ -50,10 +54,10 @@ export const LOT_FILTERS: NonNullable<QuerySpec['filters']> = {
   publisher: accounts,
   direct_sale_publisher: accounts,
   organizer: account,
-  winner_account_type: { kind: 'enum', values: ACCOUNT_TYPE_VALUES },
+  winner_account_type: oneOf(ACCOUNT_TYPE_VALUES),
   invoice_sent: flag,
   invoice_paid: flag,
-  tab: { kind: 'enum', values: ['won', 'lost'] },
+  tab: oneOf(['won', 'lost']),
 };
 
 export const LOT_INDEX_QUERY: QuerySpec = {

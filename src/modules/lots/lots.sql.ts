@@ -71,7 +71,7 @@ export function lotConditions(f: LotFilter, c: ConditionContext): Sql {
   if (f.participant) exists('participants', 'x.account_id = ?', f.participant);
   if (f.winner) add('l.winner_id = ?', f.winner);
   if (f.not_winner) add('l.winner_id is distinct from ?', f.not_winner);
-  if (f.wheel) add('l.wheel = ?', f.wheel.toLowerCase());
+  if (f.wheel) add('l.wheel = ?', f.wheel);
   range('l.year', f.year);
   range('l.engine_volume', f.engine_volume);
   range(PRICE_EXPR, f.price, [c.targetRate]);

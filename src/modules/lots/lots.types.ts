@@ -14,7 +14,7 @@ export class LotGql {
   @Field(() => String) deposit!: string;
   @Field(() => String) minStep!: string;
   @Field(() => String) maxStep!: string;
-  @Field(() => String, { nullable: true }) highestBid!: string | null;
+  @Field(() => String, { description: '0.00 until the first accepted bid' }) highestBid!: string;
   @Field(() => String, { nullable: true }) b2bVehiclePrice!: string | null;
   @Field(() => String, { nullable: true }) b2cVehiclePrice!: string | null;
   @Field(() => String, { nullable: true }) b2cTotalPrice!: string | null;

@@ -28,6 +28,9 @@ export interface EnumEntry {
   verbose: string;
 }
 
+/** The ids of /enums/fuels, each to the lowercase value that details and filters use (GASOLINE is gas). */
+export const FUEL_IDS: Readonly<Record<string, string>> = Object.fromEntries((fuels as FuelType[]).map((f) => [f.id, f.value]));
+
 /**
  * The reference lists (makers, countries, fuels, wheel positions, transmissions). They are
  * static data shipped with the service, so reading them needs no request context.
