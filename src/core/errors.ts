@@ -1,8 +1,11 @@
 /**
- * Where in the input a fault lies: a JSON pointer into the body, a query parameter, a header, or
- * an attribute of the input resource (REST shows it as /data/attributes/…, GraphQL as a field).
+ * Where in the input a fault lies. Services name a `field` of their operation's domain input
+ * (camelCase, dotted: `amount`, `details.country`, `id`), which each edge renders in its own
+ * terms (REST: a JSON pointer or a query parameter, GraphQL: the field). The other forms are the
+ * REST edge's own (a pointer into the body, a query parameter, a header), and `attribute`, the
+ * snake_case attribute path of services that still take REST-shaped input.
  */
-export type ErrorSource = { pointer: string } | { parameter: string } | { header: string } | { attribute: string };
+export type ErrorSource = { field: string } | { pointer: string } | { parameter: string } | { header: string } | { attribute: string };
 
 export type ErrorKind =
   | 'invalid'

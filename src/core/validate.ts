@@ -22,6 +22,30 @@ export function validateAttributes<S extends z.ZodType>(schema: S, attributes: u
   throw new DomainError('invalid', items as [ErrorItem, ...ErrorItem[]]);
 }
 
+/** An operation's input as an edge hands it over: its fields, not yet checked against the domain's rules. */
+export type Untrusted<T> = { [K in keyof T]?: unknown };
+
+/**
+ * Validates an operation's typed domain input; every faulty field is one error item naming the
+ * field's path in that input, which each edge renders in its own terms.
+ */
+export function validateInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  const items: ErrorItem[] = result.error.issues.map((issue) => {
+    const field = issue.path.map(String).join('.');
+    const given = issue.path.reduce<unknown>((cur, key) => (cur && typeof cur === 'object' ? (cur as Record<PropertyKey, unknown>)[key] : undefined), input);
+    const missing = given === undefined && issue.path.length > 0;
+    const name = field || 'input';
+    return {
+      code: missing ? 'missing_field' : 'invalid_field',
+      detail: missing ? `${name} is required` : `${name}: ${issue.message}`,
+      source: { field },
+    };
+  });
+  throw new DomainError('invalid', items as [ErrorItem, ...ErrorItem[]]);
+}
+
 /** An input resource as both edges hand it to a service: its id and attributes, unvalidated. */
 export interface ResourceInput {
   id?: unknown;

@@ -8,8 +8,9 @@ import type { GraphQLContext } from './context';
 
 const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
-/** Attribute faults name the GraphQL input field; other sources pass as they are. */
+/** Domain fields are named as they are; attribute faults name the GraphQL input field; other sources pass as they are. */
 function fieldOf(source: ErrorSource) {
+  if ('field' in source) return { field: source.field };
   return 'attribute' in source ? { field: source.attribute.split('/').map(camel).join('.') } : { source };
 }
 

@@ -4,6 +4,7 @@ import { DomainError, type ErrorItem } from '../core/errors';
 import { loggable } from '../core/loggable';
 import type { Logger } from '../core/logger';
 import { JSONAPI } from './document';
+import { restItem, type FieldPlacement } from './fields';
 
 export interface ErrorObject {
   status: string;
@@ -16,6 +17,7 @@ export interface ErrorObject {
 
 function restSource(source: ErrorItem['source']) {
   if (!source) return {};
+  if ('field' in source) throw new Error('a field source is rendered by restItem first');
   return { source: 'attribute' in source ? { pointer: `/data/attributes${source.attribute ? `/${source.attribute}` : ''}` } : source };
 }
 
@@ -30,10 +32,13 @@ function errorObject(status: number, item: ErrorItem): ErrorObject {
   };
 }
 
-/** Maps whatever was thrown to the JSON:API error document of PROTOCOL.md §1; never a stack trace. */
-export function toErrorDocument(err: unknown, requestId: string): { status: number; body: { errors: ErrorObject[] } } {
+/**
+ * Maps whatever was thrown to the JSON:API error document of PROTOCOL.md §1; never a stack trace.
+ * `fields` says where the route's domain input came from (its body by default).
+ */
+export function toErrorDocument(err: unknown, requestId: string, fields: FieldPlacement = 'body'): { status: number; body: { errors: ErrorObject[] } } {
   if (err instanceof DomainError) {
-    return { status: err.status, body: { errors: err.items.map((i) => errorObject(err.status, i)) } };
+    return { status: err.status, body: { errors: err.items.map((i) => errorObject(err.status, restItem(i, fields))) } };
   }
   const status = (err as { status?: number; expose?: boolean }).status;
   if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: boolean }).expose) {
@@ -57,7 +62,7 @@ function asGraphqlErrors(status: number, errors: ErrorObject[]) {
   };
 }
 
-export function errorHandler(log: Logger, graphqlPath: string): Middleware<{ requestId: string }> {
+export function errorHandler(log: Logger, graphqlPath: string): Middleware<{ requestId: string; fields?: FieldPlacement }> {
   return async (ctx, next) => {
     try {
       await next();
@@ -65,7 +70,7 @@ export function errorHandler(log: Logger, graphqlPath: string): Middleware<{ req
         throw DomainError.of('not_found', 'route_not_found', `no route for ${ctx.method} ${ctx.path}`);
       }
     } catch (err) {
-      const { status, body } = toErrorDocument(err, ctx.state.requestId);
+      const { status, body } = toErrorDocument(err, ctx.state.requestId, ctx.state.fields);
       if (status >= 500) log.error({ err: loggable(err), requestId: ctx.state.requestId }, 'request failed');
       ctx.status = status;
       if (ctx.path === graphqlPath) {

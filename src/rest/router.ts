@@ -4,6 +4,7 @@ import type { RequestContext } from '../core/context';
 import { unauthenticated } from '../core/errors';
 import type { Services } from '../services';
 import { JSONAPI, type TopLevel } from './document';
+import type { FieldPlacement } from './fields';
 import { parseQuery, type ParsedQuery, type QuerySpec } from './query';
 
 export interface RouteRequest {
@@ -27,6 +28,8 @@ export interface RouteOptions {
   query?: QuerySpec;
   /** Success status; 204 answers with no body. */
   status?: number;
+  /** Where the operation's domain input comes from, for the sources of its errors: the body by default. */
+  fields?: FieldPlacement;
 }
 
 type Handler = (req: RouteRequest) => Promise<TopLevel | null | void> | TopLevel | null | void;
@@ -56,6 +59,7 @@ export class AppRouter {
 
   private add(method: Method, path: string, options: RouteOptions, handler: Handler) {
     this.koa[method](path, async (koa) => {
+      koa.state.fields = options.fields ?? 'body';
       const rc: RequestContext = koa.state.rc;
       if (options.authenticated && !rc.caller && !(options.authenticated === 'key' && rc.provenKey)) {
         throw unauthenticated('unauthenticated', 'this operation needs a valid signature or bearer token');

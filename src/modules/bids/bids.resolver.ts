@@ -15,7 +15,7 @@ export class BidsResolver {
     @Arg('maxAmount', () => String, { nullable: true }) maxAmount: string | undefined,
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<PlaceBidResultGql> {
-    const placed = await services.bids.place(rc, lotId, { attributes: { amount: amount ?? undefined, max_amount: maxAmount ?? undefined } });
+    const placed = await services.bids.place(rc, { lotId, amount: amount ?? undefined, maxAmount: maxAmount ?? undefined });
     return {
       highestBid: formatMoney(shownHighestBid(placed.lot)),
       bids: placed.bids.map((b) => bidGql(b, seesLotRow(rc.caller, placed.lot, b.accountId))),

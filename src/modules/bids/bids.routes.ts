@@ -1,10 +1,21 @@
+import { invalid } from '../../core/errors';
 import { inputDocument, parseDocument } from '../../rest/document';
 import type { AppRouter } from '../../rest/router';
+
+/** The body's lot_id is optional; given, it must name the path's lot (a document about another lot is malformed). */
+function checkLotId(given: unknown, lotId: string): void {
+  if (given === undefined) return;
+  if (!(Number.isInteger(given) || (typeof given === 'string' && /^\d{1,18}$/.test(given)))) {
+    throw invalid('invalid_field', 'lot_id: must be an integer', { pointer: '/data/attributes/lot_id' });
+  }
+  if (String(given) !== lotId) throw invalid('invalid_field', 'lot_id must be the lot of the path', { pointer: '/data/attributes/lot_id' });
+}
 
 export function bidsRoutes(router: AppRouter): void {
   const { bids } = router.services;
   router.post('/lots/:id/bid_requests', { authenticated: true, status: 204 }, async ({ rc, params, body }) => {
-    const { data } = parseDocument(inputDocument('bid_requests'), body);
-    await bids.place(rc, params.id, data);
+    const attributes = parseDocument(inputDocument('bid_requests'), body).data.attributes ?? {};
+    checkLotId(attributes.lot_id, params.id);
+    await bids.place(rc, { lotId: params.id, amount: attributes.amount, maxAmount: attributes.max_amount });
   });
 }

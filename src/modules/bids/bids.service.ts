@@ -1,24 +1,18 @@
-import { z } from 'zod';
 import { KeyedBatcher, type Settled } from '../../core/batcher';
 import type { RequestContext } from '../../core/context';
-import { invalid, notFound } from '../../core/errors';
+import { notFound } from '../../core/errors';
 import { integerId } from '../../core/ids';
-import { formatMoney, priceInput } from '../../core/money';
+import { formatMoney } from '../../core/money';
 import { requireCaller } from '../../core/policies';
-import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { validateInput, type Untrusted } from '../../core/validate';
 import { rawTransaction } from '../../db/raw';
 import { bidEvent, type LiveBus } from '../live/live.bus';
 import type { NotificationsService } from '../notifications/notifications.service';
+import { placeBidInput, type PlaceBidInput } from './bids.input';
 import { runRound, type BidRequest, type PlacedBids } from './bids.round';
 import { openRound } from './bids.sql';
 
 export type { PlacedBids } from './bids.round';
-
-const bidInput = z
-  .object({ lot_id: z.union([z.number().int(), z.string().regex(/^\d{1,18}$/)]).optional(), amount: priceInput.optional(), max_amount: priceInput.optional() })
-  .superRefine((v, ctx) => {
-    if (v.amount === undefined && v.max_amount === undefined) ctx.addIssue({ code: 'custom', path: ['amount'], message: 'amount (or max_amount) is required' });
-  });
 
 /** The most requests one round decides: enough to drain a burst, few enough to keep the lock short. */
 const ROUND_SIZE = 64;
@@ -47,15 +41,12 @@ export class BidsService {
     private readonly live: LiveBus,
   ) {}
 
-  async place(ctx: RequestContext, lotId: string, input: ResourceInput): Promise<PlacedBids> {
+  async place(ctx: RequestContext, input: Untrusted<PlaceBidInput>): Promise<PlacedBids> {
     const caller = requireCaller(ctx);
-    const attrs = validateAttributes(bidInput, input.attributes);
-    if (attrs.lot_id !== undefined && String(attrs.lot_id) !== lotId) {
-      throw invalid('invalid_field', 'lot_id must be the lot of the path', { attribute: 'lot_id' });
-    }
+    const { lotId, amount, maxAmount } = validateInput(placeBidInput, input);
     const id = integerId(lotId);
     if (id === null) throw notFound('lot_not_found', 'no lot with this id');
-    return this.rounds.submit(id, { ctx, caller, amount: attrs.amount, maxAmount: attrs.max_amount, at: new Date() });
+    return this.rounds.submit(id, { ctx, caller, amount, maxAmount, at: new Date() });
   }
 
   /**

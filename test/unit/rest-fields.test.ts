@@ -1,0 +1,38 @@
+import { restItem } from '../../src/rest/fields';
+
+const item = (field: string, detail: string) => ({ code: 'invalid_field', detail, source: { field } });
+
+describe('restItem: a domain field shown where the client wrote it', () => {
+  it('names a body attribute by its JSON pointer and its snake_case name', () => {
+    expect(restItem(item('maxAmount', 'maxAmount: must be a price'), 'body')).toEqual({
+      code: 'invalid_field',
+      detail: 'max_amount: must be a price',
+      source: { pointer: '/data/attributes/max_amount' },
+    });
+    expect(restItem(item('details.country', 'details.country is required'), 'body')).toMatchObject({
+      detail: 'details/country is required',
+      source: { pointer: '/data/attributes/details/country' },
+    });
+    expect(restItem(item('id', 'id: must be an account id'), 'body')).toMatchObject({ detail: 'data.id: must be an account id', source: { pointer: '/data/id' } });
+  });
+
+  it('names a query field by its parameter', () => {
+    expect(restItem(item('filter.lotState', 'filter.lotState: unknown state'), 'query')).toMatchObject({
+      detail: 'filter[lot_state]: unknown state',
+      source: { parameter: 'filter[lot_state]' },
+    });
+    expect(restItem(item('page.cursor', 'page.cursor: malformed'), 'query')).toMatchObject({ source: { parameter: 'page[cursor]' } });
+  });
+
+  it('names an item of a bulk body by its index', () => {
+    expect(restItem(item('2.amount', '2.amount: must be a number'), 'list')).toMatchObject({
+      detail: 'amount: must be a number',
+      source: { pointer: '/data/2/attributes/amount' },
+    });
+  });
+
+  it('leaves other sources and their details as they are', () => {
+    const header = { code: 'unauthenticated', detail: 'bad signature', source: { header: 'signature' } };
+    expect(restItem(header, 'body')).toBe(header);
+  });
+});
