@@ -140,8 +140,10 @@ const OPERATIONS = [
     }
   }],
   [2, 'lot', async (api, m) => {
-    // The demo's catalogue: a photo and a lot for each of its vehicles.
+    // The demo's catalogue: a photo and a lot for each of its vehicles, counted as one step.
+    const started = performance.now();
     m.lots.push(...(await createLots(m.staff)));
+    record('lot', 204, performance.now() - started);
   }],
 ];
 
