@@ -109,6 +109,7 @@ async function scenario(subscribers) {
   const pool = new Pool({ connectionString: db.url, max: 2 });
   const agent = new Agent({ keepAlive: true, maxSockets: BIDDERS * 4 });
   let clients = [];
+  let sampler;
   try {
     const { users, lotId } = await seed(pool);
     const idle = memoryOf(server.pid).rss;
@@ -138,7 +139,7 @@ async function scenario(subscribers) {
     const withSubscribers = memoryOf(server.pid).rss;
 
     let peak = withSubscribers;
-    const sampler = setInterval(() => (peak = Math.max(peak, memoryOf(server.pid).rss)), 100);
+    sampler = setInterval(() => (peak = Math.max(peak, memoryOf(server.pid).rss)), 100);
     const total = RATE * SECONDS;
     const requests = [];
     const cpuBefore = { server: cpuOf(server.pid), bench: process.cpuUsage() };
@@ -203,6 +204,8 @@ async function scenario(subscribers) {
       targets: { p99Below100ms: subscribers <= 1000 ? percentile(fromCreated, 0.99) < 100 : undefined, rssBelow300Mb: mb(end.hwm) < 300 },
     };
   } finally {
+    // A failure mid-run must surface as itself, not as the sampler reading a stopped server.
+    clearInterval(sampler);
     await Promise.all(clients.map((c) => c.dispose()));
     agent.destroy();
     await pool.end();
