@@ -41,20 +41,21 @@ export class RelayedSubmissions {
   async submit(ctx: Pick<RequestContext, 'em'>, envelope: Transaction | FeeBumpTransaction): Promise<SubmittedTransaction> {
     const hash = envelope.hash().toString('hex');
     const id = await relayOutbox.record(ctx.em, hash, envelope.toEnvelope().toXDR('base64'));
+    // Should marking the row fail, it stays pending and the job settles it by asking Horizon.
+    const unmarked = (err: unknown) => logger.warn({ err: loggable(err), hash }, 'marking a relayed transaction failed; the relay job settles it');
     let submitted: SubmittedTransaction;
     try {
       submitted = await this.horizon.submit(envelope);
     } catch (err) {
       // Refused, nothing happened; any other failure leaves the row pending for the job to ask Horizon.
-      if (err instanceof TransactionRejected) await relayOutbox.rejected(ctx.em, id);
+      if (err instanceof TransactionRejected) await relayOutbox.rejected(ctx.em, id).catch(unmarked);
       throw err;
     }
     try {
       await this.complete(ctx.em, id, innerOf(envelope));
     } catch (err) {
       logger.warn({ err: loggable(err), hash }, 'the deposit write of an accepted relayed transaction failed; the relay job completes it');
-      // Should this fail too, the row stays pending and the job finds the transaction on Horizon.
-      await relayOutbox.accepted(ctx.em, id).catch(() => undefined);
+      await relayOutbox.accepted(ctx.em, id).catch(unmarked);
     }
     return submitted;
   }
@@ -64,8 +65,8 @@ export class RelayedSubmissions {
     const now = Date.now();
     let completed = 0;
     for (const row of await relayOutbox.due(em, new Date(now - this.pendingForMs), ROWS_PER_RUN)) {
-      const tx = innerOf(TransactionBuilder.fromXDR(row.envelopeXdr, this.networkPassphrase));
       try {
+        const tx = innerOf(TransactionBuilder.fromXDR(row.envelopeXdr, this.networkPassphrase));
         if (row.state === 'pending') {
           const outcome = await this.horizon.outcome(row.hash);
           if (outcome === 'failed' || (outcome === 'missing' && expired(tx, now))) await relayOutbox.rejected(em, row.id);

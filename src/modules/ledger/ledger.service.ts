@@ -24,8 +24,9 @@ const submitInput = z.object({ tx: z.string().trim().min(1, 'must be a base64 tr
 
 /**
  * POST /transactions and GET /ledger/accounts/{id} (INTERFACE.md §4.3, PROTOCOL.md §8, §9):
- * transactions go to the embedded ledger, or to Horizon when one is configured; a payment with a
- * `deposit:<id>` memo pays that deposit in the same database transaction.
+ * transactions go to the embedded ledger, where a payment with a `deposit:<id>` memo pays that
+ * deposit in the same database transaction, or to Horizon when one is configured, where the
+ * deposit is written once Horizon accepted (ledger.relay.ts).
  */
 export class LedgerService {
   private readonly embedded = new EmbeddedLedger();
