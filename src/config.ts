@@ -55,6 +55,7 @@ const schema = z.object({
     .url()
     .refine((v) => /^https?:\/\//i.test(v), 'expected an http:// or https:// URL')
     .optional(),
+  HORIZON_RETRY_SECONDS: z.coerce.number().int().min(1).default(30),
   UPLOAD_LIMIT: z.coerce.number().int().positive().default(20 * 1024 * 1024),
   STORAGE_LINK_TTL: duration.refine((v) => v >= 1 && v <= 7 * 86400, 'must be 1 second to 7 days').default(900),
   STORAGE_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

@@ -1,6 +1,7 @@
 import { createApp } from './app';
 import { loadMasterKeypair } from './auth/master';
 import { ConfigError, loadConfig } from './config';
+import { loggable } from './core/loggable';
 import { logger } from './core/logger';
 import { EmbeddedPostgresError, startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded';
 import { migrate, openDatabase } from './db/orm';
@@ -56,6 +57,6 @@ async function embeddedDatabase(dir: string, port: number): Promise<EmbeddedPost
 }
 
 main().catch((err) => {
-  logger.fatal({ err }, 'failed to start');
+  logger.fatal({ err: loggable(err) }, 'failed to start');
   process.exit(1);
 });

@@ -3,7 +3,9 @@ import type { JwtService } from './auth/jwt';
 import type { Config } from './config';
 import type { Logger } from './core/logger';
 import { EmbeddedLedgerAccounts } from './modules/ledger/ledger.port';
+import { DepositPayments } from './modules/ledger/ledger.deposits';
 import { HorizonRelay } from './modules/ledger/ledger.horizon';
+import { RelayedSubmissions } from './modules/ledger/ledger.relay';
 import { LedgerService } from './modules/ledger/ledger.service';
 import { TableOutbox } from './modules/outbox/outbox.table';
 import { SmtpOutbox } from './modules/outbox/outbox.smtp';
@@ -76,6 +78,10 @@ export function createServices(config: Config, master: Keypair, jwt: JwtService,
   const lots: LotsService = new LotsService(reference, requests, currency, lotClock);
   const credentials = new CredentialsService(jwt);
   const deposits = new DepositsService(notifications);
+  const payments = new DepositPayments(deposits);
+  const relay = config.HORIZON_URL
+    ? new RelayedSubmissions(new HorizonRelay(config.HORIZON_URL), config.NETWORK_PASSPHRASE, payments, config.HORIZON_RETRY_SECONDS * 1000)
+    : null;
   return {
     reference,
     verification,
@@ -100,6 +106,6 @@ export function createServices(config: Config, master: Keypair, jwt: JwtService,
     feeds: new LiveFeeds(live, lots),
     lotClock,
     messages: new MessagesService(notifications),
-    ledger: new LedgerService(config.NETWORK_PASSPHRASE, deposits, config.HORIZON_URL ? new HorizonRelay(config.HORIZON_URL) : null),
+    ledger: new LedgerService(config.NETWORK_PASSPHRASE, payments, relay),
   };
 }

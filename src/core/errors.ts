@@ -1,3 +1,5 @@
+import type { ErrorCode, ErrorCodeWithStatus, ErrorStatus } from './error-codes';
+
 /**
  * Where in the input a fault lies. Services name a `field` of their operation's domain input
  * (camelCase, dotted: `amount`, `details.country`, `id`), which each edge renders in its own
@@ -19,7 +21,7 @@ export type ErrorKind =
   | 'bad_gateway'
   | 'internal';
 
-export const STATUS_OF_KIND: Record<ErrorKind, number> = {
+export const STATUS_OF_KIND = {
   invalid: 400,
   unauthenticated: 401,
   forbidden: 403,
@@ -30,10 +32,13 @@ export const STATUS_OF_KIND: Record<ErrorKind, number> = {
   rate_limited: 429,
   internal: 500,
   bad_gateway: 502,
-};
+} as const satisfies Record<ErrorKind, ErrorStatus>;
+
+/** The codes a kind of error may carry: those the table answers with the kind's status. */
+export type CodeOfKind<K extends ErrorKind> = ErrorCodeWithStatus<(typeof STATUS_OF_KIND)[K]>;
 
 export interface ErrorItem {
-  code: string;
+  code: ErrorCode;
   detail: string;
   source?: ErrorSource;
   meta?: Record<string, unknown>;
@@ -45,7 +50,7 @@ export interface ErrorItem {
  * A validation failure carries one item per faulty field.
  */
 export class DomainError extends Error {
-  readonly status: number;
+  readonly status: ErrorStatus;
 
   constructor(
     readonly kind: ErrorKind,
@@ -56,21 +61,21 @@ export class DomainError extends Error {
     this.status = STATUS_OF_KIND[kind];
   }
 
-  get code(): string {
+  get code(): ErrorCode {
     return this.items[0].code;
   }
 
-  static of(kind: ErrorKind, code: string, detail: string, source?: ErrorSource): DomainError {
+  static of<K extends ErrorKind>(kind: K, code: CodeOfKind<K>, detail: string, source?: ErrorSource): DomainError {
     return new DomainError(kind, [{ code, detail, ...(source ? { source } : {}) }]);
   }
 }
 
-export const invalid = (code: string, detail: string, source?: ErrorSource) =>
+export const invalid = (code: CodeOfKind<'invalid'>, detail: string, source?: ErrorSource) =>
   DomainError.of('invalid', code, detail, source);
-export const unauthenticated = (code: string, detail: string) =>
+export const unauthenticated = (code: CodeOfKind<'unauthenticated'>, detail: string) =>
   DomainError.of('unauthenticated', code, detail);
-export const forbidden = (code: string, detail: string) => DomainError.of('forbidden', code, detail);
-export const notFound = (code: string, detail: string, source?: ErrorSource) =>
+export const forbidden = (code: CodeOfKind<'forbidden'>, detail: string) => DomainError.of('forbidden', code, detail);
+export const notFound = (code: CodeOfKind<'not_found'>, detail: string, source?: ErrorSource) =>
   DomainError.of('not_found', code, detail, source);
-export const conflict = (code: string, detail: string, source?: ErrorSource) =>
+export const conflict = (code: CodeOfKind<'conflict'>, detail: string, source?: ErrorSource) =>
   DomainError.of('conflict', code, detail, source);

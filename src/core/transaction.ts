@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from './context';
+import { loggable } from './loggable';
 import { logger } from './logger';
 
 /** What a transaction may leave for after its commit: events that must never announce a rollback. */
@@ -18,7 +19,7 @@ export async function inTransaction<T>(ctx: Pick<RequestContext, 'em'>, work: (e
     try {
       await task();
     } catch (err) {
-      logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'an after-commit task failed');
+      logger.warn({ err: loggable(err) }, 'an after-commit task failed');
     }
   }
   return result;

@@ -1,5 +1,6 @@
 import { loadConfig } from '../config';
 import { openDatabase, migrate } from './orm';
+import { loggable } from '../core/loggable';
 import { logger } from '../core/logger';
 
 async function main(): Promise<void> {
@@ -19,6 +20,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  logger.error({ err }, 'migration failed');
+  logger.error({ err: loggable(err) }, 'migration failed');
   process.exitCode = 1;
 });

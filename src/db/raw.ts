@@ -17,6 +17,9 @@ export interface RawTransaction {
 
 interface Connection {
   query(text: string): Promise<{ rows: Rows; rowCount: number | null } | { rows: Rows; rowCount: number | null }[]>;
+  end(): Promise<void>;
+  /** The ORM's pool (knex) checks this before handing a connection out, and destroys it when set. */
+  __knex__disposed?: unknown;
 }
 
 interface Pool {
@@ -42,6 +45,21 @@ async function send(em: EntityManager, connection: Connection, statements: State
 const poolOf = (em: EntityManager) => em.getConnection().getKnex().client as unknown as Pool;
 
 /**
+ * Rolls back what a failure left open. When the rollback fails too, the session may still hold
+ * its transaction and locks, or be dead without the driver having noticed yet: it is closed
+ * (the server rolls back a closed session) and marked so that the pool destroys it rather than
+ * hand it to the next caller.
+ */
+async function rollback(em: EntityManager, connection: Connection): Promise<void> {
+  try {
+    await send(em, connection, [{ text: 'rollback' }]);
+  } catch (err) {
+    connection.__knex__disposed = err;
+    await connection.end().catch(() => undefined);
+  }
+}
+
+/**
  * Statements through the driver in one round trip, outside any transaction of the ORM; answers
  * each one's rows. For the hottest paths only (bids, authentication): there the ORM's query
  * building and unit of work cost several times the statements themselves (bench/bids.mjs).
@@ -53,7 +71,7 @@ export async function rawQuery(em: EntityManager, ...statements: Statement[]): P
     return await send(em, connection, statements);
   } catch (err) {
     // Statements may have opened a transaction that the failure left aborted: never pool it so.
-    await send(em, connection, [{ text: 'rollback' }]).catch(() => undefined);
+    await rollback(em, connection);
     throw err;
   } finally {
     await pool.releaseConnection(connection);
@@ -86,7 +104,7 @@ export async function rawTransaction<T>(em: EntityManager, opening: Statement[],
     open = false;
     return result;
   } catch (err) {
-    if (open) await send(em, connection, [{ text: 'rollback' }]).catch(() => undefined);
+    if (open) await rollback(em, connection);
     throw err;
   } finally {
     await pool.releaseConnection(connection);

@@ -1,6 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import type { ErrorCode, ErrorStatus } from '../core/error-codes';
 import { DomainError, type ErrorSource } from '../core/errors';
 import { loggable } from '../core/loggable';
 import type { Logger } from '../core/logger';
@@ -14,7 +15,7 @@ function fieldOf(source: ErrorSource) {
   return 'attribute' in source ? { field: source.attribute.split('/').map(camel).join('.') } : { source };
 }
 
-const GRAPHQL_CODES: Record<string, { code: string; status: number }> = {
+const GRAPHQL_CODES: Record<string, { code: ErrorCode; status: ErrorStatus }> = {
   GRAPHQL_PARSE_FAILED: { code: 'graphql_parse_failed', status: 400 },
   GRAPHQL_VALIDATION_FAILED: { code: 'graphql_validation_failed', status: 400 },
   BAD_USER_INPUT: { code: 'bad_user_input', status: 400 },

@@ -3,6 +3,7 @@ import { PubSub, type PubSubEngine } from 'graphql-subscriptions';
 import { RedisPubSub } from 'graphql-redis-subscriptions';
 import { Redis } from 'ioredis';
 import type { Config } from '../config';
+import { loggable } from '../core/loggable';
 import type { Logger } from '../core/logger';
 
 /** A JSON-able message handler; returns nothing, never throws to the transport. */
@@ -60,7 +61,7 @@ export function memoryTransport(): LiveTransport {
 export function redisTransport(url: string, prefix: string, log: Logger): LiveTransport {
   const connect = (role: string) => {
     const client = new Redis(url, { maxRetriesPerRequest: null });
-    client.on('error', (err: Error) => log.warn({ err: err.message, role }, 'redis connection error'));
+    client.on('error', (err: Error) => log.warn({ err: loggable(err), role }, 'redis connection error'));
     return client;
   };
   const publisher = connect('publisher');

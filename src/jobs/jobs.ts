@@ -26,6 +26,7 @@ export interface Jobs {
 export const JOBS_SCHEMA = 'pgboss';
 const CLEANUP_QUEUE = 'cleanup';
 const RATES_QUEUE = 'rates-refresh';
+const LEDGER_RELAY_QUEUE = 'ledger-relay';
 const STOP_TIMEOUT_MS = 10_000;
 
 /** The periodic housekeeping, run in this order every CLEANUP_INTERVAL_SECONDS; one failing does not stop the others. */
@@ -42,7 +43,8 @@ export function cleanersOf(services: Services): Cleaner[] {
 
 /**
  * Starts the durable job queue (pg-boss, PostgreSQL-backed: jobs survive restarts and each runs
- * on one instance) and works its queues: the per-lot notices, the cleaners and the rates refresh.
+ * on one instance) and works its queues: the per-lot notices, the cleaners, the rates refresh and
+ * the completion of transactions relayed to Horizon.
  */
 export async function startJobs({ config, orm, services, log }: JobsDeps): Promise<Jobs> {
   const boss = new PgBoss({
@@ -87,6 +89,13 @@ export async function startJobs({ config, orm, services, log }: JobsDeps): Promi
     await recurring(boss, RATES_QUEUE, config.RATES_POLL_SECONDS, config.RATES_POLL_SECONDS, work, () =>
       refreshRates(orm, services.currency, ratesUrl, log),
     );
+  }
+
+  if (config.HORIZON_URL) {
+    await recurring(boss, LEDGER_RELAY_QUEUE, config.HORIZON_RETRY_SECONDS, config.HORIZON_RETRY_SECONDS, work, async () => {
+      const completed = await services.ledger.completeRelayed(orm.em.fork());
+      if (completed) log.info({ completed }, 'relayed transactions completed');
+    });
   }
 
   services.lotClock.attach(boss);

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Middleware } from 'koa';
+import type { ErrorCode } from '../core/error-codes';
 import { DomainError, type ErrorItem } from '../core/errors';
 import { loggable } from '../core/loggable';
 import type { Logger } from '../core/logger';
@@ -8,7 +9,7 @@ import { restItem, type FieldPlacement } from './fields';
 
 export interface ErrorObject {
   status: string;
-  code: string;
+  code: ErrorCode;
   title: string;
   detail: string;
   source?: { pointer: string } | { parameter: string } | { header: string };

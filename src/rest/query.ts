@@ -1,4 +1,4 @@
-import { DomainError, type ErrorItem } from '../core/errors';
+import { DomainError, type CodeOfKind, type ErrorItem } from '../core/errors';
 import { parseMoney, type Money } from '../core/money';
 
 /**
@@ -122,7 +122,7 @@ function placeOf(spec: QuerySpec, bare: string, given: string): string {
  */
 export function parseQuery(spec: QuerySpec, raw: Raw): ParsedQuery {
   const errors: ErrorItem[] = [];
-  const fail = (parameter: string, code: string, detail: string) => errors.push({ code, detail, source: { parameter } });
+  const fail = (parameter: string, code: CodeOfKind<'invalid'>, detail: string) => errors.push({ code, detail, source: { parameter } });
   const out: ParsedQuery = { plain: {}, filters: {}, sort: null, include: new Set(), page: null };
   const pageRaw: Record<string, string> = {};
 

@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { ERROR_CODES } from '../../src/core/error-codes';
+import { ERRORS_DOC, withErrorTable } from '../../src/core/error-docs';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -32,6 +34,26 @@ describe('the error code table (docs/errors.md, linked from the README)', () => 
     const documented = new Set([...table.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]));
     const missing = [...codesInSource()].filter((c) => !documented.has(c));
     expect(missing).toEqual([]);
+  });
+
+  it('is what src/core/error-codes.ts generates (run `npm run docs:errors` after changing the table)', () => {
+    const doc = readFileSync(path.join(root, ERRORS_DOC), 'utf8');
+    expect(withErrorTable(doc)).toBe(doc);
+  });
+
+  it('holds every code the source answers', () => {
+    const table = new Set<string>(ERROR_CODES.map((r) => r.code));
+    expect([...codesInSource()].filter((c) => !table.has(c))).toEqual([]);
+  });
+
+  it('holds no code the source never answers', () => {
+    // The table, and the kinds (some named as codes are), answer no code.
+    const definitions = ['error-codes.ts', 'errors.ts'].map((name) => path.join(root, 'src', 'core', name));
+    const text = sources(path.join(root, 'src'))
+      .filter((file) => !definitions.includes(file))
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
+    expect(ERROR_CODES.map((r) => r.code).filter((c) => !text.includes(`'${c}'`))).toEqual([]);
   });
 
   it('is linked from the README', () => {

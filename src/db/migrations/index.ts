@@ -10,6 +10,7 @@ import { Migration20261122070000Messages } from './Migration20261122070000Messag
 import { Migration20261122080000Documents } from './Migration20261122080000Documents';
 import { Migration20261122090000Ledger } from './Migration20261122090000Ledger';
 import { Migration20261122110000ReplayLogged } from './Migration20261122110000ReplayLogged';
+import { Migration20261124000000LedgerRelay } from './Migration20261124000000LedgerRelay';
 
 /** Every migration, in order. Listed here so that compiled and test builds find them alike. */
 export const MIGRATIONS: MigrationObject[] = [
@@ -24,4 +25,5 @@ export const MIGRATIONS: MigrationObject[] = [
   { name: 'Migration20261122090000Ledger', class: Migration20261122090000Ledger },
   { name: 'Migration20261122100000Jobs', class: Migration20261122100000Jobs },
   { name: 'Migration20261122110000ReplayLogged', class: Migration20261122110000ReplayLogged },
+  { name: 'Migration20261124000000LedgerRelay', class: Migration20261124000000LedgerRelay },
 ];

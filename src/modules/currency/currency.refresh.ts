@@ -30,7 +30,7 @@ export async function refreshRates(
   try {
     doc = await fetchDocument(url);
   } catch (err) {
-    log.warn({ source, reason: reasonOf(err) }, 'fetching currency rates failed; keeping the current rates');
+    log.warn({ err: loggable(err), source, reason: reasonOf(err) }, 'fetching currency rates failed; keeping the current rates');
     return;
   }
   try {

@@ -1,4 +1,4 @@
-import { Horizon, xdr, type FeeBumpTransaction, type Transaction } from '@stellar/stellar-sdk';
+import { Horizon, NotFoundError, xdr, type FeeBumpTransaction, type Transaction } from '@stellar/stellar-sdk';
 import { DomainError } from '../../core/errors';
 import { TransactionRejected, type SubmittedTransaction } from './ledger.embedded';
 
@@ -31,6 +31,17 @@ export class HorizonRelay {
       resultXdr: response.result_xdr,
       resultMetaXdr: response.result_meta_xdr ?? '',
     };
+  }
+
+  /** What the network made of a transaction: in a ledger (successful or not) or not found there. */
+  async outcome(hash: string): Promise<'successful' | 'failed' | 'missing'> {
+    try {
+      const record = await this.server.transactions().transaction(hash).call();
+      return record.successful ? 'successful' : 'failed';
+    } catch (err) {
+      if (err instanceof NotFoundError) return 'missing';
+      throw err;
+    }
   }
 
   private failure(err: unknown): Error {

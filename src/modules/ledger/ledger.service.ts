@@ -3,17 +3,13 @@ import { FeeBumpTransaction, TransactionBuilder, xdr, type Transaction } from '@
 import { z } from 'zod';
 import type { RequestContext } from '../../core/context';
 import { DomainError, invalid, notFound, type ErrorSource } from '../../core/errors';
-import { Money } from '../../core/money';
-import { inTransaction, type TransactionScope } from '../../core/transaction';
+import { inTransaction } from '../../core/transaction';
 import { validateAttributes, type ResourceInput } from '../../core/validate';
 import { AccountSigner } from '../accounts/accounts.entity';
-import { Lot } from '../lots/lots.entity';
-import type { DepositsService } from '../trading/deposits.service';
-import { Deposit } from '../trading/trading.entity';
+import type { DepositPayments } from './ledger.deposits';
 import { EmbeddedLedger, TransactionRejected, type SubmittedTransaction } from './ledger.embedded';
 import { LedgerAccount, LedgerBalance } from './ledger.entity';
-import type { HorizonRelay } from './ledger.horizon';
-import { baseAddress, stroops } from './ledger.operations';
+import type { RelayedSubmissions } from './ledger.relay';
 import { resultCodes, transactionResult } from './ledger.xdr';
 
 export interface LedgerAccountView {
@@ -25,20 +21,20 @@ export interface LedgerAccountView {
 }
 
 const submitInput = z.object({ tx: z.string().trim().min(1, 'must be a base64 transaction envelope') });
-const DEPOSIT_MEMO = /^deposit:(\d{1,18})$/;
 
 /**
  * POST /transactions and GET /ledger/accounts/{id} (INTERFACE.md §4.3, PROTOCOL.md §8, §9):
- * transactions go to the embedded ledger, or to Horizon when one is configured; a payment with a
- * `deposit:<id>` memo pays that deposit in the same database transaction.
+ * transactions go to the embedded ledger, where a payment with a `deposit:<id>` memo pays that
+ * deposit in the same database transaction, or to Horizon when one is configured, where the
+ * deposit is written once Horizon accepted (ledger.relay.ts).
  */
 export class LedgerService {
   private readonly embedded = new EmbeddedLedger();
 
   constructor(
     private readonly networkPassphrase: string,
-    private readonly deposits: DepositsService,
-    private readonly relay: HorizonRelay | null,
+    private readonly payments: DepositPayments,
+    private readonly relay: RelayedSubmissions | null,
   ) {}
 
   async submit(ctx: RequestContext, input: ResourceInput, source: ErrorSource = { attribute: 'tx' }): Promise<SubmittedTransaction> {
@@ -51,16 +47,12 @@ export class LedgerService {
     }
     const tx = decoded instanceof FeeBumpTransaction ? decoded.innerTransaction : decoded;
     try {
-      if (this.relay) {
-        const relayed = await this.relay.submit(decoded);
-        await inTransaction(ctx, (em, scope) => this.payDeposit(em, scope, tx));
-        return relayed;
-      }
+      if (this.relay) return await this.relay.submit(ctx, decoded);
       // Fee bumps pay fees, which the embedded ledger does not charge.
       if (decoded instanceof FeeBumpTransaction) throw new TransactionRejected(transactionResult(xdr.TransactionResultResult.txNotSupported()));
       return await inTransaction(ctx, async (em, scope) => {
         const submitted = await this.embedded.apply(em, tx);
-        await this.payDeposit(em, scope, tx);
+        await this.payments.pay(em, scope, tx);
         return submitted;
       });
     } catch (err) {
@@ -76,6 +68,11 @@ export class LedgerService {
     }
   }
 
+  /** The relay job's run (`HORIZON_URL`): answers how many relayed transactions it completed. */
+  async completeRelayed(em: EntityManager): Promise<number> {
+    return this.relay ? this.relay.completeDue(em) : 0;
+  }
+
   async account(ctx: RequestContext, id: string): Promise<LedgerAccountView> {
     const account = await ctx.em.findOne(LedgerAccount, { id });
     if (!account) throw notFound('ledger_account_not_found', 'no ledger account with this id');
@@ -88,30 +85,5 @@ export class LedgerService {
       signers: [{ key: id, weight: account.masterWeight }, ...signers.map((s) => ({ key: s.signerKey, weight: s.weight }))],
       thresholds: { low: account.lowThreshold, medium: account.medThreshold, high: account.highThreshold },
     };
-  }
-
-  /**
-   * PROTOCOL.md §9: a payment to the lot's publisher, in the asset coded as the deposit's
-   * currency and issued by the publisher, of at least the deposit's amount, with memo text
-   * `deposit:<id>`, marks a pending deposit paid. Any other payment is just a payment.
-   */
-  private async payDeposit(em: EntityManager, scope: TransactionScope, tx: Transaction): Promise<void> {
-    if (tx.memo.type !== 'text' || tx.memo.value === null) return;
-    const match = DEPOSIT_MEMO.exec(Buffer.from(tx.memo.value).toString('utf8'));
-    if (!match) return;
-    const deposit = await em.findOne(Deposit, { id: match[1] });
-    const lot = deposit ? await em.findOne(Lot, { id: deposit.lotId }) : null;
-    if (!deposit || !lot) return;
-    const due = stroops(new Money(deposit.amount).toFixed(7));
-    const paid = tx.operations.some(
-      (op) =>
-        op.type === 'payment' &&
-        baseAddress(op.destination) === lot.publisherId &&
-        !op.asset.isNative() &&
-        op.asset.getCode() === deposit.currency &&
-        op.asset.getIssuer() === lot.publisherId &&
-        stroops(op.amount) >= due,
-    );
-    if (paid) await this.deposits.markPaid(em, scope, deposit.id);
   }
 }

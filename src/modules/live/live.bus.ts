@@ -1,3 +1,4 @@
+import { loggable } from '../../core/loggable';
 import { logger } from '../../core/logger';
 import { formatMoney } from '../../core/money';
 import { memoryTransport, type LiveTransport } from '../../graphql/pubsub';
@@ -116,7 +117,7 @@ export class LiveBus {
 
   private send(name: string, payload: object): void {
     this.transport.publish(name, payload).catch((err: unknown) => {
-      logger.warn({ err: err instanceof Error ? err.message : String(err), channel: name }, 'publishing a live event failed');
+      logger.warn({ err: loggable(err), channel: name }, 'publishing a live event failed');
     });
   }
 
@@ -125,7 +126,7 @@ export class LiveBus {
       try {
         fn(raw);
       } catch (err) {
-        logger.warn({ err: err instanceof Error ? err.message : String(err), channel: name }, 'a live listener failed');
+        logger.warn({ err: loggable(err), channel: name }, 'a live listener failed');
       }
     });
   }

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { loggable } from '../../core/loggable';
 import { logger } from '../../core/logger';
 import type { NotificationType } from './notifications.entity';
 
@@ -48,7 +49,7 @@ export class NotificationBus {
       try {
         fn(n);
       } catch (err) {
-        logger.warn({ err: err instanceof Error ? err.message : String(err), notification: n.id }, 'a notification listener failed');
+        logger.warn({ err: loggable(err), notification: n.id }, 'a notification listener failed');
       }
     };
     this.emitter.on(event, listener);

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller, RequestContext } from '../../core/context';
+import type { ErrorCode } from '../../core/error-codes';
 import { DomainError, forbidden, invalid, notFound, type ErrorItem, type ErrorSource } from '../../core/errors';
 import { requireCaller } from '../../core/policies';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
@@ -168,7 +169,7 @@ function missing() {
 function faults(
   ids: (string | null)[],
   test: (id: string | null) => boolean,
-  code: string,
+  code: ErrorCode,
   detail: string,
   where: IdListSource,
 ): [ErrorItem, ...ErrorItem[]] | null {
