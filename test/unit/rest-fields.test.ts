@@ -1,6 +1,7 @@
+import type { ErrorItem } from '../../src/core/errors';
 import { restItem } from '../../src/rest/fields';
 
-const item = (field: string, detail: string) => ({ code: 'invalid_field', detail, source: { field } });
+const item = (field: string, detail: string): ErrorItem => ({ code: 'invalid_field', detail, source: { field } });
 
 describe('restItem: a domain field shown where the client wrote it', () => {
   it('names a body attribute by its JSON pointer and its snake_case name', () => {
@@ -32,7 +33,7 @@ describe('restItem: a domain field shown where the client wrote it', () => {
   });
 
   it('leaves other sources and their details as they are', () => {
-    const header = { code: 'unauthenticated', detail: 'bad signature', source: { header: 'signature' } };
+    const header: ErrorItem = { code: 'unauthenticated', detail: 'bad signature', source: { header: 'signature' } };
     expect(restItem(header, 'body')).toBe(header);
   });
 });
