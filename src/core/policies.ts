@@ -18,6 +18,11 @@ export function isStaffOf(caller: Caller | null, platformId: string | null): boo
   return caller.accountType === AccountType.Admin && (caller.platformId === platformId || caller.trustingPlatforms.includes(platformId));
 }
 
+/** The full record of an account (else its public view): the account itself and staff of its platform. */
+export function seesFullAccount(caller: Caller | null, account: { id: string; platformId: string | null }): boolean {
+  return caller?.accountId === account.id || isStaffOf(caller, account.platformId);
+}
+
 /** The platforms whose staff the caller is. */
 export function staffPlatforms(caller: Caller): string[] {
   if (caller.accountType === AccountType.Platform) return [caller.accountId];

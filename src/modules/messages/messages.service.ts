@@ -9,10 +9,11 @@ import {
   readsConversation,
   requireActive,
   requireCaller,
+  seesFullAccount,
 } from '../../core/policies';
 import { inTransaction } from '../../core/transaction';
 import { validateAttributes, type ResourceInput } from '../../core/validate';
-import type { AccountView } from '../accounts/accounts.presenter';
+import type { AccountView } from '../accounts/accounts.service';
 import { Account, AccountType } from '../accounts/accounts.entity';
 import { Lot } from '../lots/lots.entity';
 import { findLot } from '../lots/lots.find';
@@ -152,8 +153,7 @@ export class MessagesService {
     const accountIds = include.has('members') ? [...new Set(rows.flatMap((r) => r.members))] : [];
     const lots = lotIds.length ? await ctx.em.find(Lot, { id: { $in: lotIds } }, { orderBy: { id: 'asc' } }) : [];
     const accounts = accountIds.length ? await ctx.em.find(Account, { id: { $in: accountIds } }, { orderBy: { id: 'asc' } }) : [];
-    const full = (a: Account) => ctx.caller?.accountId === a.id || isStaffOf(ctx.caller, a.platformId);
-    return { lots, accounts: accounts.map((account) => ({ account, full: full(account) })) };
+    return { lots, accounts: accounts.map((account) => ({ account, full: seesFullAccount(ctx.caller, account) })) };
   }
 
   /** The caller's unread messages per lot (the lots' `messages` include); null for anonymous callers. */
