@@ -4,9 +4,10 @@ import type { ErrorItem } from '../core/errors';
  * Where a route's domain input came from on the wire, so that a fault in a domain field is shown
  * where the client wrote it: the body document's attributes (`id` is `/data/id`), the query string
  * (`filter.lotState` is `filter[lot_state]`), or a bulk body's list (`2.amount` is `/data/2/attributes/amount`;
- * a list field of identifiers, `ids.2`, is `/data/2/id`).
+ * a list field of identifiers, `ids.2`, is `/data/2/id`), or a multipart form (its `file` part is
+ * `/file`, the rest is the attributes of its `file[attributes]` document).
  */
-export type FieldPlacement = 'body' | 'query' | 'list';
+export type FieldPlacement = 'body' | 'query' | 'list' | 'form';
 
 /**
  * A route whose wire names some field otherwise than the domain input does: the input's top-level
@@ -42,6 +43,7 @@ function render(field: string, placement: FieldPlacement): Rendered {
     return { source: { parameter: name }, name };
   }
   if (placement === 'list') return renderList(parts);
+  if (placement === 'form' && parts[0] === 'file') return { source: { pointer: '/file' }, name: 'file' };
   if (parts.length === 1 && parts[0] === 'id') return { source: { pointer: '/data/id' }, name: 'data.id' };
   return { source: { pointer: `/data/attributes${parts.length ? `/${parts.join('/')}` : ''}` }, name: parts.join('/') || 'attributes' };
 }

@@ -56,3 +56,13 @@ describe('restItem: a route whose wire names a field otherwise', () => {
     expect(restItem(item('1.id', '1.id: malformed'), 'list')).toMatchObject({ source: { pointer: '/data/1/id' } });
   });
 });
+
+describe('restItem: a multipart form', () => {
+  it('names the file part by /file and the other fields as attributes', () => {
+    expect(restItem(item('file', 'the file is empty'), 'form')).toMatchObject({ source: { pointer: '/file' } });
+    expect(restItem(item('documentType', 'documentType: must be public or private'), 'form')).toMatchObject({
+      detail: 'document_type: must be public or private',
+      source: { pointer: '/data/attributes/document_type' },
+    });
+  });
+});
