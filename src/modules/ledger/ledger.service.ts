@@ -1,11 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { FeeBumpTransaction, TransactionBuilder, xdr, type Transaction } from '@stellar/stellar-sdk';
-import { z } from 'zod';
 import type { RequestContext } from '../../core/context';
-import { DomainError, invalid, notFound, type ErrorSource } from '../../core/errors';
+import { DomainError, invalid, notFound } from '../../core/errors';
 import { Money } from '../../core/money';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
-import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { validateInput, type Untrusted } from '../../core/validate';
 import { AccountSigner } from '../accounts/accounts.entity';
 import { Lot } from '../lots/lots.entity';
 import type { DepositsService } from '../trading/deposits.service';
@@ -13,6 +12,7 @@ import { Deposit } from '../trading/trading.entity';
 import { EmbeddedLedger, TransactionRejected, type SubmittedTransaction } from './ledger.embedded';
 import { LedgerAccount, LedgerBalance } from './ledger.entity';
 import type { HorizonRelay } from './ledger.horizon';
+import { submitTransactionInput, type SubmitTransactionInput } from './ledger.input';
 import { baseAddress, stroops } from './ledger.operations';
 import { resultCodes, transactionResult } from './ledger.xdr';
 
@@ -24,7 +24,6 @@ export interface LedgerAccountView {
   thresholds: { low: number; medium: number; high: number };
 }
 
-const submitInput = z.object({ tx: z.string().trim().min(1, 'must be a base64 transaction envelope') });
 const DEPOSIT_MEMO = /^deposit:(\d{1,18})$/;
 
 /**
@@ -41,13 +40,13 @@ export class LedgerService {
     private readonly relay: HorizonRelay | null,
   ) {}
 
-  async submit(ctx: RequestContext, input: ResourceInput, source: ErrorSource = { attribute: 'tx' }): Promise<SubmittedTransaction> {
-    const { tx: envelope } = validateAttributes(submitInput, input.attributes);
+  async submit(ctx: RequestContext, input: Untrusted<SubmitTransactionInput>): Promise<SubmittedTransaction> {
+    const { tx: envelope } = validateInput(submitTransactionInput, input);
     let decoded: Transaction | FeeBumpTransaction;
     try {
       decoded = TransactionBuilder.fromXDR(envelope, this.networkPassphrase);
     } catch {
-      throw invalid('invalid_field', 'tx is not a base64 XDR transaction envelope', source);
+      throw invalid('invalid_field', 'tx is not a base64 XDR transaction envelope', { field: 'tx' });
     }
     const tx = decoded instanceof FeeBumpTransaction ? decoded.innerTransaction : decoded;
     try {
