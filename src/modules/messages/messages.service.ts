@@ -95,9 +95,10 @@ export class MessagesService {
   async list(ctx: RequestContext, input: Untrusted<MessageListInput>): Promise<MessagePage> {
     const caller = requireCaller(ctx);
     const lot = await findLot(ctx.em, input.lotId);
-    const { lotId, lotIdFilter, ...q } = validateInput(listInput, input);
+    const { lotIdFilter, ...q } = validateInput(listInput, input);
     if (q.sender && q.receivers && !readsConversation(caller, lot, [q.sender, ...q.receivers])) throw notAllowed();
     this.checkPlatforms(caller, q.platform);
+    // The statements' lotId is the filter's: the path's lot is `lot.id`.
     const { items, total } = await listMessages(ctx.em, lot.id, conversationScope(caller), { ...q, lotId: lotIdFilter });
     return { lot, items, total, page: q.page, size: q.size };
   }
