@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { conflict, forbidden, invalid, notFound, unauthenticated } from '../../core/errors';
 import { hashPassword } from '../../core/passwords';
-import { isStaffOf, requireCaller, seesFullAccount, staffPlatforms } from '../../core/policies';
+import { isStaffOf, registersItself, requireCaller, seesFullAccount, staffPlatforms } from '../../core/policies';
 import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { Credential } from '../credentials/credentials.entity';
@@ -71,8 +71,7 @@ export class AccountsService {
 
     const platform = await ctx.em.findOne(Account, { id: attrs.platformId, accountType: AccountType.Platform });
     if (!platform) throw invalid('platform_not_found', 'platformId names no platform', { field: 'platformId' });
-    const selfRegistration = attrs.accountType === 'user' && ctx.provenKey === attrs.id;
-    if (!selfRegistration && !isStaffOf(ctx.caller, platform.id)) {
+    if (!registersItself(ctx, attrs) && !isStaffOf(ctx.caller, platform.id)) {
       throw forbidden('not_allowed', `the signing account may not create ${attrs.accountType} accounts on this platform`);
     }
 
