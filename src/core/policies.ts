@@ -10,12 +10,33 @@ export function requireCaller(ctx: RequestContext): Caller {
 
 /**
  * "Staff of platform P" (PROTOCOL.md §4): the platform account P itself, an admin of P, or an
- * admin whose trusting_platforms contains P.
+ * admin whose trusting_platforms contains P. `staffQuery` is the same rule for statements that
+ * look for the staff: change the two together.
  */
 export function isStaffOf(caller: Caller | null, platformId: string | null): boolean {
   if (!caller || !platformId) return false;
   if (caller.accountId === platformId) return true;
   return caller.accountType === AccountType.Admin && (caller.platformId === platformId || caller.trustingPlatforms.includes(platformId));
+}
+
+/** `isStaffOf` in SQL: the ids of the staff of the platform that `p` (a placeholder) names, in order. */
+export const staffQuery = (p: string) =>
+  `select id from accounts
+    where (id = ${p} and account_type = ${AccountType.Platform})
+       or (account_type = ${AccountType.Admin} and (platform_id = ${p} or ${p} = any (trusting_platforms)))
+    order by id`;
+
+/** The full record of an account (else its public view): the account itself and staff of its platform. */
+export function seesFullAccount(caller: Caller | null, account: { id: string; platformId: string | null }): boolean {
+  return caller?.accountId === account.id || isStaffOf(caller, account.platformId);
+}
+
+/**
+ * Self-registration (PROTOCOL.md §4): a user account created by a request signed with its own
+ * key, which is no account yet. The edges admit such a key for this one operation only.
+ */
+export function registersItself(ctx: Pick<RequestContext, 'provenKey'>, account: { id: string; accountType: string }): boolean {
+  return account.accountType === 'user' && ctx.provenKey === account.id;
 }
 
 /** The platforms whose staff the caller is. */

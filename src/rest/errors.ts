@@ -5,7 +5,7 @@ import { DomainError, type ErrorItem } from '../core/errors';
 import { loggable } from '../core/loggable';
 import type { Logger } from '../core/logger';
 import { JSONAPI } from './document';
-import { restItem, type FieldPlacement } from './fields';
+import { restItem, type FieldRendering } from './fields';
 
 export interface ErrorObject {
   status: string;
@@ -37,7 +37,7 @@ function errorObject(status: number, item: ErrorItem): ErrorObject {
  * Maps whatever was thrown to the JSON:API error document of PROTOCOL.md §1; never a stack trace.
  * `fields` says where the route's domain input came from (its body by default).
  */
-export function toErrorDocument(err: unknown, requestId: string, fields: FieldPlacement = 'body'): { status: number; body: { errors: ErrorObject[] } } {
+export function toErrorDocument(err: unknown, requestId: string, fields: FieldRendering = 'body'): { status: number; body: { errors: ErrorObject[] } } {
   if (err instanceof DomainError) {
     return { status: err.status, body: { errors: err.items.map((i) => errorObject(err.status, restItem(i, fields))) } };
   }
@@ -63,7 +63,7 @@ function asGraphqlErrors(status: number, errors: ErrorObject[]) {
   };
 }
 
-export function errorHandler(log: Logger, graphqlPath: string): Middleware<{ requestId: string; fields?: FieldPlacement }> {
+export function errorHandler(log: Logger, graphqlPath: string): Middleware<{ requestId: string; fields?: FieldRendering }> {
   return async (ctx, next) => {
     try {
       await next();

@@ -3,9 +3,20 @@ import type { ErrorItem } from '../core/errors';
 /**
  * Where a route's domain input came from on the wire, so that a fault in a domain field is shown
  * where the client wrote it: the body document's attributes (`id` is `/data/id`), the query string
- * (`filter.lotState` is `filter[lot_state]`), or a bulk body's list (`2.amount` is `/data/2/attributes/amount`).
+ * (`filter.lotState` is `filter[lot_state]`), or a bulk body's list (`2.amount` is `/data/2/attributes/amount`;
+ * a list field of identifiers, `ids.2`, is `/data/2/id`), or a multipart form (its `file` part is
+ * `/file`, the rest is the attributes of its `file[attributes]` document).
  */
-export type FieldPlacement = 'body' | 'query' | 'list';
+export type FieldPlacement = 'body' | 'query' | 'list' | 'form';
+
+/**
+ * A route whose wire names some field otherwise than the domain input does: the input's top-level
+ * field → its dotted path on the wire (`accountId` given as the body's `id`, `platformId` as `filter.platformId`).
+ */
+export type FieldNames = Readonly<Record<string, string>>;
+
+/** A route's placement, with the wire's own names where they differ from the input's. */
+export type FieldRendering = FieldPlacement | { in: FieldPlacement; names: FieldNames };
 
 const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
@@ -15,25 +26,40 @@ interface Rendered {
   name: string;
 }
 
+function renderList(parts: string[]): Rendered {
+  const [head, ...rest] = parts;
+  if (!/^\d+$/.test(head ?? '')) {
+    const [index] = rest;
+    return index === undefined ? { source: { pointer: '/data' }, name: 'data' } : { source: { pointer: `/data/${index}/id` }, name: `data/${index}/id` };
+  }
+  if (rest.length === 1 && rest[0] === 'id') return { source: { pointer: `/data/${head}/id` }, name: `data/${head}/id` };
+  return { source: { pointer: `/data/${head}${rest.length ? `/attributes/${rest.join('/')}` : ''}` }, name: rest.join('/') || `item ${head}` };
+}
+
 function render(field: string, placement: FieldPlacement): Rendered {
   const parts = field.split('.').filter(Boolean).map(snake);
   if (placement === 'query') {
     const name = `${parts[0] ?? ''}${parts.slice(1).map((p) => `[${p}]`).join('')}`;
     return { source: { parameter: name }, name };
   }
-  if (placement === 'list') {
-    const [index, ...rest] = parts;
-    return { source: { pointer: `/data/${index}${rest.length ? `/attributes/${rest.join('/')}` : ''}` }, name: rest.join('/') || `item ${index}` };
-  }
+  if (placement === 'list') return renderList(parts);
+  if (placement === 'form' && parts[0] === 'file') return { source: { pointer: '/file' }, name: 'file' };
   if (parts.length === 1 && parts[0] === 'id') return { source: { pointer: '/data/id' }, name: 'data.id' };
   return { source: { pointer: `/data/attributes${parts.length ? `/${parts.join('/')}` : ''}` }, name: parts.join('/') || 'attributes' };
 }
 
+function wireField(field: string, names: FieldNames): string {
+  const [head, ...rest] = field.split('.');
+  const renamed = names[head];
+  return renamed === undefined ? field : [renamed, ...rest].filter(Boolean).join('.');
+}
+
 /** An error item of a domain field, as REST shows it: its source, and its detail in the wire's names. */
-export function restItem(item: ErrorItem, placement: FieldPlacement): ErrorItem {
+export function restItem(item: ErrorItem, rendering: FieldRendering): ErrorItem {
   const { source } = item;
   if (!source || !('field' in source)) return item;
-  const rendered = render(source.field, placement);
+  const { in: placement, names } = typeof rendering === 'string' ? { in: rendering, names: {} } : rendering;
+  const rendered = render(wireField(source.field, names), placement);
   const detail = source.field && item.detail.startsWith(source.field) ? rendered.name + item.detail.slice(source.field.length) : item.detail;
   return { ...item, detail, source: rendered.source };
 }

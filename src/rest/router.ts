@@ -4,7 +4,7 @@ import type { RequestContext } from '../core/context';
 import { unauthenticated } from '../core/errors';
 import type { Services } from '../services';
 import { JSONAPI, type TopLevel } from './document';
-import type { FieldPlacement } from './fields';
+import type { FieldRendering } from './fields';
 import { parseQuery, type ParsedQuery, type QuerySpec } from './query';
 
 export interface RouteRequest {
@@ -28,8 +28,8 @@ export interface RouteOptions {
   query?: QuerySpec;
   /** Success status; 204 answers with no body. */
   status?: number;
-  /** Where the operation's domain input comes from, for the sources of its errors: the body by default. */
-  fields?: FieldPlacement;
+  /** Where the operation's domain input comes from (and the wire's names where they differ), for the sources of its errors: the body by default. */
+  fields?: FieldRendering;
 }
 
 type Handler = (req: RouteRequest) => Promise<TopLevel | null | void> | TopLevel | null | void;

@@ -37,3 +37,33 @@ describe('restItem: a domain field shown where the client wrote it', () => {
     expect(restItem(header, 'body')).toBe(header);
   });
 });
+
+describe('restItem: a route whose wire names a field otherwise', () => {
+  it('renames the top-level field before rendering it', () => {
+    expect(restItem(item('accountId', 'accountId must be an account id'), { in: 'body', names: { accountId: 'id' } })).toEqual({
+      code: 'invalid_field',
+      detail: 'data.id must be an account id',
+      source: { pointer: '/data/id' },
+    });
+    expect(restItem(item('platformId', 'platformId: bad'), { in: 'query', names: { platformId: 'filter.platformId' } })).toMatchObject({
+      detail: 'filter[platform_id]: bad',
+      source: { parameter: 'filter[platform_id]' },
+    });
+  });
+
+  it('names a list field of identifiers by the body list and its items', () => {
+    expect(restItem(item('ids', 'ids: too many'), 'list')).toMatchObject({ source: { pointer: '/data' } });
+    expect(restItem(item('ids.3', 'ids.3: malformed'), 'list')).toMatchObject({ source: { pointer: '/data/3/id' } });
+    expect(restItem(item('1.id', '1.id: malformed'), 'list')).toMatchObject({ source: { pointer: '/data/1/id' } });
+  });
+});
+
+describe('restItem: a multipart form', () => {
+  it('names the file part by /file and the other fields as attributes', () => {
+    expect(restItem(item('file', 'the file is empty'), 'form')).toMatchObject({ source: { pointer: '/file' } });
+    expect(restItem(item('documentType', 'documentType: must be public or private'), 'form')).toMatchObject({
+      detail: 'document_type: must be public or private',
+      source: { pointer: '/data/attributes/document_type' },
+    });
+  });
+});

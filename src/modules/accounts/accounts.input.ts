@@ -11,12 +11,12 @@ const upTo = (n: number) => z.string().trim().min(1, 'must not be empty').max(n,
 const link = z.string().url('must be a link').max(2048);
 const phone = z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be in international format: + then 7 to 15 digits');
 
-/** The attributes an account may change, with the limits of INTERFACE.md §8; shared by create and update. */
-export function profileAttributes(reference: ReferenceService) {
+/** The fields an account may change, with the limits of INTERFACE.md §8; shared by create and update. */
+export function profileFields(reference: ReferenceService) {
   return {
-    first_name: upTo(30),
-    last_name: upTo(30),
-    avatar_link: link,
+    firstName: upTo(30),
+    lastName: upTo(30),
+    avatarLink: link,
     country: z.string().refine((c) => reference.isCountryCode(c), 'must be an ISO 3166-1 alpha-3 code'),
     city: upTo(30),
     region: upTo(30),
@@ -27,24 +27,26 @@ export function profileAttributes(reference: ReferenceService) {
   };
 }
 
-export function createAccountSchema(reference: ReferenceService) {
-  const profile = profileAttributes(reference);
+/** POST /accounts: `id` is the new account's key. */
+export function createAccountInput(reference: ReferenceService) {
+  const profile = profileFields(reference);
   return z
     .object({
-      account_type: z.enum(['user', 'admin', 'broker']),
-      platform_id: accountId,
-      first_name: profile.first_name,
-      last_name: profile.last_name,
+      id: accountId,
+      accountType: z.enum(['user', 'admin', 'broker']),
+      platformId: accountId,
+      firstName: profile.firstName,
+      lastName: profile.lastName,
       email: z.string().trim().max(254).email('must be an email address'),
       password,
-      broker_cities: z.array(z.string().min(1).max(30)).min(1, 'must name at least one city').max(100).optional(),
-      phone_number: phone.optional(),
-      social_token_a: z.string().max(500).optional(),
-      social_token_b: z.string().max(500).optional(),
-      avatar_link: profile.avatar_link.optional(),
+      brokerCities: z.array(z.string().min(1).max(30)).min(1, 'must name at least one city').max(100).optional(),
+      phoneNumber: phone.optional(),
+      socialTokenA: z.string().max(500).optional(),
+      socialTokenB: z.string().max(500).optional(),
+      avatarLink: profile.avatarLink.optional(),
       country: profile.country.optional(),
-      country_id: z.number().int().positive().optional(),
-      city_id: z.number().int().positive().optional(),
+      countryId: z.number().int().positive().optional(),
+      cityId: z.number().int().positive().optional(),
       city: profile.city.optional(),
       region: profile.region.optional(),
       address: profile.address.optional(),
@@ -53,14 +55,31 @@ export function createAccountSchema(reference: ReferenceService) {
       locale: profile.locale.optional(),
     })
     .superRefine((v, ctx) => {
-      if (v.account_type === 'broker' && !v.broker_cities) {
-        ctx.addIssue({ code: 'custom', path: ['broker_cities'], message: 'is required for brokers' });
+      if (v.accountType === 'broker' && !v.brokerCities) {
+        ctx.addIssue({ code: 'custom', path: ['brokerCities'], message: 'is required for brokers' });
       }
     });
 }
-export type CreateAccountAttributes = z.infer<ReturnType<typeof createAccountSchema>>;
+export type CreateAccountInput = z.input<ReturnType<typeof createAccountInput>>;
 
-export function updateAccountSchema(reference: ReferenceService) {
-  return z.object(profileAttributes(reference)).partial();
+/** PATCH /accounts/{id}: absent fields stay as they are. */
+export function updateAccountInput(reference: ReferenceService) {
+  return z.object({ id: z.string(), ...z.object(profileFields(reference)).partial().shape });
 }
-export type UpdateAccountAttributes = z.infer<ReturnType<typeof updateAccountSchema>>;
+export type UpdateAccountInput = z.input<ReturnType<typeof updateAccountInput>>;
+
+/** GraphQL `accounts`: staff list the accounts of their platforms. */
+export const listAccountsInput = z.object({
+  platformId: z.string().min(1).optional(),
+  accountType: z.enum(['platform', 'user', 'admin', 'broker'], { error: 'must be platform, user, admin or broker' }).optional(),
+  limit: z.number().int().min(1, 'must be 1 to 100').max(100, 'must be 1 to 100').optional(),
+  offset: z.number().int().min(0, 'must not be negative').optional(),
+});
+export type ListAccountsInput = z.input<typeof listAccountsInput>;
+
+/** GET /brokers and GET /admins: the contacts of a platform. */
+export interface ContactsInput {
+  platformId: string;
+  region?: string | null;
+  lotId?: string | null;
+}

@@ -1,6 +1,7 @@
 import { rfc3339 } from '../../core/time';
 import { resource, type Resource } from '../../rest/document';
 import { Account, ACCOUNT_TYPE_NAMES, AccountType } from './accounts.entity';
+import type { AccountView } from './accounts.service';
 
 /** The reduced view of an account for callers who are neither the account nor its platform's staff. */
 export function publicAccountAttributes(a: Account) {
@@ -39,11 +40,6 @@ export function fullAccountAttributes(a: Account) {
     created_at: rfc3339(a.createdAt),
     updated_at: rfc3339(a.updatedAt),
   };
-}
-
-export interface AccountView {
-  account: Account;
-  full: boolean;
 }
 
 export const presentAccount = ({ account, full }: AccountView): Resource =>

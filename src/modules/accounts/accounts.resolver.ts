@@ -1,8 +1,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { invalid } from '../../core/errors';
+import { givenFields } from '../../graphql/args';
 import type { GraphQLContext } from '../../graphql/context';
-import type { VerificationChannel } from '../verification/verification.entity';
-import { AccountGql, accountGql, CreateAccountInput, snakeAttributes, UpdateAccountInput } from './accounts.types';
+import { AccountGql, accountGql, CreateAccountInput, UpdateAccountInput } from './accounts.types';
 
 @Resolver()
 export class AccountsResolver {
@@ -25,7 +24,7 @@ export class AccountsResolver {
     @Arg('limit', () => Int, { nullable: true, description: '1 to 100; 15 by default' }) limit?: number | null,
     @Arg('offset', () => Int, { nullable: true }) offset?: number | null,
   ): Promise<AccountGql[]> {
-    const list = await services.accounts.list(rc, snakeAttributes({ platformId, accountType, limit, offset }));
+    const list = await services.accounts.list(rc, givenFields({ platformId, accountType, limit, offset }));
     return list.map((a) => accountGql(a, 'full'));
   }
 
@@ -48,8 +47,7 @@ export class AccountsResolver {
 
   @Mutation(() => AccountGql, { description: 'POST /accounts: self-registration of a user (signed by the new key) or creation by platform staff' })
   async createAccount(@Arg('input', () => CreateAccountInput) input: CreateAccountInput, @Ctx() { rc, services }: GraphQLContext): Promise<AccountGql> {
-    const { id, ...attributes } = input;
-    return accountGql(await services.accounts.create(rc, { id, attributes: snakeAttributes(attributes) }), 'full');
+    return accountGql(await services.accounts.create(rc, givenFields(input)), 'full');
   }
 
   @Mutation(() => AccountGql, { description: 'PATCH /accounts/{id}: the account itself or staff of its platform' })
@@ -58,7 +56,7 @@ export class AccountsResolver {
     @Arg('input', () => UpdateAccountInput) input: UpdateAccountInput,
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<AccountGql> {
-    return accountGql(await services.accounts.update(rc, id, snakeAttributes(input)), 'full');
+    return accountGql(await services.accounts.update(rc, { ...givenFields(input), id }), 'full');
   }
 
   @Mutation(() => AccountGql, { description: 'POST /platforms: the seed (master key or one of its signers) authenticates' })
@@ -76,8 +74,8 @@ export class AccountsResolver {
     @Arg('address', () => String, { nullable: true }) address?: string | null,
     @Arg('company', () => String, { nullable: true }) company?: string | null,
   ): Promise<AccountGql> {
-    const attributes = snakeAttributes({ seed, firstName, lastName, email, phoneNumber, avatarLink, country, city, address, company });
-    return accountGql(await services.platforms.createPlatform(rc, { id, attributes }), 'full');
+    const input = givenFields({ id, seed, firstName, lastName, email, phoneNumber, avatarLink, country, city, address, company });
+    return accountGql(await services.platforms.createPlatform(rc, input), 'full');
   }
 
   @Mutation(() => AccountGql, { description: 'PATCH /accounts/verification/email' })
@@ -86,7 +84,7 @@ export class AccountsResolver {
     @Arg('token', () => String) token: string,
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<AccountGql> {
-    return accountGql(await services.verification.verify(rc, 'email', { id: accountId, attributes: { token } }), 'verified');
+    return accountGql(await services.verification.verify(rc, 'email', { accountId, token }), 'verified');
   }
 
   @Mutation(() => AccountGql, { description: 'PATCH /accounts/verification/phone' })
@@ -95,7 +93,7 @@ export class AccountsResolver {
     @Arg('token', () => String) token: string,
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<AccountGql> {
-    return accountGql(await services.verification.verify(rc, 'phone', { id: accountId, attributes: { token } }), 'verified');
+    return accountGql(await services.verification.verify(rc, 'phone', { accountId, token }), 'verified');
   }
 
   @Mutation(() => Boolean, { description: 'GET /accounts/verification/resend: new tokens to email and/or phone' })
@@ -104,11 +102,8 @@ export class AccountsResolver {
     @Arg('receivers', () => [String], { description: 'email, phone' }) receivers: string[],
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<boolean> {
-    const channels = [...new Set(receivers)];
-    if (!channels.length || channels.some((c) => c !== 'email' && c !== 'phone')) {
-      throw invalid('invalid_field', 'receivers must list email and/or phone', { attribute: 'receivers' });
-    }
-    await services.verification.resend(rc, accountId, channels as VerificationChannel[]);
+    // The argument is a set: a channel named twice is sent once.
+    await services.verification.resend(rc, { accountId, receivers: [...new Set(receivers)] });
     return true;
   }
 }

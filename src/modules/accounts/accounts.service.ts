@@ -1,12 +1,11 @@
 import { QueryOrder } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { z } from 'zod';
 import type { RequestContext } from '../../core/context';
-import { conflict, forbidden, invalid, notFound, unauthenticated, type ErrorSource } from '../../core/errors';
+import { conflict, forbidden, invalid, notFound, unauthenticated } from '../../core/errors';
 import { hashPassword } from '../../core/passwords';
-import { isStaffOf, requireCaller, staffPlatforms } from '../../core/policies';
+import { isStaffOf, registersItself, requireCaller, seesFullAccount, staffPlatforms } from '../../core/policies';
 import { uniquely } from '../../core/unique';
-import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { validateInput, type Untrusted } from '../../core/validate';
 import { Credential } from '../credentials/credentials.entity';
 import type { LedgerAccounts } from '../ledger/ledger.port';
 import type { ReferenceService } from '../reference/reference.service';
@@ -14,25 +13,29 @@ import type { VerificationService } from '../verification/verification.service';
 import { LotType } from '../lots/lots.entity';
 import { findLot } from '../lots/lots.find';
 import { Account, AccountType } from './accounts.entity';
-import { accountId, createAccountSchema, updateAccountSchema } from './accounts.input';
-import type { AccountView } from './accounts.presenter';
+import {
+  accountId,
+  createAccountInput,
+  listAccountsInput,
+  updateAccountInput,
+  type ContactsInput,
+  type CreateAccountInput,
+  type ListAccountsInput,
+  type UpdateAccountInput,
+} from './accounts.input';
 
 const TYPE_OF = { user: AccountType.User, admin: AccountType.Admin, broker: AccountType.Broker } as const;
 
 const LISTED_TYPES = { platform: AccountType.Platform, ...TYPE_OF } as const;
-const listInput = z.object({
-  platform_id: z.string().min(1).optional(),
-  account_type: z.enum(['platform', 'user', 'admin', 'broker'], { error: 'must be platform, user, admin or broker' }).optional(),
-  limit: z.number().int().min(1, 'must be 1 to 100').max(100, 'must be 1 to 100').optional(),
-  offset: z.number().int().min(0, 'must not be negative').optional(),
-});
-export type AccountListInput = z.input<typeof listInput>;
-
-/** Where a filter of the directory lookups was given: an attribute (GraphQL argument) unless the edge says otherwise. */
-export type FilterSource = (field: 'platform_id' | 'region' | 'lot_id') => ErrorSource;
-const asAttribute: FilterSource = (field) => ({ attribute: field });
+const PROFILE = ['firstName', 'lastName', 'avatarLink', 'country', 'city', 'region', 'address', 'company', 'currency', 'locale'] as const;
 const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 const BY_NAME = [{ lastName: QueryOrder.ASC_NULLS_LAST }, { firstName: QueryOrder.ASC_NULLS_LAST }, { id: QueryOrder.ASC }];
+
+/** An account as the caller may see it: `full` is its whole record, else its public view. */
+export interface AccountView {
+  account: Account;
+  full: boolean;
+}
 
 export class AccountsService {
   private readonly createSchema;
@@ -43,8 +46,8 @@ export class AccountsService {
     private readonly verification: VerificationService,
     private readonly ledger: LedgerAccounts,
   ) {
-    this.createSchema = createAccountSchema(reference);
-    this.updateSchema = updateAccountSchema(reference);
+    this.createSchema = createAccountInput(reference);
+    this.updateSchema = updateAccountInput(reference);
   }
 
   /** The caller's own account. */
@@ -60,40 +63,39 @@ export class AccountsService {
    * platform staff create users, admins and brokers. The password creates the credentials, and the
    * verification tokens go out with the account.
    */
-  async create(ctx: RequestContext, input: ResourceInput): Promise<Account> {
+  async create(ctx: RequestContext, input: Untrusted<CreateAccountInput>): Promise<Account> {
     if (!ctx.caller && !ctx.provenKey) throw unauthenticated('unauthenticated', 'the request must be signed');
-    const id = accountId.safeParse(input.id);
-    if (!id.success) throw invalid('invalid_field', 'data.id must be an account id (G…)', { pointer: '/data/id' });
-    const attrs = validateAttributes(this.createSchema, input.attributes);
+    // A malformed key is the one fault reported: the rest of the input is not looked at.
+    if (!accountId.safeParse(input.id).success) throw invalid('invalid_field', 'id must be an account id (G…)', { field: 'id' });
+    const attrs = validateInput(this.createSchema, input);
 
-    const platform = await ctx.em.findOne(Account, { id: attrs.platform_id, accountType: AccountType.Platform });
-    if (!platform) throw invalid('platform_not_found', 'platform_id names no platform', { attribute: 'platform_id' });
-    const selfRegistration = attrs.account_type === 'user' && ctx.provenKey === id.data;
-    if (!selfRegistration && !isStaffOf(ctx.caller, platform.id)) {
-      throw forbidden('not_allowed', `the signing account may not create ${attrs.account_type} accounts on this platform`);
+    const platform = await ctx.em.findOne(Account, { id: attrs.platformId, accountType: AccountType.Platform });
+    if (!platform) throw invalid('platform_not_found', 'platformId names no platform', { field: 'platformId' });
+    if (!registersItself(ctx, attrs) && !isStaffOf(ctx.caller, platform.id)) {
+      throw forbidden('not_allowed', `the signing account may not create ${attrs.accountType} accounts on this platform`);
     }
 
     const passwordHash = await hashPassword(attrs.password);
     return uniquely(
       () =>
         ctx.em.transactional(async (em) => {
-        if (await em.count(Account, { id: id.data })) throw conflict('account_exists', 'an account with this id exists', { pointer: '/data/id' });
+        if (await em.count(Account, { id: attrs.id })) throw conflict('account_exists', 'an account with this id exists', { field: 'id' });
         await this.assertEmailFree(em, platform.id, attrs.email);
         const account = em.create(Account, {
-          id: id.data,
-          accountType: TYPE_OF[attrs.account_type],
+          id: attrs.id,
+          accountType: TYPE_OF[attrs.accountType],
           platformId: platform.id,
-          firstName: attrs.first_name,
-          lastName: attrs.last_name,
+          firstName: attrs.firstName,
+          lastName: attrs.lastName,
           email: attrs.email,
-          phoneNumber: attrs.phone_number ?? null,
-          brokerCities: attrs.broker_cities ?? [],
-          socialTokenA: attrs.social_token_a ?? null,
-          socialTokenB: attrs.social_token_b ?? null,
-          avatarLink: attrs.avatar_link ?? null,
+          phoneNumber: attrs.phoneNumber ?? null,
+          brokerCities: attrs.brokerCities ?? [],
+          socialTokenA: attrs.socialTokenA ?? null,
+          socialTokenB: attrs.socialTokenB ?? null,
+          avatarLink: attrs.avatarLink ?? null,
           country: attrs.country ?? null,
-          countryId: attrs.country_id ?? null,
-          cityId: attrs.city_id ?? null,
+          countryId: attrs.countryId ?? null,
+          cityId: attrs.cityId ?? null,
           city: attrs.city ?? null,
           region: attrs.region ?? null,
           address: attrs.address ?? null,
@@ -117,7 +119,7 @@ export class AccountsService {
     const taken = await em
       .getConnection()
       .execute('select 1 from accounts where platform_id = ? and lower(email) = lower(?) limit 1', [platformId, email], 'all', em.getTransactionContext());
-    if (taken.length) throw conflict('email_taken', 'this email is used by another account of the platform', { attribute: 'email' });
+    if (taken.length) throw conflict('email_taken', 'this email is used by another account of the platform', { field: 'email' });
   }
 
   /** GET /accounts/{id}: the full record for the account and its platform's staff, else the public view. */
@@ -127,52 +129,43 @@ export class AccountsService {
     return { account, full: this.seesFull(ctx, account) };
   }
 
+  /** Whether the caller sees the account's full record (else its public view). */
   seesFull(ctx: RequestContext, account: Account): boolean {
-    return ctx.caller?.accountId === account.id || isStaffOf(ctx.caller, account.platformId);
+    return seesFullAccount(ctx.caller, account);
   }
 
   /** PATCH /accounts/{id}: the account itself or staff of its platform. */
-  async update(ctx: RequestContext, id: string, attributes: unknown): Promise<Account> {
+  async update(ctx: RequestContext, input: Untrusted<UpdateAccountInput>): Promise<Account> {
     const caller = requireCaller(ctx);
+    const { id } = validateInput(this.updateSchema.pick({ id: true }), { id: input.id });
     return ctx.em.transactional(async (em) => {
       const account = await em.findOne(Account, { id, accountType: { $ne: AccountType.Master } });
       if (!account) throw notFound('account_not_found', 'no account with this id');
       if (caller.accountId !== account.id && !isStaffOf(caller, account.platformId)) {
         throw forbidden('not_allowed', 'the signing account may not update this account');
       }
-      const attrs = validateAttributes(this.updateSchema, attributes);
-      const map = {
-        first_name: 'firstName',
-        last_name: 'lastName',
-        avatar_link: 'avatarLink',
-        country: 'country',
-        city: 'city',
-        region: 'region',
-        address: 'address',
-        company: 'company',
-        currency: 'currency',
-        locale: 'locale',
-      } as const;
-      for (const [key, prop] of Object.entries(map) as [keyof typeof map, (typeof map)[keyof typeof map]][]) {
-        if (attrs[key] !== undefined) account[prop] = attrs[key] as string;
+      const attrs = validateInput(this.updateSchema, input);
+      for (const key of PROFILE) {
+        const value = attrs[key];
+        if (value !== undefined) account[key] = value;
       }
       return account;
     });
   }
 
   /** GraphQL `accounts`: staff list the accounts of their platforms (one of them with `platform_id`). */
-  async list(ctx: RequestContext, input: AccountListInput): Promise<Account[]> {
+  async list(ctx: RequestContext, input: Untrusted<ListAccountsInput>): Promise<Account[]> {
     const platforms = staffPlatforms(requireCaller(ctx));
     if (!platforms.length) throw forbidden('not_allowed', 'only platform staff may list accounts');
-    const q = validateAttributes(listInput, input);
-    if (q.platform_id !== undefined && !platforms.includes(q.platform_id)) {
+    const q = validateInput(listAccountsInput, input);
+    if (q.platformId !== undefined && !platforms.includes(q.platformId)) {
       throw forbidden('not_allowed', 'the caller is not staff of this platform');
     }
     return ctx.em.find(
       Account,
       {
-        platformId: q.platform_id ?? { $in: platforms },
-        accountType: q.account_type ? LISTED_TYPES[q.account_type] : { $ne: AccountType.Master },
+        platformId: q.platformId ?? { $in: platforms },
+        accountType: q.accountType ? LISTED_TYPES[q.accountType] : { $ne: AccountType.Master },
       },
       { orderBy: [{ createdAt: QueryOrder.ASC }, { id: QueryOrder.ASC }], limit: q.limit ?? 15, offset: q.offset ?? 0 },
     );
@@ -183,18 +176,14 @@ export class AccountsService {
    * user of the platform, that organizer's contacts; else, with a region, the brokers and admins
    * of the platform in that region (case-insensitive); else every broker of the platform.
    */
-  async brokers(
-    ctx: RequestContext,
-    filter: { platformId: string; region?: string | null; lotId?: string | null },
-    at: FilterSource = asAttribute,
-  ): Promise<Account[]> {
-    const platformId = this.directoryPlatform(filter.platformId, at);
+  async brokers(ctx: RequestContext, filter: ContactsInput): Promise<Account[]> {
+    const platformId = this.directoryPlatform(filter.platformId);
     const region = filter.region?.trim();
     if (filter.region !== undefined && filter.region !== null && (!region || region.length > 30)) {
-      throw invalid('invalid_parameter', 'region must be 1 to 30 characters', at('region'));
+      throw invalid('invalid_parameter', 'region must be 1 to 30 characters', { field: 'region' });
     }
     if (filter.lotId) {
-      const lot = await findLot(ctx.em, filter.lotId, undefined, at('lot_id'));
+      const lot = await findLot(ctx.em, filter.lotId, undefined, { field: 'lotId' });
       const organizer = lot.lotType === LotType.NoAuction ? await ctx.em.findOne(Account, { id: lot.organizerId }) : null;
       if (organizer?.accountType === AccountType.User && organizer.platformId === platformId) return [organizer];
     }
@@ -208,13 +197,13 @@ export class AccountsService {
   }
 
   /** GET /admins (public): the admins hosted by the platform. */
-  async admins(ctx: RequestContext, filter: { platformId: string }, at: FilterSource = asAttribute): Promise<Account[]> {
-    const platformId = this.directoryPlatform(filter.platformId, at);
+  async admins(ctx: RequestContext, filter: Pick<ContactsInput, 'platformId'>): Promise<Account[]> {
+    const platformId = this.directoryPlatform(filter.platformId);
     return ctx.em.find(Account, { platformId, accountType: AccountType.Admin }, { orderBy: BY_NAME });
   }
 
-  private directoryPlatform(platformId: string, at: FilterSource): string {
-    if (!accountId.safeParse(platformId).success) throw invalid('invalid_parameter', 'platform_id must be an account id (G…)', at('platform_id'));
+  private directoryPlatform(platformId: string): string {
+    if (!accountId.safeParse(platformId).success) throw invalid('invalid_parameter', 'platformId must be an account id (G…)', { field: 'platformId' });
     return platformId;
   }
 }

@@ -2,7 +2,7 @@ import type { AppRouter } from '../../rest/router';
 import type { QuerySpec } from '../../rest/query';
 import { presentContact } from './contacts.presenter';
 
-const atParameter = (field: string) => ({ parameter: `filter[${field}]` });
+const FILTERS = { in: 'query', names: { platformId: 'filter.platformId', region: 'filter.region', lotId: 'filter.lotId' } } as const;
 
 /** GET /brokers and GET /admins (public). */
 export function contactsRoutes(router: AppRouter): void {
@@ -11,12 +11,12 @@ export function contactsRoutes(router: AppRouter): void {
     filters: { platform_id: { kind: 'string', max: 56, required: true }, region: { kind: 'string', max: 30 }, lot_id: { kind: 'string', max: 18 } },
   };
   const adminsQuery: QuerySpec = { filters: { platform_id: { kind: 'string', max: 56, required: true } } };
-  router.get('/brokers', { query: brokersQuery }, async ({ rc, query }) => {
+  router.get('/brokers', { query: brokersQuery, fields: FILTERS }, async ({ rc, query }) => {
     const { platform_id, region, lot_id } = query.filters as { platform_id: string; region?: string; lot_id?: string };
-    return { data: (await accounts.brokers(rc, { platformId: platform_id, region, lotId: lot_id }, atParameter)).map(presentContact) };
+    return { data: (await accounts.brokers(rc, { platformId: platform_id, region, lotId: lot_id })).map(presentContact) };
   });
-  router.get('/admins', { query: adminsQuery }, async ({ rc, query }) => {
+  router.get('/admins', { query: adminsQuery, fields: FILTERS }, async ({ rc, query }) => {
     const { platform_id } = query.filters as { platform_id: string };
-    return { data: (await accounts.admins(rc, { platformId: platform_id }, atParameter)).map(presentContact) };
+    return { data: (await accounts.admins(rc, { platformId: platform_id })).map(presentContact) };
   });
 }

@@ -15,7 +15,7 @@ export class BlacklistResolver {
     @Arg('state', () => String, { description: 'stopped or paused' }) state: string,
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<BlacklistEntryGql> {
-    return services.blacklist.put(rc, { id: accountId, attributes: { state } }, { attribute: 'account_id' });
+    return services.blacklist.put(rc, { accountId, state });
   }
 
   @Mutation(() => Boolean, { description: 'Takes an account off the blacklist; staff of its platform only' })

@@ -1,16 +1,13 @@
-import { z } from 'zod';
 import type { Caller, RequestContext } from '../../core/context';
-import { forbidden, invalid, notFound, type ErrorSource } from '../../core/errors';
+import { forbidden, invalid, notFound } from '../../core/errors';
 import { isStaffOf, requireCaller, staffPlatforms } from '../../core/policies';
-import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { validateInput, type Untrusted } from '../../core/validate';
 import { Account, AccountType, BlacklistEntry, type BlacklistState } from '../accounts/accounts.entity';
 import { accountId } from '../accounts/accounts.input';
 import type { LiveBus } from '../live/live.bus';
+import { blacklistInput, type BlacklistInput } from './blacklist.input';
 
-// z.string() first: a missing state is then `missing_field` (zod reports a missing enum as invalid_value).
-const stateInput = z.object({
-  state: z.string().pipe(z.enum(['stopped', 'paused'], { error: 'must be stopped or paused' })),
-});
+const idSource = { field: 'accountId' };
 
 export interface BlacklistItem {
   accountId: string;
@@ -41,22 +38,20 @@ export class BlacklistService {
     return entries.map((e) => ({ accountId: e.account_id, state: e.state }));
   }
 
-  /**
-   * PUT /blacklist: adds the account, or changes its state. `idSource` says where the account id
-   * was given (REST: /data/id).
-   */
-  async put(ctx: RequestContext, input: ResourceInput, idSource: ErrorSource = { pointer: '/data/id' }): Promise<BlacklistItem> {
+  /** PUT /blacklist: adds the account, or changes its state. */
+  async put(ctx: RequestContext, input: Untrusted<BlacklistInput>): Promise<BlacklistItem> {
     const caller = requireCaller(ctx);
-    const id = accountId.safeParse(input.id);
+    // The account is found and the caller checked before the state is looked at.
+    const id = accountId.safeParse(input.accountId);
     if (!id.success) {
-      const missing = input.id === undefined || input.id === null;
+      const missing = input.accountId === undefined || input.accountId === null;
       throw invalid(missing ? 'missing_field' : 'invalid_field', missing ? 'the account id is required' : 'the account id must be an account id (G…)', idSource);
     }
     const item = await ctx.em.transactional(async (em) => {
       const target = await em.findOne(Account, { id: id.data, accountType: { $ne: AccountType.Master } });
       if (!target) throw notFound('account_not_found', 'no account with this id', idSource);
       this.assertMayManage(caller, target);
-      const { state } = validateAttributes(stateInput, input.attributes);
+      const { state } = validateInput(blacklistInput, input);
       await em.upsert(BlacklistEntry, { accountId: target.id, state }, { onConflictFields: ['accountId'], onConflictMergeFields: ['state'] });
       return { accountId: target.id, state };
     });

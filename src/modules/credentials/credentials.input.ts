@@ -1,20 +1,22 @@
 import { z } from 'zod';
 import { accountId, password } from '../accounts/accounts.input';
 
-/** PUT /credentials: the password of the account named by data.id (INTERFACE.md §4.2, §8). */
-export const createCredentialsSchema = z.object({ password });
+/** PUT /credentials: the first password of the account (INTERFACE.md §4.2, §8). */
+export const createCredentialsInput = z.object({ accountId, password });
+export type CreateCredentialsInput = z.input<typeof createCredentialsInput>;
 
 /**
- * POST /jwt: account_id, or email together with platform_id, and the password. Which
+ * POST /jwt: accountId, or email together with platformId, and the password. Which
  * identification is complete is decided by the service (`identification_incomplete`).
  */
-export const issueTokenSchema = z.object({
-  account_id: accountId.nullish(),
+export const issueTokenInput = z.object({
+  accountId: accountId.nullish(),
   email: z.string().trim().min(1, 'must not be empty').max(254).nullish(),
-  platform_id: accountId.nullish(),
+  platformId: accountId.nullish(),
   password,
 });
-export type IssueTokenAttributes = z.infer<typeof issueTokenSchema>;
+export type IssueTokenInput = z.input<typeof issueTokenInput>;
 
 /** PATCH /credentials. */
-export const changePasswordSchema = z.object({ old_password: password, new_password: password });
+export const changePasswordInput = z.object({ oldPassword: password, newPassword: password });
+export type ChangePasswordInput = z.input<typeof changePasswordInput>;

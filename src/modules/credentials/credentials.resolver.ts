@@ -10,7 +10,7 @@ export class CredentialsResolver {
     @Arg('password', () => String) password: string,
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<CredentialsGql> {
-    return services.credentials.create(rc, { id: accountId, attributes: { password } });
+    return services.credentials.create(rc, { accountId, password });
   }
 
   @Mutation(() => TokenGql, { description: 'Signs in by accountId, or by email with platformId (POST /jwt)' })
@@ -21,7 +21,7 @@ export class CredentialsResolver {
     @Arg('email', () => String, { nullable: true }) email?: string,
     @Arg('platformId', () => String, { nullable: true }) platformId?: string,
   ): Promise<TokenGql> {
-    return services.credentials.issueToken(rc, { account_id: accountId, email, platform_id: platformId, password });
+    return services.credentials.issueToken(rc, { accountId, email, platformId, password });
   }
 
   @Mutation(() => TokenGql, { description: 'A new token for a still-valid bearer token' })
@@ -35,6 +35,6 @@ export class CredentialsResolver {
     @Arg('newPassword', () => String) newPassword: string,
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<CredentialsGql> {
-    return services.credentials.changePassword(rc, { old_password: oldPassword, new_password: newPassword });
+    return services.credentials.changePassword(rc, { oldPassword, newPassword });
   }
 }

@@ -1,15 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { JwtClaims, JwtService } from '../../auth/jwt';
 import type { RequestContext } from '../../core/context';
-import { conflict, DomainError, forbidden, invalid, notFound, unauthenticated, type ErrorItem } from '../../core/errors';
+import { conflict, DomainError, forbidden, notFound, unauthenticated, type ErrorItem } from '../../core/errors';
 import { hashPassword, verifyPassword } from '../../core/passwords';
 import { requireCaller } from '../../core/policies';
 import { uniquely } from '../../core/unique';
-import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { validateInput, type Untrusted } from '../../core/validate';
 import { Account, AccountType, BlacklistEntry } from '../accounts/accounts.entity';
-import { accountId } from '../accounts/accounts.input';
 import { Credential } from './credentials.entity';
-import { changePasswordSchema, createCredentialsSchema, issueTokenSchema, type IssueTokenAttributes } from './credentials.input';
+import {
+  changePasswordInput,
+  createCredentialsInput,
+  issueTokenInput,
+  type ChangePasswordInput,
+  type CreateCredentialsInput,
+  type IssueTokenInput,
+} from './credentials.input';
 import { accountSubject, emailSubject, SignInLimit } from './sign-in-limit';
 
 export function claimsOf(account: Account): JwtClaims {
@@ -44,14 +50,13 @@ export const storedCredential = (em: EntityManager, id: string) => em.findOne(Cr
 const present = (v: unknown) => v !== undefined && v !== null;
 
 /** Which member is missing when neither identification of POST /jwt is complete, else null. */
-function identificationGap(attributes: unknown): ErrorItem | null {
-  const given = (attributes ?? {}) as Record<string, unknown>;
-  if (present(given.account_id) || (present(given.email) && present(given.platform_id))) return null;
-  const member = present(given.email) ? 'platform_id' : present(given.platform_id) ? 'email' : 'account_id';
+function identificationGap(given: Untrusted<IssueTokenInput>): ErrorItem | null {
+  if (present(given.accountId) || (present(given.email) && present(given.platformId))) return null;
+  const member = present(given.email) ? 'platformId' : present(given.platformId) ? 'email' : 'accountId';
   return {
     code: 'identification_incomplete',
-    detail: `${member} is required: identify the account by account_id, or by email together with platform_id`,
-    source: { attribute: member },
+    detail: `${member} is required: identify the account by its id, or by email together with its platform`,
+    source: { field: member },
   };
 }
 
@@ -67,15 +72,15 @@ export class CredentialsService {
   ) {}
 
   /** PUT /credentials: the account itself sets its first password (PROTOCOL.md §4). */
-  async create(ctx: RequestContext, input: ResourceInput): Promise<{ accountId: string }> {
+  async create(ctx: RequestContext, input: Untrusted<CreateCredentialsInput>): Promise<{ accountId: string }> {
     const caller = requireCaller(ctx);
-    const id = accountId.safeParse(input.id);
-    if (!id.success) throw invalid('invalid_field', 'data.id must be an account id (G…)', { pointer: '/data/id' });
-    const account = await findAccount(ctx.em, id.data);
-    if (!account) throw notFound('account_not_found', 'no account with this id', { pointer: '/data/id' });
+    // The account is found and the caller checked before the password is looked at.
+    const { accountId } = validateInput(createCredentialsInput.pick({ accountId: true }), { accountId: input.accountId });
+    const account = await findAccount(ctx.em, accountId);
+    if (!account) throw notFound('account_not_found', 'no account with this id', { field: 'accountId' });
     if (caller.accountId !== account.id) throw forbidden('not_allowed', 'credentials are created by the account itself');
-    const attrs = validateAttributes(createCredentialsSchema, input.attributes);
-    const exists = () => conflict('credentials_exist', 'credentials for this account id exist', { pointer: '/data/id' });
+    const attrs = validateInput(createCredentialsInput, input);
+    const exists = () => conflict('credentials_exist', 'credentials for this account id exist', { field: 'accountId' });
     if (await ctx.em.count(Credential, { accountId: account.id })) throw exists();
 
     const passwordHash = await hashPassword(attrs.password);
@@ -93,12 +98,12 @@ export class CredentialsService {
    * POST /jwt. An unknown account and a wrong password get the same answer after the same work.
    * Past 10 failures in 15 minutes per account or per email, the password is not even checked.
    */
-  async issueToken(ctx: RequestContext, attributes: unknown): Promise<TokenResult> {
-    const attrs = this.identification(attributes);
-    const account = attrs.account_id
-      ? await findAccount(ctx.em, attrs.account_id)
-      : await findAccountByEmail(ctx.em, attrs.platform_id as string, attrs.email as string);
-    const subjects = [attrs.account_id ? accountSubject(attrs.account_id) : emailSubject(attrs.platform_id as string, attrs.email as string)];
+  async issueToken(ctx: RequestContext, input: Untrusted<IssueTokenInput>): Promise<TokenResult> {
+    const attrs = this.identification(input);
+    const account = attrs.accountId
+      ? await findAccount(ctx.em, attrs.accountId)
+      : await findAccountByEmail(ctx.em, attrs.platformId as string, attrs.email as string);
+    const subjects = [attrs.accountId ? accountSubject(attrs.accountId) : emailSubject(attrs.platformId as string, attrs.email as string)];
     if (account) subjects.push(accountSubject(account.id));
 
     const reservation = await this.signInLimit.reserve(ctx.em, subjects);
@@ -112,11 +117,11 @@ export class CredentialsService {
     return { accountId: account.id, token: await this.jwt.issue(claimsOf(account)) };
   }
 
-  private identification(attributes: unknown): IssueTokenAttributes {
-    const gap = identificationGap(attributes);
-    let attrs: IssueTokenAttributes;
+  private identification(input: Untrusted<IssueTokenInput>) {
+    const gap = identificationGap(input ?? {});
+    let attrs;
     try {
-      attrs = validateAttributes(issueTokenSchema, attributes);
+      attrs = validateInput(issueTokenInput, input);
     } catch (err) {
       if (gap && err instanceof DomainError) throw new DomainError('invalid', [...err.items, gap]);
       throw err;
@@ -134,17 +139,17 @@ export class CredentialsService {
   }
 
   /** PATCH /credentials: needs a bearer token (a signature alone does not do) and the old password. */
-  async changePassword(ctx: RequestContext, attributes: unknown): Promise<{ accountId: string }> {
+  async changePassword(ctx: RequestContext, input: Untrusted<ChangePasswordInput>): Promise<{ accountId: string }> {
     if (!ctx.jwtSubject) throw forbidden('jwt_required', 'a valid bearer token is required');
     const account = await ctx.em.findOne(Account, { id: ctx.jwtSubject });
     if (!account) throw notFound('account_not_found', 'no account for the account id inside the token');
-    const attrs = validateAttributes(changePasswordSchema, attributes);
+    const attrs = validateInput(changePasswordInput, input);
     const credential = await storedCredential(ctx.em, account.id);
     if (!credential) throw notFound('credentials_not_found', 'the account has no credentials');
     const stored = credential.passwordHash;
-    if (!(await verifyPassword(attrs.old_password, stored))) throw unauthenticated('wrong_password', 'old_password is wrong');
+    if (!(await verifyPassword(attrs.oldPassword, stored))) throw unauthenticated('wrong_password', 'the old password is wrong');
 
-    const passwordHash = await hashPassword(attrs.new_password);
+    const passwordHash = await hashPassword(attrs.newPassword);
     // Only over the password just verified: a change that raced this one wins, and this one fails.
     const changed = await ctx.em.transactional((em) =>
       em.nativeUpdate(Credential, { accountId: account.id, passwordHash: stored }, { passwordHash, updatedAt: new Date() }),

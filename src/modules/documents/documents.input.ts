@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Untrusted } from '../../core/validate';
 
 const ACCOUNT_ID = /^G[A-Z2-7]{55}$/;
 /** Our ids: 22 random URL-safe characters and the extension of the detected type. */
@@ -7,9 +8,9 @@ export const MAX_OWNERS = 100;
 export const MAX_LISTED_IDS = 1000;
 export const DEFAULT_DOCUMENT_PAGE_SIZE = 10;
 
-/** `file[attributes]` of POST /documents (INTERFACE.md §4.10). */
-export const uploadAttributes = z.object({
-  document_type: z.enum(['public', 'private'], { error: 'must be public or private' }),
+/** POST /documents (INTERFACE.md §4.10): what is said about the file. */
+export const uploadFields = z.object({
+  documentType: z.enum(['public', 'private'], { error: 'must be public or private' }),
   owners: z.array(z.string().regex(ACCOUNT_ID, 'must be account ids (G…)')).max(MAX_OWNERS).nullable().optional(),
   expires: z
     .string()
@@ -18,15 +19,10 @@ export const uploadAttributes = z.object({
     .optional(),
 });
 
-export type UploadAttributes = z.infer<typeof uploadAttributes>;
+/** An upload: the bytes, the name the client gave them, and what it says about them. */
+export type UploadInput = { file: Buffer; fileName: string } & Untrusted<z.input<typeof uploadFields>>;
 
-/** An upload as the REST edge hands it over: the bytes, the part's file name, the attributes unparsed. */
-export interface UploadInput {
-  bytes: Buffer;
-  fileName: string;
-  attributes: unknown;
-}
-
+/** GET /documents?in=…: the named documents, a page of them. */
 export interface DocumentListInput {
   ids: string[];
   page?: number;

@@ -17,9 +17,10 @@ const INDEX_QUERY: QuerySpec = {
 export function documentsRoutes(router: AppRouter, config: Pick<Config, 'UPLOAD_LIMIT' | 'SIGNATURE_LEGACY'>): void {
   const { documents } = router.services;
 
-  router.post('/documents', { authenticated: true, status: 201 }, async ({ rc, koa }) => {
-    const input = await readUpload(koa, rc, config.UPLOAD_LIMIT, config.SIGNATURE_LEGACY);
-    const { document, storageLink } = await documents.upload(rc, input);
+  router.post('/documents', { authenticated: true, status: 201, fields: 'form' }, async ({ rc, koa }) => {
+    const { bytes, fileName, attributes } = await readUpload(koa, rc, config.UPLOAD_LIMIT, config.SIGNATURE_LEGACY);
+    const { document_type, owners, expires } = attributes;
+    const { document, storageLink } = await documents.upload(rc, { file: bytes, fileName, documentType: document_type, owners, expires });
     return { data: presentDocument(document, storageLink) };
   });
 
@@ -28,7 +29,8 @@ export function documentsRoutes(router: AppRouter, config: Pick<Config, 'UPLOAD_
     return { data: presentDocument(document, storageLink) };
   });
 
-  router.get('/documents', { authenticated: true, query: INDEX_QUERY }, async ({ rc, query, path, search, koa }) => {
+  const listFields = { in: 'query', names: { ids: 'in', page: 'page.number', size: 'page.size' } } as const;
+  router.get('/documents', { authenticated: true, query: INDEX_QUERY, fields: listFields }, async ({ rc, query, path, search, koa }) => {
     const ids = query.plain.in as string[];
     const { number, size } = query.page as { number: number; size: number };
     const page = await documents.list(rc, { ids, page: number, size });

@@ -4,11 +4,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { forbidden, invalid, notFound, unauthenticated } from '../../core/errors';
 import { requireCaller } from '../../core/policies';
-import { validateAttributes } from '../../core/validate';
+import { validateInput } from '../../core/validate';
 import { Account } from '../accounts/accounts.entity';
 import { detectType, DOCUMENT_TYPES } from './documents.detect';
 import { StoredDocument } from './documents.entity';
-import { DEFAULT_DOCUMENT_PAGE_SIZE, MAX_LISTED_IDS, uploadAttributes, type DocumentListInput, type UploadInput } from './documents.input';
+import { DEFAULT_DOCUMENT_PAGE_SIZE, MAX_LISTED_IDS, uploadFields, type DocumentListInput, type UploadInput } from './documents.input';
 import { findLiveDocument, findLiveDocuments } from './documents.repository';
 import type { DocumentStorage } from './documents.storage';
 import { LocalStorage } from './documents.storage';
@@ -49,10 +49,10 @@ export class DocumentsService {
   /** POST /documents. The bytes are stored before the row, and removed again when the row fails. */
   async upload(ctx: RequestContext, input: UploadInput): Promise<DocumentView> {
     const caller = requireCaller(ctx);
-    const attrs = validateAttributes(uploadAttributes, input.attributes);
+    const attrs = validateInput(uploadFields, input);
     const owners = attrs.owners?.length ? [...new Set(attrs.owners)] : null;
-    if (attrs.document_type === 'private' && !owners) {
-      throw invalid('owners_required', 'a private document needs at least one owner', { attribute: 'owners' });
+    if (attrs.documentType === 'private' && !owners) {
+      throw invalid('owners_required', 'a private document needs at least one owner', { field: 'owners' });
     }
     const contentType = await this.contentTypeOf(input);
     if (owners) await this.requireAccounts(ctx.em, owners);
@@ -60,14 +60,14 @@ export class DocumentsService {
     const id = `${randomBytes(16).toString('base64url')}.${DOCUMENT_TYPES[contentType]}`;
     const days = attrs.expires ? Number.parseInt(attrs.expires, 10) : null;
     const fileName = cleanFileName(input.fileName) || id;
-    await this.storage.put(id, input.bytes, { contentType, fileName });
+    await this.storage.put(id, input.file, { contentType, fileName });
     try {
       const document = ctx.em.create(StoredDocument, {
         id,
         fileName,
         contentType,
-        size: input.bytes.length,
-        documentType: attrs.document_type,
+        size: input.file.length,
+        documentType: attrs.documentType,
         owners,
         uploadedBy: caller.accountId,
         expiresAt: days === null ? null : new Date(Date.now() + days * 86_400_000),
@@ -101,10 +101,10 @@ export class DocumentsService {
     const size = input.size ?? DEFAULT_DOCUMENT_PAGE_SIZE;
     const ids = [...new Set(input.ids)];
     if (ids.length === 0 || ids.length > MAX_LISTED_IDS) {
-      throw invalid('invalid_parameter', `in must name 1 to ${MAX_LISTED_IDS} documents`, { parameter: 'in' });
+      throw invalid('invalid_parameter', `ids must name 1 to ${MAX_LISTED_IDS} documents`, { field: 'ids' });
     }
-    if (!Number.isInteger(page) || page < 0) throw invalid('invalid_page', 'page must be an integer from 0', { parameter: 'page[number]' });
-    if (!Number.isInteger(size) || size < 1 || size > 100) throw invalid('invalid_page', 'size must be an integer from 1 to 100', { parameter: 'page[size]' });
+    if (!Number.isInteger(page) || page < 0) throw invalid('invalid_page', 'page must be an integer from 0', { field: 'page' });
+    if (!Number.isInteger(size) || size < 1 || size > 100) throw invalid('invalid_page', 'size must be an integer from 1 to 100', { field: 'size' });
     const found = new Map((await findLiveDocuments(ctx.em, ids)).map((d) => [d.id, d]));
     // INTERFACE.md §4.10: only private documents owned by the caller are listed.
     const owned = (d: StoredDocument | undefined) => d?.documentType === 'private' && d.owners?.includes(caller.accountId);
@@ -151,10 +151,10 @@ export class DocumentsService {
    * part's header, the file name) is ignored (PROTOCOL.md §9): clients label files loosely.
    */
   private async contentTypeOf(input: UploadInput): Promise<keyof typeof DOCUMENT_TYPES> {
-    if (input.bytes.length === 0) throw invalid('invalid_field', 'the file is empty', { pointer: '/file' });
-    const detected = await detectType(input.bytes);
+    if (input.file.length === 0) throw invalid('invalid_field', 'the file is empty', { field: 'file' });
+    const detected = await detectType(input.file);
     if (!detected.contentType) {
-      throw invalid('unsupported_file_type', `the content is ${detected.label}; allowed are ${Object.keys(DOCUMENT_TYPES).join(', ')}`, { pointer: '/file' });
+      throw invalid('unsupported_file_type', `the content is ${detected.label}; allowed are ${Object.keys(DOCUMENT_TYPES).join(', ')}`, { field: 'file' });
     }
     return detected.contentType;
   }
@@ -163,7 +163,7 @@ export class DocumentsService {
     const known = new Set((await em.find(Account, { id: { $in: ids } }, { fields: ['id'] })).map((a) => a.id));
     const unknown = ids.filter((id) => !known.has(id));
     if (unknown.length) {
-      throw invalid('owner_not_found', `no account ${unknown.join(', ')}`, { attribute: 'owners' });
+      throw invalid('owner_not_found', `no account ${unknown.join(', ')}`, { field: 'owners' });
     }
   }
 }

@@ -4,7 +4,13 @@ import type { Context } from 'koa';
 import { parseSignatureParams } from '../../auth/signature';
 import type { RequestContext } from '../../core/context';
 import { DomainError, invalid, unauthenticated } from '../../core/errors';
-import type { UploadInput } from './documents.input';
+
+/** An upload as the form carries it: the file part's bytes and name, and the `file[attributes]` document. */
+export interface ReceivedUpload {
+  bytes: Buffer;
+  fileName: string;
+  attributes: Record<string, unknown>;
+}
 
 /** Room for the multipart framing and the attributes around a file of the largest size. */
 const FRAMING = 64 * 1024;
@@ -14,7 +20,7 @@ const FRAMING = 64 * 1024;
  * at most `limit` bytes of file (413 beyond, while streaming). The JSON body reader leaves
  * multipart to this route, so the signature's digest is checked here, over the bytes received.
  */
-export async function readUpload(koa: Context, rc: RequestContext, limit: number, legacySignatures: boolean): Promise<UploadInput> {
+export async function readUpload(koa: Context, rc: RequestContext, limit: number, legacySignatures: boolean): Promise<ReceivedUpload> {
   if (koa.request.type !== 'multipart/form-data') {
     throw DomainError.of('unsupported_media_type', 'unsupported_media_type', 'POST /documents takes multipart/form-data', { header: 'Content-Type' });
   }
@@ -58,16 +64,16 @@ function requireDigest(koa: Context, rc: RequestContext, sha256: string, legacyS
 }
 
 /** `file[attributes]` as JSON; multer nests bracketed field names (`{file: {attributes}}`). */
-function attributesOf(body: unknown): unknown {
+function attributesOf(body: unknown): Record<string, unknown> {
   const fields = (body ?? {}) as Record<string, unknown>;
   const raw = (fields.file as Record<string, unknown> | undefined)?.attributes ?? fields['file[attributes]'];
-  if (raw === undefined) throw invalid('missing_field', 'the form needs a file[attributes] field', { attribute: '' });
-  if (typeof raw !== 'string') throw invalid('invalid_field', 'file[attributes] must be one JSON object', { attribute: '' });
+  if (raw === undefined) throw invalid('missing_field', 'the form needs a file[attributes] field', { pointer: '/data/attributes' });
+  if (typeof raw !== 'string') throw invalid('invalid_field', 'file[attributes] must be one JSON object', { pointer: '/data/attributes' });
   try {
     const parsed: unknown = JSON.parse(raw);
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
   } catch {
     /* answered below */
   }
-  throw invalid('invalid_field', 'file[attributes] must be a JSON object', { attribute: '' });
+  throw invalid('invalid_field', 'file[attributes] must be a JSON object', { pointer: '/data/attributes' });
 }

@@ -13,6 +13,6 @@ export class LedgerResolver {
     description: 'POST /transactions: a base64 transaction envelope, authenticated by its own signatures; a rejection carries the result XDR in extensions.meta["auction-xdr"]',
   })
   async submitTransaction(@Arg('tx', () => String) tx: string, @Ctx() { rc, services }: GraphQLContext): Promise<SubmittedTransactionGql> {
-    return submittedTransactionGql(await services.ledger.submit(rc, { attributes: { tx } }));
+    return submittedTransactionGql(await services.ledger.submit(rc, { tx }));
   }
 }

@@ -7,7 +7,7 @@ export function ledgerRoutes(router: AppRouter): void {
   const { ledger } = router.services;
   router.post('/transactions', {}, async ({ rc, body }) => {
     const { data } = parseDocument(inputDocument('transactions'), body);
-    return presentSubmitted(await ledger.submit(rc, data));
+    return presentSubmitted(await ledger.submit(rc, { tx: data.attributes?.tx }));
   });
   router.get('/ledger/accounts/:id', {}, async ({ rc, params }) => ({ data: presentLedgerAccount(await ledger.account(rc, params.id)) }));
 }

@@ -1,14 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { FeeBumpTransaction, TransactionBuilder, xdr, type Transaction } from '@stellar/stellar-sdk';
-import { z } from 'zod';
 import type { RequestContext } from '../../core/context';
-import { DomainError, invalid, notFound, type ErrorSource } from '../../core/errors';
+import { DomainError, invalid, notFound } from '../../core/errors';
 import { inTransaction } from '../../core/transaction';
-import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { validateInput, type Untrusted } from '../../core/validate';
 import { AccountSigner } from '../accounts/accounts.entity';
 import type { DepositPayments } from './ledger.deposits';
 import { EmbeddedLedger, TransactionRejected, type SubmittedTransaction } from './ledger.embedded';
 import { LedgerAccount, LedgerBalance } from './ledger.entity';
+import { submitTransactionInput, type SubmitTransactionInput } from './ledger.input';
 import type { RelayedSubmissions } from './ledger.relay';
 import { resultCodes, transactionResult } from './ledger.xdr';
 
@@ -19,8 +19,6 @@ export interface LedgerAccountView {
   signers: { key: string; weight: number }[];
   thresholds: { low: number; medium: number; high: number };
 }
-
-const submitInput = z.object({ tx: z.string().trim().min(1, 'must be a base64 transaction envelope') });
 
 /**
  * POST /transactions and GET /ledger/accounts/{id} (INTERFACE.md §4.3, PROTOCOL.md §8, §9):
@@ -37,13 +35,13 @@ export class LedgerService {
     private readonly relay: RelayedSubmissions | null,
   ) {}
 
-  async submit(ctx: RequestContext, input: ResourceInput, source: ErrorSource = { attribute: 'tx' }): Promise<SubmittedTransaction> {
-    const { tx: envelope } = validateAttributes(submitInput, input.attributes);
+  async submit(ctx: RequestContext, input: Untrusted<SubmitTransactionInput>): Promise<SubmittedTransaction> {
+    const { tx: envelope } = validateInput(submitTransactionInput, input);
     let decoded: Transaction | FeeBumpTransaction;
     try {
       decoded = TransactionBuilder.fromXDR(envelope, this.networkPassphrase);
     } catch {
-      throw invalid('invalid_field', 'tx is not a base64 XDR transaction envelope', source);
+      throw invalid('invalid_field', 'tx is not a base64 XDR transaction envelope', { field: 'tx' });
     }
     const tx = decoded instanceof FeeBumpTransaction ? decoded.innerTransaction : decoded;
     try {

@@ -30,27 +30,31 @@ const text = z
   .refine((t) => [...t].length <= MAX_MESSAGE_LENGTH, `must be at most ${MAX_MESSAGE_LENGTH} characters`)
   .refine((t) => !t.includes('\u0000'), 'must not contain NUL characters');
 
-/** POST /messages attributes (INTERFACE.md §4.7). */
+/** POST /messages (INTERFACE.md §4.7). */
 export const sendInput = z.object({
   sender: accountId,
   receiver: accountId,
-  lot_id: integer('a lot id'),
+  lotId: integer('a lot id'),
   text,
-  ref_message_id: integer('a message id').nullish(),
+  refMessageId: integer('a message id').nullish(),
 });
+export type SendMessageInput = z.input<typeof sendInput>;
 
-/** PATCH /accounts/{id}/messages/ attributes: `receiver` defaults to the path's account. */
+/** PATCH /accounts/{id}/messages/: `receiver` defaults to `accountId`, the account whose messages are marked. */
 export const markReadInput = z.object({
+  accountId: z.string(),
   receiver: accountId.optional(),
   sender: accountId,
-  lot_id: integer('a lot id'),
+  lotId: integer('a lot id'),
 });
+export type MarkReadInput = z.input<typeof markReadInput>;
 
-/** GET /lots/{id}/messages, as both edges hand it over (REST has parsed the query already). */
+/** GET /lots/{id}/messages: the messages about `lotId` that match; `lotIdFilter` restates the lot (another one matches nothing). */
 export const listInput = z.object({
+  lotId: z.string(),
   receivers: accountIds.optional(),
   sender: accountId.optional(),
-  lot_id: integer('a lot id').optional(),
+  lotIdFilter: integer('a lot id').optional(),
   platform: accountIds.optional(),
   search: z.string().min(1).max(MAX_SEARCH_LENGTH).optional(),
   sort: z.object({ key: z.enum(MESSAGE_SORTS), desc: z.boolean() }).default({ key: 'created_at', desc: true }),
@@ -58,13 +62,14 @@ export const listInput = z.object({
   size: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_MESSAGE_PAGE_SIZE),
 });
 export type MessageListInput = z.input<typeof listInput>;
-export type MessageListQuery = z.output<typeof listInput>;
+/** A listing as the statements take it: `lotId` is the filter's. */
+export type MessageListQuery = Omit<z.output<typeof listInput>, 'lotId' | 'lotIdFilter'> & { lotId?: string };
 
 /** GET /messages/dialogs: the dialogs of `receivers` (the caller by default). */
 export const dialogsInput = z.object({
   receivers: accountIds.optional(),
   with: accountId.optional(),
-  lot_id: integer('a lot id').optional(),
+  lotId: integer('a lot id').optional(),
 });
 export type DialogsInput = z.input<typeof dialogsInput>;
 export type DialogsQuery = z.output<typeof dialogsInput>;
@@ -73,7 +78,7 @@ export type DialogsQuery = z.output<typeof dialogsInput>;
 export const unreadInput = z.object({
   receiver: accountId.optional(),
   sender: accountId.optional(),
-  lot_id: integer('a lot id').optional(),
+  lotId: integer('a lot id').optional(),
   platform: accountIds.optional(),
 });
 export type UnreadInput = z.input<typeof unreadInput>;

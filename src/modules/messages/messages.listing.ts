@@ -45,7 +45,7 @@ export async function listMessages(em: EntityManager, lotId: string, scope: Read
   const where = new Where().add('m.lot_id = ?', lotId).scope(scope, 'm.sender', 'm.receiver', 'l.publisher_id');
   if (q.receivers) where.in('m.receiver', q.receivers);
   if (q.sender) where.add('m.sender = ?', q.sender);
-  if (q.lot_id) where.add('m.lot_id = ?', q.lot_id);
+  if (q.lotId) where.add('m.lot_id = ?', q.lotId);
   where.senderPlatform(q.platform, 'm.sender');
   if (q.search) where.add(`m.search @@ websearch_to_tsquery('simple', ?)`, q.search);
   const dir = q.sort.desc ? 'desc' : 'asc';
@@ -67,7 +67,7 @@ export async function listDialogs(em: EntityManager, accounts: readonly string[]
   const ph = placeholders(accounts.length);
   const where = new Where().scope(scope, 'c.account', 'c.companion', 'l.publisher_id');
   if (q.with) where.add('c.companion = ?', q.with);
-  if (q.lot_id) where.add('c.lot_id = ?', q.lot_id);
+  if (q.lotId) where.add('c.lot_id = ?', q.lotId);
   const rows = await em.getConnection().execute<{ lot_id: string; account: string; companion: string; unread: string; last_at: Date }[]>(
     `with c as (
        select lot_id, sender as account, receiver as companion, created_at, false as unread from messages where sender in (${ph})
@@ -88,7 +88,7 @@ export async function listDialogs(em: EntityManager, accounts: readonly string[]
 export async function countUnread(em: EntityManager, receiver: string, scope: ReadScope, q: UnreadQuery): Promise<number> {
   const where = new Where().add('m.read_at is null').add('m.receiver = ?', receiver).scope(scope, 'm.sender', 'm.receiver', 'l.publisher_id');
   if (q.sender) where.add('m.sender = ?', q.sender);
-  if (q.lot_id) where.add('m.lot_id = ?', q.lot_id);
+  if (q.lotId) where.add('m.lot_id = ?', q.lotId);
   where.senderPlatform(q.platform, 'm.sender');
   const [row] = await em.getConnection().execute<{ n: string }[]>(`select count(*) as n from messages m join lots l on l.id = m.lot_id where ${where.text}`, where.params);
   return Number(row.n);

@@ -1,11 +1,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { givenFields } from '../../graphql/args';
 import type { GraphQLContext } from '../../graphql/context';
-import type { MessageListInput } from './messages.input';
 import { DialogGql, dialogGql, MessageGql, messageGql, MessagePageGql, messagePageGql } from './messages.types';
-
-/** Drops the arguments that were not given, so the service applies its defaults. */
-const given = <T extends object>(args: T): { [K in keyof T]?: NonNullable<T[K]> } =>
-  Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: NonNullable<T[K]> };
 
 @Resolver()
 export class MessagesResolver {
@@ -21,11 +17,12 @@ export class MessagesResolver {
     @Arg('page', () => Int, { nullable: true, description: 'From 0' }) page?: number | null,
     @Arg('size', () => Int, { nullable: true, description: '1 to 100; 15 by default' }) size?: number | null,
   ): Promise<MessagePageGql> {
-    const input: MessageListInput = {
-      ...given({ receivers, sender, platform, search, page, size }),
-      ...(sort ? { sort: { key: sort.replace(/^-/, '') as 'created_at', desc: sort.startsWith('-') } } : {}),
+    const input = {
+      lotId,
+      ...givenFields({ receivers, sender, platform, search, page, size }),
+      ...(sort ? { sort: { key: sort.replace(/^-/, ''), desc: sort.startsWith('-') } } : {}),
     };
-    return messagePageGql(await services.messages.list(rc, lotId, input));
+    return messagePageGql(await services.messages.list(rc, input));
   }
 
   @Query(() => [DialogGql], { description: 'GET /messages/dialogs: the dialogs of `receivers` (the caller by default), latest first' })
@@ -35,7 +32,7 @@ export class MessagesResolver {
     @Arg('with', () => String, { nullable: true, description: 'The companion' }) withId?: string | null,
     @Arg('lotId', () => ID, { nullable: true }) lotId?: string | null,
   ): Promise<DialogGql[]> {
-    return (await services.messages.dialogs(rc, given({ receivers, with: withId, lot_id: lotId }))).map(dialogGql);
+    return (await services.messages.dialogs(rc, givenFields({ receivers, with: withId, lotId }))).map(dialogGql);
   }
 
   @Query(() => Int, { description: 'GET /messages/unread: unread messages to `receiver` (the caller by default)' })
@@ -46,7 +43,7 @@ export class MessagesResolver {
     @Arg('lotId', () => ID, { nullable: true }) lotId?: string | null,
     @Arg('platform', () => [String], { nullable: true, description: 'Platforms of the senders' }) platform?: string[] | null,
   ): Promise<number> {
-    return services.messages.unread(rc, given({ receiver, sender, lot_id: lotId, platform }));
+    return services.messages.unread(rc, givenFields({ receiver, sender, lotId, platform }));
   }
 
   @Mutation(() => MessageGql, { description: "POST /messages: as the sender, or as staff of the sender's platform" })
@@ -58,8 +55,7 @@ export class MessagesResolver {
     @Ctx() { rc, services }: GraphQLContext,
     @Arg('refMessageId', () => ID, { nullable: true, description: 'The message this one answers' }) refMessageId?: string | null,
   ): Promise<MessageGql> {
-    const attributes = { sender, receiver, lot_id: lotId, text, ...given({ ref_message_id: refMessageId }) };
-    return messageGql(await services.messages.send(rc, { attributes }));
+    return messageGql(await services.messages.send(rc, { sender, receiver, lotId, text, ...givenFields({ refMessageId }) }));
   }
 
   @Mutation(() => Int, { description: 'PATCH /accounts/{id}/messages/: marks read the messages from `sender` about the lot; answers how many became read' })
@@ -70,6 +66,6 @@ export class MessagesResolver {
     @Ctx() { rc, services }: GraphQLContext,
     @Arg('receiver', () => String, { nullable: true, description: 'The account by default' }) receiver?: string | null,
   ): Promise<number> {
-    return services.messages.markRead(rc, accountId, { attributes: { sender, lot_id: lotId, ...given({ receiver }) } });
+    return services.messages.markRead(rc, { accountId, sender, lotId, ...givenFields({ receiver }) });
   }
 }

@@ -1,30 +1,37 @@
 import { looseDocument } from '../credentials/credentials.schema';
+import { camelAttributes } from '../../rest/attributes';
 import { inputDocument, parseDocument, type TopLevel } from '../../rest/document';
 import { numberLinks } from '../../rest/pagination';
 import type { ParsedQuery } from '../../rest/query';
 import type { AppRouter } from '../../rest/router';
-import type { DialogsInput, MessageListInput, UnreadInput } from './messages.input';
+import type { MessageListInput } from './messages.input';
 import { presentDialog, presentMessage, presentRelated, presentUnread } from './messages.presenter';
 import { checkMessageFilters, DIALOGS_QUERY, MESSAGE_INDEX_QUERY, UNREAD_QUERY } from './messages.schema';
 
-/** The parsed filters as the service's input: the filters keep their names. */
-function filtersOf<T>(query: ParsedQuery): T {
+/** The parsed filters under the input's names. */
+function filtersOf(query: ParsedQuery): Record<string, unknown> {
   checkMessageFilters(query);
-  return { ...query.filters } as T;
+  return camelAttributes(query.filters);
 }
+
+/** Where the query string puts the inputs' fields. */
+const FILTERS = { receivers: 'filter.receivers', receiver: 'filter.receiver', sender: 'filter.sender', with: 'filter.with', platform: 'filter.platform', search: 'filter.search' };
+const QUERY_FIELDS = { in: 'query', names: { ...FILTERS, lotId: 'filter.lotId' } } as const;
+const LIST_FIELDS = { in: 'query', names: { ...FILTERS, lotIdFilter: 'filter.lotId', page: 'page.number', size: 'page.size' } } as const;
 
 /** Messages (INTERFACE.md §4.7): every operation needs a caller. */
 export function messagesRoutes(router: AppRouter): void {
   const { messages } = router.services;
 
   router.post('/messages', { authenticated: true, status: 204 }, async ({ rc, body }) => {
-    await messages.send(rc, parseDocument(inputDocument('messages'), body).data);
+    await messages.send(rc, camelAttributes(parseDocument(inputDocument('messages'), body).data.attributes));
   });
 
-  router.get('/lots/:id/messages', { authenticated: true, query: MESSAGE_INDEX_QUERY }, async (req): Promise<TopLevel> => {
+  router.get('/lots/:id/messages', { authenticated: true, query: MESSAGE_INDEX_QUERY, fields: LIST_FIELDS }, async (req): Promise<TopLevel> => {
     const page = req.query.page as { number: number; size: number };
-    const input: MessageListInput = { ...filtersOf(req.query), sort: req.query.sort as MessageListInput['sort'], page: page.number, size: page.size };
-    const result = await messages.list(req.rc, req.params.id, input);
+    const sort = req.query.sort as MessageListInput['sort'];
+    const { lotId, ...filters } = filtersOf(req.query);
+    const result = await messages.list(req.rc, { ...filters, lotIdFilter: lotId, lotId: req.params.id, sort, page: page.number, size: page.size });
     const related = req.query.include.size
       ? await messages.related(req.rc, result.items.map((m) => ({ lotId: m.lotId, members: [m.sender, m.receiver] })), req.query.include)
       : null;
@@ -36,23 +43,24 @@ export function messagesRoutes(router: AppRouter): void {
     };
   });
 
-  router.get('/messages/dialogs', { authenticated: true, query: DIALOGS_QUERY }, async ({ rc, query }): Promise<TopLevel> => {
-    const dialogs = await messages.dialogs(rc, filtersOf<DialogsInput>(query));
+  router.get('/messages/dialogs', { authenticated: true, query: DIALOGS_QUERY, fields: QUERY_FIELDS }, async ({ rc, query }): Promise<TopLevel> => {
+    const dialogs = await messages.dialogs(rc, filtersOf(query));
     const related = query.include.size ? await messages.related(rc, dialogs.map((d) => ({ lotId: d.lotId, members: [d.accountId, d.withId] })), query.include) : null;
     return { data: dialogs.map(presentDialog), ...(related ? { included: presentRelated(related) } : {}) };
   });
 
-  router.get('/messages/unread', { authenticated: true, query: UNREAD_QUERY }, async ({ rc, query }) => {
-    const input = filtersOf<UnreadInput>(query);
-    const count = await messages.unread(rc, input);
-    return { data: presentUnread(input.receiver ?? rc.caller?.accountId ?? '', count) };
+  router.get('/messages/unread', { authenticated: true, query: UNREAD_QUERY, fields: QUERY_FIELDS }, async ({ rc, query }) => {
+    const filters = filtersOf(query);
+    const count = await messages.unread(rc, filters);
+    return { data: presentUnread((filters.receiver as string | undefined) ?? rc.caller?.accountId ?? '', count) };
   });
 
   // PROTOCOL.md §9: served with and without the trailing slash; `data.type` is optional.
   const markRead = looseDocument();
   for (const path of ['/accounts/:id/messages', '/accounts/:id/messages/']) {
     router.patch(path, { authenticated: true, status: 204 }, async ({ rc, params, body }) => {
-      await messages.markRead(rc, params.id, parseDocument(markRead, body).data);
+      const attributes = parseDocument(markRead, body).data.attributes;
+      await messages.markRead(rc, { ...camelAttributes(attributes), accountId: params.id });
     });
   }
 }

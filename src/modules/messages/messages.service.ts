@@ -9,10 +9,11 @@ import {
   readsConversation,
   requireActive,
   requireCaller,
+  seesFullAccount,
 } from '../../core/policies';
 import { inTransaction } from '../../core/transaction';
-import { validateAttributes, type ResourceInput } from '../../core/validate';
-import type { AccountView } from '../accounts/accounts.presenter';
+import { validateInput, type Untrusted } from '../../core/validate';
+import type { AccountView } from '../accounts/accounts.service';
 import { Account, AccountType } from '../accounts/accounts.entity';
 import { Lot } from '../lots/lots.entity';
 import { findLot } from '../lots/lots.find';
@@ -26,7 +27,9 @@ import {
   sendInput,
   unreadInput,
   type DialogsInput,
+  type MarkReadInput,
   type MessageListInput,
+  type SendMessageInput,
   type UnreadInput,
 } from './messages.input';
 import { countUnread, listDialogs, listMessages, unreadPerLot } from './messages.listing';
@@ -63,16 +66,16 @@ export class MessagesService {
   constructor(private readonly notifications: NotificationsService) {}
 
   /** POST /messages. */
-  async send(ctx: RequestContext, input: ResourceInput): Promise<Message> {
+  async send(ctx: RequestContext, input: Untrusted<SendMessageInput>): Promise<Message> {
     const caller = requireCaller(ctx);
     requireActive(caller);
-    const attrs = validateAttributes(sendInput, input.attributes);
+    const attrs = validateInput(sendInput, input);
     const sender = await this.account(ctx.em, attrs.sender, 'sender');
     if (!maySendMessageAs(caller, sender)) throw forbidden('not_allowed', "only the sender itself or staff of the sender's platform may send as the sender");
-    if (attrs.receiver === attrs.sender) throw invalid('invalid_field', 'receiver: must differ from sender', { attribute: 'receiver' });
-    const lot = await this.lot(ctx.em, attrs.lot_id);
+    if (attrs.receiver === attrs.sender) throw invalid('invalid_field', 'receiver: must differ from sender', { field: 'receiver' });
+    const lot = await this.lot(ctx.em, attrs.lotId);
     await this.account(ctx.em, attrs.receiver, 'receiver');
-    const ref = attrs.ref_message_id ?? null;
+    const ref = attrs.refMessageId ?? null;
     if (ref !== null) await this.checkReference(ctx.em, ref, lot.id, [attrs.sender, attrs.receiver]);
     return inTransaction(ctx, async (em, scope) => {
       const message = em.create(Message, { lotId: lot.id, sender: attrs.sender, receiver: attrs.receiver, text: attrs.text, refMessageId: ref });
@@ -89,13 +92,14 @@ export class MessagesService {
    * conversations. Asking for a conversation the caller is no account of (both `sender` and
    * `receivers` name others) is 403, as is `platform` naming a platform whose staff it is not.
    */
-  async list(ctx: RequestContext, lotId: string, input: MessageListInput): Promise<MessagePage> {
+  async list(ctx: RequestContext, input: Untrusted<MessageListInput>): Promise<MessagePage> {
     const caller = requireCaller(ctx);
-    const lot = await findLot(ctx.em, lotId);
-    const q = validateAttributes(listInput, input);
+    const lot = await findLot(ctx.em, input.lotId);
+    const { lotIdFilter, ...q } = validateInput(listInput, input);
     if (q.sender && q.receivers && !readsConversation(caller, lot, [q.sender, ...q.receivers])) throw notAllowed();
     this.checkPlatforms(caller, q.platform);
-    const { items, total } = await listMessages(ctx.em, lot.id, conversationScope(caller), q);
+    // The statements' lotId is the filter's: the path's lot is `lot.id`.
+    const { items, total } = await listMessages(ctx.em, lot.id, conversationScope(caller), { ...q, lotId: lotIdFilter });
     return { lot, items, total, page: q.page, size: q.size };
   }
 
@@ -104,9 +108,9 @@ export class MessagesService {
    * dialogs are shown where the caller is the companion or staff of the lot's publisher; a caller
    * who is neither, whatever the lot, gets 403.
    */
-  async dialogs(ctx: RequestContext, input: DialogsInput): Promise<Dialog[]> {
+  async dialogs(ctx: RequestContext, input: Untrusted<DialogsInput>): Promise<Dialog[]> {
     const caller = requireCaller(ctx);
-    const q = validateAttributes(dialogsInput, input);
+    const q = validateInput(dialogsInput, input);
     const accounts = q.receivers ?? [caller.accountId];
     const scope = conversationScope(caller);
     const othersOnly = !accounts.includes(caller.accountId) && q.with !== caller.accountId;
@@ -115,9 +119,9 @@ export class MessagesService {
   }
 
   /** GET /messages/unread: unread messages to `receiver` (the caller by default) that match. */
-  async unread(ctx: RequestContext, input: UnreadInput): Promise<number> {
+  async unread(ctx: RequestContext, input: Untrusted<UnreadInput>): Promise<number> {
     const caller = requireCaller(ctx);
-    const q = validateAttributes(unreadInput, input);
+    const q = validateInput(unreadInput, input);
     const receiver = q.receiver ?? caller.accountId;
     const scope = conversationScope(caller);
     const othersOnly = receiver !== caller.accountId && q.sender !== caller.accountId;
@@ -130,16 +134,17 @@ export class MessagesService {
    * account by default) about the lot; answers how many became read. The path's account is the
    * caller or an account of a platform whose staff the caller is.
    */
-  async markRead(ctx: RequestContext, accountId: string, input: ResourceInput): Promise<number> {
+  async markRead(ctx: RequestContext, input: Untrusted<MarkReadInput>): Promise<number> {
     const caller = requireCaller(ctx);
+    const { accountId } = validateInput(markReadInput.pick({ accountId: true }), { accountId: input.accountId });
     const account = await ctx.em.findOne(Account, { id: accountId, accountType: { $ne: AccountType.Master } });
     if (!account) throw notFound('account_not_found', 'no account with this id');
     if (caller.accountId !== account.id && !isStaffOf(caller, account.platformId)) {
       throw forbidden('not_allowed', 'only the account itself or staff of its platform may mark its messages read');
     }
-    const attrs = validateAttributes(markReadInput, input.attributes);
+    const attrs = validateInput(markReadInput, input);
     const receiver = attrs.receiver === undefined || attrs.receiver === account.id ? account : await this.account(ctx.em, attrs.receiver, 'receiver');
-    const lot = await this.lot(ctx.em, attrs.lot_id);
+    const lot = await this.lot(ctx.em, attrs.lotId);
     if (!mayMarkMessagesRead(caller, receiver, lot)) throw forbidden('not_allowed', "only the receiver, staff of its platform or staff of the lot's publisher may mark its messages read");
     return ctx.em.transactional((em) =>
       em.nativeUpdate(Message, { receiver: receiver.id, sender: attrs.sender, lotId: lot.id, readAt: null }, { readAt: new Date() }),
@@ -152,8 +157,7 @@ export class MessagesService {
     const accountIds = include.has('members') ? [...new Set(rows.flatMap((r) => r.members))] : [];
     const lots = lotIds.length ? await ctx.em.find(Lot, { id: { $in: lotIds } }, { orderBy: { id: 'asc' } }) : [];
     const accounts = accountIds.length ? await ctx.em.find(Account, { id: { $in: accountIds } }, { orderBy: { id: 'asc' } }) : [];
-    const full = (a: Account) => ctx.caller?.accountId === a.id || isStaffOf(ctx.caller, a.platformId);
-    return { lots, accounts: accounts.map((account) => ({ account, full: full(account) })) };
+    return { lots, accounts: accounts.map((account) => ({ account, full: seesFullAccount(ctx.caller, account) })) };
   }
 
   /** The caller's unread messages per lot (the lots' `messages` include); null for anonymous callers. */
@@ -163,21 +167,21 @@ export class MessagesService {
 
   private checkPlatforms(caller: Caller, platforms: readonly string[] | undefined): void {
     if (platforms && !platforms.every((p) => isStaffOf(caller, p))) {
-      throw forbidden('not_allowed', 'filter[platform] may name only platforms whose staff the caller is');
+      throw forbidden('not_allowed', 'the platform filter may name only platforms whose staff the caller is');
     }
   }
 
   /** An account a request body names: 400 `account_not_found` when there is none. */
-  private async account(em: EntityManager, id: string, attribute: string): Promise<Account> {
+  private async account(em: EntityManager, id: string, field: 'sender' | 'receiver'): Promise<Account> {
     const account = await em.findOne(Account, { id, accountType: { $ne: AccountType.Master } });
-    if (!account) throw invalid('account_not_found', `${attribute}: no account with this id`, { attribute });
+    if (!account) throw invalid('account_not_found', `${field}: no account with this id`, { field });
     return account;
   }
 
   /** The lot a request body names: 400 `lot_not_found` when there is none (INTERFACE.md §4.7). */
   private async lot(em: EntityManager, id: string): Promise<Lot> {
     const lot = await em.findOne(Lot, { id });
-    if (!lot) throw invalid('lot_not_found', 'lot_id: no lot with this id', { attribute: 'lot_id' });
+    if (!lot) throw invalid('lot_not_found', 'lotId: no lot with this id', { field: 'lotId' });
     return lot;
   }
 
@@ -185,7 +189,7 @@ export class MessagesService {
   private async checkReference(em: EntityManager, id: string, lotId: string, members: string[]): Promise<void> {
     const ref = await em.findOne(Message, { id });
     if (!ref || ref.lotId !== lotId || !members.includes(ref.sender) || !members.includes(ref.receiver)) {
-      throw invalid('invalid_field', 'ref_message_id: no message of this conversation has this id', { attribute: 'ref_message_id' });
+      throw invalid('invalid_field', 'refMessageId: no message of this conversation has this id', { field: 'refMessageId' });
     }
   }
 }

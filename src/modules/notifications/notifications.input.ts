@@ -14,7 +14,7 @@ export function notificationIdOf(value: unknown): string | null {
   return typeof value === 'string' && /^\d{1,18}$/.test(value) ? value.replace(/^0+(?=\d)/, '') : null;
 }
 
-/** A listing of the caller's unread notifications, as both edges hand it over. */
+/** A listing of the caller's unread notifications. */
 export const listInput = z.object({
   sort: z.object({ key: z.enum(NOTIFICATION_SORTS), desc: z.boolean() }).default({ key: 'created_at', desc: true }),
   page: z.number().int().min(0).default(0),
@@ -28,8 +28,8 @@ export const metaInput = z
   .refine((m) => Object.keys(m).length <= MAX_META_KEYS, `at most ${MAX_META_KEYS} keys`);
 
 /**
- * POST /notifications/events attributes (PROTOCOL.md §7). z.number()/z.string() first: a missing
- * member is then `missing_field`.
+ * POST /notifications/events (PROTOCOL.md §7). z.number()/z.string() first: a missing member is
+ * then `missing_field`.
  */
 export const eventInput = z.object({
   type: z
@@ -38,3 +38,9 @@ export const eventInput = z.object({
   recipient: z.string().min(1).max(56),
   meta: metaInput.default({}),
 });
+export type NotificationEventInput = z.input<typeof eventInput>;
+
+/** POST /notifications: the notifications to mark read, all or none. */
+export interface MarkManyReadInput {
+  ids: readonly unknown[];
+}

@@ -1,19 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AccountType } from '../accounts/accounts.entity';
+import { staffQuery } from '../../core/policies';
 
 /**
- * "Staff of platform P" as recipients (PROTOCOL.md §4, §7): the platform account P itself and
- * every admin of P or whose trusting_platforms contains P, by id. Reads in `em`'s transaction,
+ * The staff of a platform as recipients (PROTOCOL.md §4, §7), by id. Reads in `em`'s transaction,
  * so it may be called while emitting. An id that is no platform yields its admins only (none).
  */
 export async function staffOf(em: EntityManager, platformId: string): Promise<string[]> {
   const rows = await em.getConnection().execute<{ id: string }[]>(staffQuery('?'), [platformId, platformId, platformId], 'all', em.getTransactionContext());
   return rows.map((r) => r.id);
 }
-
-/** The ids of the staff of the platform `p` names (a placeholder), in order. */
-export const staffQuery = (p: string) =>
-  `select id from accounts
-    where (id = ${p} and account_type = ${AccountType.Platform})
-       or (account_type = ${AccountType.Admin} and (platform_id = ${p} or ${p} = any (trusting_platforms)))
-    order by id`;

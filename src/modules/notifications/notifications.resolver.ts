@@ -33,7 +33,7 @@ export class NotificationsResolver {
 
   @Mutation(() => Boolean, { description: "POST /notifications: marks several of the caller's notifications read, all or none" })
   async markNotificationsRead(@Arg('ids', () => [ID]) ids: string[], @Ctx() { rc, services }: GraphQLContext): Promise<boolean> {
-    await services.notifications.markManyRead(rc, ids, { list: { attribute: 'ids' }, item: (i) => ({ attribute: `ids/${i}` }) });
+    await services.notifications.markManyRead(rc, { ids });
     return true;
   }
 
@@ -44,7 +44,7 @@ export class NotificationsResolver {
     @Ctx() { rc, services }: GraphQLContext,
     @Arg('meta', () => GraphQLJSONObject, { nullable: true, description: 'An object of strings' }) meta?: Record<string, unknown> | null,
   ): Promise<boolean> {
-    await services.notifications.report(rc, { attributes: { type, recipient, ...(meta ? { meta } : {}) } });
+    await services.notifications.report(rc, { type, recipient, ...(meta ? { meta } : {}) });
     return true;
   }
 }

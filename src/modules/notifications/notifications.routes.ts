@@ -10,7 +10,8 @@ export function notificationsRoutes(router: AppRouter): void {
 
   router.get('/counts', { authenticated: true }, async ({ rc }) => ({ data: (await notifications.counts(rc)).map(presentCount) }));
 
-  router.get('/notifications', { authenticated: true, query: NOTIFICATIONS_QUERY }, async (req) => {
+  const listFields = { in: 'query', names: { page: 'page.number', size: 'page.size' } } as const;
+  router.get('/notifications', { authenticated: true, query: NOTIFICATIONS_QUERY, fields: listFields }, async (req) => {
     const page = req.query.page as { number: number; size: number };
     const result = await notifications.list(req.rc, { sort: req.query.sort as { key: 'created_at'; desc: boolean }, page: page.number, size: page.size });
     return {
@@ -24,18 +25,14 @@ export function notificationsRoutes(router: AppRouter): void {
     await notifications.markRead(rc, params.id);
   });
 
-  router.post('/notifications', { authenticated: true, status: 204 }, async ({ rc, body }) => {
+  router.post('/notifications', { authenticated: true, status: 204, fields: 'list' }, async ({ rc, body }) => {
     const { data } = parseDocument(markManyDocument, body);
-    await notifications.markManyRead(
-      rc,
-      data.map((item) => item.id),
-      { list: { pointer: '/data' }, item: (i) => ({ pointer: `/data/${i}/id` }) },
-    );
+    await notifications.markManyRead(rc, { ids: data.map((item) => item.id) });
   });
 
   router.post('/notifications/events', { authenticated: true, status: 204 }, async ({ rc, body }) => {
     notifications.requireReporter(rc);
-    const { data } = parseDocument(inputDocument('notification_events'), body);
-    await notifications.report(rc, data);
+    const attributes = parseDocument(inputDocument('notification_events'), body).data.attributes ?? {};
+    await notifications.report(rc, { type: attributes.type, recipient: attributes.recipient, meta: attributes.meta });
   });
 }

@@ -1,14 +1,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller, RequestContext } from '../../core/context';
 import type { ErrorCode } from '../../core/error-codes';
-import { DomainError, forbidden, invalid, notFound, type ErrorItem, type ErrorSource } from '../../core/errors';
+import { DomainError, forbidden, invalid, notFound, type ErrorItem } from '../../core/errors';
 import { requireCaller } from '../../core/policies';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
-import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { validateInput, type Untrusted } from '../../core/validate';
 import { Account, AccountType } from '../accounts/accounts.entity';
 import { NotificationBus, type PublishedNotification } from './notifications.bus';
 import { Notification, NotificationType, typeStrOf } from './notifications.entity';
-import { eventInput, listInput, MAX_MARK_READ, notificationIdOf, type NotificationListInput } from './notifications.input';
+import {
+  eventInput,
+  listInput,
+  MAX_MARK_READ,
+  notificationIdOf,
+  type MarkManyReadInput,
+  type NotificationEventInput,
+  type NotificationListInput,
+} from './notifications.input';
 
 export interface NotificationPage {
   items: Notification[];
@@ -22,11 +30,7 @@ export interface NotificationCount {
   count: number;
 }
 
-/** Where the ids of a mark-many request were given: the list itself and its items. */
-export interface IdListSource {
-  list: ErrorSource;
-  item: (index: number) => ErrorSource;
-}
+const idAt = (index: number) => ({ field: `ids.${index}` });
 
 export const publishedOf = (n: Notification): PublishedNotification => ({
   id: n.id,
@@ -65,9 +69,9 @@ export class NotificationsService {
   }
 
   /** GET /notifications: a page of the caller's unread notifications, newest first by default. */
-  async list(ctx: RequestContext, input: NotificationListInput): Promise<NotificationPage> {
+  async list(ctx: RequestContext, input: Untrusted<NotificationListInput>): Promise<NotificationPage> {
     const caller = requireCaller(ctx);
-    const q = validateAttributes(listInput, input);
+    const q = validateInput(listInput, input);
     const dir = q.sort.desc ? 'desc' : 'asc';
     const [items, total] = await ctx.em.findAndCount(
       Notification,
@@ -108,14 +112,14 @@ export class NotificationsService {
    * POST /notifications: marks several of the caller's notifications read; all or none. Malformed
    * ids: 400; ids of no notification: 404; someone else's: 403 (one error per id at fault).
    */
-  async markManyRead(ctx: RequestContext, ids: readonly unknown[], where: IdListSource): Promise<void> {
+  async markManyRead(ctx: RequestContext, { ids }: MarkManyReadInput): Promise<void> {
     const caller = requireCaller(ctx);
-    if (ids.length > MAX_MARK_READ) throw invalid('too_many_items', `at most ${MAX_MARK_READ} notifications at once`, where.list);
+    if (ids.length > MAX_MARK_READ) throw invalid('too_many_items', `at most ${MAX_MARK_READ} notifications at once`, { field: 'ids' });
     const parsed = ids.map((raw) => notificationIdOf(raw));
     const malformed: ErrorItem[] = [];
     ids.forEach((raw, i) => {
-      if (raw === undefined || raw === null) malformed.push({ code: 'missing_field', detail: 'the notification id is required', source: where.item(i) });
-      else if (parsed[i] === null) malformed.push({ code: 'invalid_field', detail: 'must be a notification id (an integer-valued string)', source: where.item(i) });
+      if (raw === undefined || raw === null) malformed.push({ code: 'missing_field', detail: 'the notification id is required', source: idAt(i) });
+      else if (parsed[i] === null) malformed.push({ code: 'invalid_field', detail: 'must be a notification id (an integer-valued string)', source: idAt(i) });
     });
     if (malformed.length) throw new DomainError('invalid', malformed as [ErrorItem, ...ErrorItem[]]);
     const wanted = [...new Set(parsed as string[])];
@@ -123,9 +127,9 @@ export class NotificationsService {
     await ctx.em.transactional(async (em) => {
       const rows = await em.find(Notification, { id: { $in: wanted } });
       const owner = new Map(rows.map((r) => [r.id, r.recipient]));
-      const unknown = faults(parsed, (id) => !owner.has(id as string), 'notification_not_found', 'no notification with this id', where);
+      const unknown = faults(parsed, (id) => !owner.has(id as string), 'notification_not_found', 'no notification with this id');
       if (unknown) throw new DomainError('not_found', unknown);
-      const others = faults(parsed, (id) => owner.get(id as string) !== caller.accountId, 'not_allowed', 'only its recipient may mark a notification read', where);
+      const others = faults(parsed, (id) => owner.get(id as string) !== caller.accountId, 'not_allowed', 'only its recipient may mark a notification read');
       if (others) throw new DomainError('forbidden', others);
       await em.nativeUpdate(Notification, { id: { $in: wanted }, readAt: null }, { readAt: new Date() });
     });
@@ -136,15 +140,15 @@ export class NotificationsService {
    * interface (types 9–14, 22, 23, 27–29) for an account of its own (the platform itself, an
    * account of the platform, or an admin trusting it); anyone else's account is unknown to it.
    */
-  async report(ctx: RequestContext, input: ResourceInput): Promise<Notification> {
+  async report(ctx: RequestContext, input: Untrusted<NotificationEventInput>): Promise<Notification> {
     const caller = this.requireReporter(ctx);
-    const attrs = validateAttributes(eventInput, input.attributes);
+    const attrs = validateInput(eventInput, input);
     const [created] = await inTransaction(ctx, async (em, scope) => {
       const recipient = await em.findOne(Account, { id: attrs.recipient, accountType: { $ne: AccountType.Master } });
       const own =
         recipient &&
         (recipient.id === caller.accountId || recipient.platformId === caller.accountId || (recipient.accountType === AccountType.Admin && recipient.trustingPlatforms.includes(caller.accountId)));
-      if (!own) throw invalid('recipient_not_found', "recipient is no account of the caller's platform", { attribute: 'recipient' });
+      if (!own) throw invalid('recipient_not_found', "recipient is no account of the caller's platform", { field: 'recipient' });
       return this.emit(em, scope, attrs.type as NotificationType, [recipient.id], attrs.meta);
     });
     return created;
@@ -171,11 +175,10 @@ function faults(
   test: (id: string | null) => boolean,
   code: ErrorCode,
   detail: string,
-  where: IdListSource,
 ): [ErrorItem, ...ErrorItem[]] | null {
   const items: ErrorItem[] = [];
   ids.forEach((id, i) => {
-    if (test(id)) items.push({ code, detail, source: where.item(i) });
+    if (test(id)) items.push({ code, detail, source: idAt(i) });
   });
   return items.length ? (items as [ErrorItem, ...ErrorItem[]]) : null;
 }

@@ -8,7 +8,7 @@ export class PlatformsResolver {
     @Arg('publicKey', () => String) publicKey: string,
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<boolean> {
-    await services.platforms.addMasterSigner(rc, publicKey);
+    await services.platforms.addMasterSigner(rc, { publicKey });
     return true;
   }
 }

@@ -10,7 +10,7 @@ export class RecoveryResolver {
     @Arg('email', () => String, { nullable: true }) email?: string,
     @Arg('platformId', () => String, { nullable: true }) platformId?: string,
   ): Promise<boolean> {
-    await services.recovery.request(rc, { id: accountId, attributes: { email, platform_id: platformId } });
+    await services.recovery.request(rc, { accountId, email, platformId });
     return true;
   }
 
@@ -21,7 +21,7 @@ export class RecoveryResolver {
     @Arg('newPassword', () => String) newPassword: string,
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<boolean> {
-    await services.recovery.approve(rc, { id: accountId, attributes: { token, new_password: newPassword } });
+    await services.recovery.approve(rc, { accountId, token, newPassword });
     return true;
   }
 }

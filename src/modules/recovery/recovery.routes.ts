@@ -6,10 +6,13 @@ import { looseDocument } from '../credentials/credentials.schema';
 export function recoveryRoutes(router: AppRouter): void {
   const { recovery } = router.services;
   const document = looseDocument('recovery_requests');
-  router.put('/recovery_requests', { status: 204 }, async ({ rc, body }) => {
-    await recovery.request(rc, parseDocument(document, body).data);
+  const fields = { in: 'body', names: { accountId: 'id' } } as const;
+  router.put('/recovery_requests', { status: 204, fields }, async ({ rc, body }) => {
+    const { id, attributes = {} } = parseDocument(document, body).data;
+    await recovery.request(rc, { accountId: id, email: attributes.email, platformId: attributes.platform_id });
   });
-  router.patch('/recovery_requests', { status: 204 }, async ({ rc, body }) => {
-    await recovery.approve(rc, parseDocument(document, body).data);
+  router.patch('/recovery_requests', { status: 204, fields }, async ({ rc, body }) => {
+    const { id, attributes = {} } = parseDocument(document, body).data;
+    await recovery.approve(rc, { accountId: id, token: attributes.token, newPassword: attributes.new_password });
   });
 }

@@ -1,20 +1,6 @@
-import type { Account } from '../accounts/accounts.entity';
-import { inputDocument, parseDocument, resource } from '../../rest/document';
+import { inputDocument, parseDocument } from '../../rest/document';
 import type { AppRouter } from '../../rest/router';
-import type { VerificationChannel } from './verification.entity';
-
-const presentVerified = (a: Account) =>
-  resource('accounts', a.id, {
-    account_type: a.accountType,
-    currency: a.currency,
-    email: a.email,
-    email_verified: a.emailVerified,
-    flags: a.flags,
-    locale: a.locale,
-    phone_number: a.phoneNumber,
-    phone_verified: a.phoneVerified,
-    platform_id: a.platformId,
-  });
+import { presentVerified } from './verification.presenter';
 
 export function verificationRoutes(router: AppRouter): void {
   const { verification } = router.services;
@@ -24,13 +10,14 @@ export function verificationRoutes(router: AppRouter): void {
       receiver: { kind: 'list', values: ['email', 'phone'], required: true },
     },
   } as const;
-  router.get('/accounts/verification/resend', { query: resendQuery, status: 204 }, async ({ rc, query }) => {
-    await verification.resend(rc, query.plain.account_id as string, query.plain.receiver as VerificationChannel[]);
+  const resendFields = { in: 'query', names: { accountId: 'account_id', receivers: 'receiver' } } as const;
+  router.get('/accounts/verification/resend', { query: resendQuery, status: 204, fields: resendFields }, async ({ rc, query }) => {
+    await verification.resend(rc, { accountId: query.plain.account_id, receivers: query.plain.receiver });
   });
   for (const channel of ['email', 'phone'] as const) {
-    router.patch(`/accounts/verification/${channel}`, {}, async ({ rc, body }) => {
+    router.patch(`/accounts/verification/${channel}`, { fields: { in: 'body', names: { accountId: 'id' } } }, async ({ rc, body }) => {
       const { data } = parseDocument(inputDocument('accounts'), body);
-      return { data: presentVerified(await verification.verify(rc, channel, data)) };
+      return { data: presentVerified(await verification.verify(rc, channel, { accountId: data.id, token: data.attributes?.token })) };
     });
   }
 }

@@ -1,16 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
-import { z } from 'zod';
 import type { RequestContext } from '../../core/context';
 import { DomainError, invalid, notFound, unauthenticated } from '../../core/errors';
-import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { validateInput, type Untrusted } from '../../core/validate';
 import { emailToken, phoneToken, TOKEN_LIFETIME_MS, tokenHash } from '../../core/tokens';
 import { Account } from '../accounts/accounts.entity';
 import type { Outbox } from '../outbox/outbox.port';
 import { VerificationToken, type VerificationChannel } from './verification.entity';
+import { resendInput, verifyInput, type ResendInput, type VerifyInput } from './verification.input';
 
 const RESEND_INTERVAL_MS = 60_000;
-const tokenInput = z.object({ token: z.string().min(1).max(64) });
 
 /** Email and phone verification tokens: created with the account, resent on request, used once. */
 export class VerificationService {
@@ -42,13 +41,14 @@ export class VerificationService {
   }
 
   /** GET /accounts/verification/resend: at most once a minute per account and channel. */
-  async resend(ctx: RequestContext, accountId: string, channels: VerificationChannel[]): Promise<void> {
+  async resend(ctx: RequestContext, input: Untrusted<ResendInput>): Promise<void> {
+    const { accountId, receivers } = validateInput(resendInput, input);
     await ctx.em.transactional(async (em) => {
       const account = await em.findOne(Account, { id: accountId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!account) throw notFound('account_not_found', 'no account with this id', { parameter: 'account_id' });
-      for (const channel of channels) {
+      if (!account) throw notFound('account_not_found', 'no account with this id', { field: 'accountId' });
+      for (const channel of receivers) {
         if (channel === 'phone' && !account.phoneNumber) {
-          throw invalid('no_phone_number', 'the account has no phone number', { parameter: 'receiver' });
+          throw invalid('no_phone_number', 'the account has no phone number', { field: 'receivers' });
         }
         const recent = await em.count(VerificationToken, {
           accountId,
@@ -57,7 +57,7 @@ export class VerificationService {
           createdAt: { $gt: new Date(Date.now() - RESEND_INTERVAL_MS) },
         });
         if (recent > 0) {
-          throw DomainError.of('rate_limited', 'resend_too_soon', `the ${channel} token was resent less than a minute ago`, { parameter: 'receiver' });
+          throw DomainError.of('rate_limited', 'resend_too_soon', `the ${channel} token was resent less than a minute ago`, { field: 'receivers' });
         }
         await this.issue(em, account, channel, true);
       }
@@ -65,13 +65,13 @@ export class VerificationService {
   }
 
   /** PATCH /accounts/verification/{email|phone}: a valid, unused, unexpired token sets the flag. */
-  async verify(ctx: RequestContext, channel: VerificationChannel, input: ResourceInput): Promise<Account> {
-    if (typeof input.id !== 'string' || input.id === '') throw invalid('invalid_field', 'data.id must be an account id', { pointer: '/data/id' });
-    const accountId = input.id;
-    const { token } = validateAttributes(tokenInput, input.attributes);
+  async verify(ctx: RequestContext, channel: VerificationChannel, input: Untrusted<VerifyInput>): Promise<Account> {
+    // A missing or malformed account id is the one fault reported, before the token is looked at.
+    if (typeof input.accountId !== 'string' || input.accountId === '') throw invalid('invalid_field', 'accountId must be an account id', { field: 'accountId' });
+    const { accountId, token } = validateInput(verifyInput, input);
     return ctx.em.transactional(async (em) => {
       const account = await em.findOne(Account, { id: accountId });
-      if (!account) throw notFound('account_not_found', 'no account with this id', { pointer: '/data/id' });
+      if (!account) throw notFound('account_not_found', 'no account with this id', { field: 'accountId' });
       const used = await em.nativeUpdate(
         VerificationToken,
         { accountId, channel, tokenHash: tokenHash(token), usedAt: null, expiresAt: { $gt: new Date() } },
