@@ -7,8 +7,9 @@ import { formatMoney, priceInput } from '../../core/money';
 import { requireCaller } from '../../core/policies';
 import { validateAttributes, type ResourceInput } from '../../core/validate';
 import { rawTransaction } from '../../db/raw';
-import { bidEvent, type LiveBus } from '../live/live.bus';
+import type { LivePublisher } from '../../live/live.port';
 import type { NotificationsService } from '../notifications/notifications.service';
+import { bidEvent } from './bids.events';
 import { runRound, type BidRequest, type PlacedBids } from './bids.round';
 import { openRound } from './bids.sql';
 
@@ -44,7 +45,7 @@ export class BidsService {
 
   constructor(
     private readonly notifications: NotificationsService,
-    private readonly live: LiveBus,
+    private readonly live: LivePublisher,
   ) {}
 
   async place(ctx: RequestContext, lotId: string, input: ResourceInput): Promise<PlacedBids> {

@@ -5,7 +5,7 @@ import { isStaffOf, requireCaller, staffPlatforms } from '../../core/policies';
 import { validateAttributes, type ResourceInput } from '../../core/validate';
 import { Account, AccountType, BlacklistEntry, type BlacklistState } from '../accounts/accounts.entity';
 import { accountId } from '../accounts/accounts.input';
-import type { LiveBus } from '../live/live.bus';
+import type { LivePublisher } from '../../live/live.port';
 
 // z.string() first: a missing state is then `missing_field` (zod reports a missing enum as invalid_value).
 const stateInput = z.object({
@@ -23,7 +23,7 @@ export interface BlacklistItem {
  * by `requireActive` (`account_paused`).
  */
 export class BlacklistService {
-  constructor(private readonly live?: LiveBus) {}
+  constructor(private readonly live?: LivePublisher) {}
 
   /** GET /blacklist: the blacklisted accounts of the platforms whose staff the caller is. */
   async list(ctx: RequestContext): Promise<BlacklistItem[]> {

@@ -1,10 +1,10 @@
 import { Arg, Ctx, ID, Resolver, Root, Subscription } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import { createLoaders } from '../../graphql/loaders';
+import type { NotificationEvent } from '../../live/live.topics';
 import type { LotsView } from '../lots/lots.service';
 import { lotGql } from '../lots/lots.mappers';
 import { LotGql } from '../lots/lots.types';
-import type { PublishedNotification } from '../notifications/notifications.bus';
 import { NotificationGql, notificationGql } from '../notifications/notifications.types';
 import type { BidView } from './live.feeds';
 import { BidEventGql, bidEventGql } from './live.types';
@@ -16,7 +16,7 @@ interface Subscribed<A> {
 
 /**
  * The subscriptions (PROTOCOL.md §8, §9), over graphql-ws on /graphql. Each brings its own
- * `subscribe`, a stream of the LiveBus built by LiveFeeds; the methods shape one event.
+ * `subscribe`, a stream built by LiveFeeds; the methods shape one event.
  */
 @Resolver()
 export class LiveResolver {
@@ -49,7 +49,7 @@ export class LiveResolver {
     description: "The caller's own notifications as they are created (authentication required)",
     subscribe: ({ context }: Subscribed<object>) => context.services.feeds.notifications(context.rc),
   })
-  notificationAdded(@Root() n: PublishedNotification): NotificationGql {
+  notificationAdded(@Root() n: NotificationEvent): NotificationGql {
     return notificationGql(n);
   }
 }

@@ -5,7 +5,7 @@ import { LiveStream } from './live.stream';
 /**
  * Root fields of the subscriptions whose result is a function of the event, the operation and its
  * variables alone: no resolver under them reads the context. What a caller may see is decided
- * before, by the event object itself (LiveFeeds hands each subscriber one of a bid's shared views).
+ * before, by the value its stream pushes (LiveFeeds pushes one of a bid's views, with its key).
  */
 const CONTEXT_FREE = new Set(['bidPlaced']);
 
@@ -23,7 +23,7 @@ interface Target {
   /** The message up to its payload: `{"id":…,"type":"next","payload":`. */
   prefix: string;
   /** The operation, its name and variables: subscriptions with equal keys get equal results. */
-  key: string;
+  operation: string;
   stream: LiveStream<object> | null;
   /** Results not sent yet because an earlier one is still executing: messages keep the events' order. */
   queue: Result[];
@@ -36,41 +36,53 @@ export interface SubscribePayload {
 }
 
 /**
+ * Events whose results are kept for other subscribers. The listeners of one message are called
+ * one after the other, so a result is shared within a few events at most; the bound only keeps
+ * the memory of a long stream of events flat.
+ */
+const EVENTS_KEPT = 64;
+
+/**
  * The delivery of context-free subscriptions (see CONTEXT_FREE) to thousands of sockets: each
- * event is executed and serialized once per distinct operation key and view, then the same JSON
- * goes to every socket, with no execution, promise or copy of the event per subscriber. It plugs into
- * graphql-ws as its `subscribe`: the stream it returns yields nothing (the messages are sent as
- * graphql-ws sends them, `next` with the subscription's id), and ends or fails as the LiveStream
- * does, so that graphql-ws still sends `complete` or `error` and ends it when the client stops.
- * Other operations run as graphql-ws runs them.
+ * event is executed and serialised once per operation key and event key (the key its stream
+ * pushed it with), then the same JSON goes to every socket, with no execution, promise or copy of
+ * the event per subscriber. It plugs into graphql-ws as its `subscribe`: the stream it returns
+ * yields nothing (the messages are sent as graphql-ws sends them, `next` with the subscription's
+ * id), and ends or fails as the LiveStream does, so that graphql-ws still sends `complete` or
+ * `error` and ends it when the client stops. Other operations run as graphql-ws runs them.
  */
 export class LiveFanout {
-  /** Per event object: per operation key, its result. */
-  private readonly results = new WeakMap<object, Map<string, Result>>();
-  private readonly targets = new WeakMap<object, Target>();
+  /** Per event key: per operation key, its result. */
+  private readonly results = new Map<string, Map<string, Result>>();
+  /** Per context key: where the subscription being set up delivers, until `subscribe` takes it. */
+  private readonly targets = new Map<string, Target>();
 
   /**
    * @param shape the payload of a `next` message for a result (errors formatted as elsewhere)
    * @param accepts whether the socket may be sent more (false once it is being closed)
+   * @param keyOf the key of a subscription's context, unique among those being set up
    */
   constructor(
     private readonly shape: (result: ExecutionResult) => unknown,
     private readonly accepts: (socket: WebSocket) => boolean,
+    private readonly keyOf: (contextValue: unknown) => string,
   ) {}
 
-  /** Records where the operation run with this context value delivers. */
-  register(contextValue: object, socket: WebSocket, id: string, payload: SubscribePayload): void {
-    this.targets.set(contextValue, {
+  /** Records where the operation run with this context delivers. */
+  register(contextValue: unknown, socket: WebSocket, id: string, payload: SubscribePayload): void {
+    this.targets.set(this.keyOf(contextValue), {
       socket,
       prefix: `{"id":${JSON.stringify(id)},"type":"next","payload":`,
-      key: `${payload.operationName ?? ''}\n${JSON.stringify(payload.variables ?? {})}\n${payload.query}`,
+      operation: `${payload.operationName ?? ''}\n${JSON.stringify(payload.variables ?? {})}\n${payload.query}`,
       stream: null,
       queue: [],
     });
   }
 
   readonly subscribe = async (args: ExecutionArgs): Promise<AsyncIterable<ExecutionResult> | ExecutionResult> => {
-    const target = this.targets.get(args.contextValue as object);
+    const key = this.keyOf(args.contextValue);
+    const target = this.targets.get(key);
+    this.targets.delete(key);
     if (!target || !CONTEXT_FREE.has(rootFieldOf(args) ?? '')) return subscribe(args);
     const source = await createSourceEventStream(args);
     if (!(source instanceof LiveStream)) {
@@ -79,7 +91,7 @@ export class LiveFanout {
     }
     const stream = source as LiveStream<object>;
     target.stream = stream;
-    const deliver = (event: object) => this.deliver(target, event, args);
+    const deliver = (event: object, eventKey: string | null) => this.deliver(target, event, eventKey, args);
     // Delivery starts when graphql-ws starts to iterate: not for a subscription the client
     // completed while it was being set up.
     const iterator: AsyncIterableIterator<ExecutionResult> = {
@@ -94,8 +106,8 @@ export class LiveFanout {
     return iterator;
   };
 
-  private deliver(target: Target, event: object, args: ExecutionArgs): void {
-    const result = this.resultOf(event, target.key, args);
+  private deliver(target: Target, event: object, eventKey: string | null, args: ExecutionArgs): void {
+    const result = this.resultOf(event, eventKey, target.operation, args);
     if (target.queue.length === 0 && result.json !== null) {
       if (this.accepts(target.socket)) target.socket.send(target.prefix + result.json + '}');
       return;
@@ -122,16 +134,24 @@ export class LiveFanout {
     queue.splice(0, sent);
   }
 
-  private resultOf(event: object, key: string, args: ExecutionArgs): Result {
-    let byKey = this.results.get(event);
-    if (!byKey) {
-      byKey = new Map();
-      this.results.set(event, byKey);
+  private resultOf(event: object, eventKey: string | null, operation: string, args: ExecutionArgs): Result {
+    if (eventKey === null) return this.execute(event, args);
+    let byOperation = this.results.get(eventKey);
+    if (!byOperation) {
+      if (this.results.size >= EVENTS_KEPT) this.results.delete(this.results.keys().next().value as string);
+      byOperation = new Map();
+      this.results.set(eventKey, byOperation);
     }
-    const known = byKey.get(key);
-    if (known) return known;
+    let result = byOperation.get(operation);
+    if (!result) {
+      result = this.execute(event, args);
+      byOperation.set(operation, result);
+    }
+    return result;
+  }
+
+  private execute(event: object, args: ExecutionArgs): Result {
     const result: Result = { json: null, error: null, waiting: null };
-    byKey.set(key, result);
     try {
       const executed = execute({ ...args, rootValue: event });
       if (!(executed instanceof Promise)) {
