@@ -1,13 +1,7 @@
 import { createSourceEventStream, execute, getOperationAST, Kind, subscribe, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { WebSocket } from 'ws';
+import { isContextFree } from './context-free';
 import { LiveStream } from './live.stream';
-
-/**
- * Root fields of the subscriptions whose result is a function of the event, the operation and its
- * variables alone: no resolver under them reads the context. What a caller may see is decided
- * before, by the value its stream pushes (LiveFeeds pushes one of a bid's views, with its key).
- */
-const CONTEXT_FREE = new Set(['bidPlaced']);
 
 /** One event executed for one operation key: its `next` payload as JSON once it is known. */
 interface Result {
@@ -83,12 +77,10 @@ export class LiveFanout {
     const key = this.keyOf(args.contextValue);
     const target = this.targets.get(key);
     this.targets.delete(key);
-    if (!target || !CONTEXT_FREE.has(rootFieldOf(args) ?? '')) return subscribe(args);
+    if (!target || !isContextFree(rootFieldOf(args))) return subscribe(args);
     const source = await createSourceEventStream(args);
-    if (!(source instanceof LiveStream)) {
-      if (Symbol.asyncIterator in source) throw new Error(`${rootFieldOf(args)} must return a LiveStream to be delivered by LiveFanout`);
-      return source;
-    }
+    if (!(Symbol.asyncIterator in source)) return source;
+    if (!(source instanceof LiveStream)) throw new Error('a context-free subscription must return a LiveStream to be delivered by LiveFanout');
     const stream = source as LiveStream<object>;
     target.stream = stream;
     const deliver = (event: object, eventKey: string | null) => this.deliver(target, event, eventKey, args);
@@ -180,9 +172,9 @@ export class LiveFanout {
 }
 
 /** The one root field of a subscription operation (validation allows one), if it is not behind a fragment. */
-function rootFieldOf(args: ExecutionArgs): string | null {
+function rootFieldOf(args: ExecutionArgs) {
   const operation = getOperationAST(args.document, args.operationName);
-  if (operation?.operation !== 'subscription') return null;
+  if (operation?.operation !== 'subscription') return undefined;
   const [selection] = operation.selectionSet.selections;
-  return selection?.kind === Kind.FIELD ? selection.name.value : null;
+  return selection?.kind === Kind.FIELD ? args.schema.getSubscriptionType()?.getFields()[selection.name.value] : undefined;
 }

@@ -1,6 +1,7 @@
-import { Arg, Ctx, ID, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Ctx, Extensions, ID, Resolver, Root, Subscription } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import { createLoaders } from '../../graphql/loaders';
+import { CONTEXT_FREE } from '../../live/context-free';
 import type { NotificationEvent } from '../../live/live.topics';
 import type { LotsView } from '../lots/lots.service';
 import { lotGql } from '../lots/lots.mappers';
@@ -20,6 +21,7 @@ interface Subscribed<A> {
  */
 @Resolver()
 export class LiveResolver {
+  @Extensions(CONTEXT_FREE)
   @Subscription(() => BidEventGql, {
     description: 'Every accepted bid on the lot; with `after` (a bid id), first the bids placed after that one',
     subscribe: ({ args, context }: Subscribed<{ lotId: string; after?: string | null }>) => context.services.feeds.bids(context.rc, args.lotId, args.after),
