@@ -10,7 +10,7 @@ import { DomainError, invalid } from '../core/errors';
 import type { Logger } from '../core/logger';
 import { LiveFanout } from '../live/live.fanout';
 import type { Services } from '../services';
-import { graphqlContext, type GraphQLContext } from './context';
+import { eventContext, graphqlContext, type GraphQLContext } from './context';
 import { graphqlErrorFormatter } from './errors';
 import { CLOSE, WsSessions } from './ws.sessions';
 
@@ -69,7 +69,12 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
     return false;
   };
   const shape = (result: ExecutionResult) => (result.errors?.length ? { ...result, errors: formatAll(result.errors) } : result);
-  const fanout = new LiveFanout(shape, accepts, (context) => (context as GraphQLContext).rc.requestId);
+  const fanout = new LiveFanout(
+    shape,
+    accepts,
+    (context) => (context as GraphQLContext).rc.requestId,
+    (context) => eventContext(context as GraphQLContext),
+  );
   const stopped = services.live.onAccountStopped(({ accountId }) => sessions.closeAccount(accountId));
 
   const server = useServer<Record<string, unknown> | undefined, Extra>(

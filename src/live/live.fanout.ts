@@ -1,4 +1,4 @@
-import { createSourceEventStream, execute, getOperationAST, Kind, subscribe, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { createSourceEventStream, execute, getOperationAST, Kind, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { WebSocket } from 'ws';
 import { isContextFree } from './context-free';
 import { LiveStream } from './live.stream';
@@ -37,13 +37,18 @@ export interface SubscribePayload {
 const EVENTS_KEPT = 64;
 
 /**
- * The delivery of context-free subscriptions (see CONTEXT_FREE) to thousands of sockets: each
- * event is executed and serialised once per operation key and event key (the key its stream
- * pushed it with), then the same JSON goes to every socket, with no execution, promise or copy of
- * the event per subscriber. It plugs into graphql-ws as its `subscribe`: the stream it returns
- * yields nothing (the messages are sent as graphql-ws sends them, `next` with the subscription's
- * id), and ends or fails as the LiveStream does, so that graphql-ws still sends `complete` or
- * `error` and ends it when the client stops. Other operations run as graphql-ws runs them.
+ * The delivery of subscriptions over graphql-ws, plugged in as its `subscribe`.
+ *
+ * A context-free subscription (see CONTEXT_FREE) reaches thousands of sockets: each event is
+ * executed and serialised once per operation key and event key (the key its stream pushed it
+ * with), then the same JSON goes to every socket, with no execution, promise or copy of the event
+ * per subscriber. The stream returned to graphql-ws yields nothing (the messages are sent as
+ * graphql-ws sends them, `next` with the subscription's id), and ends or fails as the LiveStream
+ * does, so that graphql-ws still sends `complete` or `error` and ends it when the client stops.
+ *
+ * Any other subscription runs as graphql-js runs it, except that each event executes with a
+ * context of its own (`eventContext`): a subscription's context outlives many events, and a
+ * resolver reading through it must see each event as a request would, with nothing to reset.
  */
 export class LiveFanout {
   /** Per event key: per operation key, its result. */
@@ -55,11 +60,13 @@ export class LiveFanout {
    * @param shape the payload of a `next` message for a result (errors formatted as elsewhere)
    * @param accepts whether the socket may be sent more (false once it is being closed)
    * @param keyOf the key of a subscription's context, unique among those being set up
+   * @param eventContext the context one event of a subscription executes with
    */
   constructor(
     private readonly shape: (result: ExecutionResult) => unknown,
     private readonly accepts: (socket: WebSocket) => boolean,
     private readonly keyOf: (contextValue: unknown) => string,
+    private readonly eventContext: (contextValue: unknown) => unknown,
   ) {}
 
   /** Records where the operation run with this context delivers. */
@@ -77,9 +84,9 @@ export class LiveFanout {
     const key = this.keyOf(args.contextValue);
     const target = this.targets.get(key);
     this.targets.delete(key);
-    if (!target || !isContextFree(rootFieldOf(args))) return subscribe(args);
     const source = await createSourceEventStream(args);
     if (!(Symbol.asyncIterator in source)) return source;
+    if (!target || !isContextFree(rootFieldOf(args))) return this.perEvent(source, args);
     if (!(source instanceof LiveStream)) throw new Error('a context-free subscription must return a LiveStream to be delivered by LiveFanout');
     const stream = source as LiveStream<object>;
     target.stream = stream;
@@ -97,6 +104,31 @@ export class LiveFanout {
     };
     return iterator;
   };
+
+  /** graphql-js's own mapping of a source stream, with a context per event. */
+  private perEvent(source: AsyncIterable<unknown>, args: ExecutionArgs): AsyncIterableIterator<ExecutionResult> {
+    const events = source[Symbol.asyncIterator]();
+    const end = (): Promise<IteratorResult<ExecutionResult>> => (events.return?.() ?? Promise.resolve({ value: undefined, done: true })) as Promise<IteratorResult<ExecutionResult>>;
+    const iterator: AsyncIterableIterator<ExecutionResult> = {
+      next: async () => {
+        const next = await events.next();
+        if (next.done) return next;
+        try {
+          return { value: await execute({ ...args, rootValue: next.value, contextValue: this.eventContext(args.contextValue) }), done: false };
+        } catch (err) {
+          await end();
+          throw err;
+        }
+      },
+      return: end,
+      throw: async (err: unknown) => {
+        await end();
+        throw err;
+      },
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return iterator;
+  }
 
   private deliver(target: Target, event: object, eventKey: string | null, args: ExecutionArgs): void {
     const result = this.resultOf(event, eventKey, target.operation, args);
