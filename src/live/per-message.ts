@@ -4,14 +4,10 @@
  * last key is all there is to remember; a key seen again after another is made anew, not wrong.
  */
 export class PerMessage<T> {
-  private key: string | null = null;
-  private value: T | null = null;
+  private last: { key: string; value: T } | null = null;
 
   get(key: string, make: () => T): T {
-    if (this.key !== key || this.value === null) {
-      this.value = make();
-      this.key = key;
-    }
-    return this.value;
+    if (this.last?.key !== key) this.last = { key, value: make() };
+    return this.last.value;
   }
 }

@@ -118,8 +118,8 @@ export class LiveFeeds {
 const hidden = (e: BidPlacedEvent): BidView => ({ ...e, bidderId: null });
 
 const viewsOf = (e: BidPlacedEvent, message: string) => ({
-  shown: { view: e, key: `${message}:bidder` },
-  hidden: { view: hidden(e), key: `${message}:anonymous` },
+  shown: { view: e, key: `${message}:shown` },
+  hidden: { view: hidden(e), key: `${message}:hidden` },
 });
 
 /**
