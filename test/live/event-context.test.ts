@@ -3,7 +3,7 @@ import type { RequestContext } from '../../src/core/context';
 import { graphqlContext } from '../../src/graphql/context';
 import { buildAppSchema } from '../../src/graphql/schema';
 import { appWithPlatform } from '../helpers/world';
-import { auction, bid, probeBid, ready, socketsClosedAfterEach } from './support';
+import { auction, bid, probeBid, ready, socketsClosedAfterEach, until } from './support';
 
 const world = appWithPlatform({ accounts: 2 });
 const sockets = socketsClosedAfterEach();
@@ -38,11 +38,13 @@ describe('the context of a subscription', () => {
     const socket = await sockets.open(world.t);
     const feed = socket.subscribe('subscription ($lotId: ID!) { lotUpdated(lotId: $lotId) { id highestBid bids { amount } } }', { lotId });
     await ready(feed, () => world.t.app.services.live.publishLotChanged(lotId));
+    // By the highest bid: a probe of `ready` still loading may arrive after it returned.
+    const after = (highestBid: string) => feed.events.find((e) => e.highestBid === highestBid);
     await bid(world.t, world.accounts[0].keypair, lotId, { amount: '1000' });
-    await feed.take(1);
+    await until(() => after('1000.00') !== undefined, 5000, () => 'the first change');
     await bid(world.t, world.accounts[1].keypair, lotId, { amount: '1050' });
-    const [first, second] = await feed.take(2);
-    expect(first.bids).toEqual([{ amount: '1000.00' }]);
-    expect(second.bids).toEqual([{ amount: '1000.00' }, { amount: '1050.00' }]);
+    await until(() => after('1050.00') !== undefined, 5000, () => 'the second change');
+    expect(after('1000.00')?.bids).toEqual([{ amount: '1000.00' }]);
+    expect(after('1050.00')?.bids).toEqual([{ amount: '1000.00' }, { amount: '1050.00' }]);
   });
 });
