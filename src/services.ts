@@ -29,10 +29,10 @@ import { WinnersService } from './modules/trading/winners.service';
 import type { DocumentsService } from './modules/documents/documents.service';
 import { createDocumentsService } from './modules/documents/documents.setup';
 import { NotificationsService } from './modules/notifications/notifications.service';
-import { LiveBus } from './modules/live/live.bus';
 import { LiveFeeds } from './modules/live/live.feeds';
 import { MessagesService } from './modules/messages/messages.service';
-import { createTransport } from './graphql/pubsub';
+import { LiveBus } from './live/live.bus';
+import { createTransport } from './live/live.transport';
 import { LotClock } from './jobs/lot-clock';
 
 /** Every domain service, built once per process and shared by both edges. */
@@ -72,7 +72,8 @@ export function createServices(config: Config, master: Keypair, jwt: JwtService,
   const currency = new CurrencyService();
   const notifications = new NotificationsService();
   const live = new LiveBus(createTransport(config, log));
-  live.relay(notifications.bus);
+  // Notifications committed in this process reach their subscribers on every instance.
+  notifications.bus.subscribeAll((n) => live.publishNotification(n));
   const requests: RequestsService = new RequestsService(currency, () => lots, notifications);
   const lotClock = new LotClock({ finishingNoticeSeconds: config.FINISHING_NOTICE_SECONDS, unpaidInvoiceReminderSeconds: config.UNPAID_INVOICE_REMINDER_SECONDS });
   const lots: LotsService = new LotsService(reference, requests, currency, lotClock);

@@ -8,9 +8,9 @@ import type { Authenticator } from '../auth/authenticate';
 import type { Caller } from '../core/context';
 import { DomainError, invalid } from '../core/errors';
 import type { Logger } from '../core/logger';
-import { LiveFanout } from '../modules/live/live.fanout';
+import { LiveFanout } from '../live/live.fanout';
 import type { Services } from '../services';
-import { graphqlContext, type GraphQLContext } from './context';
+import { eventContext, graphqlContext, type GraphQLContext } from './context';
 import { graphqlErrorFormatter } from './errors';
 import { CLOSE, WsSessions } from './ws.sessions';
 
@@ -69,8 +69,13 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
     return false;
   };
   const shape = (result: ExecutionResult) => (result.errors?.length ? { ...result, errors: formatAll(result.errors) } : result);
-  const fanout = new LiveFanout(shape, accepts);
-  const stopped = services.live.onAccountStopped((accountId) => sessions.closeAccount(accountId));
+  const fanout = new LiveFanout(
+    shape,
+    accepts,
+    (context) => (context as GraphQLContext).rc.requestId,
+    (context) => eventContext(context as GraphQLContext),
+  );
+  const stopped = services.live.onAccountStopped(({ accountId }) => sessions.closeAccount(accountId));
 
   const server = useServer<Record<string, unknown> | undefined, Extra>(
     {

@@ -5,7 +5,7 @@ import { Lot, LotState, LotType } from '../modules/lots/lots.entity';
 import { NotificationType } from '../modules/notifications/notifications.entity';
 import { staffOf } from '../modules/notifications/notifications.recipients';
 import type { NotificationsService } from '../modules/notifications/notifications.service';
-import type { LiveBus } from '../modules/live/live.bus';
+import type { LivePublisher } from '../live/live.port';
 import { ParticipantState } from '../modules/trading/trading.entity';
 import type { LotJobData } from './lot-clock';
 
@@ -51,7 +51,7 @@ export class LotNotices {
   constructor(
     private readonly orm: MikroORM,
     private readonly notifications: NotificationsService,
-    private readonly live: LiveBus,
+    private readonly live: LivePublisher,
   ) {}
 
   /** FINISHING_NOTICE_SECONDS before the end: types 1, 3 and 24 (eng), 2 (no_auction). */

@@ -1,5 +1,5 @@
 import { Bid } from '../../src/modules/bids/bids.entity';
-import { bidEvent } from '../../src/modules/live/live.bus';
+import { bidEvent } from '../../src/modules/bids/bids.events';
 import { Money } from '../../src/core/money';
 import { appWithPlatform } from '../helpers/world';
 import { auction, bid, BID_PLACED, socketsClosedAfterEach, until } from './support';

@@ -6,8 +6,9 @@ import { formatMoney } from '../../core/money';
 import { requireCaller } from '../../core/policies';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { rawTransaction } from '../../db/raw';
-import { bidEvent, type LiveBus } from '../live/live.bus';
+import type { LivePublisher } from '../../live/live.port';
 import type { NotificationsService } from '../notifications/notifications.service';
+import { bidEvent } from './bids.events';
 import { placeBidInput, type PlaceBidInput } from './bids.input';
 import { runRound, type BidRequest, type PlacedBids } from './bids.round';
 import { openRound } from './bids.sql';
@@ -38,7 +39,7 @@ export class BidsService {
 
   constructor(
     private readonly notifications: NotificationsService,
-    private readonly live: LiveBus,
+    private readonly live: LivePublisher,
   ) {}
 
   async place(ctx: RequestContext, input: Untrusted<PlaceBidInput>): Promise<PlacedBids> {

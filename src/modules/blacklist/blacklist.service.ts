@@ -4,7 +4,7 @@ import { isStaffOf, requireCaller, staffPlatforms } from '../../core/policies';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { Account, AccountType, BlacklistEntry, type BlacklistState } from '../accounts/accounts.entity';
 import { accountId } from '../accounts/accounts.input';
-import type { LiveBus } from '../live/live.bus';
+import type { LivePublisher } from '../../live/live.port';
 import { blacklistInput, type BlacklistInput } from './blacklist.input';
 
 const idSource = { field: 'accountId' };
@@ -20,7 +20,7 @@ export interface BlacklistItem {
  * by `requireActive` (`account_paused`).
  */
 export class BlacklistService {
-  constructor(private readonly live?: LiveBus) {}
+  constructor(private readonly live?: LivePublisher) {}
 
   /** GET /blacklist: the blacklisted accounts of the platforms whose staff the caller is. */
   async list(ctx: RequestContext): Promise<BlacklistItem[]> {

@@ -4,34 +4,42 @@ import { invalid } from '../../core/errors';
 import { integerId } from '../../core/ids';
 import { formatMoney } from '../../core/money';
 import { requireCaller, seesLiveBidder } from '../../core/policies';
+import type { LiveSource } from '../../live/live.port';
+import { LiveStream } from '../../live/live.stream';
+import type { BidPlacedEvent, NotificationEvent } from '../../live/live.topics';
+import { PerMessage } from '../../live/per-message';
 import { Bid } from '../bids/bids.entity';
+import { bidEvent } from '../bids/bids.events';
 import { findLot } from '../lots/lots.find';
 import type { LotsService, LotsView } from '../lots/lots.service';
-import type { PublishedNotification } from '../notifications/notifications.bus';
-import { bidEvent, type BidPlacedEvent, type LiveBus, type LotChangedEvent } from './live.bus';
-import { LiveStream } from './live.stream';
 
 /** A bid as one subscriber sees it: the bidder only where it may (PROTOCOL.md §9). */
 export interface BidView extends Omit<BidPlacedEvent, 'bidderId'> {
   bidderId: string | null;
 }
 
+/** A view and the key it is pushed with: one per message and visibility. */
+interface Keyed {
+  view: BidView;
+  key: string;
+}
+
 /**
  * The streams behind the GraphQL subscriptions (PROTOCOL.md §8, §9): each checks what it is asked
- * for, listens to the LiveBus, and ends (unsubscribing) when the stream is returned.
+ * for, listens to the live source, and ends (unsubscribing) when the stream is returned.
  */
 export class LiveFeeds {
-  /** One load of a changed lot per event and instance, shared by its subscribers. */
-  private readonly loads = new WeakMap<LotChangedEvent, Promise<LotsView>>();
+  /** One load of a changed lot per message and instance, shared by its subscribers. */
+  private readonly loads = new PerMessage<Promise<LotsView>>();
   /**
-   * The two views of a bid, made once per event and instance and shared by the subscribers that
-   * see it alike: with the bidder, and without. A view's identity thus carries its visibility,
-   * which lets LiveFanout execute an operation once per view instead of once per subscriber.
+   * The two views of a bid, made once per message and instance and shared by the subscribers
+   * that see it alike: with the bidder, and without. Each is pushed with a key naming the message
+   * and the visibility, which lets LiveFanout execute an operation once per view.
    */
-  private readonly views = new WeakMap<BidPlacedEvent, { shown: BidView; hidden: BidView }>();
+  private readonly views = new PerMessage<{ shown: Keyed; hidden: Keyed }>();
 
   constructor(
-    private readonly bus: LiveBus,
+    private readonly source: LiveSource,
     private readonly lots: LotsService,
   ) {}
 
@@ -47,24 +55,31 @@ export class LiveFeeds {
     // The closure keeps what visibility needs, not the lot (and with it the entity manager that loaded it).
     const { caller } = ctx;
     const publisher = { publisherId: lot.publisherId };
-    const view = (e: BidPlacedEvent): BidView => this.viewOf(e, seesLiveBidder(caller, publisher, e.bidderId));
+    const sees = (e: BidPlacedEvent) => seesLiveBidder(caller, publisher, e.bidderId);
     const stream = new LiveStream<BidView>();
+    const live = (e: BidPlacedEvent, message: string) => {
+      const views = this.views.get(message, () => viewsOf(e, message));
+      const { view, key } = sees(e) ? views.shown : views.hidden;
+      stream.push(view, key);
+    };
+    // Replayed bids are this subscriber's own reads: pushed without a key, executed for it alone.
+    const replayed = (e: BidPlacedEvent) => stream.push(sees(e) ? e : hidden(e));
     if (from === null) {
-      stream.onEnd(await this.bus.onBid(lot.id, (e) => stream.push(view(e))));
+      stream.onEnd(await this.source.onBid(lot.id, live));
       return stream;
     }
     const buffered: BidPlacedEvent[] = [];
     let replayedTo: bigint | null = null;
     stream.onEnd(
-      await this.bus.onBid(lot.id, (e) => {
+      await this.source.onBid(lot.id, (e, message) => {
         if (replayedTo === null) buffered.push(e);
-        else if (BigInt(e.id) > replayedTo) stream.push(view(e));
+        else if (BigInt(e.id) > replayedTo) live(e, message);
       }),
     );
     try {
       const missed = await bidsAfter(ctx.em.fork(), lot.id, from);
       const last = BigInt(missed.length ? missed[missed.length - 1].id : from);
-      for (const e of [...missed, ...buffered.filter((b) => BigInt(b.id) > last)]) stream.push(view(e));
+      for (const e of [...missed, ...buffered.filter((b) => BigInt(b.id) > last)]) replayed(e);
       replayedTo = last;
       buffered.length = 0;
     } catch (err) {
@@ -80,8 +95,8 @@ export class LiveFeeds {
     const stream = new LiveStream<LotsView>();
     let delivered: Promise<void> = Promise.resolve();
     stream.onEnd(
-      await this.bus.onLotChanged(lot.id, (e) => {
-        const load = this.loadOnce(ctx, e);
+      await this.source.onLotChanged(lot.id, (e, message) => {
+        const load = this.loads.get(message, () => this.lots.get({ ...ctx, em: ctx.em.fork() }, e.lotId));
         delivered = delivered.then(() => load).then(
           (v) => stream.push(v),
           (err: unknown) => stream.fail(err),
@@ -92,31 +107,20 @@ export class LiveFeeds {
   }
 
   /** `notificationAdded`: the caller's own notifications (401 for anonymous callers). */
-  async notifications(ctx: RequestContext): Promise<LiveStream<PublishedNotification>> {
+  async notifications(ctx: RequestContext): Promise<LiveStream<NotificationEvent>> {
     const caller = requireCaller(ctx);
-    const stream = new LiveStream<PublishedNotification>();
-    stream.onEnd(await this.bus.onNotification(caller.accountId, (n) => stream.push(n)));
+    const stream = new LiveStream<NotificationEvent>();
+    stream.onEnd(await this.source.onNotification(caller.accountId, (n) => stream.push(n)));
     return stream;
   }
-
-  private viewOf(e: BidPlacedEvent, shown: boolean): BidView {
-    let views = this.views.get(e);
-    if (!views) {
-      views = { shown: e, hidden: { ...e, bidderId: null } };
-      this.views.set(e, views);
-    }
-    return shown ? views.shown : views.hidden;
-  }
-
-  private loadOnce(ctx: RequestContext, e: LotChangedEvent): Promise<LotsView> {
-    let load = this.loads.get(e);
-    if (!load) {
-      load = this.lots.get({ ...ctx, em: ctx.em.fork() }, e.lotId);
-      this.loads.set(e, load);
-    }
-    return load;
-  }
 }
+
+const hidden = (e: BidPlacedEvent): BidView => ({ ...e, bidderId: null });
+
+const viewsOf = (e: BidPlacedEvent, message: string) => ({
+  shown: { view: e, key: `${message}:shown` },
+  hidden: { view: hidden(e), key: `${message}:hidden` },
+});
 
 /**
  * The lot's bids after `from`, as events. `highestBid` is, as in the live events, the lot's

@@ -1,10 +1,10 @@
-import { Arg, Ctx, ID, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Extensions, ID, Resolver, Root, Subscription } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
-import { createLoaders } from '../../graphql/loaders';
+import { CONTEXT_FREE } from '../../live/context-free';
+import type { NotificationEvent } from '../../live/live.topics';
 import type { LotsView } from '../lots/lots.service';
 import { lotGql } from '../lots/lots.mappers';
 import { LotGql } from '../lots/lots.types';
-import type { PublishedNotification } from '../notifications/notifications.bus';
 import { NotificationGql, notificationGql } from '../notifications/notifications.types';
 import type { BidView } from './live.feeds';
 import { BidEventGql, bidEventGql } from './live.types';
@@ -16,10 +16,13 @@ interface Subscribed<A> {
 
 /**
  * The subscriptions (PROTOCOL.md §8, §9), over graphql-ws on /graphql. Each brings its own
- * `subscribe`, a stream of the LiveBus built by LiveFeeds; the methods shape one event.
+ * `subscribe`, a stream built by LiveFeeds; the methods shape one event and read nothing else.
+ * Each event of a subscription that is not context-free executes with a context of its own
+ * (LiveFanout), so nested fields read through fresh loaders without anyone resetting them.
  */
 @Resolver()
 export class LiveResolver {
+  @Extensions(CONTEXT_FREE)
   @Subscription(() => BidEventGql, {
     description: 'Every accepted bid on the lot; with `after` (a bid id), first the bids placed after that one',
     subscribe: ({ args, context }: Subscribed<{ lotId: string; after?: string | null }>) => context.services.feeds.bids(context.rc, args.lotId, args.after),
@@ -36,12 +39,7 @@ export class LiveResolver {
     description: 'The lot after each change of its state, highest bid, winner, times or winner details',
     subscribe: ({ args, context }: Subscribed<{ lotId: string }>) => context.services.feeds.lot(context.rc, args.lotId),
   })
-  lotUpdated(@Root() view: LotsView, @Arg('lotId', () => ID) _lotId: string, @Ctx() context: GraphQLContext): LotGql {
-    // A subscription's context outlives many events: each one reads through a fresh entity
-    // manager and fresh loaders, as a request would, so that nested fields are not stale.
-    const em = context.rc.em.fork();
-    context.rc = { ...context.rc, em };
-    context.loaders = createLoaders(em);
+  lotUpdated(@Root() view: LotsView, @Arg('lotId', () => ID) _lotId: string): LotGql {
     return lotGql(view.lots[0], view.convert);
   }
 
@@ -49,7 +47,7 @@ export class LiveResolver {
     description: "The caller's own notifications as they are created (authentication required)",
     subscribe: ({ context }: Subscribed<object>) => context.services.feeds.notifications(context.rc),
   })
-  notificationAdded(@Root() n: PublishedNotification): NotificationGql {
+  notificationAdded(@Root() n: NotificationEvent): NotificationGql {
     return notificationGql(n);
   }
 }

@@ -1,7 +1,8 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import type { BidView } from './live.feeds';
 
-@ObjectType('BidEvent', { description: 'An accepted bid, as `bidPlaced` announces it' })
+// Simple resolvers: its fields read the event's properties and nothing else (see CONTEXT_FREE).
+@ObjectType('BidEvent', { description: 'An accepted bid, as `bidPlaced` announces it', simpleResolvers: true })
 export class BidEventGql {
   @Field(() => ID) id!: string;
   @Field(() => ID) lotId!: string;

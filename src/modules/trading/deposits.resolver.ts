@@ -1,26 +1,10 @@
-import DataLoader from 'dataloader';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import { parseQuery } from '../../rest/query';
 import type { DepositFilter } from './deposits.listing';
-import { Participant } from './trading.entity';
 import { depositGql, participantGql } from './trading.mappers';
 import { DEPOSIT_INDEX_QUERY } from './trading.schema';
 import { DepositConnectionGql, DepositGql, ParticipantGql } from './trading.types';
-
-/** A participant loader per request (per GraphQL context): the participants of a page in one query. */
-const participantLoaders = new WeakMap<GraphQLContext, DataLoader<string, Participant | null>>();
-function participantLoader(ctx: GraphQLContext): DataLoader<string, Participant | null> {
-  let loader = participantLoaders.get(ctx);
-  if (!loader) {
-    loader = new DataLoader(async (ids) => {
-      const rows = new Map((await ctx.rc.em.find(Participant, { id: { $in: [...ids] } })).map((p) => [p.id, p]));
-      return ids.map((id) => rows.get(id) ?? null);
-    });
-    participantLoaders.set(ctx, loader);
-  }
-  return loader;
-}
 
 @Resolver(() => DepositGql)
 export class DepositsResolver {
@@ -65,8 +49,8 @@ export class DepositsResolver {
   }
 
   @FieldResolver(() => ParticipantGql, { nullable: true, description: 'The participant that made the deposit' })
-  async participant(@Root() deposit: DepositGql, @Ctx() ctx: GraphQLContext): Promise<ParticipantGql | null> {
-    const row = await participantLoader(ctx).load(deposit.participantId);
+  async participant(@Root() deposit: DepositGql, @Ctx() { loaders }: GraphQLContext): Promise<ParticipantGql | null> {
+    const row = await loaders.participant.load(deposit.participantId);
     return row && participantGql(row);
   }
 }

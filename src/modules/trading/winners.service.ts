@@ -9,7 +9,7 @@ import { LotState, type Lot } from '../lots/lots.entity';
 import { findLot } from '../lots/lots.find';
 import { Deposit, DepositState, Participant, ParticipantState, WinnerDetails } from './trading.entity';
 import type { NotificationsService } from '../notifications/notifications.service';
-import type { LiveBus } from '../live/live.bus';
+import type { LivePublisher } from '../../live/live.port';
 import { requireInvoice } from '../documents/documents.repository';
 import type { LotClock } from '../../jobs/lot-clock';
 import { NotificationType } from '../notifications/notifications.entity';
@@ -67,7 +67,7 @@ const CHARGEABLE = [DepositState.Pending, DepositState.Paid];
 export class WinnersService {
   constructor(
     private readonly notifications: NotificationsService,
-    private readonly live?: LiveBus,
+    private readonly live?: LivePublisher,
     private readonly clock?: LotClock,
   ) {}
 

@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { PubSub, type PubSubEngine } from 'graphql-subscriptions';
 import { RedisPubSub } from 'graphql-redis-subscriptions';
 import { Redis } from 'ioredis';
@@ -12,7 +11,8 @@ export type Handler = (payload: unknown) => void;
 /**
  * Where live events travel: in this process only, or through Redis to every instance. A message
  * published once reaches each subscriber of every instance once (the publishing instance hears
- * it back from Redis like the others), so an event is published once per commit.
+ * it back from Redis like the others), so an event is published once per commit. LiveBus holds
+ * one subscription per channel, whatever the number of listeners behind it.
  */
 export interface LiveTransport {
   publish(channel: string, payload: object): Promise<void>;
@@ -48,9 +48,7 @@ class EngineTransport implements LiveTransport {
 
 /** One process: graphql-subscriptions' in-memory PubSub. */
 export function memoryTransport(): LiveTransport {
-  // Every subscriber of a lot listens on the lot's channel: thousands are expected, not a leak.
-  const eventEmitter = new EventEmitter().setMaxListeners(0);
-  return new EngineTransport(new PubSub({ eventEmitter }), '', async () => {});
+  return new EngineTransport(new PubSub(), '', async () => {});
 }
 
 /**
@@ -76,16 +74,3 @@ export function createTransport(config: Pick<Config, 'REDIS_URL' | 'REDIS_PREFIX
   return config.REDIS_URL ? redisTransport(config.REDIS_URL, config.REDIS_PREFIX, log) : memoryTransport();
 }
 
-/**
- * type-graphql refuses to build a schema with subscriptions unless it is given a PubSub, even
- * when every subscription brings its own `subscribe` (ours do: they listen to the LiveBus, which
- * lets `bidPlaced` replay missed bids between subscribing and going live). Topics are unused.
- */
-export const NO_TOPICS = {
-  publish(): void {
-    throw new Error('subscriptions publish through the LiveBus');
-  },
-  subscribe(): AsyncIterable<unknown> {
-    throw new Error('subscriptions subscribe through the LiveBus');
-  },
-};

@@ -5,13 +5,13 @@
  * (unsubscribing from the bus) exactly once.
  */
 export class LiveStream<T> implements AsyncIterableIterator<T> {
-  private readonly queue: T[] = [];
+  private readonly queue: { value: T; key: string | null }[] = [];
   private waiting: ((r: IteratorResult<T>) => void) | null = null;
   private failure: ((err: unknown) => void) | null = null;
   private error: unknown = null;
   private done = false;
   private readonly cleanups: (() => void)[] = [];
-  private consumer: ((value: T) => void) | null = null;
+  private consumer: ((value: T, key: string | null) => void) | null = null;
 
   /** Runs when the stream ends (at once if it has ended already). */
   onEnd(fn: () => void): void {
@@ -24,21 +24,25 @@ export class LiveStream<T> implements AsyncIterableIterator<T> {
    * `next()`: a fan-out of thousands of subscribers then costs no promise per value. `next()`
    * still settles when the stream ends or fails, so that the executor learns of either.
    */
-  consume(fn: (value: T) => void): void {
+  consume(fn: (value: T, key: string | null) => void): void {
     this.consumer = fn;
-    for (const value of this.queue.splice(0)) fn(value);
+    for (const { value, key } of this.queue.splice(0)) fn(value, key);
   }
 
-  push(value: T): void {
+  /**
+   * `key`, when given, names the value for a consumer that shares work between streams: values
+   * pushed with one key, on whichever stream, are equal.
+   */
+  push(value: T, key: string | null = null): void {
     if (this.done) return;
     if (this.consumer) {
-      this.consumer(value);
+      this.consumer(value, key);
     } else if (this.waiting) {
       const resolve = this.waiting;
       this.waiting = this.failure = null;
       resolve({ value, done: false });
     } else {
-      this.queue.push(value);
+      this.queue.push({ value, key });
     }
   }
 
@@ -56,7 +60,8 @@ export class LiveStream<T> implements AsyncIterableIterator<T> {
   }
 
   next(): Promise<IteratorResult<T>> {
-    if (this.queue.length) return Promise.resolve({ value: this.queue.shift() as T, done: false });
+    const queued = this.queue.shift();
+    if (queued) return Promise.resolve({ value: queued.value, done: false });
     if (this.error !== null) {
       const err = this.error;
       this.error = null;

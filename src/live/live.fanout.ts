@@ -1,0 +1,212 @@
+import { createSourceEventStream, execute, getOperationAST, Kind, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import type { WebSocket } from 'ws';
+import { isContextFree } from './context-free';
+import { LiveStream } from './live.stream';
+
+/** One event executed for one operation key: its `next` payload as JSON once it is known. */
+interface Result {
+  json: string | null;
+  error: unknown;
+  /** The targets waiting for it (type-graphql resolvers with arguments answer asynchronously). */
+  waiting: Target[] | null;
+}
+
+/** Where one subscription delivers, as graphql-ws would: its socket and id. */
+interface Target {
+  socket: WebSocket;
+  /** The message up to its payload: `{"id":…,"type":"next","payload":`. */
+  prefix: string;
+  /** The operation, its name and variables: subscriptions with equal keys get equal results. */
+  operation: string;
+  stream: LiveStream<object> | null;
+  /** Results not sent yet because an earlier one is still executing: messages keep the events' order. */
+  queue: Result[];
+}
+
+export interface SubscribePayload {
+  query: string;
+  operationName?: string | null;
+  variables?: Record<string, unknown> | null;
+}
+
+/**
+ * Events whose results are kept for other subscribers. The listeners of one message are called
+ * one after the other, so a result is shared within a few events at most; the bound only keeps
+ * the memory of a long stream of events flat.
+ */
+const EVENTS_KEPT = 64;
+
+/**
+ * The delivery of subscriptions over graphql-ws, plugged in as its `subscribe`.
+ *
+ * A context-free subscription (see CONTEXT_FREE) reaches thousands of sockets: each event is
+ * executed and serialised once per operation key and event key (the key its stream pushed it
+ * with), then the same JSON goes to every socket, with no execution, promise or copy of the event
+ * per subscriber. The stream returned to graphql-ws yields nothing (the messages are sent as
+ * graphql-ws sends them, `next` with the subscription's id), and ends or fails as the LiveStream
+ * does, so that graphql-ws still sends `complete` or `error` and ends it when the client stops.
+ *
+ * Any other subscription runs as graphql-js runs it, except that each event executes with a
+ * context of its own (`eventContext`): a subscription's context outlives many events, and a
+ * resolver reading through it must see each event as a request would, with nothing to reset.
+ */
+export class LiveFanout {
+  /** Per event key: per operation key, its result. */
+  private readonly results = new Map<string, Map<string, Result>>();
+  /** Per context key: where the subscription being set up delivers, until `subscribe` takes it. */
+  private readonly targets = new Map<string, Target>();
+
+  /**
+   * @param shape the payload of a `next` message for a result (errors formatted as elsewhere)
+   * @param accepts whether the socket may be sent more (false once it is being closed)
+   * @param keyOf the key of a subscription's context, unique among those being set up
+   * @param eventContext the context one event of a subscription executes with
+   */
+  constructor(
+    private readonly shape: (result: ExecutionResult) => unknown,
+    private readonly accepts: (socket: WebSocket) => boolean,
+    private readonly keyOf: (contextValue: unknown) => string,
+    private readonly eventContext: (contextValue: unknown) => unknown,
+  ) {}
+
+  /** Records where the operation run with this context delivers. */
+  register(contextValue: unknown, socket: WebSocket, id: string, payload: SubscribePayload): void {
+    this.targets.set(this.keyOf(contextValue), {
+      socket,
+      prefix: `{"id":${JSON.stringify(id)},"type":"next","payload":`,
+      operation: `${payload.operationName ?? ''}\n${JSON.stringify(payload.variables ?? {})}\n${payload.query}`,
+      stream: null,
+      queue: [],
+    });
+  }
+
+  readonly subscribe = async (args: ExecutionArgs): Promise<AsyncIterable<ExecutionResult> | ExecutionResult> => {
+    const key = this.keyOf(args.contextValue);
+    const target = this.targets.get(key);
+    this.targets.delete(key);
+    const source = await createSourceEventStream(args);
+    if (!(Symbol.asyncIterator in source)) return source;
+    if (!target || !isContextFree(rootFieldOf(args))) return this.perEvent(source, args);
+    if (!(source instanceof LiveStream)) throw new Error('a context-free subscription must return a LiveStream to be delivered by LiveFanout');
+    const stream = source as LiveStream<object>;
+    target.stream = stream;
+    const deliver = (event: object, eventKey: string | null) => this.deliver(target, event, eventKey, args);
+    // Delivery starts when graphql-ws starts to iterate: not for a subscription the client
+    // completed while it was being set up.
+    const iterator: AsyncIterableIterator<ExecutionResult> = {
+      next: () => {
+        stream.consume(deliver);
+        return stream.next() as Promise<IteratorResult<ExecutionResult>>;
+      },
+      return: () => stream.return(),
+      throw: (err: unknown) => stream.throw(err),
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return iterator;
+  };
+
+  /** graphql-js's own mapping of a source stream, with a context per event. */
+  private perEvent(source: AsyncIterable<unknown>, args: ExecutionArgs): AsyncIterableIterator<ExecutionResult> {
+    const events = source[Symbol.asyncIterator]();
+    const end = (): Promise<IteratorResult<ExecutionResult>> => (events.return?.() ?? Promise.resolve({ value: undefined, done: true })) as Promise<IteratorResult<ExecutionResult>>;
+    const iterator: AsyncIterableIterator<ExecutionResult> = {
+      next: async () => {
+        const next = await events.next();
+        if (next.done) return next;
+        try {
+          return { value: await execute({ ...args, rootValue: next.value, contextValue: this.eventContext(args.contextValue) }), done: false };
+        } catch (err) {
+          await end();
+          throw err;
+        }
+      },
+      return: end,
+      throw: async (err: unknown) => {
+        await end();
+        throw err;
+      },
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return iterator;
+  }
+
+  private deliver(target: Target, event: object, eventKey: string | null, args: ExecutionArgs): void {
+    const result = this.resultOf(event, eventKey, target.operation, args);
+    if (target.queue.length === 0 && result.json !== null) {
+      if (this.accepts(target.socket)) target.socket.send(target.prefix + result.json + '}');
+      return;
+    }
+    target.queue.push(result);
+    if (result.json === null && result.error === null) (result.waiting ??= []).push(target);
+    else this.flush(target);
+  }
+
+  /** Sends the target's results in order, as far as they are known. */
+  private flush(target: Target): void {
+    const { queue } = target;
+    let sent = 0;
+    for (; sent < queue.length; sent++) {
+      const result = queue[sent];
+      if (result.error !== null) {
+        queue.length = 0;
+        target.stream?.fail(result.error);
+        return;
+      }
+      if (result.json === null) break;
+      if (this.accepts(target.socket)) target.socket.send(target.prefix + result.json + '}');
+    }
+    queue.splice(0, sent);
+  }
+
+  private resultOf(event: object, eventKey: string | null, operation: string, args: ExecutionArgs): Result {
+    if (eventKey === null) return this.execute(event, args);
+    let byOperation = this.results.get(eventKey);
+    if (!byOperation) {
+      if (this.results.size >= EVENTS_KEPT) this.results.delete(this.results.keys().next().value as string);
+      byOperation = new Map();
+      this.results.set(eventKey, byOperation);
+    }
+    let result = byOperation.get(operation);
+    if (!result) {
+      result = this.execute(event, args);
+      byOperation.set(operation, result);
+    }
+    return result;
+  }
+
+  private execute(event: object, args: ExecutionArgs): Result {
+    const result: Result = { json: null, error: null, waiting: null };
+    try {
+      const executed = execute({ ...args, rootValue: event });
+      if (!(executed instanceof Promise)) {
+        result.json = JSON.stringify(this.shape(executed));
+        return result;
+      }
+      executed
+        .then((r) => JSON.stringify(this.shape(r)))
+        .then(
+          (json) => this.settle(result, json, null),
+          (err: unknown) => this.settle(result, null, err ?? new Error('execution failed')),
+        );
+    } catch (err) {
+      result.error = err ?? new Error('execution failed');
+    }
+    return result;
+  }
+
+  private settle(result: Result, json: string | null, error: unknown): void {
+    result.json = json;
+    result.error = error;
+    const waiting = result.waiting ?? [];
+    result.waiting = null;
+    for (const target of waiting) this.flush(target);
+  }
+}
+
+/** The one root field of a subscription operation (validation allows one), if it is not behind a fragment. */
+function rootFieldOf(args: ExecutionArgs) {
+  const operation = getOperationAST(args.document, args.operationName);
+  if (operation?.operation !== 'subscription') return undefined;
+  const [selection] = operation.selectionSet.selections;
+  return selection?.kind === Kind.FIELD ? args.schema.getSubscriptionType()?.getFields()[selection.name.value] : undefined;
+}
