@@ -24,6 +24,10 @@ export function createLoaders(em: EntityManager) {
       const rows = new Map((await em.find(Account, { id: { $in: [...ids] } })).map((a) => [a.id, a]));
       return ids.map((id) => rows.get(id) ?? null);
     }),
+    participant: new DataLoader<string, Participant | null>(async (ids) => {
+      const rows = new Map((await em.find(Participant, { id: { $in: [...ids] } })).map((p) => [p.id, p]));
+      return ids.map((id) => rows.get(id) ?? null);
+    }),
     participants: byLot(Participant, { id: 'asc' }),
     deposits: byLot(Deposit, { id: 'asc' }),
     callbacks: byLot(Callback, { id: 'asc' }),

@@ -4,10 +4,21 @@ import type { ErrorItem } from '../core/errors';
  * Where a route's domain input came from on the wire, so that a fault in a domain field is shown
  * where the client wrote it: the body document's attributes (`id` is `/data/id`), the query string
  * (`filter.lotState` is `filter[lot_state]`), or a bulk body's list (`2.amount` is `/data/2/attributes/amount`).
+ * `{ dataId }` is a body whose `data.id` carries that field (`participantId` is `/data/id`).
  */
-export type FieldPlacement = 'body' | 'query' | 'list';
+export type FieldPlacement = 'body' | 'query' | 'list' | { dataId: string };
 
-const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** Wire names that are not the snake_case of their domain field (the lot filters of the external sources). */
+const IRREGULAR: Record<string, string> = { partnerAStatus: 'partnerA_status', trimPartnerA: 'trim_partnerA', trimPartnerB: 'trim_partnerB' };
+
+/** The name a domain field has on the wire: its snake_case, save the irregular ones. */
+export const wireName = (field: string) => IRREGULAR[field] ?? field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** A domain input read off a REST attributes object (or parsed filters) by the wire names of its fields; absent fields stay absent. */
+export function fromWire<K extends string>(source: unknown, fields: readonly K[]): { [F in K]?: unknown } {
+  const wire = source !== null && typeof source === 'object' ? (source as Record<string, unknown>) : {};
+  return Object.fromEntries(fields.filter((f) => wire[wireName(f)] !== undefined).map((f) => [f, wire[wireName(f)]])) as { [F in K]?: unknown };
+}
 
 interface Rendered {
   source: { pointer: string } | { parameter: string };
@@ -16,7 +27,8 @@ interface Rendered {
 }
 
 function render(field: string, placement: FieldPlacement): Rendered {
-  const parts = field.split('.').filter(Boolean).map(snake);
+  if (typeof placement === 'object') return field === placement.dataId ? { source: { pointer: '/data/id' }, name: 'data.id' } : render(field, 'body');
+  const parts = field.split('.').filter(Boolean).map(wireName);
   if (placement === 'query') {
     const name = `${parts[0] ?? ''}${parts.slice(1).map((p) => `[${p}]`).join('')}`;
     return { source: { parameter: name }, name };

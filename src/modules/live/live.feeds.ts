@@ -111,7 +111,7 @@ export class LiveFeeds {
   private loadOnce(ctx: RequestContext, e: LotChangedEvent): Promise<LotsView> {
     let load = this.loads.get(e);
     if (!load) {
-      load = this.lots.get({ ...ctx, em: ctx.em.fork() }, e.lotId);
+      load = this.lots.get({ ...ctx, em: ctx.em.fork() }, { id: e.lotId });
       this.loads.set(e, load);
     }
     return load;

@@ -1,26 +1,8 @@
-import DataLoader from 'dataloader';
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { sortArg } from '../../graphql/args';
 import type { GraphQLContext } from '../../graphql/context';
-import { parseQuery } from '../../rest/query';
-import type { DepositFilter } from './deposits.listing';
-import { Participant } from './trading.entity';
 import { depositGql, participantGql } from './trading.mappers';
-import { DEPOSIT_INDEX_QUERY } from './trading.schema';
 import { DepositConnectionGql, DepositGql, ParticipantGql } from './trading.types';
-
-/** A participant loader per request (per GraphQL context): the participants of a page in one query. */
-const participantLoaders = new WeakMap<GraphQLContext, DataLoader<string, Participant | null>>();
-function participantLoader(ctx: GraphQLContext): DataLoader<string, Participant | null> {
-  let loader = participantLoaders.get(ctx);
-  if (!loader) {
-    loader = new DataLoader(async (ids) => {
-      const rows = new Map((await ctx.rc.em.find(Participant, { id: { $in: [...ids] } })).map((p) => [p.id, p]));
-      return ids.map((id) => rows.get(id) ?? null);
-    });
-    participantLoaders.set(ctx, loader);
-  }
-  return loader;
-}
 
 @Resolver(() => DepositGql)
 export class DepositsResolver {
@@ -35,19 +17,10 @@ export class DepositsResolver {
     @Arg('first', () => Int, { nullable: true, description: '1 to 100; 15 by default' }) first?: number | null,
     @Arg('after', () => String, { nullable: true, description: 'A cursor from pageInfo' }) after?: string | null,
   ): Promise<DepositConnectionGql> {
-    const raw: Record<string, string> = {};
-    if (state) raw['filter[state]'] = state.join(',');
-    if (lotId !== undefined && lotId !== null) raw['filter[lot_id]'] = lotId;
-    if (sort) raw.sort = sort;
-    if (first !== undefined && first !== null) raw['page[limit]'] = String(first);
-    if (after) raw['page[cursor]'] = after;
-    const query = parseQuery(DEPOSIT_INDEX_QUERY, raw);
-    const page = query.page as { cursor: string | null; limit: number };
     const view = await services.deposits.list(rc, {
-      filter: query.filters as DepositFilter,
-      sort: query.sort as { key: 'created_at'; desc: boolean },
-      cursor: page.cursor,
-      limit: page.limit,
+      filter: { state: state ?? undefined, lotId: lotId ?? undefined },
+      sort: sortArg(sort),
+      page: { cursor: after, limit: first ?? undefined },
     });
     return {
       nodes: view.items.map(depositGql),
@@ -61,12 +34,12 @@ export class DepositsResolver {
     @Arg('state', () => String, { description: 'paid or returned' }) state: string,
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<DepositGql> {
-    return depositGql((await services.deposits.setState(rc, id, { attributes: { state } })).deposit);
+    return depositGql((await services.deposits.setState(rc, { id, state })).deposit);
   }
 
   @FieldResolver(() => ParticipantGql, { nullable: true, description: 'The participant that made the deposit' })
-  async participant(@Root() deposit: DepositGql, @Ctx() ctx: GraphQLContext): Promise<ParticipantGql | null> {
-    const row = await participantLoader(ctx).load(deposit.participantId);
+  async participant(@Root() deposit: DepositGql, @Ctx() { loaders }: GraphQLContext): Promise<ParticipantGql | null> {
+    const row = await loaders.participant.load(deposit.participantId);
     return row && participantGql(row);
   }
 }
