@@ -3,7 +3,7 @@ import type { ErrorItem } from '../core/errors';
 /**
  * Where a route's domain input came from on the wire, so that a fault in a domain field is shown
  * where the client wrote it: the body document's attributes (`id` is `/data/id`), the query string
- * (`filter.lotState` is `filter[lot_state]`), or a bulk body's list (`2.amount` is `/data/2/attributes/amount`).
+ * (`filter.lotState` is `filter[lot_state]`), or a bulk body's list (`2.amount` and `items.2.amount` are `/data/2/attributes/amount`).
  * `{ dataId }` is a body whose `data.id` carries that field (`participantId` is `/data/id`).
  */
 export type FieldPlacement = 'body' | 'query' | 'list' | { dataId: string };
@@ -34,8 +34,10 @@ function render(field: string, placement: FieldPlacement): Rendered {
     return { source: { parameter: name }, name };
   }
   if (placement === 'list') {
-    const [index, ...rest] = parts;
-    return { source: { pointer: `/data/${index}${rest.length ? `/attributes/${rest.join('/')}` : ''}` }, name: rest.join('/') || `item ${index}` };
+    // The domain may name its list (`items.2.amount`); the body's list is `data` itself.
+    const [index, ...rest] = /^\d+$/.test(parts[0] ?? '') ? parts : parts.slice(1);
+    if (index === undefined) return { source: { pointer: '/data' }, name: 'data' };
+    return { source: { pointer: `/data/${index}/attributes${rest.length ? `/${rest.join('/')}` : ''}` }, name: rest.join('/') || 'attributes' };
   }
   if (parts.length === 1 && parts[0] === 'id') return { source: { pointer: '/data/id' }, name: 'data.id' };
   return { source: { pointer: `/data/attributes${parts.length ? `/${parts.join('/')}` : ''}` }, name: parts.join('/') || 'attributes' };
