@@ -18,6 +18,17 @@ export function isStaffOf(caller: Caller | null, platformId: string | null): boo
   return caller.accountType === AccountType.Admin && (caller.platformId === platformId || caller.trustingPlatforms.includes(platformId));
 }
 
+/**
+ * `isStaffOf` inside SQL, for reads that want the staff themselves (notification recipients, the
+ * bid path's announcements): the ids of the staff of the platform `p` names (a placeholder, given
+ * three times), in order. The platform account itself is only ever a platform account.
+ */
+export const staffQuery = (p: string) =>
+  `select id from accounts
+    where (id = ${p} and account_type = ${AccountType.Platform})
+       or (account_type = ${AccountType.Admin} and (platform_id = ${p} or ${p} = any (trusting_platforms)))
+    order by id`;
+
 /** The platforms whose staff the caller is. */
 export function staffPlatforms(caller: Caller): string[] {
   if (caller.accountType === AccountType.Platform) return [caller.accountId];

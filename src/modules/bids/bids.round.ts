@@ -109,13 +109,13 @@ function decide(lot: LotRow, standing: Standing, involved: ParticipantRow[], r: 
   // An amount is held to the bid rules also beside a max_amount, and before max_bid_exists (PROTOCOL.md §9).
   if (r.amount !== undefined) {
     const refusal = refusalOf(standing, r.amount);
-    if (refusal === 'bid_too_low') throw invalid(refusal, `amount must be at least ${minimumNext(standing).toFixed(2)}`, { attribute: 'amount' });
-    if (refusal) throw invalid(refusal, `amount may exceed the highest bid by at most ${lot.maxStep.toFixed(2)}`, { attribute: 'amount' });
+    if (refusal === 'bid_too_low') throw invalid(refusal, `amount must be at least ${minimumNext(standing).toFixed(2)}`, { field: 'amount' });
+    if (refusal) throw invalid(refusal, `amount may exceed the highest bid by at most ${lot.maxStep.toFixed(2)}`, { field: 'amount' });
   }
   const planned: PlannedBid[] = [];
   if (r.maxAmount !== undefined) {
     if (r.maxAmount.lt(minimumNext(standing))) {
-      throw invalid('bid_too_low', `max_amount must be at least ${minimumNext(standing).toFixed(2)}`, { attribute: 'max_amount' });
+      throw invalid('bid_too_low', `max_amount must be at least ${minimumNext(standing).toFixed(2)}`, { field: 'maxAmount' });
     }
     const maxActive = participant.maxBid !== null && (standing.leader === participant.id || (standing.highest !== null && participant.maxBid.gt(standing.highest)));
     if (maxActive) throw conflict('max_bid_exists', 'the caller already has an active max bid on this lot');

@@ -3,7 +3,7 @@ import { timestamp, type Rows, type Statement } from '../../db/raw';
 import type { LotState, LotType } from '../lots/lots.entity';
 import type { PublishedNotification } from '../notifications/notifications.bus';
 import { NotificationType, typeStrOf } from '../notifications/notifications.entity';
-import { staffQuery } from '../notifications/notifications.recipients';
+import { staffQuery } from '../../core/policies';
 import type { ParticipantState } from '../trading/trading.entity';
 import type { PlannedBid } from './bids.auction';
 import type { BidRow } from './bids.entity';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AccountType } from '../accounts/accounts.entity';
+import { staffQuery } from '../../core/policies';
 
 /**
  * "Staff of platform P" as recipients (PROTOCOL.md §4, §7): the platform account P itself and
@@ -10,10 +10,3 @@ export async function staffOf(em: EntityManager, platformId: string): Promise<st
   const rows = await em.getConnection().execute<{ id: string }[]>(staffQuery('?'), [platformId, platformId, platformId], 'all', em.getTransactionContext());
   return rows.map((r) => r.id);
 }
-
-/** The ids of the staff of the platform `p` names (a placeholder), in order. */
-export const staffQuery = (p: string) =>
-  `select id from accounts
-    where (id = ${p} and account_type = ${AccountType.Platform})
-       or (account_type = ${AccountType.Admin} and (platform_id = ${p} or ${p} = any (trusting_platforms)))
-    order by id`;
