@@ -1,7 +1,7 @@
 import { formatMoney, Money } from '../../core/money';
 import { wholeSecond } from '../../core/time';
 import { Lot, LotType } from './lots.entity';
-import type { CreateLot, LotDetails } from './lots.input';
+import type { NewLot, LotDetails } from './lots.input';
 
 export const DEFAULT_DURATION_SECONDS = 7 * 86400;
 
@@ -26,7 +26,7 @@ export interface LotDraft {
   details: LotDetails;
 }
 
-export function draftOf(a: CreateLot): LotDraft {
+export function draftOf(a: NewLot): LotDraft {
   const optional = <K extends string>(key: K, v: Money | undefined) => (v === undefined ? {} : { [key]: formatMoney(v) });
   return {
     type: a.type,

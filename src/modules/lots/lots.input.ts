@@ -92,8 +92,8 @@ export function createLotInput(reference: ReferenceService) {
       }
     });
 }
-export type CreateLot = z.output<ReturnType<typeof createLotInput>>;
-export type CreateLotInput = z.input<ReturnType<typeof createLotInput>>;
+export type NewLot = z.output<ReturnType<typeof createLotInput>>;
+export type NewLotInput = z.input<ReturnType<typeof createLotInput>>;
 export const CREATE_LOT_FIELDS = [
   'type',
   'currency',
@@ -108,7 +108,7 @@ export const CREATE_LOT_FIELDS = [
   'b2cTotalPrice',
   'startTime',
   'duration',
-] as const satisfies readonly (keyof CreateLotInput)[];
+] as const satisfies readonly (keyof NewLotInput)[];
 
 /** One lot: its id, and the currency to show its prices in (the lot's own by default). */
 export const getLotInput = z.object({

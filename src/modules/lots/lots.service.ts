@@ -14,7 +14,7 @@ import type { RequestsService } from '../requests/requests.service';
 import { draftOf, lotFieldsOf, type LotDraft } from './lots.draft';
 import { Lot } from './lots.entity';
 import { findLot } from './lots.find';
-import { createLotInput, getLotInput, lotCountInput, lotPageInput, type CreateLotInput, type GetLotInput, type LotCountInput, type LotPageInput } from './lots.input';
+import { createLotInput, getLotInput, lotCountInput, lotPageInput, type NewLotInput, type GetLotInput, type LotCountInput, type LotPageInput } from './lots.input';
 import { LotListing } from './lots.listing';
 import { loadRelated, type LotRelation, type LotsRelated } from './lots.related';
 
@@ -49,7 +49,7 @@ export class LotsService {
    * POST /lots: platform staff create the lot on their platform; anyone else files a create_lot
    * request for review by their platform.
    */
-  async create(ctx: RequestContext, input: Untrusted<CreateLotInput>): Promise<CreatedLot> {
+  async create(ctx: RequestContext, input: Untrusted<NewLotInput>): Promise<CreatedLot> {
     const caller = requireCaller(ctx);
     requireActive(caller);
     const lot = validateInput(this.createSchema, input);
