@@ -19,7 +19,11 @@ export function isStaffOf(caller: Caller | null, platformId: string | null): boo
   return caller.accountType === AccountType.Admin && (caller.platformId === platformId || caller.trustingPlatforms.includes(platformId));
 }
 
-/** `isStaffOf` in SQL: the ids of the staff of the platform that `p` (a placeholder) names, in order. */
+/**
+ * `isStaffOf` inside SQL, for reads that want the staff themselves (notification recipients, the
+ * bid path's announcements): the ids of the staff of the platform `p` names (a placeholder, given
+ * three times), in order. The platform account itself is only ever a platform account.
+ */
 export const staffQuery = (p: string) =>
   `select id from accounts
     where (id = ${p} and account_type = ${AccountType.Platform})

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ErrorCode } from './error-codes';
 import { DomainError, type ErrorItem } from './errors';
 
 /**
@@ -25,11 +26,15 @@ export function validateAttributes<S extends z.ZodType>(schema: S, attributes: u
 /** An operation's input as an edge hands it over: its fields, not yet checked against the domain's rules. */
 export type Untrusted<T> = { [K in keyof T]?: unknown };
 
+/** The codes of faulty fields: `missing_field`/`invalid_field`, or for the parameters of a query `missing_parameter`/`invalid_parameter`. */
+export type InputKind = 'field' | 'parameter';
+
 /**
  * Validates an operation's typed domain input; every faulty field is one error item naming the
- * field's path in that input, which each edge renders in its own terms.
+ * field's path in that input, which each edge renders in its own terms. A custom issue may name
+ * its own code in `params.code` (`invalid_page`, `unknown_sort`).
  */
-export function validateInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+export function validateInput<S extends z.ZodType>(schema: S, input: unknown, kind: InputKind = 'field'): z.infer<S> {
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
   const items: ErrorItem[] = result.error.issues.map((issue) => {
@@ -37,8 +42,9 @@ export function validateInput<S extends z.ZodType>(schema: S, input: unknown): z
     const given = issue.path.reduce<unknown>((cur, key) => (cur && typeof cur === 'object' ? (cur as Record<PropertyKey, unknown>)[key] : undefined), input);
     const missing = given === undefined && issue.path.length > 0;
     const name = field || 'input';
+    const own = issue.code === 'custom' ? (issue.params as { code?: ErrorCode } | undefined)?.code : undefined;
     return {
-      code: missing ? 'missing_field' : 'invalid_field',
+      code: own ?? (`${missing ? 'missing' : 'invalid'}_${kind}` as const),
       detail: missing ? `${name} is required` : `${name}: ${issue.message}`,
       source: { field },
     };

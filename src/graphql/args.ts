@@ -1,6 +1,7 @@
-/** GraphQL input fields with null dropped: a null (nullable) argument means the field is absent. */
-export function givenFields<T extends object>(input: T): { [K in keyof T]?: Exclude<T[K], null> } {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(input)) if (value !== null && value !== undefined) out[key] = value;
-  return out as { [K in keyof T]?: Exclude<T[K], null> };
+/** A GraphQL input object as a domain input: a null field is an absent one. */
+export function withoutNulls<T extends object>(input: T): { [K in keyof T]?: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: Exclude<T[K], null> };
 }
+
+/** A sort argument written as in REST (`-created_at`: descending) as the sort of a listing input. */
+export const sortArg = (sort: string | null | undefined) => (sort ? { key: sort.replace(/^-/, ''), desc: sort.startsWith('-') } : undefined);

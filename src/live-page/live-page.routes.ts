@@ -29,7 +29,7 @@ const CSP = [
 export function livePageRoutes(router: AppRouter): void {
   router.koa.get('/live/:id', async (ctx) => {
     // The same lookup as GET /lots/{id}: an unknown or malformed id is its 404 lot_not_found.
-    await router.services.lots.get(ctx.state.rc, ctx.params.id);
+    await router.services.lots.get(ctx.state.rc, { id: ctx.params.id });
     ctx.set('Content-Security-Policy', CSP);
     ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'no-referrer');

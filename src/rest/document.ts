@@ -101,3 +101,8 @@ export function inputDocument(type: string) {
   return schema;
 }
 
+
+/** A document's `data.id`, when given, must name the resource of the path (a document about another one is malformed). */
+export function requirePathId(id: unknown, pathId: string, detail: string): void {
+  if (id !== undefined && id !== null && String(id) !== pathId) throw DomainError.of('invalid', 'invalid_field', detail, { pointer: '/data/id' });
+}

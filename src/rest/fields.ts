@@ -3,9 +3,9 @@ import type { ErrorItem } from '../core/errors';
 /**
  * Where a route's domain input came from on the wire, so that a fault in a domain field is shown
  * where the client wrote it: the body document's attributes (`id` is `/data/id`), the query string
- * (`filter.lotState` is `filter[lot_state]`), or a bulk body's list (`2.amount` is `/data/2/attributes/amount`;
- * a list field of identifiers, `ids.2`, is `/data/2/id`), or a multipart form (its `file` part is
- * `/file`, the rest is the attributes of its `file[attributes]` document).
+ * (`filter.lotState` is `filter[lot_state]`), a bulk body's list (`2.amount` and `items.2.amount`
+ * are `/data/2/attributes/amount`; a list of identifiers, `ids.2`, is `/data/2/id`), or a multipart
+ * form (its `file` part is `/file`, the rest is the attributes of its `file[attributes]` document).
  */
 export type FieldPlacement = 'body' | 'query' | 'list' | 'form';
 
@@ -18,7 +18,17 @@ export type FieldNames = Readonly<Record<string, string>>;
 /** A route's placement, with the wire's own names where they differ from the input's. */
 export type FieldRendering = FieldPlacement | { in: FieldPlacement; names: FieldNames };
 
-const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** Wire names that are not the snake_case of their domain field (the lot filters of the external sources). */
+const IRREGULAR: Record<string, string> = { partnerAStatus: 'partnerA_status', trimPartnerA: 'trim_partnerA', trimPartnerB: 'trim_partnerB' };
+
+/** The name a domain field has on the wire: its snake_case, save the irregular ones. */
+export const wireName = (field: string) => IRREGULAR[field] ?? field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** A domain input read off a REST attributes object (or parsed filters) by the wire names of its fields; absent fields stay absent. */
+export function fromWire<K extends string>(source: unknown, fields: readonly K[]): { [F in K]?: unknown } {
+  const wire = source !== null && typeof source === 'object' ? (source as Record<string, unknown>) : {};
+  return Object.fromEntries(fields.filter((f) => wire[wireName(f)] !== undefined).map((f) => [f, wire[wireName(f)]])) as { [F in K]?: unknown };
+}
 
 interface Rendered {
   source: { pointer: string } | { parameter: string };
@@ -27,17 +37,17 @@ interface Rendered {
 }
 
 function renderList(parts: string[]): Rendered {
-  const [head, ...rest] = parts;
-  if (!/^\d+$/.test(head ?? '')) {
-    const [index] = rest;
-    return index === undefined ? { source: { pointer: '/data' }, name: 'data' } : { source: { pointer: `/data/${index}/id` }, name: `data/${index}/id` };
-  }
-  if (rest.length === 1 && rest[0] === 'id') return { source: { pointer: `/data/${head}/id` }, name: `data/${head}/id` };
-  return { source: { pointer: `/data/${head}${rest.length ? `/attributes/${rest.join('/')}` : ''}` }, name: rest.join('/') || `item ${head}` };
+  const named = !/^\d+$/.test(parts[0] ?? '');
+  // A named list of identifiers (`ids.2`) is the body's list of resource identifiers.
+  if (named && parts.length === 2) return { source: { pointer: `/data/${parts[1]}/id` }, name: `data/${parts[1]}/id` };
+  const [index, ...rest] = named ? parts.slice(1) : parts;
+  if (index === undefined) return { source: { pointer: '/data' }, name: 'data' };
+  if (rest.length === 1 && rest[0] === 'id') return { source: { pointer: `/data/${index}/id` }, name: `data/${index}/id` };
+  return { source: { pointer: `/data/${index}/attributes${rest.length ? `/${rest.join('/')}` : ''}` }, name: rest.join('/') || `item ${index}` };
 }
 
 function render(field: string, placement: FieldPlacement): Rendered {
-  const parts = field.split('.').filter(Boolean).map(snake);
+  const parts = field.split('.').filter(Boolean).map(wireName);
   if (placement === 'query') {
     const name = `${parts[0] ?? ''}${parts.slice(1).map((p) => `[${p}]`).join('')}`;
     return { source: { parameter: name }, name };

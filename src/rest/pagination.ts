@@ -1,4 +1,5 @@
 import { invalid } from '../core/errors';
+import type { KeysetPage } from '../core/page';
 
 /** The position a cursor points at: the sort key's value and the id of the row there. */
 export interface CursorPosition {
@@ -58,11 +59,7 @@ export function planKeyset(req: KeysetRequest): KeysetPlan {
   };
 }
 
-export interface KeysetPage<T> {
-  items: T[];
-  next: string | null;
-  prev: string | null;
-}
+export type { KeysetPage };
 
 /** Turns the rows read under a plan into a page with the cursors of its neighbours. */
 export function keysetPage<T>(

@@ -1,14 +1,9 @@
 import { DomainError, type CodeOfKind, type ErrorItem } from '../core/errors';
 import { parseMoney, type Money } from '../core/money';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../core/page';
+import type { Range } from '../core/range';
+import { termOf, type Leniency } from '../core/vocabulary';
 
-/**
- * How a vocabulary filter also matches: in any letter case, and by other names of its values
- * (an enum id for the value it names).
- */
-export interface Leniency {
-  anyCase?: boolean;
-  aliases?: Readonly<Record<string, string>>;
-}
 
 export type FilterKind =
   | { kind: 'string'; max?: number }
@@ -20,10 +15,7 @@ export type FilterKind =
 
 export type FilterValue = string | string[] | number | boolean | Range<number | Money>;
 
-export interface Range<T> {
-  min: T | null;
-  max: T | null;
-}
+export type { Range };
 
 export interface QuerySpec {
   plain?: Record<string, FilterKind & { required?: boolean }>;
@@ -43,8 +35,6 @@ export interface ParsedQuery {
   page: { cursor: string | null; limit: number } | { number: number; size: number } | null;
 }
 
-export const MAX_PAGE_SIZE = 100;
-const CURSOR_DEFAULT_LIMIT = 15;
 const FILTER = /^filter\[([a-zA-Z0-9_]+)\]$/;
 const PAGE = /^page\[([a-z]+)\]$/;
 const INTEGER = /^-?\d{1,15}$/;
@@ -54,12 +44,6 @@ type Raw = Record<string, string | string[] | undefined>;
 type Parsed = { ok: true; value: FilterValue } | { ok: false; reason: string };
 const ok = (value: FilterValue): Parsed => ({ ok: true, value });
 const bad = (reason: string): Parsed => ({ ok: false, reason });
-
-/** The value `raw` names, as `values` spell it, under the filter's leniency; undefined when none. */
-function termOf(raw: string, values: readonly string[], { anyCase, aliases = {} }: Leniency): string | undefined {
-  const same = anyCase ? (a: string) => a.toLowerCase() === raw.toLowerCase() : (a: string) => a === raw;
-  return values.find(same) ?? Object.entries(aliases).find(([alias]) => same(alias))?.[1];
-}
 
 function parseValue(kind: FilterKind, raw: string): Parsed {
   switch (kind.kind) {
@@ -173,15 +157,15 @@ export function parseQuery(spec: QuerySpec, raw: Raw): ParsedQuery {
   }
 
   if (spec.page === 'cursor') {
-    const limit = pageRaw.limit === undefined ? CURSOR_DEFAULT_LIMIT : positiveInt(pageRaw.limit, MAX_PAGE_SIZE);
+    const limit = pageRaw.limit === undefined ? DEFAULT_PAGE_SIZE : positiveInt(pageRaw.limit, MAX_PAGE_SIZE);
     if (limit === null) fail('page[limit]', 'invalid_page', `page[limit] must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-    out.page = { cursor: pageRaw.cursor ?? null, limit: limit ?? CURSOR_DEFAULT_LIMIT };
+    out.page = { cursor: pageRaw.cursor ?? null, limit: limit ?? DEFAULT_PAGE_SIZE };
   } else if (spec.page === 'number') {
     const number = pageRaw.number === undefined ? 0 : /^\d{1,9}$/.test(pageRaw.number) ? Number(pageRaw.number) : null;
-    const size = pageRaw.size === undefined ? (spec.defaultPageSize ?? CURSOR_DEFAULT_LIMIT) : positiveInt(pageRaw.size, MAX_PAGE_SIZE);
+    const size = pageRaw.size === undefined ? (spec.defaultPageSize ?? DEFAULT_PAGE_SIZE) : positiveInt(pageRaw.size, MAX_PAGE_SIZE);
     if (number === null) fail('page[number]', 'invalid_page', 'page[number] must be an integer from 0');
     if (size === null) fail('page[size]', 'invalid_page', `page[size] must be an integer from 1 to ${MAX_PAGE_SIZE}`);
-    out.page = { number: number ?? 0, size: size ?? CURSOR_DEFAULT_LIMIT };
+    out.page = { number: number ?? 0, size: size ?? DEFAULT_PAGE_SIZE };
   }
 
   if (errors.length) throw new DomainError('invalid', errors as [ErrorItem, ...ErrorItem[]]);

@@ -15,7 +15,7 @@ describe('the context of a subscription', () => {
     const rc: RequestContext = { requestId: 'event-context', caller: null, provenKey: null, jwtSubject: null, em: world.t.orm.em.fork(), local: false };
     const { services } = world.t.app;
     const events: [string, unknown][] = [
-      ['subscription ($lotId: ID!) { lotUpdated(lotId: $lotId) { id highestBid bids { id } } }', await services.lots.get(rc, lotId)],
+      ['subscription ($lotId: ID!) { lotUpdated(lotId: $lotId) { id highestBid bids { id } } }', await services.lots.get(rc, { id: lotId })],
       ['subscription ($lotId: ID!) { bidPlaced(lotId: $lotId) { id amount bidderId } }', { ...probeBid(lotId), bidderId: null }],
       ['subscription { notificationAdded { id typeStr } }', { id: '1', recipient: 'r', type: 6, typeStr: 'probe', meta: {}, createdAt: new Date() }],
     ];

@@ -1,5 +1,5 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { givenFields } from '../../graphql/args';
+import { withoutNulls } from '../../graphql/args';
 import type { GraphQLContext } from '../../graphql/context';
 import { AccountGql, accountGql, CreateAccountInput, UpdateAccountInput } from './accounts.types';
 
@@ -24,7 +24,7 @@ export class AccountsResolver {
     @Arg('limit', () => Int, { nullable: true, description: '1 to 100; 15 by default' }) limit?: number | null,
     @Arg('offset', () => Int, { nullable: true }) offset?: number | null,
   ): Promise<AccountGql[]> {
-    const list = await services.accounts.list(rc, givenFields({ platformId, accountType, limit, offset }));
+    const list = await services.accounts.list(rc, withoutNulls({ platformId, accountType, limit, offset }));
     return list.map((a) => accountGql(a, 'full'));
   }
 
@@ -47,7 +47,7 @@ export class AccountsResolver {
 
   @Mutation(() => AccountGql, { description: 'POST /accounts: self-registration of a user (signed by the new key) or creation by platform staff' })
   async createAccount(@Arg('input', () => CreateAccountInput) input: CreateAccountInput, @Ctx() { rc, services }: GraphQLContext): Promise<AccountGql> {
-    return accountGql(await services.accounts.create(rc, givenFields(input)), 'full');
+    return accountGql(await services.accounts.create(rc, withoutNulls(input)), 'full');
   }
 
   @Mutation(() => AccountGql, { description: 'PATCH /accounts/{id}: the account itself or staff of its platform' })
@@ -56,7 +56,7 @@ export class AccountsResolver {
     @Arg('input', () => UpdateAccountInput) input: UpdateAccountInput,
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<AccountGql> {
-    return accountGql(await services.accounts.update(rc, { ...givenFields(input), id }), 'full');
+    return accountGql(await services.accounts.update(rc, { ...withoutNulls(input), id }), 'full');
   }
 
   @Mutation(() => AccountGql, { description: 'POST /platforms: the seed (master key or one of its signers) authenticates' })
@@ -74,7 +74,7 @@ export class AccountsResolver {
     @Arg('address', () => String, { nullable: true }) address?: string | null,
     @Arg('company', () => String, { nullable: true }) company?: string | null,
   ): Promise<AccountGql> {
-    const input = givenFields({ id, seed, firstName, lastName, email, phoneNumber, avatarLink, country, city, address, company });
+    const input = withoutNulls({ id, seed, firstName, lastName, email, phoneNumber, avatarLink, country, city, address, company });
     return accountGql(await services.platforms.createPlatform(rc, input), 'full');
   }
 

@@ -1,12 +1,12 @@
 import { formatMoney } from '../../core/money';
-import type { BidRow } from './bids.entity';
+import type { SeenBid } from './bids.view';
 import type { BidGql } from './bids.types';
 
-export const bidGql = (b: BidRow, showBidder: boolean): BidGql => ({
+export const bidGql = ({ bid: b, bidderShown }: SeenBid): BidGql => ({
   id: b.id,
   lotId: b.lotId,
   amount: formatMoney(b.amount),
-  bidderId: showBidder ? b.accountId : null,
+  bidderId: bidderShown ? b.accountId : null,
   placedByProxy: b.placedByProxy,
   createdAt: b.createdAt,
 });

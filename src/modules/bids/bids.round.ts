@@ -4,7 +4,8 @@ import { conflict, DomainError, forbidden, invalid, notFound } from '../../core/
 import type { Money } from '../../core/money';
 import { requireActive } from '../../core/policies';
 import type { RawTransaction, Rows } from '../../db/raw';
-import { LotState, LotType } from '../lots/lots.entity';
+import { LotType } from '../lots/lots.entity';
+import { takesBids } from '../lots/lots.open';
 import type { PublishedNotification } from '../notifications/notifications.bus';
 import { ParticipantState } from '../trading/trading.entity';
 import { minimumNext, refusalOf, resolveProxies, type PlannedBid, type Standing } from './bids.auction';
@@ -103,9 +104,7 @@ function decide(lot: LotRow, standing: Standing, involved: ParticipantRow[], r: 
   requireActive(r.caller);
   if (participant.state === ParticipantState.Rejected) throw forbidden('participant_rejected', 'the participant was rejected');
   if (participant.state === ParticipantState.DepositPending) throw forbidden('deposit_not_paid', 'the deposit is not paid');
-  const active =
-    lot.lotState === LotState.Pending && lot.winnerId === null && participant.state === ParticipantState.Pending && lot.startTime <= now && now < lot.endTime;
-  if (!active) throw invalid('lot_not_active', 'the lot takes no bids now');
+  if (!takesBids(lot, now) || participant.state !== ParticipantState.Pending) throw invalid('lot_not_active', 'the lot takes no bids now');
 
   // An amount is held to the bid rules also beside a max_amount, and before max_bid_exists (PROTOCOL.md §9).
   if (r.amount !== undefined) {

@@ -11,9 +11,8 @@ import type { NotificationsService } from '../notifications/notifications.servic
 import { bidEvent } from './bids.events';
 import { placeBidInput, type PlaceBidInput } from './bids.input';
 import { runRound, type BidRequest, type PlacedBids } from './bids.round';
-import { openRound } from './bids.sql';
-
-export type { PlacedBids } from './bids.round';
+import { openRound, type LotRow } from './bids.sql';
+import { seenBids, type SeenBid } from './bids.view';
 
 /** The most requests one round decides: enough to drain a burst, few enough to keep the lock short. */
 const ROUND_SIZE = 64;
@@ -42,12 +41,14 @@ export class BidsService {
     private readonly live: LivePublisher,
   ) {}
 
-  async place(ctx: RequestContext, input: Untrusted<PlaceBidInput>): Promise<PlacedBids> {
+  /** The lot as the bids left it, and the bids placed, each naming its bidder only to those who may know it. */
+  async place(ctx: RequestContext, input: Untrusted<PlaceBidInput>): Promise<{ lot: LotRow; bids: SeenBid[] }> {
     const caller = requireCaller(ctx);
     const { lotId, amount, maxAmount } = validateInput(placeBidInput, input);
     const id = integerId(lotId);
     if (id === null) throw notFound('lot_not_found', 'no lot with this id');
-    return this.rounds.submit(id, { ctx, caller, amount, maxAmount, at: new Date() });
+    const { lot, bids } = await this.rounds.submit(id, { ctx, caller, amount, maxAmount, at: new Date() });
+    return { lot, bids: seenBids(caller, lot, bids) };
   }
 
   /**

@@ -1,10 +1,6 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
-import type { BulkSource } from './currency.service';
 import { ConvertedCurrencyGql, convertedCurrencyGql, ConvertInputGql, CurrencyRateGql, currencyRateGql } from './currency.types';
-
-/** Faults of convertMany name the input field, e.g. `items.2.amount`. */
-const atItem: BulkSource = { list: { attribute: 'items' }, item: (i, field) => ({ attribute: field === 'attributes' ? `items/${i}` : `items/${i}/${field}` }) };
 
 @Resolver()
 export class CurrencyResolver {
@@ -20,7 +16,7 @@ export class CurrencyResolver {
 
   @Query(() => [ConvertedCurrencyGql], { description: 'POST /convert: up to 100 conversions, answered in the same order (public)' })
   async convertMany(@Arg('items', () => [ConvertInputGql]) items: ConvertInputGql[], @Ctx() { rc, services }: GraphQLContext): Promise<ConvertedCurrencyGql[]> {
-    return (await services.currency.convertMany(rc, items, atItem)).map(convertedCurrencyGql);
+    return (await services.currency.convertMany(rc, { items })).map(convertedCurrencyGql);
   }
 
   @Query(() => [CurrencyRateGql], { description: 'The stored rates, units per 1 EUR (public)' })

@@ -3,7 +3,6 @@ import { parseDocument } from '../../rest/document';
 import type { QuerySpec } from '../../rest/query';
 import type { AppRouter } from '../../rest/router';
 import { presentConversion } from './currency.presenter';
-import type { BulkSource, ConvertSource } from './currency.service';
 
 /** from, to and amount are checked together by the service, so that each fault is reported. */
 const CONVERT_QUERY: QuerySpec = {
@@ -13,19 +12,13 @@ const CONVERT_QUERY: QuerySpec = {
 /** POST /convert: `data` is an array of `{type?, attributes: {from, to, amount}}`; data.type is not checked. */
 const bulkDocument = z.object({ data: z.array(z.unknown(), { error: 'data must be an array of conversions' }) });
 
-const atParameter: ConvertSource = (field) => ({ parameter: field });
-const atItem: BulkSource = {
-  list: { pointer: '/data' },
-  item: (index, field) => ({ pointer: field === 'attributes' ? `/data/${index}/attributes` : `/data/${index}/attributes/${field}` }),
-};
-
 const attributesOf = (item: unknown) => (item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as { attributes?: unknown }).attributes : item);
 
 export function currencyRoutes(router: AppRouter): void {
   const { currency } = router.services;
-  router.get('/convert', { query: CONVERT_QUERY }, async ({ rc, query }) => ({ data: presentConversion(await currency.convert(rc, query.plain, atParameter)) }));
-  router.post('/convert', {}, async ({ rc, body }) => {
+  router.get('/convert', { query: CONVERT_QUERY, fields: 'query' }, async ({ rc, query }) => ({ data: presentConversion(await currency.convert(rc, query.plain)) }));
+  router.post('/convert', { fields: 'list' }, async ({ rc, body }) => {
     const { data } = parseDocument(bulkDocument, body);
-    return { data: (await currency.convertMany(rc, data.map(attributesOf), atItem)).map(presentConversion) };
+    return { data: (await currency.convertMany(rc, { items: data.map(attributesOf) })).map(presentConversion) };
   });
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import Decimal from 'decimal.js';
 import type { RequestContext } from '../../core/context';
-import { DomainError, forbidden, invalid, type ErrorItem, type ErrorSource } from '../../core/errors';
+import { DomainError, forbidden, invalid, type ErrorItem } from '../../core/errors';
 import { formatMoney, Money, parseMoney } from '../../core/money';
 import { isStaffOfAnyPlatform, requireCaller } from '../../core/policies';
 import { CURRENCIES } from '../accounts/accounts.input';
@@ -34,19 +34,16 @@ export interface Conversion {
 /** A stable id of a conversion: the same question always names the same resource. */
 export const conversionId = (c: Pick<Conversion, 'from' | 'to' | 'amount'>): string => `${c.from}-${c.to}-${formatMoney(c.amount)}`;
 
+/** One conversion as asked: each field is checked by the service, so that every fault is reported. */
 export interface ConvertInput {
   from?: unknown;
   to?: unknown;
   amount?: unknown;
 }
 
-export type ConvertField = 'from' | 'to' | 'amount';
-/** Where a field of a single conversion was given (REST: a query parameter; GraphQL: an argument). */
-export type ConvertSource = (field: ConvertField) => ErrorSource;
-/** Where the items of a bulk conversion were given (REST: /data/{i}/attributes/…). */
-export interface BulkSource {
-  list: ErrorSource;
-  item(index: number, field: ConvertField | 'attributes'): ErrorSource;
+/** Up to 100 conversions, answered in the order given; each item is a ConvertInput. */
+export interface ConvertManyInput {
+  items?: unknown;
 }
 
 export interface RateInput {
@@ -54,13 +51,11 @@ export interface RateInput {
   unitsPerEur?: unknown;
 }
 
-const asAttribute: ConvertSource = (field) => ({ attribute: field });
-
 /** Transaction-scoped advisory lock taken by the refresh from the rates source (any instance). */
 const RATES_REFRESH_LOCK = 0x63757272; // "curr"
 
 interface Fault {
-  field: ConvertField;
+  field: keyof ConvertInput;
   missing: boolean;
   detail: string;
 }
@@ -96,11 +91,11 @@ export class CurrencyService {
     return converterOf(await this.rates(em));
   }
 
-  /** GET /convert (public): one amount; each faulty field is one error at `at(field)`. */
-  async convert(ctx: RequestContext, input: ConvertInput, at: ConvertSource = asAttribute): Promise<Conversion> {
+  /** GET /convert (public): one amount; each faulty field is one error. */
+  async convert(ctx: RequestContext, input: ConvertInput): Promise<Conversion> {
     const checked = checkConversion(input);
     if ('faults' in checked) {
-      const items = checked.faults.map((f): ErrorItem => ({ code: f.missing ? 'missing_parameter' : 'invalid_parameter', detail: f.detail, source: at(f.field) }));
+      const items = checked.faults.map((f): ErrorItem => ({ code: f.missing ? 'missing_parameter' : 'invalid_parameter', detail: f.detail, source: { field: f.field } }));
       throw new DomainError('invalid', items as [ErrorItem, ...ErrorItem[]]);
     }
     const convert = await this.converter(ctx.em);
@@ -108,21 +103,22 @@ export class CurrencyService {
   }
 
   /**
-   * POST /convert (public): up to 100 amounts, answered in the order given. Each item is the
-   * attributes `{from, to, amount}`; every fault of every item is one error.
+   * POST /convert (public): up to 100 amounts, answered in the order given. Each item is
+   * `{from, to, amount}`; every fault of every item is one error.
    */
-  async convertMany(ctx: RequestContext, items: unknown[], at: BulkSource): Promise<Conversion[]> {
-    if (items.length > MAX_BULK_ITEMS) throw invalid('too_many_items', `at most ${MAX_BULK_ITEMS} conversions per request`, at.list);
+  async convertMany(ctx: RequestContext, input: ConvertManyInput): Promise<Conversion[]> {
+    const items: unknown[] = Array.isArray(input.items) ? input.items : [];
+    if (items.length > MAX_BULK_ITEMS) throw invalid('too_many_items', `at most ${MAX_BULK_ITEMS} conversions per request`, { field: 'items' });
     const errors: ErrorItem[] = [];
     const asked = items.map((item, index) => {
       if (item === null || typeof item !== 'object' || Array.isArray(item)) {
         const missing = item === undefined || item === null;
-        errors.push({ code: missing ? 'missing_field' : 'invalid_field', detail: missing ? 'attributes are required' : 'attributes must be an object', source: at.item(index, 'attributes') });
+        errors.push({ code: missing ? 'missing_field' : 'invalid_field', detail: missing ? 'attributes are required' : 'attributes must be an object', source: { field: `items.${index}` } });
         return null;
       }
       const checked = checkConversion(item as ConvertInput);
       if ('ok' in checked) return checked.ok;
-      for (const f of checked.faults) errors.push({ code: f.missing ? 'missing_field' : 'invalid_field', detail: f.detail, source: at.item(index, f.field) });
+      for (const f of checked.faults) errors.push({ code: f.missing ? 'missing_field' : 'invalid_field', detail: f.detail, source: { field: `items.${index}.${f.field}` } });
       return null;
     });
     if (errors.length) throw new DomainError('invalid', errors as [ErrorItem, ...ErrorItem[]]);
@@ -148,14 +144,14 @@ export class CurrencyService {
     const errors: ErrorItem[] = [];
     const rate = parseRateInput(input.unitsPerEur);
     if (!isCurrency(input.currency)) {
-      errors.push({ code: 'invalid_field', detail: `currency must be one of ${CURRENCIES.join(', ')}`, source: { attribute: 'currency' } });
+      errors.push({ code: 'invalid_field', detail: `currency must be one of ${CURRENCIES.join(', ')}`, source: { field: 'currency' } });
     }
     if (!rate) {
-      errors.push({ code: 'invalid_field', detail: 'units_per_eur must be a positive decimal with at most 18 digits before and 12 after the point', source: { attribute: 'units_per_eur' } });
+      errors.push({ code: 'invalid_field', detail: 'units_per_eur must be a positive decimal with at most 18 digits before and 12 after the point', source: { field: 'unitsPerEur' } });
     }
     if (errors.length) throw new DomainError('invalid', errors as [ErrorItem, ...ErrorItem[]]);
     const currency = input.currency as Currency;
-    if (currency === BASE_CURRENCY) throw invalid('rate_fixed', `${BASE_CURRENCY} is the base currency; its rate is always 1`, { attribute: 'currency' });
+    if (currency === BASE_CURRENCY) throw invalid('rate_fixed', `${BASE_CURRENCY} is the base currency; its rate is always 1`, { field: 'currency' });
     return ctx.em.transactional(async (em) => {
       const now = new Date();
       return em.upsert(CurrencyRate, { currency, unitsPerEur: (rate as Decimal).toFixed(), asOf: now, updatedAt: now }, { onConflictFields: ['currency'] });

@@ -96,7 +96,7 @@ export class LiveFeeds {
     let delivered: Promise<void> = Promise.resolve();
     stream.onEnd(
       await this.source.onLotChanged(lot.id, (e, message) => {
-        const load = this.loads.get(message, () => this.lots.get({ ...ctx, em: ctx.em.fork() }, e.lotId));
+        const load = this.loads.get(message, () => this.lots.get({ ...ctx, em: ctx.em.fork() }, { id: e.lotId }));
         delivered = delivered.then(() => load).then(
           (v) => stream.push(v),
           (err: unknown) => stream.fail(err),

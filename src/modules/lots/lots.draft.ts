@@ -1,7 +1,7 @@
 import { formatMoney, Money } from '../../core/money';
 import { wholeSecond } from '../../core/time';
 import { Lot, LotType } from './lots.entity';
-import type { CreateLotAttributes, LotDetails } from './lots.input';
+import type { NewLot, LotDetails } from './lots.input';
 
 export const DEFAULT_DURATION_SECONDS = 7 * 86400;
 
@@ -26,20 +26,20 @@ export interface LotDraft {
   details: LotDetails;
 }
 
-export function draftOf(a: CreateLotAttributes): LotDraft {
+export function draftOf(a: NewLot): LotDraft {
   const optional = <K extends string>(key: K, v: Money | undefined) => (v === undefined ? {} : { [key]: formatMoney(v) });
   return {
     type: a.type,
     currency: a.currency,
-    start_price: formatMoney(a.start_price),
-    buy_now_price: formatMoney(a.buy_now_price),
+    start_price: formatMoney(a.startPrice),
+    buy_now_price: formatMoney(a.buyNowPrice),
     deposit: formatMoney(a.deposit),
-    min_step: formatMoney(a.min_step),
-    ...optional('max_step', a.max_step),
-    ...optional('b2b_vehicle_price', a.b2b_vehicle_price),
-    ...optional('b2c_vehicle_price', a.b2c_vehicle_price),
-    ...optional('b2c_total_price', a.b2c_total_price),
-    ...(a.start_time === undefined ? {} : { start_time: a.start_time }),
+    min_step: formatMoney(a.minStep),
+    ...optional('max_step', a.maxStep),
+    ...optional('b2b_vehicle_price', a.b2bVehiclePrice),
+    ...optional('b2c_vehicle_price', a.b2cVehiclePrice),
+    ...optional('b2c_total_price', a.b2cTotalPrice),
+    ...(a.startTime === undefined ? {} : { start_time: a.startTime }),
     ...(a.duration === undefined ? {} : { duration: a.duration }),
     details: a.details,
   };

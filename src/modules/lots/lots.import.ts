@@ -249,7 +249,7 @@ async function requirePlatform(em: EntityManager, platformId: string): Promise<v
     : [];
   const type = rows[0]?.account_type;
   if (type !== AccountType.Platform && type !== AccountType.Master) {
-    throw invalid('platform_not_found', `${platformId} is not a platform account`, { parameter: 'platform' });
+    throw invalid('platform_not_found', `${platformId} is not a platform account`, { field: 'platformId' });
   }
 }
 
@@ -265,9 +265,9 @@ export async function importLots(
 ): Promise<ImportSummary> {
   // Taken before the first await: a readline interface drops the lines it reads while no one iterates.
   const iterator = Symbol.asyncIterator in lines ? lines[Symbol.asyncIterator]() : (lines as Iterable<string>)[Symbol.iterator]();
-  if (!(source in IMPORT_SOURCES)) throw invalid('invalid_parameter', `unknown source ${String(source)}`, { parameter: 'source' });
+  if (!(source in IMPORT_SOURCES)) throw invalid('invalid_parameter', `unknown source ${String(source)}`, { field: 'source' });
   const batchSize = opts.batchSize ?? DEFAULT_BATCH_SIZE;
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw invalid('invalid_parameter', 'batch size must be a positive integer', { parameter: 'batch' });
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw invalid('invalid_parameter', 'batch size must be a positive integer', { field: 'batchSize' });
   const fork = em.fork();
   await requirePlatform(fork, opts.platformId);
   const schema = feedLineSchema(opts.reference ?? new ReferenceService());

@@ -1,36 +1,37 @@
-import type { RequestContext } from '../../core/context';
-import { isStaffOf, seesLotRow, seesWinnerDetails } from '../../core/policies';
 import { rfc3339 } from '../../core/time';
 import type { Resource, ResourceIdentifier } from '../../rest/document';
-import { Account } from '../accounts/accounts.entity';
-import { Bid } from '../bids/bids.entity';
-import { presentBid } from '../bids/bids.presenter';
+import { wireName } from '../../rest/fields';
 import { fullAccountAttributes, publicAccountAttributes } from '../accounts/accounts.presenter';
-import { Deposit, Participant, WinnerDetails } from '../trading/trading.entity';
-import { presentDeposit, presentParticipant, presentWinnerDetails } from '../trading/trading.presenter';
-import { Callback, Star } from '../watchlist/watchlist.entity';
-import type { Lot } from './lots.entity';
-import { unreadPerLot } from '../messages/messages.listing';
+import { presentBid } from '../bids/bids.presenter';
 import { presentUnread } from '../messages/messages.presenter';
+import { presentDeposit, presentParticipant, presentWinnerDetails } from '../trading/trading.presenter';
+import type { Star } from '../watchlist/watchlist.entity';
+import type { Lot } from './lots.entity';
+import { LOT_RELATIONS, type LotRelation, type LotsRelated, type ShownAccount } from './lots.related';
 
-export const LOT_INCLUDES = ['participants', 'callbacks', 'platform', 'deposits', 'winner_details', 'organizer', 'stars', 'bids', 'messages'] as const;
+/** The `include` names of the lot endpoints: the relations of a lot as the wire spells them. */
+export const LOT_INCLUDES = LOT_RELATIONS.map(wireName);
 
-export interface LoadedIncludes {
+/** The relations an `include` parameter asks for. */
+export const relationsOf = (include: ReadonlySet<string>): Set<LotRelation> => new Set(LOT_RELATIONS.filter((r) => include.has(wireName(r))));
+
+export interface LotIncludes {
   included: Resource[];
   /** Relationships of each lot, by lot id; `callbacks` is always there. */
   relationships: Map<string, Record<string, { data: ResourceIdentifier | ResourceIdentifier[] | null }>>;
 }
 
-/**
- * Loads what a page of lots shows beside the lots: one query per relation whatever the page
- * size. Private rows (participants, deposits, callbacks, stars, winner details) are shown whole
- * to the lot's managers and, to anyone else, only where they are the caller's own.
- */
-export async function loadIncludes(ctx: RequestContext, lots: Lot[], include: ReadonlySet<string>): Promise<LoadedIncludes> {
-  const ids = lots.map((l) => l.id);
-  const byId = new Map(lots.map((l) => [l.id, l]));
-  const visible = (lotId: string, accountId: string) => seesLotRow(ctx.caller, byId.get(lotId) as Lot, accountId);
-  const relationships: LoadedIncludes['relationships'] = new Map(lots.map((l) => [l.id, {}]));
+const accountResource = ({ account, full }: ShownAccount): Resource => ({
+  type: 'accounts',
+  id: account.id,
+  attributes: full ? fullAccountAttributes(account) : publicAccountAttributes(account),
+});
+
+const starId = (s: Star) => `${s.lotId}-${s.accountId}`;
+
+/** What a page of lots shows beside the lots, as JSON:API relationships and included resources (each resource once). */
+export function lotIncludes(lots: Lot[], related: LotsRelated, relations: ReadonlySet<LotRelation>): LotIncludes {
+  const relationships: LotIncludes['relationships'] = new Map(lots.map((l) => [l.id, {}]));
   const relate = (lotId: string, name: string, data: ResourceIdentifier | ResourceIdentifier[] | null) => {
     (relationships.get(lotId) as Record<string, unknown>)[name] = { data };
   };
@@ -43,82 +44,58 @@ export async function loadIncludes(ctx: RequestContext, lots: Lot[], include: Re
       included.push(r);
     }
   };
-  if (!lots.length) return { included, relationships };
+  const ofLot = <T extends { lotId: string }>(rows: T[], lot: Lot) => rows.filter((r) => r.lotId === lot.id);
 
-  const callbacks = await ctx.em.find(Callback, { lotId: { $in: ids } }, { orderBy: { id: 'asc' } });
-  for (const lot of lots) relate(lot.id, 'callbacks', callbacks.filter((c) => c.lotId === lot.id).map((c) => ({ type: 'callbacks', id: c.id })));
-
-  const accountIds = new Set<string>();
-  if (include.has('organizer')) lots.forEach((l) => accountIds.add(l.organizerId));
-  if (include.has('platform')) lots.forEach((l) => accountIds.add(l.publisherId));
-  const shownCallbacks = include.has('callbacks') ? callbacks.filter((c) => visible(c.lotId, c.accountId)) : [];
-  shownCallbacks.forEach((c) => accountIds.add(c.accountId));
-  const accounts = accountIds.size ? new Map((await ctx.em.find(Account, { id: { $in: [...accountIds] } })).map((a) => [a.id, a])) : new Map<string, Account>();
-  const accountResource = (a: Account): Resource => ({
-    type: 'accounts',
-    id: a.id,
-    attributes: ctx.caller?.accountId === a.id || isStaffOf(ctx.caller, a.platformId) ? fullAccountAttributes(a) : publicAccountAttributes(a),
-  });
-
+  for (const lot of lots) relate(lot.id, 'callbacks', ofLot(related.callbacks, lot).map((c) => ({ type: 'callbacks', id: c.id })));
   for (const lot of lots) {
-    const organizer = accounts.get(lot.organizerId);
-    if (include.has('organizer') && organizer) {
-      relate(lot.id, 'organizer', { type: 'accounts', id: organizer.id });
-      push(accountResource(organizer));
-    }
-    const platform = accounts.get(lot.publisherId);
-    if (include.has('platform') && platform) {
-      relate(lot.id, 'platform', { type: 'accounts', id: platform.id });
-      push(accountResource(platform));
+    for (const [name, id] of [['organizer', lot.organizerId], ['platform', lot.publisherId]] as const) {
+      const shown = related.accounts.get(id);
+      if (!shown || !relations.has(name)) continue;
+      relate(lot.id, name, { type: 'accounts', id });
+      push(accountResource(shown));
     }
   }
-  for (const c of shownCallbacks) {
-    const a = accounts.get(c.accountId);
+  for (const c of related.shownCallbacks ?? []) {
+    const a = related.accounts.get(c.accountId)?.account;
     push({
       type: 'callbacks',
       id: c.id,
       attributes: { account_id: c.accountId, lot_id: Number(c.lotId), email: a?.email ?? null, first_name: a?.firstName ?? null, last_name: a?.lastName ?? null, phone_number: a?.phoneNumber ?? null },
     });
   }
-
-  if (include.has('participants')) {
-    const rows = (await ctx.em.find(Participant, { lotId: { $in: ids } }, { orderBy: { id: 'asc' } })).filter((p) => visible(p.lotId, p.accountId));
-    for (const lot of lots) relate(lot.id, 'participants', rows.filter((p) => p.lotId === lot.id).map((p) => ({ type: 'participants', id: p.id })));
+  if (related.participants) {
+    const rows = related.participants;
+    for (const lot of lots) relate(lot.id, 'participants', ofLot(rows, lot).map((p) => ({ type: 'participants', id: p.id })));
     rows.forEach((p) => push(presentParticipant(p)));
   }
-  if (include.has('deposits')) {
-    const rows = (await ctx.em.find(Deposit, { lotId: { $in: ids } }, { orderBy: { id: 'asc' } })).filter((d) => visible(d.lotId, d.accountId));
-    for (const lot of lots) relate(lot.id, 'deposits', rows.filter((d) => d.lotId === lot.id).map((d) => ({ type: 'deposits', id: d.id })));
+  if (related.deposits) {
+    const rows = related.deposits;
+    for (const lot of lots) relate(lot.id, 'deposits', ofLot(rows, lot).map((d) => ({ type: 'deposits', id: d.id })));
     rows.forEach((d) => push(presentDeposit(d)));
   }
-  if (include.has('stars')) {
-    const rows = (await ctx.em.find(Star, { lotId: { $in: ids } }, { orderBy: { createdAt: 'asc' } })).filter((s) => visible(s.lotId, s.accountId));
-    const starId = (s: Star) => `${s.lotId}-${s.accountId}`;
-    for (const lot of lots) relate(lot.id, 'stars', rows.filter((s) => s.lotId === lot.id).map((s) => ({ type: 'stars', id: starId(s) })));
+  if (related.stars) {
+    const rows = related.stars;
+    for (const lot of lots) relate(lot.id, 'stars', ofLot(rows, lot).map((s) => ({ type: 'stars', id: starId(s) })));
     rows.forEach((s) => push({ type: 'stars', id: starId(s), attributes: { account_id: s.accountId, lot_id: Number(s.lotId), created_at: rfc3339(s.createdAt) } }));
   }
-  if (include.has('winner_details')) {
-    const rows = await ctx.em.find(WinnerDetails, { lotId: { $in: ids } });
+  if (related.winnerDetails) {
     for (const lot of lots) {
-      const row = rows.find((w) => w.lotId === lot.id);
-      const shown = row && seesWinnerDetails(ctx.caller, lot);
-      relate(lot.id, 'winner_details', shown ? { type: 'winner_details', id: lot.id } : null);
-      if (shown) push(presentWinnerDetails(row));
+      const row = related.winnerDetails.find((w) => w.lotId === lot.id);
+      relate(lot.id, 'winner_details', row ? { type: 'winner_details', id: lot.id } : null);
+      if (row) push(presentWinnerDetails(row));
     }
   }
-  if (include.has('bids')) {
-    const rows = await ctx.em.find(Bid, { lotId: { $in: ids } }, { orderBy: { id: 'asc' } });
-    for (const lot of lots) relate(lot.id, 'bids', rows.filter((b) => b.lotId === lot.id).map((b) => ({ type: 'bids', id: b.id })));
-    rows.forEach((b) => push(presentBid(b, visible(b.lotId, b.accountId))));
+  if (related.bids) {
+    const rows = related.bids;
+    for (const lot of lots) relate(lot.id, 'bids', rows.filter((s) => s.bid.lotId === lot.id).map((s) => ({ type: 'bids', id: s.bid.id })));
+    rows.forEach((s) => push(presentBid(s.bid, s.bidderShown)));
   }
-  if (include.has('messages')) {
-    // The caller's own unread messages about each lot, as an unread counter; anonymous callers have none.
-    const caller = ctx.caller;
-    const unread = caller ? await unreadPerLot(ctx.em, caller.accountId, ids) : new Map<string, number>();
+  if (related.unread !== undefined) {
+    const unread = related.unread;
     for (const lot of lots) {
-      const id = caller ? `${lot.id}-${caller.accountId}` : null;
+      const id = unread ? `${lot.id}-${unread.accountId}` : null;
       relate(lot.id, 'messages', id ? { type: 'unread_messages', id } : null);
-      if (id) push(presentUnread(id, unread.get(lot.id) ?? 0, { lot_id: Number(lot.id) }));
+      if (unread && id) push(presentUnread(id, unread.counts.get(lot.id) ?? 0, { lot_id: Number(lot.id) }));
     }
   }
   return { included, relationships };

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { priceInput } from '../../core/money';
+import { cursorPageInput, sortInput } from '../../core/page';
 import { CURRENCIES } from '../accounts/accounts.input';
+import { isCurrency } from '../currency/currency.input';
 import type { ReferenceService } from '../reference/reference.service';
+import { LOT_SORTS, lotFilterInput } from './lots.filter';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const links = z.array(z.string().url().max(2048)).max(100);
@@ -55,38 +58,77 @@ export function detailsSchema(reference: ReferenceService) {
 }
 export type LotDetails = z.infer<ReturnType<typeof detailsSchema>>;
 
-/** POST /lots attributes with the step and price rules of INTERFACE.md §4.5 and PROTOCOL.md §6. */
-export function createLotSchema(reference: ReferenceService) {
+/** A lot to create, with the step and price rules of INTERFACE.md §4.5 and PROTOCOL.md §6. */
+export function createLotInput(reference: ReferenceService) {
   return z
     .object({
       type: z.enum(['eng', 'no_auction']),
       currency: z.enum(CURRENCIES),
-      start_price: price,
-      buy_now_price: price,
+      startPrice: price,
+      buyNowPrice: price,
       deposit: price,
-      min_step: price,
-      max_step: price.optional(),
+      minStep: price,
+      maxStep: price.optional(),
       details: detailsSchema(reference),
-      b2b_vehicle_price: price.optional(),
-      b2c_vehicle_price: price.optional(),
-      b2c_total_price: price.optional(),
-      start_time: z.number().int().positive().optional(),
+      b2bVehiclePrice: price.optional(),
+      b2cVehiclePrice: price.optional(),
+      b2cTotalPrice: price.optional(),
+      startTime: z.number().int().positive().optional(),
       duration: z.number().int().positive().max(365 * 86400).optional(),
     })
     .superRefine((v, ctx) => {
       const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
-      if (!v.start_price || !v.buy_now_price || !v.min_step || !v.deposit) return;
+      if (!v.startPrice || !v.buyNowPrice || !v.minStep || !v.deposit) return;
       if (v.type === 'eng') {
-        if (v.min_step.isZero()) issue('min_step', 'must be above zero for an auction');
-        if (!v.max_step) issue('max_step', 'is required for an auction');
-        else if (v.max_step.lte(v.min_step)) issue('max_step', 'must be greater than min_step');
-        if (v.buy_now_price.gt(0) && v.buy_now_price.lte(v.start_price)) issue('buy_now_price', 'must exceed start_price');
+        if (v.minStep.isZero()) issue('minStep', 'must be above zero for an auction');
+        if (!v.maxStep) issue('maxStep', 'is required for an auction');
+        else if (v.maxStep.lte(v.minStep)) issue('maxStep', 'must be greater than min_step');
+        if (v.buyNowPrice.gt(0) && v.buyNowPrice.lte(v.startPrice)) issue('buyNowPrice', 'must exceed start_price');
       } else {
-        if (!v.start_price.isZero()) issue('start_price', 'must be zero for a direct sale');
-        if (!v.min_step.isZero()) issue('min_step', 'must be zero for a direct sale');
-        if (v.max_step && !v.max_step.isZero()) issue('max_step', 'must be zero for a direct sale');
-        if (v.buy_now_price.isZero()) issue('buy_now_price', 'must be above zero for a direct sale');
+        if (!v.startPrice.isZero()) issue('startPrice', 'must be zero for a direct sale');
+        if (!v.minStep.isZero()) issue('minStep', 'must be zero for a direct sale');
+        if (v.maxStep && !v.maxStep.isZero()) issue('maxStep', 'must be zero for a direct sale');
+        if (v.buyNowPrice.isZero()) issue('buyNowPrice', 'must be above zero for a direct sale');
       }
     });
 }
-export type CreateLotAttributes = z.infer<ReturnType<typeof createLotSchema>>;
+export type NewLot = z.output<ReturnType<typeof createLotInput>>;
+export type NewLotInput = z.input<ReturnType<typeof createLotInput>>;
+export const CREATE_LOT_FIELDS = [
+  'type',
+  'currency',
+  'startPrice',
+  'buyNowPrice',
+  'deposit',
+  'minStep',
+  'maxStep',
+  'details',
+  'b2bVehiclePrice',
+  'b2cVehiclePrice',
+  'b2cTotalPrice',
+  'startTime',
+  'duration',
+] as const satisfies readonly (keyof NewLotInput)[];
+
+/** One lot: its id, and the currency to show its prices in (the lot's own by default). */
+export const getLotInput = z.object({
+  id: z.unknown(),
+  currency: z
+    .string()
+    .refine(isCurrency, { message: `must be one of ${CURRENCIES.join(', ')}`, params: { code: 'invalid_parameter' } })
+    .nullish()
+    .transform((c) => c ?? undefined),
+});
+export type GetLotInput = z.input<typeof getLotInput>;
+
+/** A page of the lot index: filtered, sorted (newest start first by default), from a cursor. */
+export const lotPageInput = z.object({
+  filter: lotFilterInput.prefault({}),
+  sort: sortInput(LOT_SORTS, { key: 'start_time', desc: true }),
+  page: cursorPageInput,
+});
+export type LotPageInput = z.input<typeof lotPageInput>;
+export type LotPage = z.output<typeof lotPageInput>;
+
+export const lotCountInput = z.object({ filter: lotFilterInput.prefault({}) });
+export type LotCountInput = z.input<typeof lotCountInput>;

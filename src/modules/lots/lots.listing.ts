@@ -5,30 +5,30 @@ import { isStaffOf } from '../../core/policies';
 import { Account } from '../accounts/accounts.entity';
 import { keysetPage, planKeyset, type KeysetPage } from '../../rest/pagination';
 import { Lot } from './lots.entity';
-import type { LotFilter, LotSortKey } from './lots.filter';
+import type { LotFilter } from './lots.filter';
+import type { LotPage } from './lots.input';
 import { lotConditions, sortExpression, type Sql } from './lots.sql';
 
 /** Prices are compared in this currency when the filter names none (PROTOCOL.md §9). */
 export const DEFAULT_PRICE_CURRENCY = 'USD';
 
-export interface LotPageRequest {
-  filter: LotFilter;
-  sort: { key: LotSortKey; desc: boolean };
-  cursor: string | null;
-  limit: number;
-}
+/** The filters that name an account's own business, with the names the messages give them. */
+const PRIVATE_FILTERS = [
+  ['starsOf', 'filter[stars_of]'],
+  ['participant', 'filter[participant]'],
+] as const;
 
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const DECIMAL = /^-?\d{1,20}(\.\d{1,2})?$/;
 
 /** The index and count of lots: one SQL statement each, every value a parameter. */
 export class LotListing {
-  async page(ctx: RequestContext, req: LotPageRequest, rates: Map<string, Decimal>): Promise<KeysetPage<Lot>> {
+  async page(ctx: RequestContext, req: LotPage, rates: Map<string, Decimal>): Promise<KeysetPage<Lot>> {
     await this.authorize(ctx, req.filter);
     const where = this.where(ctx, req.filter, rates);
     const { expr, rated } = sortExpression(req.sort.key);
     const exprParams = rated ? [where.rate] : [];
-    const keyset = { key: req.sort.key, desc: req.sort.desc, cursor: req.cursor, limit: req.limit };
+    const keyset = { key: req.sort.key, desc: req.sort.desc, cursor: req.page.cursor, limit: req.page.limit };
     const plan = planKeyset(keyset);
     const dir = plan.desc ? 'desc' : 'asc';
     const params: unknown[] = [...exprParams, ...where.sql.params];
@@ -36,7 +36,7 @@ export class LotListing {
     if (plan.after) {
       const cast = rated ? 'numeric' : 'timestamptz';
       if (typeof plan.after.value !== 'string' || !(rated ? DECIMAL : TIMESTAMP).test(plan.after.value) || !/^\d{1,18}$/.test(plan.after.id)) {
-        throw invalid('invalid_cursor', 'page[cursor] is not a cursor of this listing', { parameter: 'page[cursor]' });
+        throw invalid('invalid_cursor', 'page[cursor] is not a cursor of this listing', { field: 'page.cursor' });
       }
       after = ` and (${expr}, l.id) ${plan.desc ? '<' : '>'} (?::${cast}, ?::bigint)`;
       params.push(...exprParams, plan.after.value, plan.after.id);
@@ -73,13 +73,13 @@ export class LotListing {
    * itself and staff of its platform may filter by them.
    */
   private async authorize(ctx: RequestContext, filter: LotFilter): Promise<void> {
-    const named = (['stars_of', 'participant'] as const).filter((k) => filter[k] !== undefined && filter[k] !== ctx.caller?.accountId);
+    const named = PRIVATE_FILTERS.filter(([key]) => filter[key] !== undefined && filter[key] !== ctx.caller?.accountId);
     if (!named.length) return;
-    if (!ctx.caller) throw unauthenticated('unauthenticated', `filter[${named[0]}] needs a signature or bearer token`);
-    for (const key of named) {
+    if (!ctx.caller) throw unauthenticated('unauthenticated', `${named[0][1]} needs a signature or bearer token`);
+    for (const [key, name] of named) {
       const account = await ctx.em.findOne(Account, { id: filter[key] as string });
       if (!account || !isStaffOf(ctx.caller, account.platformId)) {
-        throw forbidden('not_allowed', `filter[${key}] may name only the caller or an account of the caller's platforms`);
+        throw forbidden('not_allowed', `${name} may name only the caller or an account of the caller's platforms`);
       }
     }
   }
@@ -88,7 +88,7 @@ export class LotListing {
     if (filter.tab && !ctx.caller) throw unauthenticated('unauthenticated', 'filter[tab] needs a signature or bearer token');
     const currency = filter.currency ?? DEFAULT_PRICE_CURRENCY;
     const target = rates.get(currency);
-    if (!target) throw invalid('unknown_currency', `no rate for ${currency}`, { parameter: 'filter[currency]' });
+    if (!target) throw invalid('unknown_currency', `no rate for ${currency}`, { field: 'filter.currency' });
     const rate = target.toString();
     return { rate, sql: lotConditions(filter, { callerId: ctx.caller?.accountId ?? null, targetRate: rate, now: new Date() }) };
   }

@@ -1,7 +1,7 @@
 import { formatMoney, type Money } from '../../core/money';
 import type { Converter } from '../currency/currency.service';
 import { LOT_STATE_NAMES, LOT_TYPE_NAMES, shownHighestBid, type Lot } from './lots.entity';
-import type { LotFilterInput, LotGql } from './lots.types';
+import type { LotGql } from './lots.types';
 
 export function lotGql(lot: Lot, convert: Converter, currency = lot.currency): LotGql {
   const price = (v: Money) => formatMoney(convert(v, lot.currency, currency));
@@ -33,23 +33,4 @@ export function lotGql(lot: Lot, convert: Converter, currency = lot.currency): L
     createdAt: lot.createdAt,
     updatedAt: lot.updatedAt,
   };
-}
-
-const SPECIAL: Record<string, string> = { partnerAStatus: 'partnerA_status', trimPartnerA: 'trim_partnerA', trimPartnerB: 'trim_partnerB' };
-const snake = (key: string) => SPECIAL[key] ?? key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-/**
- * The GraphQL filter as the REST query it mirrors (`filter[name]=value`), so that one parser
- * validates both edges alike.
- */
-export function filterAsQuery(filter: LotFilterInput | undefined): Record<string, string> {
-  const raw: Record<string, string> = {};
-  for (const [key, value] of Object.entries(filter ?? {})) {
-    if (value === undefined || value === null) continue;
-    const name = `filter[${snake(key)}]`;
-    if (Array.isArray(value)) raw[name] = value.join(',');
-    else if (typeof value === 'object') raw[name] = `${value.min ?? ''},${value.max ?? ''}`;
-    else raw[name] = String(value);
-  }
-  return raw;
 }

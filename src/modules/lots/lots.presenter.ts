@@ -4,6 +4,8 @@ import { rfc3339 } from '../../core/time';
 import type { Resource } from '../../rest/document';
 import type { Converter } from '../currency/currency.service';
 import { LOT_STATE_NAMES, LOT_TYPE_NAMES, shownHighestBid, type Lot } from './lots.entity';
+import type { LotIncludes } from './lots.includes';
+import type { LotsView } from './lots.service';
 
 export interface LotPresentation {
   /** Show prices in this currency instead of the lot's own. */
@@ -50,4 +52,12 @@ export function presentLot(lot: Lot, p: LotPresentation): Resource {
     attributes: lotAttributes(lot, p),
     relationships: { callbacks: { data: p.callbackIds.map((id) => ({ type: 'callbacks', id })) } },
   };
+}
+
+/** Lots in the currency of their view, each with the relationships its includes found (callbacks are always named). */
+export function presentLots(view: LotsView, relationships: LotIncludes['relationships']): Resource[] {
+  return view.lots.map((lot) => {
+    const resource = presentLot(lot, { currency: view.currency, convert: view.convert, callbackIds: [] });
+    return { ...resource, relationships: relationships.get(lot.id) ?? resource.relationships };
+  });
 }

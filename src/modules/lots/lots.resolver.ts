@@ -1,16 +1,13 @@
 import { Arg, Ctx, Field, FieldResolver, ID, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
-import { seesLotRow, seesWinnerDetails } from '../../core/policies';
+import { withoutNulls } from '../../graphql/args';
 import type { GraphQLContext } from '../../graphql/context';
-import { parseQuery } from '../../rest/query';
 import type { Account } from '../accounts/accounts.entity';
 import { bidGql } from '../bids/bids.mappers';
 import { BidGql } from '../bids/bids.types';
-import { accountGql, AccountGql, snakeAttributes } from '../accounts/accounts.types';
+import { accountGql, AccountGql } from '../accounts/accounts.types';
 import { depositGql, participantGql, winnerDetailsGql } from '../trading/trading.mappers';
 import { DepositGql, ParticipantGql, WinnerDetailsGql } from '../trading/trading.types';
-import type { LotFilter, LotSortKey } from './lots.filter';
-import { filterAsQuery, lotGql } from './lots.mappers';
-import { LOT_COUNT_QUERY } from './lots.schema';
+import { lotGql } from './lots.mappers';
 import { CreateLotInput, LotCallbackGql, LotConnectionGql, LotFilterInput, LotGql, LotSortInput, LotStarGql } from './lots.types';
 
 @ObjectType('CreateLotResult', { description: 'Staff create the lot; anyone else files a create_lot request' })
@@ -18,8 +15,6 @@ class CreateLotResultGql {
   @Field(() => ID, { nullable: true }) lotId!: string | null;
   @Field(() => ID, { nullable: true }) requestId!: string | null;
 }
-
-const toFilter = (filter: LotFilterInput | undefined): LotFilter => parseQuery(LOT_COUNT_QUERY, filterAsQuery(filter)).filters as LotFilter;
 
 @Resolver(() => LotGql)
 export class LotsResolver {
@@ -29,8 +24,8 @@ export class LotsResolver {
     @Arg('currency', () => String, { nullable: true }) currency: string | undefined,
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<LotGql> {
-    const view = await services.lots.get(rc, id, new Set(), currency);
-    return lotGql(view.lots[0], view.convert, currency);
+    const view = await services.lots.get(rc, { id, currency });
+    return lotGql(view.lots[0], view.convert, view.currency);
   }
 
   @Query(() => LotConnectionGql)
@@ -41,29 +36,21 @@ export class LotsResolver {
     @Arg('after', () => String, { nullable: true }) after: string | undefined,
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<LotConnectionGql> {
-    const raw = { ...filterAsQuery(filter), 'page[limit]': String(first) };
-    const page = parseQuery({ ...LOT_COUNT_QUERY, page: 'cursor' }, raw).page as { limit: number };
-    const parsed = toFilter(filter);
-    const view = await services.lots.index(rc, {
-      filter: parsed,
-      sort: { key: (sort?.key ?? 'start_time') as LotSortKey, desc: sort ? sort.desc : true },
-      cursor: after ?? null,
-      limit: page.limit,
-    });
+    const view = await services.lots.index(rc, { filter, sort: sort ?? undefined, page: { cursor: after, limit: first } });
     return {
-      nodes: view.lots.map((l) => lotGql(l, view.convert, parsed.currency)),
+      nodes: view.lots.map((l) => lotGql(l, view.convert, view.currency)),
       pageInfo: { hasNextPage: view.next !== null, hasPreviousPage: view.prev !== null, endCursor: view.next, startCursor: view.prev },
     };
   }
 
   @Query(() => Int)
   lotsCount(@Arg('filter', () => LotFilterInput, { nullable: true }) filter: LotFilterInput | undefined, @Ctx() { rc, services }: GraphQLContext): Promise<number> {
-    return services.lots.count(rc, toFilter(filter));
+    return services.lots.count(rc, { filter });
   }
 
   @Mutation(() => CreateLotResultGql)
   async createLot(@Arg('input', () => CreateLotInput) input: CreateLotInput, @Ctx() { rc, services }: GraphQLContext): Promise<CreateLotResultGql> {
-    const created = await services.lots.create(rc, { attributes: snakeAttributes(input) });
+    const created = await services.lots.create(rc, withoutNulls(input));
     return { lotId: created.lot?.id ?? null, requestId: created.request?.id ?? null };
   }
 
@@ -74,37 +61,33 @@ export class LotsResolver {
   }
 
   @FieldResolver(() => [ParticipantGql])
-  async participants(@Root() lot: LotGql, @Ctx() { rc, loaders }: GraphQLContext): Promise<ParticipantGql[]> {
-    const rows = await loaders.participants.load(lot.id);
-    return rows.filter((p) => seesLotRow(rc.caller, lot, p.accountId)).map(participantGql);
+  async participants(@Root() lot: LotGql, @Ctx() { rc, services, loaders }: GraphQLContext): Promise<ParticipantGql[]> {
+    return services.lots.visibleRows(rc, lot, await loaders.participants.load(lot.id)).map(participantGql);
   }
 
   @FieldResolver(() => [DepositGql])
-  async deposits(@Root() lot: LotGql, @Ctx() { rc, loaders }: GraphQLContext): Promise<DepositGql[]> {
-    const rows = await loaders.deposits.load(lot.id);
-    return rows.filter((d) => seesLotRow(rc.caller, lot, d.accountId)).map(depositGql);
+  async deposits(@Root() lot: LotGql, @Ctx() { rc, services, loaders }: GraphQLContext): Promise<DepositGql[]> {
+    return services.lots.visibleRows(rc, lot, await loaders.deposits.load(lot.id)).map(depositGql);
   }
 
   @FieldResolver(() => [LotCallbackGql])
-  async callbacks(@Root() lot: LotGql, @Ctx() { rc, loaders }: GraphQLContext): Promise<LotCallbackGql[]> {
-    const rows = await loaders.callbacks.load(lot.id);
-    return rows.filter((c) => seesLotRow(rc.caller, lot, c.accountId));
+  async callbacks(@Root() lot: LotGql, @Ctx() { rc, services, loaders }: GraphQLContext): Promise<LotCallbackGql[]> {
+    return services.lots.visibleRows(rc, lot, await loaders.callbacks.load(lot.id));
   }
 
   @FieldResolver(() => [LotStarGql])
-  async stars(@Root() lot: LotGql, @Ctx() { rc, loaders }: GraphQLContext): Promise<LotStarGql[]> {
-    const rows = await loaders.stars.load(lot.id);
-    return rows.filter((s) => seesLotRow(rc.caller, lot, s.accountId));
+  async stars(@Root() lot: LotGql, @Ctx() { rc, services, loaders }: GraphQLContext): Promise<LotStarGql[]> {
+    return services.lots.visibleRows(rc, lot, await loaders.stars.load(lot.id));
   }
 
   @FieldResolver(() => [BidGql], { description: 'The bid history, oldest first' })
-  async bids(@Root() lot: LotGql, @Ctx() { rc, loaders }: GraphQLContext): Promise<BidGql[]> {
-    return (await loaders.bids.load(lot.id)).map((b) => bidGql(b, seesLotRow(rc.caller, lot, b.accountId)));
+  async bids(@Root() lot: LotGql, @Ctx() { rc, services, loaders }: GraphQLContext): Promise<BidGql[]> {
+    return services.lots.seenBids(rc, lot, await loaders.bids.load(lot.id)).map(bidGql);
   }
 
   @FieldResolver(() => WinnerDetailsGql, { nullable: true })
-  async winnerDetails(@Root() lot: LotGql, @Ctx() { rc, loaders }: GraphQLContext): Promise<WinnerDetailsGql | null> {
-    const row = await loaders.winnerDetails.load(lot.id);
-    return row && seesWinnerDetails(rc.caller, lot) ? winnerDetailsGql(row) : null;
+  async winnerDetails(@Root() lot: LotGql, @Ctx() { rc, services, loaders }: GraphQLContext): Promise<WinnerDetailsGql | null> {
+    const row = services.lots.shownWinnerDetails(rc, lot, await loaders.winnerDetails.load(lot.id));
+    return row && winnerDetailsGql(row);
   }
 }

@@ -1,51 +1,48 @@
+import type { RequestContext } from '../../core/context';
 import type { TopLevel } from '../../rest/document';
 import { inputDocument, parseDocument } from '../../rest/document';
+import { fromWire } from '../../rest/fields';
 import { cursorLinks } from '../../rest/pagination';
-import type { AppRouter, RouteRequest } from '../../rest/router';
-import type { LotFilter, LotSortKey } from './lots.filter';
-import { presentLot } from './lots.presenter';
+import type { ParsedQuery } from '../../rest/query';
+import type { AppRouter } from '../../rest/router';
+import { LOT_FILTER_FIELDS } from './lots.filter';
+import { lotIncludes, relationsOf } from './lots.includes';
+import { CREATE_LOT_FIELDS } from './lots.input';
+import { presentLots } from './lots.presenter';
 import { LOT_COUNT_QUERY, LOT_GET_QUERY, LOT_INDEX_QUERY } from './lots.schema';
-import type { LotsView } from './lots.service';
+import type { LotsService, LotsView } from './lots.service';
 
-function render(view: LotsView, currency: string | undefined) {
-  return view.lots.map((lot) => {
-    const resource = presentLot(lot, { currency, convert: view.convert, callbackIds: [] });
-    return { ...resource, relationships: view.relationships.get(lot.id) ?? resource.relationships };
-  });
+/** The lots of a view as resources, with what `include` asks for beside them. */
+export async function renderLots(lots: LotsService, rc: RequestContext, view: LotsView, include: ReadonlySet<string>) {
+  const relations = relationsOf(include);
+  const { included, relationships } = lotIncludes(view.lots, await lots.related(rc, view.lots, relations), relations);
+  return { data: presentLots(view, relationships), ...(include.size ? { included } : {}) };
 }
 
-const selfLink = (req: RouteRequest) => req.koa.originalUrl;
+const filterOf = (query: ParsedQuery) => fromWire(query.filters, LOT_FILTER_FIELDS);
 
 export function lotsRoutes(router: AppRouter): void {
   const { lots } = router.services;
 
   router.post('/lots', { authenticated: true, status: 204 }, async ({ rc, body }) => {
-    const { data } = parseDocument(inputDocument('lots'), body);
-    await lots.create(rc, data);
+    const { attributes } = parseDocument(inputDocument('lots'), body).data;
+    await lots.create(rc, fromWire(attributes, CREATE_LOT_FIELDS));
   });
 
-  router.get('/lots', { query: LOT_INDEX_QUERY }, async (req): Promise<TopLevel> => {
-    const filter = req.query.filters as LotFilter;
-    const sort = req.query.sort as { key: LotSortKey; desc: boolean };
-    const page = req.query.page as { cursor: string | null; limit: number };
-    const view = await lots.index(req.rc, { filter, sort, cursor: page.cursor, limit: page.limit }, req.query.include);
-    return {
-      data: render(view, filter.currency),
-      ...(req.query.include.size ? { included: view.included } : {}),
-      links: cursorLinks(req.path, req.search, view, selfLink(req)),
-      meta: { on_page: view.lots.length },
-    };
+  router.get('/lots', { query: LOT_INDEX_QUERY, fields: 'query' }, async (req): Promise<TopLevel> => {
+    const view = await lots.index(req.rc, { filter: filterOf(req.query), sort: req.query.sort, page: req.query.page });
+    const { data, ...included } = await renderLots(lots, req.rc, view, req.query.include);
+    return { data, ...included, links: cursorLinks(req.path, req.search, view, req.koa.originalUrl), meta: { on_page: view.lots.length } };
   });
 
-  router.get('/lots/count', { query: LOT_COUNT_QUERY }, async ({ rc, query }) => {
-    const count = await lots.count(rc, query.filters as LotFilter);
+  router.get('/lots/count', { query: LOT_COUNT_QUERY, fields: 'query' }, async ({ rc, query }) => {
+    const count = await lots.count(rc, { filter: filterOf(query) });
     return { data: { type: 'lots_count', id: String(count) } };
   });
 
-  router.get('/lots/:id', { query: LOT_GET_QUERY }, async ({ rc, params, query }) => {
-    const currency = query.plain.currency as string | undefined;
-    const view = await lots.get(rc, params.id, query.include, currency);
-    const [data] = render(view, currency);
-    return { data, ...(query.include.size ? { included: view.included } : {}) };
+  router.get('/lots/:id', { query: LOT_GET_QUERY, fields: 'query' }, async ({ rc, params, query }) => {
+    const view = await lots.get(rc, { id: params.id, currency: query.plain.currency });
+    const { data, ...included } = await renderLots(lots, rc, view, query.include);
+    return { data: data[0], ...included };
   });
 }

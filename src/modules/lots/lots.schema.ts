@@ -2,30 +2,29 @@ import type { QuerySpec } from '../../rest/query';
 import { CURRENCIES } from '../accounts/accounts.input';
 import { FUEL_IDS } from '../reference/reference.service';
 import { LOT_INCLUDES } from './lots.includes';
-import { ACCOUNT_TYPE_VALUES, FUEL_VALUES, LOT_SORTS, LOT_STATE_VALUES, LOT_TYPE_VALUES, PARTNER_A_STATUS_VALUES } from './lots.filter';
+import { ACCOUNT_ID, ACCOUNT_TYPE_VALUES, FUEL_VALUES, LOT_ID, LOT_SORTS, LOT_STATE_VALUES, LOT_TYPE_VALUES, PARTNER_A_STATUS_VALUES, TAB_VALUES, VIN, WHEEL_VALUES } from './lots.filter';
 
-const ACCOUNT = /^G[A-Z2-7]{55}$/;
 const account = { kind: 'string', max: 56 } as const;
-const accounts = { kind: 'list', item: ACCOUNT } as const;
+const accounts = { kind: 'list', item: ACCOUNT_ID } as const;
 const flag = { kind: 'boolean' } as const;
 /** Vocabulary filters match in any letter case (PROTOCOL.md §9), and by the aliases given. */
 const oneOf = (values: readonly string[], aliases?: Record<string, string>) => ({ kind: 'enum', values, anyCase: true, aliases }) as const;
 const anyOf = (values: readonly string[], aliases?: Record<string, string>) => ({ kind: 'list', values, anyCase: true, aliases }) as const;
 
-/** The query of GET /lots and GET /lots/count (PROTOCOL.md §2). */
+/** The query of GET /lots and GET /lots/count (PROTOCOL.md §2); the service holds the same filters to the same rules. */
 export const LOT_FILTERS: NonNullable<QuerySpec['filters']> = {
   country: { kind: 'string', max: 3 },
   city: { kind: 'string', max: 100 },
   stars_of: account,
-  in: { kind: 'list', item: /^\d{1,18}$/ },
-  vin: { kind: 'list', item: /^[A-Za-z0-9]{1,32}$/ },
+  in: { kind: 'list', item: LOT_ID },
+  vin: { kind: 'list', item: VIN },
   organizer_type: oneOf(ACCOUNT_TYPE_VALUES),
   lot_type: anyOf(LOT_TYPE_VALUES),
   lot_state: anyOf(LOT_STATE_VALUES),
   participant: account,
   winner: account,
   not_winner: account,
-  wheel: oneOf(['left', 'right']),
+  wheel: oneOf(WHEEL_VALUES),
   year: { kind: 'range', of: 'integer' },
   engine_volume: { kind: 'range', of: 'decimal' },
   currency: oneOf(CURRENCIES),
@@ -57,7 +56,7 @@ export const LOT_FILTERS: NonNullable<QuerySpec['filters']> = {
   winner_account_type: oneOf(ACCOUNT_TYPE_VALUES),
   invoice_sent: flag,
   invoice_paid: flag,
-  tab: oneOf(['won', 'lost']),
+  tab: oneOf(TAB_VALUES),
 };
 
 export const LOT_INDEX_QUERY: QuerySpec = {

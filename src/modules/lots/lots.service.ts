@@ -1,32 +1,36 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { invalid } from '../../core/errors';
-import { requireActive, requireCaller, staffPlatforms } from '../../core/policies';
+import { requireActive, requireCaller, seesLotRow, seesWinnerDetails, staffPlatforms } from '../../core/policies';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
+import { validateInput, type Untrusted } from '../../core/validate';
 import type { LotClock } from '../../jobs/lot-clock';
-import { validateAttributes, type ResourceInput } from '../../core/validate';
-import { CURRENCIES } from '../accounts/accounts.input';
-import { isCurrency } from '../currency/currency.input';
+import type { BidRow } from '../bids/bids.entity';
+import { seenBids, type SeenBid } from '../bids/bids.view';
 import { converterOf, type Converter, type CurrencyService } from '../currency/currency.service';
 import type { ReferenceService } from '../reference/reference.service';
 import type { CreateLotRequest } from '../requests/requests.entity';
 import type { RequestsService } from '../requests/requests.service';
 import { draftOf, lotFieldsOf, type LotDraft } from './lots.draft';
 import { Lot } from './lots.entity';
-import type { LotFilter } from './lots.filter';
-import { loadIncludes, type LoadedIncludes } from './lots.includes';
 import { findLot } from './lots.find';
-import { createLotSchema } from './lots.input';
-import { LotListing, type LotPageRequest } from './lots.listing';
+import { createLotInput, getLotInput, lotCountInput, lotPageInput, type NewLotInput, type GetLotInput, type LotCountInput, type LotPageInput } from './lots.input';
+import { LotListing } from './lots.listing';
+import { loadRelated, type LotRelation, type LotsRelated } from './lots.related';
 
 const START_TIME_TOLERANCE_S = 60;
 
-export interface LotsView extends LoadedIncludes {
+export interface LotsView {
   lots: Lot[];
   convert: Converter;
+  /** The currency the prices are to be shown in; each lot's own when absent. */
+  currency?: string;
 }
 
 export type CreatedLot = { lot: Lot; request?: undefined } | { request: CreateLotRequest; lot?: undefined };
+
+/** The owners of a lot's private rows: enough of a lot to decide who sees them. */
+type LotOwners = Pick<Lot, 'organizerId' | 'publisherId' | 'winnerId'>;
 
 export class LotsService {
   private readonly createSchema;
@@ -38,21 +42,21 @@ export class LotsService {
     private readonly clock: LotClock,
     private readonly listing = new LotListing(),
   ) {
-    this.createSchema = createLotSchema(reference);
+    this.createSchema = createLotInput(reference);
   }
 
   /**
    * POST /lots: platform staff create the lot on their platform; anyone else files a create_lot
    * request for review by their platform.
    */
-  async create(ctx: RequestContext, input: ResourceInput): Promise<CreatedLot> {
+  async create(ctx: RequestContext, input: Untrusted<NewLotInput>): Promise<CreatedLot> {
     const caller = requireCaller(ctx);
     requireActive(caller);
-    const attrs = validateAttributes(this.createSchema, input.attributes);
-    if (attrs.start_time !== undefined && attrs.start_time < Date.now() / 1000 - START_TIME_TOLERANCE_S) {
-      throw invalid('start_time_past', 'start_time is more than 60 seconds in the past', { attribute: 'start_time' });
+    const lot = validateInput(this.createSchema, input);
+    if (lot.startTime !== undefined && lot.startTime < Date.now() / 1000 - START_TIME_TOLERANCE_S) {
+      throw invalid('start_time_past', 'start_time is more than 60 seconds in the past', { field: 'startTime' });
     }
-    const draft = draftOf(attrs);
+    const draft = draftOf(lot);
     const [publisher] = staffPlatforms(caller).filter((p) => p === caller.accountId || p === caller.platformId);
     return inTransaction(ctx, async (em, scope) => {
       if (publisher) return { lot: await this.createFromDraft(em, scope, draft, caller.accountId, publisher) };
@@ -70,23 +74,46 @@ export class LotsService {
   }
 
   /** GET /lots/{id}; `currency` shows the prices in another supported currency. */
-  async get(ctx: RequestContext, id: string, include: ReadonlySet<string> = new Set(), currency?: string): Promise<LotsView> {
-    if (currency !== undefined && !isCurrency(currency)) {
-      throw invalid('invalid_parameter', `currency must be one of ${CURRENCIES.join(', ')}`, { parameter: 'currency' });
-    }
+  async get(ctx: RequestContext, input: Untrusted<GetLotInput>): Promise<LotsView> {
+    const { id, currency } = validateInput(getLotInput, input, 'parameter');
     const lot = await findLot(ctx.em, id);
     const rates = await this.currency.rates(ctx.em);
-    return { lots: [lot], convert: converterOf(rates), ...(await loadIncludes(ctx, [lot], include)) };
+    return { lots: [lot], convert: converterOf(rates), currency };
   }
 
-  /** GET /lots: one page of lots, with what the page shows beside them. */
-  async index(ctx: RequestContext, req: LotPageRequest, include: ReadonlySet<string> = new Set()): Promise<LotsView & { next: string | null; prev: string | null }> {
+  /** GET /lots: one page of lots. */
+  async index(ctx: RequestContext, input: Untrusted<LotPageInput>): Promise<LotsView & { next: string | null; prev: string | null }> {
+    const req = validateInput(lotPageInput, input, 'parameter');
     const rates = await this.currency.rates(ctx.em);
     const page = await this.listing.page(ctx, req, rates);
-    return { lots: page.items, next: page.next, prev: page.prev, convert: converterOf(rates), ...(await loadIncludes(ctx, page.items, include)) };
+    return { lots: page.items, next: page.next, prev: page.prev, convert: converterOf(rates), currency: req.filter.currency };
   }
 
-  async count(ctx: RequestContext, filter: LotFilter): Promise<number> {
+  async count(ctx: RequestContext, input: Untrusted<LotCountInput>): Promise<number> {
+    const { filter } = validateInput(lotCountInput, input, 'parameter');
     return this.listing.count(ctx, filter, await this.currency.rates(ctx.em));
+  }
+
+  /** What the lots show beside them (REST includes), as the caller may see it: one query per relation. */
+  related(ctx: RequestContext, lots: Lot[], relations: ReadonlySet<LotRelation>): Promise<LotsRelated> {
+    return loadRelated(ctx, lots, relations);
+  }
+
+  /**
+   * A lot's private rows (participants, deposits, callbacks, stars) that the caller may see: all
+   * of them for its managers, else the caller's own.
+   */
+  visibleRows<T extends { accountId: string }>(ctx: RequestContext, lot: LotOwners, rows: readonly T[]): T[] {
+    return rows.filter((r) => seesLotRow(ctx.caller, lot, r.accountId));
+  }
+
+  /** A lot's bids, each naming its bidder only to those who may know it. */
+  seenBids<B extends BidRow>(ctx: RequestContext, lot: LotOwners, bids: readonly B[]): SeenBid<B>[] {
+    return seenBids(ctx.caller, lot, bids);
+  }
+
+  /** A lot's winner details, for its managers and its winner only. */
+  shownWinnerDetails<W>(ctx: RequestContext, lot: LotOwners, details: W | null): W | null {
+    return details && seesWinnerDetails(ctx.caller, lot) ? details : null;
   }
 }

@@ -1,5 +1,5 @@
 import type { Money } from '../../core/money';
-import type { Range } from '../../rest/query';
+import type { Range } from '../../core/range';
 import { AccountType } from '../accounts/accounts.entity';
 import type { LotFilter, LotSortKey } from './lots.filter';
 
@@ -62,48 +62,48 @@ export function lotConditions(f: LotFilter, c: ConditionContext): Sql {
 
   if (f.country) add('l.country = ?', f.country.toUpperCase());
   if (f.city) add('lower(l.city) = lower(?)', f.city);
-  if (f.stars_of) add('exists (select 1 from stars s where s.lot_id = l.id and s.account_id = ?)', f.stars_of);
+  if (f.starsOf) add('exists (select 1 from stars s where s.lot_id = l.id and s.account_id = ?)', f.starsOf);
   if (f.in) add(`l.id in (${placeholders(f.in.length)})`, ...f.in);
   if (f.vin) add(`l.vin in (${placeholders(f.vin.length)})`, ...f.vin.map((v) => v.toUpperCase()));
-  if (f.organizer_type) add('exists (select 1 from accounts a where a.id = l.organizer_id and a.account_type = ?)', ACCOUNT_CODES[f.organizer_type]);
-  if (f.lot_type) add(`l.lot_type in (${placeholders(f.lot_type.length)})`, ...f.lot_type.map((t) => TYPE_CODES[t]));
-  if (f.lot_state) add(`l.lot_state in (${placeholders(f.lot_state.length)})`, ...f.lot_state.map((s) => STATE_CODES[s]));
+  if (f.organizerType) add('exists (select 1 from accounts a where a.id = l.organizer_id and a.account_type = ?)', ACCOUNT_CODES[f.organizerType]);
+  if (f.lotType) add(`l.lot_type in (${placeholders(f.lotType.length)})`, ...f.lotType.map((t) => TYPE_CODES[t]));
+  if (f.lotState) add(`l.lot_state in (${placeholders(f.lotState.length)})`, ...f.lotState.map((s) => STATE_CODES[s]));
   if (f.participant) exists('participants', 'x.account_id = ?', f.participant);
   if (f.winner) add('l.winner_id = ?', f.winner);
-  if (f.not_winner) add('l.winner_id is distinct from ?', f.not_winner);
+  if (f.notWinner) add('l.winner_id is distinct from ?', f.notWinner);
   if (f.wheel) add('l.wheel = ?', f.wheel);
   range('l.year', f.year);
-  range('l.engine_volume', f.engine_volume);
+  range('l.engine_volume', f.engineVolume);
   range(PRICE_EXPR, f.price, [c.targetRate]);
   if (f.transmission) add('upper(l.transmission) = upper(?)', f.transmission);
   if (f.fuel) add(`l.fuel_type in (${placeholders(f.fuel.length)})`, ...f.fuel);
   if (f.maker) add('lower(l.maker) = lower(?)', f.maker);
   if (f.model) add('lower(l.model) = lower(?)', f.model);
-  if (f.model_prefix) add(`lower(l.model) like ? escape '\\'`, `${f.model_prefix.toLowerCase().replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
-  if (f.start_time !== undefined) add('l.start_time >= to_timestamp(?)', f.start_time);
-  if (f.trim_partnerA !== undefined) add('not (l.lot_type = 2 and l.start_time < ?)', new Date(c.now.getTime() + f.trim_partnerA * 1000));
-  if (f.trim_partnerB !== undefined) add('not (l.lot_type = 3 and l.start_time < ?)', new Date(c.now.getTime() + f.trim_partnerB * 1000));
-  range('extract(epoch from l.start_time)', f.time_period);
-  if (f.yard_number !== undefined) add('l.yard_number = ?', f.yard_number);
-  if (f.partnerA_status) add(`l.sale_status in (${placeholders(f.partnerA_status.length)})`, ...f.partnerA_status);
+  if (f.modelPrefix) add(`lower(l.model) like ? escape '\\'`, `${f.modelPrefix.toLowerCase().replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
+  if (f.startTime !== undefined) add('l.start_time >= to_timestamp(?)', f.startTime);
+  if (f.trimPartnerA !== undefined) add('not (l.lot_type = 2 and l.start_time < ?)', new Date(c.now.getTime() + f.trimPartnerA * 1000));
+  if (f.trimPartnerB !== undefined) add('not (l.lot_type = 3 and l.start_time < ?)', new Date(c.now.getTime() + f.trimPartnerB * 1000));
+  range('extract(epoch from l.start_time)', f.timePeriod);
+  if (f.yardNumber !== undefined) add('l.yard_number = ?', f.yardNumber);
+  if (f.partnerAStatus) add(`l.sale_status in (${placeholders(f.partnerAStatus.length)})`, ...f.partnerAStatus);
   if (f.registered !== undefined) add('l.registered = ?', f.registered);
   flag(f.deposit, () => add('l.deposit > 0'), () => add('l.deposit = 0'));
-  flag(f.has_winner, () => add('l.winner_id is not null'), () => add('l.winner_id is null'));
-  flag(f.has_callbacks, () => exists('callbacks', ''), () => notExists('callbacks', ''));
-  flag(f.has_requests, () => exists('participants', '(x.state = 4 or (x.state = 0 and x.requested_buy_now))'), () => notExists('participants', '(x.state = 4 or (x.state = 0 and x.requested_buy_now))'));
-  flag(f.has_participants, () => exists('participants', ''), () => notExists('participants', ''));
-  if (f.has_participants_from) {
-    exists('participants', `exists (select 1 from accounts a where a.id = x.account_id and a.platform_id in (${placeholders(f.has_participants_from.length)}))`, ...f.has_participants_from);
+  flag(f.hasWinner, () => add('l.winner_id is not null'), () => add('l.winner_id is null'));
+  flag(f.hasCallbacks, () => exists('callbacks', ''), () => notExists('callbacks', ''));
+  flag(f.hasRequests, () => exists('participants', '(x.state = 4 or (x.state = 0 and x.requested_buy_now))'), () => notExists('participants', '(x.state = 4 or (x.state = 0 and x.requested_buy_now))'));
+  flag(f.hasParticipants, () => exists('participants', ''), () => notExists('participants', ''));
+  if (f.hasParticipantsFrom) {
+    exists('participants', `exists (select 1 from accounts a where a.id = x.account_id and a.platform_id in (${placeholders(f.hasParticipantsFrom.length)}))`, ...f.hasParticipantsFrom);
   }
-  flag(f.is_finished, () => add('(l.lot_state <> 1 or l.end_time <= ?)', c.now), () => add('(l.lot_state = 1 and l.end_time > ?)', c.now));
-  flag(f.buy_now, () => add('l.buy_now_price > 0'), () => add('l.buy_now_price = 0'));
+  flag(f.isFinished, () => add('(l.lot_state <> 1 or l.end_time <= ?)', c.now), () => add('(l.lot_state = 1 and l.end_time > ?)', c.now));
+  flag(f.buyNow, () => add('l.buy_now_price > 0'), () => add('l.buy_now_price = 0'));
   if (f.search) add(`l.search @@ websearch_to_tsquery('simple', ?)`, f.search);
   if (f.publisher) add(`l.publisher_id in (${placeholders(f.publisher.length)})`, ...f.publisher);
-  if (f.direct_sale_publisher) add(`(l.lot_type <> 0 or l.publisher_id in (${placeholders(f.direct_sale_publisher.length)}))`, ...f.direct_sale_publisher);
+  if (f.directSalePublisher) add(`(l.lot_type <> 0 or l.publisher_id in (${placeholders(f.directSalePublisher.length)}))`, ...f.directSalePublisher);
   if (f.organizer) add('l.organizer_id = ?', f.organizer);
-  if (f.winner_account_type) add('exists (select 1 from accounts a where a.id = l.winner_id and a.account_type = ?)', ACCOUNT_CODES[f.winner_account_type]);
-  flag(f.invoice_sent, () => exists('winner_details', 'x.invoice_id is not null'), () => notExists('winner_details', 'x.invoice_id is not null'));
-  flag(f.invoice_paid, () => exists('winner_details', 'x.invoice_paid'), () => notExists('winner_details', 'x.invoice_paid'));
+  if (f.winnerAccountType) add('exists (select 1 from accounts a where a.id = l.winner_id and a.account_type = ?)', ACCOUNT_CODES[f.winnerAccountType]);
+  flag(f.invoiceSent, () => exists('winner_details', 'x.invoice_id is not null'), () => notExists('winner_details', 'x.invoice_id is not null'));
+  flag(f.invoicePaid, () => exists('winner_details', 'x.invoice_paid'), () => notExists('winner_details', 'x.invoice_paid'));
   if (f.tab) exists('participants', `x.account_id = ? and x.state in (${(f.tab === 'won' ? WON : LOST).join(', ')})`, c.callerId);
 
   return { text: parts.length ? parts.join(' and ') : 'true', params };

@@ -1,5 +1,5 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { givenFields } from '../../graphql/args';
+import { withoutNulls } from '../../graphql/args';
 import type { GraphQLContext } from '../../graphql/context';
 import { DialogGql, dialogGql, MessageGql, messageGql, MessagePageGql, messagePageGql } from './messages.types';
 
@@ -19,7 +19,7 @@ export class MessagesResolver {
   ): Promise<MessagePageGql> {
     const input = {
       lotId,
-      ...givenFields({ receivers, sender, platform, search, page, size }),
+      ...withoutNulls({ receivers, sender, platform, search, page, size }),
       ...(sort ? { sort: { key: sort.replace(/^-/, ''), desc: sort.startsWith('-') } } : {}),
     };
     return messagePageGql(await services.messages.list(rc, input));
@@ -32,7 +32,7 @@ export class MessagesResolver {
     @Arg('with', () => String, { nullable: true, description: 'The companion' }) withId?: string | null,
     @Arg('lotId', () => ID, { nullable: true }) lotId?: string | null,
   ): Promise<DialogGql[]> {
-    return (await services.messages.dialogs(rc, givenFields({ receivers, with: withId, lotId }))).map(dialogGql);
+    return (await services.messages.dialogs(rc, withoutNulls({ receivers, with: withId, lotId }))).map(dialogGql);
   }
 
   @Query(() => Int, { description: 'GET /messages/unread: unread messages to `receiver` (the caller by default)' })
@@ -43,7 +43,7 @@ export class MessagesResolver {
     @Arg('lotId', () => ID, { nullable: true }) lotId?: string | null,
     @Arg('platform', () => [String], { nullable: true, description: 'Platforms of the senders' }) platform?: string[] | null,
   ): Promise<number> {
-    return services.messages.unread(rc, givenFields({ receiver, sender, lotId, platform }));
+    return services.messages.unread(rc, withoutNulls({ receiver, sender, lotId, platform }));
   }
 
   @Mutation(() => MessageGql, { description: "POST /messages: as the sender, or as staff of the sender's platform" })
@@ -55,7 +55,7 @@ export class MessagesResolver {
     @Ctx() { rc, services }: GraphQLContext,
     @Arg('refMessageId', () => ID, { nullable: true, description: 'The message this one answers' }) refMessageId?: string | null,
   ): Promise<MessageGql> {
-    return messageGql(await services.messages.send(rc, { sender, receiver, lotId, text, ...givenFields({ refMessageId }) }));
+    return messageGql(await services.messages.send(rc, { sender, receiver, lotId, text, ...withoutNulls({ refMessageId }) }));
   }
 
   @Mutation(() => Int, { description: 'PATCH /accounts/{id}/messages/: marks read the messages from `sender` about the lot; answers how many became read' })
@@ -66,6 +66,6 @@ export class MessagesResolver {
     @Ctx() { rc, services }: GraphQLContext,
     @Arg('receiver', () => String, { nullable: true, description: 'The account by default' }) receiver?: string | null,
   ): Promise<number> {
-    return services.messages.markRead(rc, { accountId, sender, lotId, ...givenFields({ receiver }) });
+    return services.messages.markRead(rc, { accountId, sender, lotId, ...withoutNulls({ receiver }) });
   }
 }

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import { givenFields } from '../../graphql/args';
+import { withoutNulls } from '../../graphql/args';
 import type { GraphQLContext } from '../../graphql/context';
 import { OutboxMessageGql, outboxMessageGql } from './outbox.types';
 
@@ -13,6 +13,6 @@ export class OutboxResolver {
     @Arg('limit', () => Int, { nullable: true, description: '1 to 100; 50 by default' }) limit: number | null,
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<OutboxMessageGql[]> {
-    return (await services.outbox.list(rc, givenFields({ recipient, limit }))).map(outboxMessageGql);
+    return (await services.outbox.list(rc, withoutNulls({ recipient, limit }))).map(outboxMessageGql);
   }
 }

@@ -17,17 +17,29 @@ export const REQUEST_ID = /^\d{1,18}$/;
 
 const REVIEW_STATES = ['approved', 'rejected', 'permanently_rejected'] as const;
 
-/** PATCH /requests/{id} attributes (INTERFACE.md §4.8). z.string() first: a missing member is `missing_field`. */
+/** A request and the currency to show its prices in (its own by default). */
+export const getRequestInput = z.object({
+  id: z.string(),
+  currency: z
+    .string()
+    .nullish()
+    .transform((c) => c ?? undefined),
+});
+export type GetRequestInput = z.input<typeof getRequestInput>;
+
+export const requestRef = z.object({ id: z.string() });
+export type RequestRef = z.input<typeof requestRef>;
+
+/** A review of a pending request (INTERFACE.md §4.8), quoting its hash. z.string() first: a missing member is `missing_field`. */
 export const reviewInput = z.object({
+  id: z.string(),
   hash: z.string().max(128),
   state: z.string().pipe(z.enum(REVIEW_STATES, { error: 'must be approved, rejected or permanently_rejected' })),
-  reject_reason: z.string().max(2000).optional(),
+  rejectReason: z.string().max(2000).optional(),
 });
+export type ReviewInput = z.input<typeof reviewInput>;
 
-/**
- * A listing of create-lot requests, as both edges hand it over (REST has already parsed the
- * query; GraphQL arguments are checked here).
- */
+/** A listing of create-lot requests: filtered, sorted (newest first by default), one number/size page. */
 export const listInput = z.object({
   type: z.enum(REQUEST_TYPES, { error: 'must be lots' }).optional(),
   requestor: z.string().min(1).max(56).optional(),
@@ -40,4 +52,7 @@ export const listInput = z.object({
   size: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_REQUEST_PAGE_SIZE),
 });
 export type RequestListInput = z.input<typeof listInput>;
+
+/** The requests an account filed (or, for a platform, must review). */
+export type AccountRequestListInput = RequestListInput & { accountId: string };
 export type RequestListQuery = z.output<typeof listInput>;

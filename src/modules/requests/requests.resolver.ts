@@ -1,6 +1,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { Untrusted } from '../../core/validate';
+import { sortArg, withoutNulls } from '../../graphql/args';
 import type { GraphQLContext } from '../../graphql/context';
-import { snakeAttributes } from '../accounts/accounts.types';
 import type { RequestListInput } from './requests.input';
 import type { RequestPage } from './requests.service';
 import { CreateLotRequestGql, CreateLotRequestPageGql, requestGql } from './requests.types';
@@ -17,11 +18,8 @@ interface ListArgs {
   size?: number | null;
 }
 
-/** GraphQL arguments → the listing input the service validates; `sort` is written as in REST (`-created_at`). */
-function listInputOf({ sort, ...rest }: ListArgs): RequestListInput {
-  const input = snakeAttributes(rest) as RequestListInput;
-  return sort ? { ...input, sort: { key: sort.replace(/^-/, '') as 'created_at', desc: sort.startsWith('-') } } : input;
-}
+/** GraphQL arguments → the listing input; `sort` is written as in REST (`-created_at`). */
+const listInputOf = ({ sort, ...rest }: ListArgs): Untrusted<RequestListInput> => ({ ...withoutNulls(rest), sort: sortArg(sort) });
 
 const pageGql = (p: RequestPage): CreateLotRequestPageGql => ({
   items: p.items.map((r) => requestGql(r, p.pricing)),
@@ -38,7 +36,7 @@ export class RequestsResolver {
     @Ctx() { rc, services }: GraphQLContext,
     @Arg('currency', () => String, { nullable: true, description: 'Show the prices in this currency' }) currency?: string | null,
   ): Promise<CreateLotRequestGql> {
-    const { request, pricing } = await services.requests.get(rc, id, currency ?? undefined);
+    const { request, pricing } = await services.requests.get(rc, { id, currency });
     return requestGql(request, pricing);
   }
 
@@ -72,7 +70,7 @@ export class RequestsResolver {
     @Arg('size', () => Int, { nullable: true }) size?: number | null,
   ): Promise<CreateLotRequestPageGql> {
     const input = listInputOf({ requestor, reviewer, state, archived, currency, sort, page, size });
-    return pageGql(await services.requests.listOfAccount(rc, accountId, input));
+    return pageGql(await services.requests.listOfAccount(rc, { ...input, accountId }));
   }
 
   @Mutation(() => CreateLotRequestGql, { description: "PATCH /requests/{id}: staff of the request's platform approve or reject a pending request" })
@@ -83,12 +81,12 @@ export class RequestsResolver {
     @Ctx() { rc, services }: GraphQLContext,
     @Arg('rejectReason', () => String, { nullable: true }) rejectReason?: string | null,
   ): Promise<CreateLotRequestGql> {
-    return requestGql(await services.requests.review(rc, id, { attributes: snakeAttributes({ hash, state, rejectReason }) }));
+    return requestGql(await services.requests.review(rc, { id, hash, state, rejectReason: rejectReason ?? undefined }));
   }
 
   @Mutation(() => Boolean, { description: 'DELETE /requests/{id}: the requestor cancels a pending or rejected request' })
   async cancelRequest(@Arg('id', () => ID) id: string, @Ctx() { rc, services }: GraphQLContext): Promise<boolean> {
-    await services.requests.cancel(rc, id);
+    await services.requests.cancel(rc, { id });
     return true;
   }
 }

@@ -1,5 +1,7 @@
 import type { TopLevel } from '../../rest/document';
-import { inputDocument, parseDocument } from '../../rest/document';
+import type { Untrusted } from '../../core/validate';
+import { inputDocument, parseDocument, requirePathId } from '../../rest/document';
+import { fromWire } from '../../rest/fields';
 import { numberLinks } from '../../rest/pagination';
 import type { ParsedQuery } from '../../rest/query';
 import type { AppRouter, RouteRequest } from '../../rest/router';
@@ -8,20 +10,9 @@ import { presentRequest } from './requests.presenter';
 import { ACCOUNT_REQUESTS_QUERY, REQUEST_GET_QUERY, REQUEST_INDEX_QUERY } from './requests.schema';
 import type { RequestPage } from './requests.service';
 
-function listInputOf(query: ParsedQuery): RequestListInput {
-  const f = query.filters;
+function listInputOf(query: ParsedQuery): Untrusted<RequestListInput> {
   const page = query.page as { number: number; size: number };
-  return {
-    type: f.type as 'lots' | undefined,
-    requestor: f.requestor as string | undefined,
-    reviewer: f.reviewer as string | undefined,
-    state: f.state as string[] | undefined,
-    archived: f.archived as boolean | undefined,
-    currency: query.plain.currency as RequestListInput['currency'],
-    sort: query.sort as RequestListInput['sort'],
-    page: page.number,
-    size: page.size,
-  };
+  return { ...query.filters, currency: query.plain.currency, sort: query.sort, page: page.number, size: page.size };
 }
 
 function renderPage(req: RouteRequest, page: RequestPage): TopLevel {
@@ -35,23 +26,24 @@ function renderPage(req: RouteRequest, page: RequestPage): TopLevel {
 export function requestsRoutes(router: AppRouter): void {
   const { requests } = router.services;
 
-  router.get('/requests', { authenticated: true, query: REQUEST_INDEX_QUERY }, async (req) => renderPage(req, await requests.list(req.rc, listInputOf(req.query))));
+  router.get('/requests', { authenticated: true, query: REQUEST_INDEX_QUERY, fields: 'query' }, async (req) => renderPage(req, await requests.list(req.rc, listInputOf(req.query))));
 
-  router.get('/accounts/:id/create_lot_requests', { authenticated: true, query: ACCOUNT_REQUESTS_QUERY }, async (req) =>
-    renderPage(req, await requests.listOfAccount(req.rc, req.params.id, listInputOf(req.query))),
+  router.get('/accounts/:id/create_lot_requests', { authenticated: true, query: ACCOUNT_REQUESTS_QUERY, fields: 'query' }, async (req) =>
+    renderPage(req, await requests.listOfAccount(req.rc, { ...listInputOf(req.query), accountId: req.params.id })),
   );
 
-  router.get('/requests/:id', { authenticated: true, query: REQUEST_GET_QUERY }, async ({ rc, params, query }) => {
-    const { request, pricing } = await requests.get(rc, params.id, query.plain.currency as string | undefined);
+  router.get('/requests/:id', { authenticated: true, query: REQUEST_GET_QUERY, fields: 'query' }, async ({ rc, params, query }) => {
+    const { request, pricing } = await requests.get(rc, { id: params.id, currency: query.plain.currency });
     return { data: presentRequest(request, pricing) };
   });
 
   router.patch('/requests/:id', { authenticated: true }, async ({ rc, params, body }) => {
-    const { data } = parseDocument(inputDocument('reviewable_requests'), body);
-    return { data: presentRequest(await requests.review(rc, params.id, data)) };
+    const { id, attributes } = parseDocument(inputDocument('reviewable_requests'), body).data;
+    requirePathId(id, params.id, 'data.id must be the id of the request in the path');
+    return { data: presentRequest(await requests.review(rc, { id: params.id, ...fromWire(attributes, ['hash', 'state', 'rejectReason']) })) };
   });
 
   router.delete('/requests/:id', { authenticated: true, status: 204 }, async ({ rc, params }) => {
-    await requests.cancel(rc, params.id);
+    await requests.cancel(rc, { id: params.id });
   });
 }

@@ -3,14 +3,26 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller, RequestContext } from '../../core/context';
 import { forbidden, invalid, notFound } from '../../core/errors';
 import { isStaffOf, requireCaller, staffPlatforms } from '../../core/policies';
-import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { validateInput, type Untrusted } from '../../core/validate';
 import { Account, AccountType } from '../accounts/accounts.entity';
 import type { CurrencyService } from '../currency/currency.service';
 import type { LotDraft } from '../lots/lots.draft';
 import type { Lot } from '../lots/lots.entity';
 import { CreateLotRequest, RequestState } from './requests.entity';
 import { requestHash } from './requests.hash';
-import { listInput, REQUEST_ID, reviewInput, type RequestListInput } from './requests.input';
+import {
+  getRequestInput,
+  listInput,
+  REQUEST_ID,
+  requestRef,
+  reviewInput,
+  type AccountRequestListInput,
+  type GetRequestInput,
+  type RequestListInput,
+  type RequestListQuery,
+  type RequestRef,
+  type ReviewInput,
+} from './requests.input';
 import { listRequests, type RequestScope } from './requests.listing';
 import type { RequestPricing } from './requests.view';
 import { NotificationType } from '../notifications/notifications.entity';
@@ -66,53 +78,51 @@ export class RequestsService {
   }
 
   /** GET /requests/{id}: the requestor and staff of the request's platform; anyone else gets 404. */
-  async get(ctx: RequestContext, id: string, currency?: string): Promise<RequestView> {
+  async get(ctx: RequestContext, input: Untrusted<GetRequestInput>): Promise<RequestView> {
     const caller = requireCaller(ctx);
+    const { id, currency } = validateInput(getRequestInput, input);
     const request = await this.find(ctx.em, id);
     if (!this.sees(caller, request)) throw this.missing();
     return { request, pricing: await this.pricing(ctx.em, currency) };
   }
 
   /** GET /requests: the caller's own requests and those of the platforms whose staff it is. */
-  async list(ctx: RequestContext, input: RequestListInput): Promise<RequestPage> {
+  async list(ctx: RequestContext, input: Untrusted<RequestListInput>): Promise<RequestPage> {
     const caller = requireCaller(ctx);
-    return this.page(ctx, { callerId: caller.accountId, staffOf: staffPlatforms(caller) }, input);
+    return this.page(ctx, { callerId: caller.accountId, staffOf: staffPlatforms(caller) }, validateInput(listInput, input));
   }
 
   /**
    * GET /accounts/{id}/create_lot_requests: the requests the account filed (or, for a platform,
    * must review); for the account itself and staff of its platform.
    */
-  async listOfAccount(ctx: RequestContext, accountId: string, input: RequestListInput): Promise<RequestPage> {
+  async listOfAccount(ctx: RequestContext, input: Untrusted<AccountRequestListInput>): Promise<RequestPage> {
     const caller = requireCaller(ctx);
-    const account = await ctx.em.findOne(Account, { id: accountId, accountType: { $ne: AccountType.Master } });
+    const account = await ctx.em.findOne(Account, { id: String(input.accountId), accountType: { $ne: AccountType.Master } });
     if (!account) throw notFound('account_not_found', 'no account with this id');
     if (caller.accountId !== account.id && !isStaffOf(caller, account.platformId)) {
       throw forbidden('not_allowed', "only the account itself and staff of its platform may list the account's requests");
     }
-    return this.page(ctx, { callerId: caller.accountId, staffOf: staffPlatforms(caller), accountId: account.id }, input);
+    return this.page(ctx, { callerId: caller.accountId, staffOf: staffPlatforms(caller), accountId: account.id }, validateInput(listInput, input));
   }
 
   /**
    * PATCH /requests/{id}: staff of the request's platform approve or reject a pending request
    * whose hash they quote. The row is locked, so of two reviews at once exactly one applies.
    */
-  async review(ctx: RequestContext, id: string, input: ResourceInput): Promise<CreateLotRequest> {
+  async review(ctx: RequestContext, input: Untrusted<ReviewInput>): Promise<CreateLotRequest> {
     const caller = requireCaller(ctx);
     return inTransaction(ctx, async (em, scope) => {
-      const request = await this.find(em, id, true);
+      const request = await this.find(em, input.id, true);
       const callerPlatforms = new Set([...staffPlatforms(caller), ...(caller.platformId ? [caller.platformId] : [])]);
       if (!callerPlatforms.has(request.platformId) && caller.accountId !== request.requestor) throw this.missing();
       if (!isStaffOf(caller, request.platformId)) throw forbidden('not_allowed', "only staff of the request's platform may review it");
-      const attrs = validateAttributes(reviewInput, input.attributes);
-      if (input.id !== undefined && input.id !== null && String(input.id) !== request.id) {
-        throw invalid('invalid_field', 'data.id must be the id of the request in the path', { pointer: '/data/id' });
-      }
+      const attrs = validateInput(reviewInput, input);
       if (request.requestState !== RequestState.Pending) {
-        throw invalid('request_not_pending', 'only a pending request can be reviewed', { attribute: 'state' });
+        throw invalid('request_not_pending', 'only a pending request can be reviewed', { field: 'state' });
       }
       if (attrs.hash !== request.hash) {
-        throw invalid('hash_mismatch', 'hash is not the hash of the request body', { attribute: 'hash' });
+        throw invalid('hash_mismatch', 'hash is not the hash of the request body', { field: 'hash' });
       }
       request.requestState = REVIEW_STATES[attrs.state];
       if (request.requestState === RequestState.Approved) {
@@ -120,7 +130,7 @@ export class RequestsService {
         request.lotId = lot.id;
         await this.notifications.emit(em, scope, NotificationType.DirectSaleApproved, [request.requestor], { lot_id: lot.id });
       } else {
-        request.rejectReason = attrs.reject_reason ?? '';
+        request.rejectReason = attrs.rejectReason ?? '';
         await this.notifications.emit(em, scope, NotificationType.DirectSaleRejected, [request.requestor], { request_id: request.id });
       }
       await em.flush();
@@ -129,8 +139,9 @@ export class RequestsService {
   }
 
   /** DELETE /requests/{id}: the requestor cancels a pending or rejected request. */
-  async cancel(ctx: RequestContext, id: string): Promise<void> {
+  async cancel(ctx: RequestContext, input: Untrusted<RequestRef>): Promise<void> {
     const caller = requireCaller(ctx);
+    const { id } = validateInput(requestRef, input);
     await ctx.em.transactional(async (em) => {
       const request = await this.find(em, id, true);
       if (request.requestor !== caller.accountId) throw forbidden('not_allowed', 'only the requestor may cancel a request');
@@ -142,8 +153,7 @@ export class RequestsService {
     });
   }
 
-  private async page(ctx: RequestContext, scope: RequestScope, input: RequestListInput): Promise<RequestPage> {
-    const q = validateAttributes(listInput, input);
+  private async page(ctx: RequestContext, scope: RequestScope, q: RequestListQuery): Promise<RequestPage> {
     const { items, total } = await listRequests(ctx.em, scope, q);
     return { items, total, page: q.page, size: q.size, pricing: await this.pricing(ctx.em, q.currency) };
   }
@@ -156,8 +166,8 @@ export class RequestsService {
     return request.requestor === caller.accountId || isStaffOf(caller, request.platformId);
   }
 
-  private async find(em: EntityManager, id: string, lock = false): Promise<CreateLotRequest> {
-    if (!REQUEST_ID.test(id)) throw invalid('invalid_request_id', 'the request id must be an integer');
+  private async find(em: EntityManager, id: unknown, lock = false): Promise<CreateLotRequest> {
+    if (typeof id !== 'string' || !REQUEST_ID.test(id)) throw invalid('invalid_request_id', 'the request id must be an integer');
     const request = await em.findOne(CreateLotRequest, { id }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
     if (!request) throw this.missing();
     return request;

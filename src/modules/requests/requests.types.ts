@@ -1,7 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import type { CreateLotRequest } from './requests.entity';
-import { requestFields, type RequestPricing } from './requests.view';
+import { requestView, type RequestPricing } from './requests.view';
 
 @ObjectType('CreateLotRequest', { description: 'A create-lot (reviewable) request: a user\'s lot body awaiting review by its platform' })
 export class CreateLotRequestGql {
@@ -43,34 +43,5 @@ export class CreateLotRequestPageGql {
 }
 
 export function requestGql(request: CreateLotRequest, pricing?: RequestPricing): CreateLotRequestGql {
-  const f = requestFields(request, pricing);
-  return {
-    id: request.id,
-    requestState: f.request_state,
-    requestStateStr: f.request_state_str,
-    requestor: f.requestor,
-    reviewer: f.reviewer,
-    platformId: f.platform_id,
-    organizerId: f.organizer_id,
-    lotId: request.lotId,
-    lotType: f.lot_type,
-    lotTypeStr: f.lot_type_str,
-    currency: f.currency,
-    startPrice: f.start_price as string,
-    buyNowPrice: f.buy_now_price as string,
-    buyNowSupport: f.buy_now_support,
-    deposit: f.deposit as string,
-    minStep: f.min_step as string,
-    maxStep: f.max_step,
-    b2bVehiclePrice: f.b2b_vehicle_price,
-    b2cVehiclePrice: f.b2c_vehicle_price,
-    b2cTotalPrice: f.b2c_total_price,
-    startTime: f.start_time,
-    duration: f.duration,
-    details: f.details,
-    hash: f.hash,
-    rejectReason: f.reject_reason,
-    createdAt: f.created_at,
-    updatedAt: f.updated_at,
-  };
+  return { id: request.id, ...requestView(request, pricing) };
 }

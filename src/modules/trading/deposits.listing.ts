@@ -2,20 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid } from '../../core/errors';
 import { keysetPage, planKeyset, type KeysetPage } from '../../rest/pagination';
 import { Deposit } from './trading.entity';
-import { DEPOSIT_STATE_CODES } from './trading.input';
-
-export interface DepositFilter {
-  /** State names: pending, paid, returned, fee_charged. */
-  state?: string[];
-  lot_id?: number;
-}
-
-export interface DepositPageRequest {
-  filter: DepositFilter;
-  sort: { key: 'created_at'; desc: boolean };
-  cursor: string | null;
-  limit: number;
-}
+import { DEPOSIT_STATE_CODES, type DepositPage } from './trading.input';
 
 /** Whose deposits the caller sees: its own, those on lots it organizes, those on its platforms' lots. */
 export interface DepositScope {
@@ -27,7 +14,7 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
 
 /** One keyset page of deposits (GET /deposits): one statement, every value a parameter. */
-export async function depositPage(em: EntityManager, scope: DepositScope, req: DepositPageRequest): Promise<KeysetPage<Deposit>> {
+export async function depositPage(em: EntityManager, scope: DepositScope, req: DepositPage): Promise<KeysetPage<Deposit>> {
   const parts = [
     `(d.account_id = ? or l.organizer_id = ?${scope.platforms.length ? ` or l.publisher_id in (${placeholders(scope.platforms.length)})` : ''})`,
   ];
@@ -36,15 +23,15 @@ export async function depositPage(em: EntityManager, scope: DepositScope, req: D
     parts.push(`d.state in (${placeholders(req.filter.state.length)})`);
     params.push(...req.filter.state.map((s) => DEPOSIT_STATE_CODES[s]));
   }
-  if (req.filter.lot_id !== undefined) {
+  if (req.filter.lotId !== undefined) {
     parts.push('d.lot_id = ?');
-    params.push(req.filter.lot_id);
+    params.push(req.filter.lotId);
   }
-  const keyset = { key: req.sort.key, desc: req.sort.desc, cursor: req.cursor, limit: req.limit };
+  const keyset = { key: req.sort.key, desc: req.sort.desc, cursor: req.page.cursor, limit: req.page.limit };
   const plan = planKeyset(keyset);
   if (plan.after) {
     if (typeof plan.after.value !== 'string' || !TIMESTAMP.test(plan.after.value) || !/^\d{1,18}$/.test(plan.after.id)) {
-      throw invalid('invalid_cursor', 'page[cursor] is not a cursor of this listing', { parameter: 'page[cursor]' });
+      throw invalid('invalid_cursor', 'page[cursor] is not a cursor of this listing', { field: 'page.cursor' });
     }
     parts.push(`(d.created_at, d.id) ${plan.desc ? '<' : '>'} (?::timestamptz, ?::bigint)`);
     params.push(plan.after.value, plan.after.id);

@@ -1,9 +1,7 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { sortArg } from '../../graphql/args';
 import type { GraphQLContext } from '../../graphql/context';
-import { parseQuery } from '../../rest/query';
-import type { DepositFilter } from './deposits.listing';
 import { depositGql, participantGql } from './trading.mappers';
-import { DEPOSIT_INDEX_QUERY } from './trading.schema';
 import { DepositConnectionGql, DepositGql, ParticipantGql } from './trading.types';
 
 @Resolver(() => DepositGql)
@@ -19,19 +17,10 @@ export class DepositsResolver {
     @Arg('first', () => Int, { nullable: true, description: '1 to 100; 15 by default' }) first?: number | null,
     @Arg('after', () => String, { nullable: true, description: 'A cursor from pageInfo' }) after?: string | null,
   ): Promise<DepositConnectionGql> {
-    const raw: Record<string, string> = {};
-    if (state) raw['filter[state]'] = state.join(',');
-    if (lotId !== undefined && lotId !== null) raw['filter[lot_id]'] = lotId;
-    if (sort) raw.sort = sort;
-    if (first !== undefined && first !== null) raw['page[limit]'] = String(first);
-    if (after) raw['page[cursor]'] = after;
-    const query = parseQuery(DEPOSIT_INDEX_QUERY, raw);
-    const page = query.page as { cursor: string | null; limit: number };
     const view = await services.deposits.list(rc, {
-      filter: query.filters as DepositFilter,
-      sort: query.sort as { key: 'created_at'; desc: boolean },
-      cursor: page.cursor,
-      limit: page.limit,
+      filter: { state: state ?? undefined, lotId: lotId ?? undefined },
+      sort: sortArg(sort),
+      page: { cursor: after, limit: first ?? undefined },
     });
     return {
       nodes: view.items.map(depositGql),
@@ -45,7 +34,7 @@ export class DepositsResolver {
     @Arg('state', () => String, { description: 'paid or returned' }) state: string,
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<DepositGql> {
-    return depositGql((await services.deposits.setState(rc, id, { attributes: { state } })).deposit);
+    return depositGql((await services.deposits.setState(rc, { id, state })).deposit);
   }
 
   @FieldResolver(() => ParticipantGql, { nullable: true, description: 'The participant that made the deposit' })

@@ -1,7 +1,7 @@
-import { inputDocument, parseDocument, type Resource, type TopLevel } from '../../rest/document';
+import { inputDocument, parseDocument, requirePathId, type Resource, type TopLevel } from '../../rest/document';
+import { fromWire } from '../../rest/fields';
 import { cursorLinks } from '../../rest/pagination';
 import type { AppRouter } from '../../rest/router';
-import type { DepositFilter } from './deposits.listing';
 import { presentDeposit, presentDepositState, presentParticipant } from './trading.presenter';
 import { DEPOSIT_INDEX_QUERY } from './trading.schema';
 
@@ -9,14 +9,10 @@ import { DEPOSIT_INDEX_QUERY } from './trading.schema';
 export function depositsRoutes(router: AppRouter): void {
   const { deposits } = router.services;
 
-  router.get('/deposits', { authenticated: true, query: DEPOSIT_INDEX_QUERY }, async (req): Promise<TopLevel> => {
-    const page = req.query.page as { cursor: string | null; limit: number };
+  router.get('/deposits', { authenticated: true, query: DEPOSIT_INDEX_QUERY, fields: 'query' }, async (req): Promise<TopLevel> => {
     const withParticipants = req.query.include.has('participant');
-    const view = await deposits.list(
-      req.rc,
-      { filter: req.query.filters as DepositFilter, sort: req.query.sort as { key: 'created_at'; desc: boolean }, cursor: page.cursor, limit: page.limit },
-      withParticipants,
-    );
+    const filter = fromWire(req.query.filters, ['state', 'lotId']);
+    const view = await deposits.list(req.rc, { filter, sort: req.query.sort, page: req.query.page, withParticipants });
     const included: Resource[] = [];
     const data = view.items.map((d) => {
       const resource = presentDeposit(d);
@@ -35,7 +31,9 @@ export function depositsRoutes(router: AppRouter): void {
   });
 
   router.patch('/deposits/:id', { authenticated: true }, async ({ rc, params, body }) => {
-    const { data } = parseDocument(inputDocument('deposits'), body);
-    return { data: presentDepositState((await deposits.setState(rc, params.id, data)).deposit) };
+    const { id, attributes } = parseDocument(inputDocument('deposits'), body).data;
+    requirePathId(id, params.id, 'data.id must be the id of the deposit in the path');
+    const { deposit } = await deposits.setState(rc, { id: params.id, ...fromWire(attributes, ['state']) });
+    return { data: presentDepositState(deposit) };
   });
 }

@@ -4,12 +4,12 @@ import type { RequestContext } from '../../core/context';
 import { forbidden, invalid, notFound } from '../../core/errors';
 import { isStaffOf, requireCaller, staffPlatforms } from '../../core/policies';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
-import { validateAttributes, type ResourceInput } from '../../core/validate';
-import type { KeysetPage } from '../../rest/pagination';
+import { validateInput, type Untrusted } from '../../core/validate';
+import type { KeysetPage } from '../../core/page';
 import { Lot } from '../lots/lots.entity';
-import { depositPage, type DepositPageRequest } from './deposits.listing';
+import { depositPage } from './deposits.listing';
 import { Deposit, DepositState, Participant, ParticipantState } from './trading.entity';
-import { depositStateInput } from './trading.input';
+import { depositPageInput, depositStateInput, type DepositPageInput, type DepositStateInput } from './trading.input';
 import { integerId } from '../../core/ids';
 import { NotificationType } from '../notifications/notifications.entity';
 import { staffOf } from '../notifications/notifications.recipients';
@@ -43,11 +43,12 @@ export class DepositsService {
    * GET /deposits: the caller's own deposits, and those on lots it organizes or whose publisher
    * it is staff of; one keyset page, with the participants when asked.
    */
-  async list(ctx: RequestContext, req: DepositPageRequest, withParticipants = false): Promise<DepositsView> {
+  async list(ctx: RequestContext, input: Untrusted<DepositPageInput>): Promise<DepositsView> {
+    const req = validateInput(depositPageInput, input, 'parameter');
     const caller = requireCaller(ctx);
     const page = await depositPage(ctx.em, { accountId: caller.accountId, platforms: staffPlatforms(caller) }, req);
     const ids = [...new Set(page.items.map((d) => d.participantId))];
-    const participants = withParticipants && ids.length ? await ctx.em.find(Participant, { id: { $in: ids } }) : [];
+    const participants = req.withParticipants && ids.length ? await ctx.em.find(Participant, { id: { $in: ids } }) : [];
     return { ...page, participants: new Map(participants.map((p) => [p.id, p])) };
   }
 
@@ -57,24 +58,19 @@ export class DepositsService {
    * share-locked first, as every trading change takes the lot before its participants and
    * deposits, then the deposit row is locked.
    */
-  async setState(ctx: RequestContext, id: string, input: ResourceInput): Promise<DepositChange> {
+  async setState(ctx: RequestContext, input: Untrusted<DepositStateInput>): Promise<DepositChange> {
     const caller = requireCaller(ctx);
-    const depositId = integerId(id);
+    const depositId = integerId(input.id);
     return inTransaction(ctx, async (em, scope) => {
       const found = depositId === null ? null : await em.findOne(Deposit, { id: depositId }, { refresh: true });
       if (!found) throw notFound('deposit_not_found', 'no deposit with this id');
       const lot = await em.findOneOrFail(Lot, { id: found.lotId }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
       if (!isStaffOf(caller, lot.publisherId)) throw forbidden('not_allowed', "only staff of the lot's publisher may set a deposit's state");
-      const attrs = validateAttributes(depositStateInput, input.attributes);
-      if (input.id !== undefined && input.id !== null && String(input.id) !== found.id) {
-        throw invalid('invalid_field', 'data.id must be the id of the deposit in the path', { pointer: '/data/id' });
-      }
+      const { state } = validateInput(depositStateInput, input);
       const deposit = await em.findOneOrFail(Deposit, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-      const move = MOVES[attrs.state];
+      const move = MOVES[state];
       if (deposit.state !== move.from) {
-        throw invalid('invalid_deposit_transition', `a deposit becomes ${attrs.state} only from ${move.from === DepositState.Pending ? 'pending' : 'paid'}`, {
-          attribute: 'state',
-        });
+        throw invalid('invalid_deposit_transition', `a deposit becomes ${state} only from ${move.from === DepositState.Pending ? 'pending' : 'paid'}`, { field: 'state' });
       }
       return this.move(em, scope, lot, deposit, move.to);
     });

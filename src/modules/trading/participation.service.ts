@@ -1,16 +1,15 @@
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
 import { conflict, forbidden, invalid } from '../../core/errors';
-import { requireActive, requireCaller } from '../../core/policies';
+import { managesLot, requireActive, requireCaller } from '../../core/policies';
 import { inTransaction } from '../../core/transaction';
 import { uniquely } from '../../core/unique';
-import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { validateInput, type Untrusted } from '../../core/validate';
 import { AccountType } from '../accounts/accounts.entity';
 import { LotType } from '../lots/lots.entity';
-import { managesLot } from '../../core/policies';
 import { findLot } from '../lots/lots.find';
 import { Deposit, DepositState, Participant, ParticipantState } from './trading.entity';
-import { participationInput } from './trading.input';
+import { participantRef, participateInput, type ParticipantRef, type ParticipateInput } from './trading.input';
 import { findParticipant, OPEN_STATES, requireNotEnded, requireNoWinner, requireOpen, requireTradable, supportsBuyNow } from './trading.rules';
 import { NotificationType } from '../notifications/notifications.entity';
 import { staffOf } from '../notifications/notifications.recipients';
@@ -40,28 +39,25 @@ export class ParticipationService {
    * so that no participant slips in beside a winner being chosen; the unique (lot, account)
    * index decides between two requests of one account.
    */
-  async participate(ctx: RequestContext, lotId: string, input: ResourceInput): Promise<Participation> {
+  async participate(ctx: RequestContext, input: Untrusted<ParticipateInput>): Promise<Participation> {
     const caller = requireCaller(ctx);
     return uniquely(
       () =>
         inTransaction(ctx, async (em, scope) => {
-          const lot = await findLot(em, lotId, LockMode.PESSIMISTIC_READ);
+          const lot = await findLot(em, input.lotId, LockMode.PESSIMISTIC_READ);
           if (managesLot(ctx.caller, lot)) throw forbidden('owner_cannot_participate', "the lot's organizer and its publisher's staff cannot take part in it");
           if (!PARTICIPANT_TYPES.has(caller.accountType)) throw forbidden('not_allowed', 'only users and brokers take part in lots');
           requireActive(caller);
-          const attrs = validateAttributes(participationInput, input.attributes);
-          if (attrs.lot_id !== undefined && attrs.lot_id !== lot.id) {
-            throw invalid('invalid_field', 'lot_id must be the id of the lot in the path', { attribute: 'lot_id' });
-          }
+          const { buyNow } = validateInput(participateInput, input);
           requireTradable(lot);
           requireOpen(lot);
           requireNoWinner(lot);
           requireNotEnded(lot);
-          if (lot.lotType === LotType.NoAuction && !attrs.buy_now) {
-            throw invalid('buy_now_required', 'a direct sale is joined with buy_now true', { attribute: 'buy_now' });
+          if (lot.lotType === LotType.NoAuction && !buyNow) {
+            throw invalid('buy_now_required', 'a direct sale is joined with buy_now true', { field: 'buyNow' });
           }
-          if (attrs.buy_now && !supportsBuyNow(lot)) {
-            throw invalid('buy_now_not_supported', 'the lot does not support buy now', { attribute: 'buy_now' });
+          if (buyNow && !supportsBuyNow(lot)) {
+            throw invalid('buy_now_not_supported', 'the lot does not support buy now', { field: 'buyNow' });
           }
           if (await em.count(Participant, { lotId: lot.id, accountId: caller.accountId })) throw alreadyParticipant();
 
@@ -70,7 +66,7 @@ export class ParticipationService {
             lotId: lot.id,
             accountId: caller.accountId,
             state: needsDeposit ? ParticipantState.DepositPending : ParticipantState.Pending,
-            requestedBuyNow: attrs.buy_now,
+            requestedBuyNow: buyNow,
           });
           await em.flush();
           const deposit = needsDeposit
@@ -96,8 +92,9 @@ export class ParticipationService {
    * PATCH /v2/lots/{id}/participants/{account}: a pending participant asks to buy the lot now.
    * The lot row is locked, so of two participants asking at once one gets 409.
    */
-  async buyNow(ctx: RequestContext, lotId: string, accountId: string): Promise<Participant> {
+  async buyNow(ctx: RequestContext, input: Untrusted<ParticipantRef>): Promise<Participant> {
     const caller = requireCaller(ctx);
+    const { lotId, accountId } = validateInput(participantRef, input);
     return inTransaction(ctx, async (em, scope) => {
       const lot = await findLot(em, lotId, LockMode.PESSIMISTIC_WRITE);
       const participant = await findParticipant(em, lot.id, accountId);

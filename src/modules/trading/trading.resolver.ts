@@ -5,15 +5,6 @@ import { LotGql } from '../lots/lots.types';
 import { participantGql, winnerDetailsGql } from './trading.mappers';
 import { ParticipantGql, WinnerDetailsGql, WinnerDetailsInput } from './trading.types';
 
-/** camelCase input fields → snake_case attributes; absent fields stay absent, null stays null. */
-function attributesOf(input: object): Record<string, unknown> {
-  return Object.fromEntries(
-    Object.entries(input)
-      .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => [k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`), v]),
-  );
-}
-
 @Resolver()
 export class TradingResolver {
   @Mutation(() => ParticipantGql, { description: 'POST /lots/{id}/participation_requests: the caller (a user or broker) joins the lot' })
@@ -22,7 +13,7 @@ export class TradingResolver {
     @Ctx() { rc, services }: GraphQLContext,
     @Arg('buyNow', () => Boolean, { nullable: true, description: 'Required true for a direct sale' }) buyNow?: boolean | null,
   ): Promise<ParticipantGql> {
-    const { participant } = await services.participation.participate(rc, lotId, { attributes: attributesOf({ buyNow: buyNow ?? undefined }) });
+    const { participant } = await services.participation.participate(rc, { lotId, buyNow: buyNow ?? undefined });
     return participantGql(participant);
   }
 
@@ -32,7 +23,7 @@ export class TradingResolver {
     @Arg('accountId', () => String) accountId: string,
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<ParticipantGql> {
-    return participantGql(await services.participation.buyNow(rc, lotId, accountId));
+    return participantGql(await services.participation.buyNow(rc, { lotId, accountId }));
   }
 
   @Mutation(() => ParticipantGql, { description: "POST /v2/lots/{id}/winners: the lot's organizer or staff of its publisher choose the winner" })
@@ -43,8 +34,7 @@ export class TradingResolver {
     @Arg('buyNow', () => Boolean, { nullable: true, description: 'true makes the participant buy_now_winner' }) buyNow?: boolean | null,
     @Arg('accountId', () => String, { nullable: true, description: "When given, must be the participant's account id" }) accountId?: string | null,
   ): Promise<ParticipantGql> {
-    const input = { id: participantId, attributes: attributesOf({ buyNow: buyNow ?? undefined, accountId: accountId ?? undefined }) };
-    const { winner } = await services.winners.chooseWinner(rc, lotId, input, { id: { attribute: 'participant_id' } });
+    const { winner } = await services.winners.chooseWinner(rc, { lotId, participantId, buyNow: buyNow ?? undefined, accountId: accountId ?? undefined });
     return participantGql(winner);
   }
 
@@ -54,7 +44,7 @@ export class TradingResolver {
     @Arg('accountId', () => String) accountId: string,
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<boolean> {
-    await services.winners.reject(rc, lotId, accountId);
+    await services.winners.reject(rc, { lotId, accountId });
     return true;
   }
 
@@ -64,8 +54,7 @@ export class TradingResolver {
     @Arg('state', () => String, { description: 'sold or finished' }) state: string,
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<LotGql> {
-    const { lot } = await services.winners.close(rc, { id: lotId, attributes: { state } }, { id: { attribute: 'lot_id' } });
-    const view = await services.lots.get(rc, lot.id);
+    const { view } = await services.winners.close(rc, { lotId, state });
     return lotGql(view.lots[0], view.convert);
   }
 
@@ -75,7 +64,7 @@ export class TradingResolver {
     @Arg('input', () => WinnerDetailsInput) input: WinnerDetailsInput,
     @Ctx() { rc, services }: GraphQLContext,
   ): Promise<WinnerDetailsGql> {
-    const { details } = await services.winners.setWinnerDetails(rc, lotId, { attributes: attributesOf(input) }, { id: { attribute: 'lot_id' } });
+    const { details } = await services.winners.setWinnerDetails(rc, { ...input, lotId });
     return winnerDetailsGql(details);
   }
 }

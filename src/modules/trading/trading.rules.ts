@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
-import { forbidden, invalid, notFound, type ErrorSource } from '../../core/errors';
+import { forbidden, invalid, notFound } from '../../core/errors';
 import { integerId } from '../../core/ids';
 import { managesLot } from '../../core/policies';
-import { Lot, LotState, LotType } from '../lots/lots.entity';
+import { Lot, LotType } from '../lots/lots.entity';
+import { hasEnded, isClosed } from '../lots/lots.open';
 import { Deposit, DepositState, Participant, ParticipantState } from './trading.entity';
 
 /**
@@ -16,12 +17,12 @@ import { Deposit, DepositState, Participant, ParticipantState } from './trading.
 export const OPEN_STATES = [ParticipantState.Pending, ParticipantState.DepositPending];
 export const WINNER_STATES = [ParticipantState.Winner, ParticipantState.BuyNowWinner];
 
-/** The id of the resource a body names in `data.id`: 400 when it is absent or not an integer. */
-export function requireBodyId(value: unknown, source: ErrorSource): string {
+/** The id of the resource an input names in `field`: 400 when it is absent or not an integer. */
+export function requireId(value: unknown, field: string): string {
   const id = integerId(value);
   if (id !== null) return id;
   const missing = value === undefined || value === null;
-  throw invalid(missing ? 'missing_field' : 'invalid_field', missing ? 'the id is required' : 'the id must be an integer-valued string', source);
+  throw invalid(missing ? 'missing_field' : 'invalid_field', missing ? 'the id is required' : 'the id must be an integer-valued string', { field });
 }
 
 /** The participant of a lot with this account id; 404 when the account takes no part in the lot. */
@@ -45,7 +46,7 @@ export function requireTradable(lot: Lot): void {
 
 /** A closed lot (sold or finished) takes no participation, winner choice or buy now. */
 export function requireOpen(lot: Lot): void {
-  if (lot.lotState !== LotState.Pending) throw invalid('lot_closed', 'the lot is closed');
+  if (isClosed(lot)) throw invalid('lot_closed', 'the lot is closed');
 }
 
 export function requireNoWinner(lot: Lot): void {
@@ -53,7 +54,7 @@ export function requireNoWinner(lot: Lot): void {
 }
 
 export function requireNotEnded(lot: Lot, now = new Date()): void {
-  if (lot.endTime.getTime() <= now.getTime()) throw invalid('lot_ended', 'the lot has ended');
+  if (hasEnded(lot, now)) throw invalid('lot_ended', 'the lot has ended');
 }
 
 export const supportsBuyNow = (lot: Lot) => lot.buyNowPrice.gt(0);

@@ -1,23 +1,36 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
-import { invalid, notFound, type ErrorSource } from '../../core/errors';
+import { invalid, notFound } from '../../core/errors';
 import { requireCaller } from '../../core/policies';
 import { inTransaction } from '../../core/transaction';
-import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { validateInput, type Untrusted } from '../../core/validate';
 import { LotState, type Lot } from '../lots/lots.entity';
 import { findLot } from '../lots/lots.find';
+import { isClosed } from '../lots/lots.open';
+import type { LotsService, LotsView } from '../lots/lots.service';
 import { Deposit, DepositState, Participant, ParticipantState, WinnerDetails } from './trading.entity';
 import type { NotificationsService } from '../notifications/notifications.service';
 import type { LivePublisher } from '../../live/live.port';
 import { requireInvoice } from '../documents/documents.repository';
 import type { LotClock } from '../../jobs/lot-clock';
 import { NotificationType } from '../notifications/notifications.entity';
-import { closeInput, winnerDetailsInput, winnerInput, type WinnerDetailsAttributes } from './trading.input';
+import {
+  chooseWinnerInput,
+  closeLotInput,
+  participantRef,
+  WINNER_DETAILS_FIELDS,
+  winnerDetailsInput,
+  type ChooseWinnerInput,
+  type CloseLotInput,
+  type ParticipantRef,
+  type WinnerDetailsChanges,
+  type WinnerDetailsInput,
+} from './trading.input';
 import {
   findParticipant,
   OPEN_STATES,
-  requireBodyId,
+  requireId,
   requireManager,
   requireNoWinner,
   requireOpen,
@@ -36,8 +49,9 @@ export interface WinnerChoice {
   returned: Deposit[];
 }
 
+/** A closed lot, read again once the close committed, with the losers it settled. */
 export interface ClosedLot {
-  lot: Lot;
+  view: LotsView;
   lost: Participant[];
   returned: Deposit[];
 }
@@ -50,12 +64,6 @@ export interface WinnerDetailsChange {
   winner: Participant | null;
 }
 
-/** Where the edges name the ids of a body: REST `/data/id`, GraphQL an argument. */
-export interface IdSources {
-  id: ErrorSource;
-}
-const BODY_ID: IdSources = { id: { pointer: '/data/id' } };
-
 const CHARGEABLE = [DepositState.Pending, DepositState.Paid];
 
 /**
@@ -67,23 +75,25 @@ const CHARGEABLE = [DepositState.Pending, DepositState.Paid];
 export class WinnersService {
   constructor(
     private readonly notifications: NotificationsService,
+    /** Lazy: the lots area reads a closed lot again as every lot is read. */
+    private readonly lots: () => Pick<LotsService, 'get'>,
     private readonly live?: LivePublisher,
     private readonly clock?: LotClock,
   ) {}
 
   /** POST /v2/lots/{id}/winners. */
-  async chooseWinner(ctx: RequestContext, lotId: string, input: ResourceInput, at: IdSources = BODY_ID): Promise<WinnerChoice> {
+  async chooseWinner(ctx: RequestContext, input: Untrusted<ChooseWinnerInput>): Promise<WinnerChoice> {
     requireCaller(ctx);
     return inTransaction(ctx, async (em, scope) => {
-      const lot = await findLot(em, lotId, LockMode.PESSIMISTIC_WRITE);
-      const participantId = requireBodyId(input.id, at.id);
+      const lot = await findLot(em, input.lotId, LockMode.PESSIMISTIC_WRITE);
+      const participantId = requireId(input.participantId, 'participantId');
       const participant = await em.findOne(Participant, { id: participantId }, { refresh: true });
-      if (!participant) throw notFound('participant_not_found', 'no participant with this id', at.id);
+      if (!participant) throw notFound('participant_not_found', 'no participant with this id', { field: 'participantId' });
       requireManager(ctx, lot, 'choose its winner');
-      const attrs = validateAttributes(winnerInput, input.attributes);
-      if (participant.lotId !== lot.id) throw invalid('not_participant', 'the participant belongs to another lot', at.id);
-      if (attrs.account_id !== undefined && attrs.account_id !== participant.accountId) {
-        throw invalid('not_participant', 'account_id is not the account of this participant', { attribute: 'account_id' });
+      const { buyNow, accountId } = validateInput(chooseWinnerInput, input);
+      if (participant.lotId !== lot.id) throw invalid('not_participant', 'the participant belongs to another lot', { field: 'participantId' });
+      if (accountId !== undefined && accountId !== participant.accountId) {
+        throw invalid('not_participant', 'account_id is not the account of this participant', { field: 'accountId' });
       }
       requireTradable(lot);
       requireOpen(lot);
@@ -91,10 +101,10 @@ export class WinnersService {
       if (!OPEN_STATES.includes(participant.state)) {
         throw invalid('participant_not_eligible', 'only a pending or deposit_pending participant can win');
       }
-      if (attrs.buy_now && !supportsBuyNow(lot)) {
-        throw invalid('buy_now_not_supported', 'the lot does not support buy now', { attribute: 'buy_now' });
+      if (buyNow && !supportsBuyNow(lot)) {
+        throw invalid('buy_now_not_supported', 'the lot does not support buy now', { field: 'buyNow' });
       }
-      participant.state = attrs.buy_now ? ParticipantState.BuyNowWinner : ParticipantState.Winner;
+      participant.state = buyNow ? ParticipantState.BuyNowWinner : ParticipantState.Winner;
       lot.winnerId = participant.accountId;
       const { lost, returned } = await settleLosers(em, lot.id, participant.id);
       await em.flush();
@@ -105,8 +115,9 @@ export class WinnersService {
   }
 
   /** DELETE /v2/lots/{id}/participants/{account}: the participant is rejected; a paid deposit goes back. */
-  async reject(ctx: RequestContext, lotId: string, accountId: string): Promise<Participant> {
+  async reject(ctx: RequestContext, input: Untrusted<ParticipantRef>): Promise<Participant> {
     requireCaller(ctx);
+    const { lotId, accountId } = validateInput(participantRef, input);
     return inTransaction(ctx, async (em) => {
       const lot = await findLot(em, lotId, LockMode.PESSIMISTIC_WRITE);
       const participant = await findParticipant(em, lot.id, accountId);
@@ -127,29 +138,30 @@ export class WinnersService {
    * POST /lots/closed: sold needs a participant in winner or buy_now_winner, finished needs
    * none. Whoever is still open (pending or deposit_pending) loses, and paid deposits go back.
    */
-  async close(ctx: RequestContext, input: ResourceInput, at: IdSources = BODY_ID): Promise<ClosedLot> {
+  async close(ctx: RequestContext, input: Untrusted<CloseLotInput>): Promise<ClosedLot> {
     requireCaller(ctx);
-    const lotId = requireBodyId(input.id, at.id);
-    return inTransaction(ctx, async (em, scope) => {
-      const lot = await findLot(em, lotId, LockMode.PESSIMISTIC_WRITE, at.id);
+    const lotId = requireId(input.lotId, 'lotId');
+    const closed = await inTransaction(ctx, async (em, scope) => {
+      const lot = await findLot(em, lotId, LockMode.PESSIMISTIC_WRITE, { field: 'lotId' });
       requireManager(ctx, lot, 'close it');
-      const attrs = validateAttributes(closeInput, input.attributes);
+      const { state } = validateInput(closeLotInput, input);
       requireTradable(lot);
-      if (lot.lotState !== LotState.Pending) throw invalid('lot_closed', 'the lot is already closed');
+      if (isClosed(lot)) throw invalid('lot_closed', 'the lot is already closed');
       const winners = await em.count(Participant, { lotId: lot.id, state: { $in: WINNER_STATES } });
-      if (attrs.state === 'sold' && !winners) {
-        throw invalid('lot_has_no_winner', 'a lot is closed sold only when a participant is winner or buy_now_winner', { attribute: 'state' });
+      if (state === 'sold' && !winners) {
+        throw invalid('lot_has_no_winner', 'a lot is closed sold only when a participant is winner or buy_now_winner', { field: 'state' });
       }
-      if (attrs.state === 'finished' && winners) {
-        throw invalid('lot_has_winner', 'a lot with a winner is closed sold, not finished', { attribute: 'state' });
+      if (state === 'finished' && winners) {
+        throw invalid('lot_has_winner', 'a lot with a winner is closed sold, not finished', { field: 'state' });
       }
-      lot.lotState = attrs.state === 'sold' ? LotState.Sold : LotState.Finished;
+      lot.lotState = state === 'sold' ? LotState.Sold : LotState.Finished;
       const { lost, returned } = await settleLosers(em, lot.id, null);
       await em.flush();
       scope.afterCommit(() => this.live?.publishLotChanged(lot.id));
       if (lot.lotState === LotState.Sold) scope.afterCommit(() => this.clock?.lotClosedSold(lot.id));
-      return { lot, lost, returned };
+      return { lotId: lot.id, lost, returned };
     });
+    return { view: await this.lots().get(ctx, { id: closed.lotId }), lost: closed.lost, returned: closed.returned };
   }
 
   /**
@@ -157,35 +169,31 @@ export class WinnersService {
    * keep their value. `deal_canceled: true` moves the winner to deal_canceled and charges its
    * deposit; `invoice_paid: true` charges the winner's deposit. Neither can be undone.
    */
-  async setWinnerDetails(ctx: RequestContext, lotId: string, input: ResourceInput, at: IdSources = BODY_ID): Promise<WinnerDetailsChange> {
+  async setWinnerDetails(ctx: RequestContext, input: Untrusted<WinnerDetailsInput>): Promise<WinnerDetailsChange> {
     requireCaller(ctx);
     return inTransaction(ctx, async (em, scope) => {
-      const lot = await findLot(em, lotId, LockMode.PESSIMISTIC_WRITE);
+      const lot = await findLot(em, input.lotId, LockMode.PESSIMISTIC_WRITE);
       requireManager(ctx, lot, 'set its winner details');
-      const attrs = validateAttributes(winnerDetailsInput, input.attributes);
-      if (input.id !== undefined && input.id !== null && String(input.id) !== lot.id) {
-        throw invalid('invalid_field', 'data.id must be the id of the lot in the path', at.id);
-      }
+      const attrs = validateInput(winnerDetailsInput, input);
       requireTradable(lot);
       const details = (await em.findOne(WinnerDetails, { lotId: lot.id }, { refresh: true })) ?? em.create(WinnerDetails, { lotId: lot.id });
-      for (const flag of ['deal_canceled', 'invoice_paid'] as const) {
-        const was = flag === 'deal_canceled' ? details.dealCanceled : details.invoicePaid;
-        if (was === true && attrs[flag] !== undefined && attrs[flag] !== true) {
-          throw invalid('winner_details_final', `${flag} cannot be undone once true`, { attribute: flag });
+      for (const [flag, name] of [['dealCanceled', 'deal_canceled'], ['invoicePaid', 'invoice_paid']] as const) {
+        if (details[flag] === true && attrs[flag] !== undefined && attrs[flag] !== true) {
+          throw invalid('winner_details_final', `${name} cannot be undone once true`, { field: flag });
         }
       }
-      if (typeof attrs.invoice_id === 'string' && attrs.invoice_id !== details.invoiceId) {
-        await requireInvoice(em, attrs.invoice_id, lot.winnerId);
+      if (typeof attrs.invoiceId === 'string' && attrs.invoiceId !== details.invoiceId) {
+        await requireInvoice(em, attrs.invoiceId, lot.winnerId);
       }
-      const cancels = attrs.deal_canceled === true && details.dealCanceled !== true;
-      const pays = attrs.invoice_paid === true && details.invoicePaid !== true;
+      const cancels = attrs.dealCanceled === true && details.dealCanceled !== true;
+      const pays = attrs.invoicePaid === true && details.invoicePaid !== true;
       const winner = cancels || pays ? await this.winnerOf(em, lot) : null;
       if (winner) {
         if (cancels && WINNER_STATES.includes(winner.state)) winner.state = ParticipantState.DealCanceled;
         const deposit = await em.findOne(Deposit, { participantId: winner.id, state: { $in: CHARGEABLE } }, { refresh: true });
         if (deposit) deposit.state = DepositState.FeeCharged;
       }
-      const invoiceAttached = typeof attrs.invoice_id === 'string' && attrs.invoice_id !== details.invoiceId;
+      const invoiceAttached = typeof attrs.invoiceId === 'string' && attrs.invoiceId !== details.invoiceId;
       assignDetails(details, attrs);
       await em.flush();
       scope.afterCommit(() => this.live?.publishLotChanged(lot.id));
@@ -204,13 +212,8 @@ export class WinnersService {
   }
 }
 
-function assignDetails(details: WinnerDetails, attrs: WinnerDetailsAttributes): void {
-  if (attrs.invoice_id !== undefined) details.invoiceId = attrs.invoice_id;
-  if (attrs.invoice_paid !== undefined) details.invoicePaid = attrs.invoice_paid;
-  if (attrs.deal_canceled !== undefined) details.dealCanceled = attrs.deal_canceled;
-  if (attrs.container_id !== undefined) details.containerId = attrs.container_id;
-  if (attrs.service_link !== undefined) details.serviceLink = attrs.service_link;
-  if (attrs.fee_amount !== undefined) details.feeAmount = attrs.fee_amount;
-  if (attrs.transportation_fee !== undefined) details.transportationFee = attrs.transportation_fee;
-  if (attrs.fee_currency !== undefined) details.feeCurrency = attrs.fee_currency;
+function assignDetails(details: WinnerDetails, changes: WinnerDetailsChanges): void {
+  for (const field of WINNER_DETAILS_FIELDS) {
+    if (changes[field] !== undefined) Object.assign(details, { [field]: changes[field] });
+  }
 }

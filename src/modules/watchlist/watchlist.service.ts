@@ -1,19 +1,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller, RequestContext } from '../../core/context';
-import { conflict, forbidden, invalid, notFound, type ErrorSource } from '../../core/errors';
+import { conflict, forbidden, invalid, notFound } from '../../core/errors';
 import { integerId } from '../../core/ids';
 import { isStaffOf, managesLot, requireActive, requireCaller } from '../../core/policies';
 import { uniquely } from '../../core/unique';
-import type { ResourceInput } from '../../core/validate';
+import { validateInput, type Untrusted } from '../../core/validate';
 import { Account, AccountType } from '../accounts/accounts.entity';
 import { Lot } from '../lots/lots.entity';
 import { findLot } from '../lots/lots.find';
 import { Callback, Star } from './watchlist.entity';
+import { callbackInput, callbackRequestInput, starInput, watchlistInput, type CallbackInput, type CallbackRequestInput, type StarInput, type WatchlistInput } from './watchlist.input';
 import { NotificationType } from '../notifications/notifications.entity';
 import { staffOf } from '../notifications/notifications.recipients';
 import type { NotificationsService } from '../notifications/notifications.service';
 import { inTransaction } from '../../core/transaction';
-
 
 /**
  * Watchlists (stars) and callback requests (INTERFACE.md §2.7, §4.4, §4.5).
@@ -26,13 +26,15 @@ import { inTransaction } from '../../core/transaction';
 export class WatchlistService {
   constructor(private readonly notifications: NotificationsService) {}
 
-  /** POST /accounts/{id}/stars. `lotSource` says where the lot id was given (REST: /data/id). */
-  async star(ctx: RequestContext, accountId: string, input: ResourceInput, lotSource: ErrorSource = { pointer: '/data/id' }): Promise<Star> {
+  /** POST /accounts/{id}/stars. */
+  async star(ctx: RequestContext, input: Untrusted<StarInput>): Promise<Star> {
     const caller = requireCaller(ctx);
-    const account = await this.managedAccount(ctx.em, caller, accountId);
-    const lotId = integerId(input.id);
+    const given = validateInput(starInput, input);
+    const account = await this.managedAccount(ctx.em, caller, given.accountId);
+    const lotSource = { field: 'lotId' };
+    const lotId = integerId(given.lotId);
     if (lotId === null) {
-      const missing = input.id === undefined || input.id === null;
+      const missing = given.lotId === undefined || given.lotId === null;
       throw invalid(missing ? 'missing_field' : 'invalid_field', missing ? 'the lot id is required' : 'the lot id must be an integer-valued string', lotSource);
     }
     return uniquely(
@@ -48,8 +50,9 @@ export class WatchlistService {
   }
 
   /** DELETE /accounts/{id}/stars/{lot-id}. */
-  async unstar(ctx: RequestContext, accountId: string, lotId: string): Promise<void> {
+  async unstar(ctx: RequestContext, input: Untrusted<StarInput>): Promise<void> {
     const caller = requireCaller(ctx);
+    const { accountId, lotId } = validateInput(starInput, input);
     const account = await this.managedAccount(ctx.em, caller, accountId);
     const id = integerId(lotId);
     const removed = id === null ? 0 : await ctx.em.transactional((em) => em.nativeDelete(Star, { accountId: account.id, lotId: id }));
@@ -57,16 +60,17 @@ export class WatchlistService {
   }
 
   /** The account's watchlist, newest first (GraphQL `watchlist`; REST lists it as GET /lots?filter[stars_of]). */
-  async list(ctx: RequestContext, accountId: string): Promise<Star[]> {
+  async list(ctx: RequestContext, input: Untrusted<WatchlistInput>): Promise<Star[]> {
     const caller = requireCaller(ctx);
+    const { accountId } = validateInput(watchlistInput, input);
     const account = await this.managedAccount(ctx.em, caller, accountId);
     return ctx.em.find(Star, { accountId: account.id }, { orderBy: { createdAt: 'desc', lotId: 'desc' } });
   }
 
   /** POST /lots/{id}/callbacks: the caller asks to be called back about the lot. */
-  async requestCallback(ctx: RequestContext, lotId: string): Promise<Callback> {
+  async requestCallback(ctx: RequestContext, input: Untrusted<CallbackRequestInput>): Promise<Callback> {
     const caller = requireCaller(ctx);
-    const lot = await findLot(ctx.em, lotId);
+    const lot = await findLot(ctx.em, validateInput(callbackRequestInput, input).lotId);
     requireActive(caller);
     return uniquely(
       () =>
@@ -88,8 +92,9 @@ export class WatchlistService {
    * of its publisher. Permission is decided before the callback's existence, so that no one else
    * learns whether an account asked for a callback.
    */
-  async deleteCallback(ctx: RequestContext, lotId: string, accountId: string): Promise<void> {
+  async deleteCallback(ctx: RequestContext, input: Untrusted<CallbackInput>): Promise<void> {
     const caller = requireCaller(ctx);
+    const { lotId, accountId } = validateInput(callbackInput, input);
     const lot = await findLot(ctx.em, lotId);
     if (caller.accountId !== accountId && !managesLot(ctx.caller, lot)) {
       throw forbidden('not_allowed', "only the requester, the lot's organizer or staff of its publisher may delete this callback");

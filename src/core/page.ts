@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** One keyset page of a listing, with the cursors of the pages beside it. */
+export interface KeysetPage<T> {
+  items: T[];
+  next: string | null;
+  prev: string | null;
+}
+
+export const MAX_PAGE_SIZE = 100;
+export const DEFAULT_PAGE_SIZE = 15;
+
+/** One keyset page as a listing's input asks for it: after a cursor (or from the start), at most `limit` rows. */
+export const cursorPageInput = z
+  .object({
+    cursor: z
+      .string()
+      .nullish()
+      .transform((c) => c ?? null),
+    limit: z
+      .number()
+      .refine((n) => Number.isInteger(n) && n >= 1 && n <= MAX_PAGE_SIZE, { message: `must be an integer from 1 to ${MAX_PAGE_SIZE}`, params: { code: 'invalid_page' } })
+      .default(DEFAULT_PAGE_SIZE),
+  })
+  .prefault({});
+
+/** A sort of a listing: one of its keys, ascending or descending; `fallback` when none is given. */
+export const sortInput = <K extends string>(keys: readonly [K, ...K[]], fallback: { key: K; desc: boolean }) =>
+  z
+    .object({
+      key: z.string().refine((k): k is K => (keys as readonly string[]).includes(k), { message: `must be one of ${keys.join(', ')}`, params: { code: 'unknown_sort' } }),
+      desc: z.boolean(),
+    })
+    .transform((s) => ({ key: s.key as K, desc: s.desc }))
+    .prefault(fallback);

@@ -1,0 +1,92 @@
+import type { RequestContext } from '../../core/context';
+import { isStaffOf, seesLotRow, seesWinnerDetails } from '../../core/policies';
+import { Account } from '../accounts/accounts.entity';
+import { Bid } from '../bids/bids.entity';
+import { seenBids, type SeenBid } from '../bids/bids.view';
+import { unreadPerLot } from '../messages/messages.listing';
+import { Deposit, Participant, WinnerDetails } from '../trading/trading.entity';
+import { Callback, Star } from '../watchlist/watchlist.entity';
+import type { Lot } from './lots.entity';
+
+export const LOT_RELATIONS = ['participants', 'callbacks', 'platform', 'deposits', 'winnerDetails', 'organizer', 'stars', 'bids', 'messages'] as const;
+export type LotRelation = (typeof LOT_RELATIONS)[number];
+
+/** An account beside a lot, and whether the caller sees all of it (itself, or staff of its platform). */
+export interface ShownAccount {
+  account: Account;
+  full: boolean;
+}
+
+/**
+ * What a page of lots shows beside the lots, as the caller may see it. Relations that were not
+ * asked for are null; rows are in the order of their ids (stars: of their creation).
+ */
+export interface LotsRelated {
+  /** Every callback of the lots, the caller's or not (they are always named beside a lot). */
+  callbacks: Callback[];
+  /** The callbacks the caller may see, when asked for. */
+  shownCallbacks: Callback[] | null;
+  /** The organizers, platforms and callback requesters asked for, by id. */
+  accounts: Map<string, ShownAccount>;
+  participants: Participant[] | null;
+  deposits: Deposit[] | null;
+  stars: Star[] | null;
+  /** The winner details the caller may see. */
+  winnerDetails: WinnerDetails[] | null;
+  bids: SeenBid<Bid>[] | null;
+  /** The caller's unread messages per lot id; null for an anonymous caller. */
+  unread: { accountId: string; counts: Map<string, number> } | null | undefined;
+}
+
+/**
+ * Loads the relations of a page of lots: one query per relation whatever the page size. Private
+ * rows (participants, deposits, callbacks, stars, winner details) are kept whole for the lot's
+ * managers and, for anyone else, only where they are the caller's own.
+ */
+export async function loadRelated(ctx: RequestContext, lots: Lot[], relations: ReadonlySet<LotRelation>): Promise<LotsRelated> {
+  const ids = lots.map((l) => l.id);
+  const byId = new Map(lots.map((l) => [l.id, l]));
+  const visible = <T extends { lotId: string; accountId: string }>(rows: T[]) => rows.filter((r) => seesLotRow(ctx.caller, byId.get(r.lotId) as Lot, r.accountId));
+  const related: LotsRelated = {
+    callbacks: [],
+    shownCallbacks: null,
+    accounts: new Map(),
+    participants: null,
+    deposits: null,
+    stars: null,
+    winnerDetails: null,
+    bids: null,
+    unread: undefined,
+  };
+  if (!lots.length) return related;
+
+  related.callbacks = await ctx.em.find(Callback, { lotId: { $in: ids } }, { orderBy: { id: 'asc' } });
+  const accountIds = new Set<string>();
+  if (relations.has('organizer')) lots.forEach((l) => accountIds.add(l.organizerId));
+  if (relations.has('platform')) lots.forEach((l) => accountIds.add(l.publisherId));
+  if (relations.has('callbacks')) {
+    related.shownCallbacks = visible(related.callbacks);
+    related.shownCallbacks.forEach((c) => accountIds.add(c.accountId));
+  }
+  if (accountIds.size) {
+    for (const account of await ctx.em.find(Account, { id: { $in: [...accountIds] } })) {
+      related.accounts.set(account.id, { account, full: ctx.caller?.accountId === account.id || isStaffOf(ctx.caller, account.platformId) });
+    }
+  }
+  if (relations.has('participants')) related.participants = visible(await ctx.em.find(Participant, { lotId: { $in: ids } }, { orderBy: { id: 'asc' } }));
+  if (relations.has('deposits')) related.deposits = visible(await ctx.em.find(Deposit, { lotId: { $in: ids } }, { orderBy: { id: 'asc' } }));
+  if (relations.has('stars')) related.stars = visible(await ctx.em.find(Star, { lotId: { $in: ids } }, { orderBy: { createdAt: 'asc' } }));
+  if (relations.has('winnerDetails')) {
+    const rows = await ctx.em.find(WinnerDetails, { lotId: { $in: ids } });
+    related.winnerDetails = rows.filter((w) => seesWinnerDetails(ctx.caller, byId.get(w.lotId) as Lot));
+  }
+  if (relations.has('bids')) {
+    const rows = await ctx.em.find(Bid, { lotId: { $in: ids } }, { orderBy: { id: 'asc' } });
+    related.bids = rows.flatMap((b) => seenBids(ctx.caller, byId.get(b.lotId) as Lot, [b]));
+  }
+  if (relations.has('messages')) {
+    const caller = ctx.caller;
+    related.unread = caller ? { accountId: caller.accountId, counts: await unreadPerLot(ctx.em, caller.accountId, ids) } : null;
+  }
+  return related;
+}
