@@ -4,7 +4,7 @@ import type { ErrorItem } from '../core/errors';
  * Where a route's domain input came from on the wire, so that a fault in a domain field is shown
  * where the client wrote it: the body document's attributes (`id` is `/data/id`), the query string
  * (`filter.lotState` is `filter[lot_state]`), a bulk body's list (`2.amount` and `items.2.amount`
- * are `/data/2/attributes/amount`; a list of identifiers, `ids.2`, is `/data/2/id`), or a multipart
+ * are `/data/2/attributes/amount`; in a list of identifiers, `ids.2` is `/data/2/id`), or a multipart
  * form (its `file` part is `/file`, the rest is the attributes of its `file[attributes]` document).
  */
 export type FieldPlacement = 'body' | 'query' | 'list' | 'form';
@@ -37,10 +37,10 @@ interface Rendered {
 }
 
 function renderList(parts: string[]): Rendered {
-  const named = !/^\d+$/.test(parts[0] ?? '');
-  // A named list of identifiers (`ids.2`) is the body's list of resource identifiers.
-  if (named && parts.length === 2) return { source: { pointer: `/data/${parts[1]}/id` }, name: `data/${parts[1]}/id` };
-  const [index, ...rest] = named ? parts.slice(1) : parts;
+  // A list of identifiers (`ids.2`) is the body's list of resource identifiers.
+  if (parts[0] === 'ids') return parts[1] === undefined ? { source: { pointer: '/data' }, name: 'data' } : { source: { pointer: `/data/${parts[1]}/id` }, name: `data/${parts[1]}/id` };
+  // The domain may name its list of items (`items.2.amount`); the body's list is `data` itself.
+  const [index, ...rest] = /^\d+$/.test(parts[0] ?? '') ? parts : parts.slice(1);
   if (index === undefined) return { source: { pointer: '/data' }, name: 'data' };
   if (rest.length === 1 && rest[0] === 'id') return { source: { pointer: `/data/${index}/id` }, name: `data/${index}/id` };
   return { source: { pointer: `/data/${index}/attributes${rest.length ? `/${rest.join('/')}` : ''}` }, name: rest.join('/') || `item ${index}` };
