@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from '../../db/sql';
 import { AccountType } from '../accounts/accounts.entity';
 
 /**
@@ -7,13 +8,14 @@ import { AccountType } from '../accounts/accounts.entity';
  * so it may be called while emitting. An id that is no platform yields its admins only (none).
  */
 export async function staffOf(em: EntityManager, platformId: string): Promise<string[]> {
-  const rows = await em.getConnection().execute<{ id: string }[]>(staffQuery('?'), [platformId, platformId, platformId], 'all', em.getTransactionContext());
+  const { text, params } = sql.render(staffQuery(platformId));
+  const rows = await em.getConnection().execute<{ id: string }[]>(text, params, 'all', em.getTransactionContext());
   return rows.map((r) => r.id);
 }
 
-/** The ids of the staff of the platform `p` names (a placeholder), in order. */
-export const staffQuery = (p: string) =>
-  `select id from accounts
-    where (id = ${p} and account_type = ${AccountType.Platform})
-       or (account_type = ${AccountType.Admin} and (platform_id = ${p} or ${p} = any (trusting_platforms)))
+/** The ids of the staff of the platform, in order. */
+export const staffQuery = (platformId: string) =>
+  sql`select id from accounts
+    where (id = ${platformId} and account_type = ${AccountType.Platform})
+       or (account_type = ${AccountType.Admin} and (platform_id = ${platformId} or ${platformId} = any (trusting_platforms)))
     order by id`;

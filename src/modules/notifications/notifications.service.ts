@@ -4,6 +4,8 @@ import { DomainError, forbidden, invalid, notFound, type ErrorItem, type ErrorSo
 import { requireCaller } from '../../core/policies';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { validateAttributes, type ResourceInput } from '../../core/validate';
+import { timestamp } from '../../db/raw';
+import { sql, type Sql } from '../../db/sql';
 import { Account, AccountType } from '../accounts/accounts.entity';
 import { NotificationBus, type PublishedNotification } from './notifications.bus';
 import { Notification, NotificationType, typeStrOf } from './notifications.entity';
@@ -19,6 +21,15 @@ export interface NotificationPage {
 export interface NotificationCount {
   type: NotificationType;
   count: number;
+}
+
+/** A row `insertBatch` answers. */
+export interface BatchRow {
+  id: string;
+  recipient: string;
+  type: NotificationType;
+  meta: Record<string, string>;
+  created_at: string;
 }
 
 /** Where the ids of a mark-many request were given: the list itself and its items. */
@@ -56,6 +67,23 @@ export class NotificationsService {
     await em.flush();
     scope.afterCommit(() => this.announce(created.map(publishedOf)));
     return created;
+  }
+
+  /**
+   * The batch API for a writer that must stay one statement (the bid round): the `insert` of one
+   * notification of `type` per row of `recipients`, a query answering `(recipient, n)`, created in
+   * the order of `n` then recipient. Use it as a CTE of the caller's statement; it answers the
+   * rows `publishedBatch` reads, which the caller announces once it committed.
+   */
+  insertBatch(type: NotificationType, recipients: Sql, meta: Record<string, string>): Sql {
+    return sql`insert into notifications (recipient, type, meta)
+       select r.recipient, ${type}, ${JSON.stringify(meta)}::jsonb from (${recipients}) r order by r.n, r.recipient
+       returning id::text, recipient, type, meta, created_at::text`;
+  }
+
+  /** The notifications `insertBatch` answered, as JSON (`json_agg`) or as rows. */
+  publishedBatch(rows: readonly BatchRow[]): PublishedNotification[] {
+    return rows.map((n) => ({ id: n.id, recipient: n.recipient, type: n.type, typeStr: typeStrOf(n.type), meta: n.meta, createdAt: timestamp(n.created_at) as Date }));
   }
 
   /** Announces committed notifications to their recipients' subscriptions. */
