@@ -3,6 +3,7 @@ import type { RequestContext } from '../../core/context';
 import { forbidden, invalid, unauthenticated } from '../../core/errors';
 import { isStaffOf } from '../../core/policies';
 import { keysetClauses } from '../../db/keyset';
+import { rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
 import { Account } from '../accounts/accounts.entity';
 import { keysetPage, planKeyset, type KeysetPage } from '../../rest/pagination';
@@ -29,11 +30,11 @@ export class LotListing {
     const keyset = { key: req.sort.key, desc: req.sort.desc, cursor: req.cursor, limit: req.limit };
     const plan = planKeyset(keyset);
     const page = keysetClauses(expr, kind, sql`l.id`, plan);
-    const { text, params } = sql.render(
+    const rows = await rowsOf<Record<string, unknown>>(
+      ctx.em,
       sql`select l.*, ${page.sortValue} as sort_value from lots l join currency_rates rf on rf.currency = l.currency
        where ${where} and ${page.beyond} order by ${page.orderBy} limit ${plan.take}`,
     );
-    const rows = await ctx.em.getConnection().execute<Record<string, unknown>[]>(text, params);
     const positions = new Map<Lot, { value: string; id: string }>();
     const lots = rows.map((row) => {
       const { sort_value: value, ...columns } = row;
@@ -47,8 +48,7 @@ export class LotListing {
   async count(ctx: RequestContext, filter: LotFilter, rates: Map<string, Decimal>): Promise<number> {
     await this.authorize(ctx, filter);
     const { where } = this.where(ctx, filter, rates);
-    const { text, params } = sql.render(sql`select count(*) as n from lots l join currency_rates rf on rf.currency = l.currency where ${where}`);
-    const [row] = await ctx.em.getConnection().execute<{ n: string }[]>(text, params);
+    const [row] = await rowsOf<{ n: string }>(ctx.em, sql`select count(*) as n from lots l join currency_rates rf on rf.currency = l.currency where ${where}`);
     return Number(row.n);
   }
 

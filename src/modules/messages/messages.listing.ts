@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
 import { Message, type Dialog } from './messages.entity';
 import type { DialogsQuery, MessageListQuery, UnreadQuery } from './messages.input';
@@ -26,11 +27,6 @@ function inScope(scope: ReadScope, a: Sql, b: Sql, publisher: Sql): Sql {
 const fromPlatforms = (platforms: readonly string[], sender: Sql) =>
   sql`exists (select 1 from accounts s where s.id = ${sender} and s.platform_id in (${sql.list(platforms)}))`;
 
-async function rows<T>(em: EntityManager, query: Sql): Promise<T[]> {
-  const { text, params } = sql.render(query);
-  return em.getConnection().execute<T[]>(text, params);
-}
-
 /** One number/size page of a lot's messages and the count of every match: one statement each. */
 export async function listMessages(em: EntityManager, lotId: string, scope: ReadScope, q: MessageListQuery): Promise<{ items: Message[]; total: number }> {
   const where = [sql`m.lot_id = ${lotId}`, inScope(scope, sql`m.sender`, sql`m.receiver`, sql`l.publisher_id`)];
@@ -40,11 +36,11 @@ export async function listMessages(em: EntityManager, lotId: string, scope: Read
   if (q.platform) where.push(fromPlatforms(q.platform, sql`m.sender`));
   if (q.search) where.push(sql`m.search @@ websearch_to_tsquery('simple', ${q.search})`);
   const order = sql.orderBy([sql`m.created_at`, sql`m.id`], q.sort.desc);
-  const items = await rows<Record<string, unknown>>(
+  const items = await rowsOf<Record<string, unknown>>(
     em,
     sql`select ${COLUMNS} from ${MESSAGES} where ${sql.and(where)} order by ${order} limit ${q.size} offset ${q.page * q.size}`,
   );
-  const [count] = await rows<{ n: string }>(em, sql`select count(*) as n from ${MESSAGES} where ${sql.and(where)}`);
+  const [count] = await rowsOf<{ n: string }>(em, sql`select count(*) as n from ${MESSAGES} where ${sql.and(where)}`);
   return { items: items.map((row) => em.map(Message, row)), total: Number(count.n) };
 }
 
@@ -56,7 +52,7 @@ export async function listDialogs(em: EntityManager, accounts: readonly string[]
   const where = [inScope(scope, sql`c.account`, sql`c.companion`, sql`l.publisher_id`)];
   if (q.with) where.push(sql`c.companion = ${q.with}`);
   if (q.lot_id) where.push(sql`c.lot_id = ${q.lot_id}`);
-  const found = await rows<{ lot_id: string; account: string; companion: string; unread: string; last_at: Date }>(
+  const found = await rowsOf<{ lot_id: string; account: string; companion: string; unread: string; last_at: Date }>(
     em,
     sql`with c as (
        select lot_id, sender as account, receiver as companion, created_at, false as unread from messages where sender in (${sql.list(accounts)})
@@ -78,14 +74,14 @@ export async function countUnread(em: EntityManager, receiver: string, scope: Re
   if (q.sender) where.push(sql`m.sender = ${q.sender}`);
   if (q.lot_id) where.push(sql`m.lot_id = ${q.lot_id}`);
   if (q.platform) where.push(fromPlatforms(q.platform, sql`m.sender`));
-  const [row] = await rows<{ n: string }>(em, sql`select count(*) as n from ${MESSAGES} where ${sql.and(where)}`);
+  const [row] = await rowsOf<{ n: string }>(em, sql`select count(*) as n from ${MESSAGES} where ${sql.and(where)}`);
   return Number(row.n);
 }
 
 /** The receiver's unread messages per lot, for a page of lots: one statement. Lots with none are absent. */
 export async function unreadPerLot(em: EntityManager, receiver: string, lotIds: readonly string[]): Promise<Map<string, number>> {
   if (!lotIds.length) return new Map();
-  const found = await rows<{ lot_id: string; n: string }>(
+  const found = await rowsOf<{ lot_id: string; n: string }>(
     em,
     sql`select lot_id, count(*) as n from messages where receiver = ${receiver} and read_at is null and lot_id in (${sql.list(lotIds)}) group by lot_id`,
   );

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
 import { AccountType } from '../accounts/accounts.entity';
 
@@ -8,8 +9,7 @@ import { AccountType } from '../accounts/accounts.entity';
  * so it may be called while emitting. An id that is no platform yields its admins only (none).
  */
 export async function staffOf(em: EntityManager, platformId: string): Promise<string[]> {
-  const { text, params } = sql.render(staffQuery(platformId));
-  const rows = await em.getConnection().execute<{ id: string }[]>(text, params, 'all', em.getTransactionContext());
+  const rows = await rowsOf<{ id: string }>(em, staffQuery(platformId));
   return rows.map((r) => r.id);
 }
 

@@ -5,6 +5,7 @@ import { requireCaller } from '../../core/policies';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { validateAttributes, type ResourceInput } from '../../core/validate';
 import { timestamp } from '../../db/raw';
+import { rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
 import { Account, AccountType } from '../accounts/accounts.entity';
 import { NotificationBus, type PublishedNotification } from './notifications.bus';
@@ -107,14 +108,10 @@ export class NotificationsService {
   /** GET /counts: the caller's unread notifications counted per type, types with none left out, by type. */
   async counts(ctx: RequestContext): Promise<NotificationCount[]> {
     const caller = requireCaller(ctx);
-    const rows = await ctx.em
-      .getConnection()
-      .execute<{ type: number; n: string }[]>(
-        'select type, count(*) as n from notifications where recipient = ? and read_at is null group by type order by type',
-        [caller.accountId],
-        'all',
-        ctx.em.getTransactionContext(),
-      );
+    const rows = await rowsOf<{ type: number; n: string }>(
+      ctx.em,
+      sql`select type, count(*) as n from notifications where recipient = ${caller.accountId} and read_at is null group by type order by type`,
+    );
     return rows.map((r) => ({ type: r.type as NotificationType, count: Number(r.n) }));
   }
 

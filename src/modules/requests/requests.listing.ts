@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
 import { lotOver } from '../lots/lots.sql';
 import { CreateLotRequest, RequestState } from './requests.entity';
@@ -39,10 +40,7 @@ function conditions(scope: RequestScope, q: RequestListQuery, now: Date): Sql {
 export async function listRequests(em: EntityManager, scope: RequestScope, q: RequestListQuery): Promise<{ items: CreateLotRequest[]; total: number }> {
   const where = conditions(scope, q, new Date());
   const order = sql.orderBy([sql`r.${sortColumn(q.sort.key)}`, sql`r.id`], q.sort.desc);
-  const connection = em.getConnection();
-  const page = sql.render(sql`select r.* from create_lot_requests r where ${where} order by ${order} limit ${q.size} offset ${q.page * q.size}`);
-  const rows = await connection.execute<Record<string, unknown>[]>(page.text, page.params);
-  const count = sql.render(sql`select count(*) as n from create_lot_requests r where ${where}`);
-  const [total] = await connection.execute<{ n: string }[]>(count.text, count.params);
-  return { items: rows.map((row) => em.map(CreateLotRequest, row)), total: Number(total.n) };
+  const rows = await rowsOf<Record<string, unknown>>(em, sql`select r.* from create_lot_requests r where ${where} order by ${order} limit ${q.size} offset ${q.page * q.size}`);
+  const [count] = await rowsOf<{ n: string }>(em, sql`select count(*) as n from create_lot_requests r where ${where}`);
+  return { items: rows.map((row) => em.map(CreateLotRequest, row)), total: Number(count.n) };
 }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { keysetClauses } from '../../db/keyset';
+import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
 import { keysetPage, planKeyset, type KeysetPage } from '../../rest/pagination';
 import { Deposit } from './trading.entity';
@@ -34,11 +35,11 @@ export async function depositPage(em: EntityManager, scope: DepositScope, req: D
   const keyset = { key: req.sort.key, desc: req.sort.desc, cursor: req.cursor, limit: req.limit };
   const plan = planKeyset(keyset);
   const page = keysetClauses(sql`d.created_at`, 'timestamp', sql`d.id`, plan);
-  const { text, params } = sql.render(
+  const rows = await rowsOf<Record<string, unknown>>(
+    em,
     sql`select d.*, ${page.sortValue} as sort_value from deposits d join lots l on l.id = d.lot_id
      where ${sql.and(conditions)} and ${page.beyond} order by ${page.orderBy} limit ${plan.take}`,
   );
-  const rows = await em.getConnection().execute<Record<string, unknown>[]>(text, params);
   const positions = new Map<Deposit, { value: string; id: string }>();
   const deposits = rows.map((row) => {
     const { sort_value: value, ...columns } = row;
