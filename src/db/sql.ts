@@ -37,21 +37,21 @@ function template(strings: TemplateStringsArray, ...values: unknown[]): Sql {
   }
   const texts: string[] = [strings[0]];
   const params: unknown[] = [];
-  values.forEach((value, i) => {
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
     if (value instanceof Fragment) {
       append(texts, params, value);
       texts[texts.length - 1] += strings[i + 1];
-      return;
+      continue;
     }
     if (Array.isArray(value)) throw new TypeError('an array in SQL must be sql.list (for in) or sql.array (for a typed array)');
     if (value === undefined) throw new TypeError('undefined is no SQL value: pass null');
     params.push(value);
     texts.push(strings[i + 1]);
-  });
+  }
   return new Fragment(texts, params);
 }
 
-const EMPTY = template``;
 const COMMA = template`, `;
 
 /** The fragments one after another, `separator` between them. */
@@ -82,19 +82,23 @@ function list(values: readonly unknown[]): Sql {
   return new Fragment(['', ...values.map((_, i) => (i === values.length - 1 ? '' : ', '))], values);
 }
 
+/** The closing text of a typed array, by the types it may have. */
 const ARRAY_TYPES = {
-  bigint: template`bigint[]`,
-  boolean: template`boolean[]`,
-  numeric: template`numeric[]`,
-  smallint: template`smallint[]`,
-  text: template`text[]`,
-  timestamptz: template`timestamptz[]`,
+  bigint: ']::bigint[]',
+  boolean: ']::boolean[]',
+  numeric: ']::numeric[]',
+  smallint: ']::smallint[]',
+  text: ']::text[]',
+  timestamptz: ']::timestamptz[]',
 };
 
-/** A typed array of the values, each a parameter (for `= any (…)` and `unnest`); empty is fine. */
+/**
+ * A typed array of the values (for `= any (…)` and `unnest`); empty is fine. It travels as one
+ * parameter, which the ORM's formatting writes as its items separated by commas, so the bid
+ * round's arrays cost one placeholder each however many bids they carry.
+ */
 function array(values: readonly unknown[], type: keyof typeof ARRAY_TYPES): Sql {
-  const items = values.length ? list(values) : EMPTY;
-  return template`array[${items}]::${ARRAY_TYPES[type]}`;
+  return new Fragment(['array[', ARRAY_TYPES[type]], [values.slice()]);
 }
 
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
@@ -131,13 +135,11 @@ function beyond(columns: readonly Sql[], position: readonly Sql[], desc: boolean
 
 /** The `?`-placeholder text and parameters the ORM's `execute` and `db/raw.ts` take. */
 function render(query: Sql): Statement & { params: unknown[] } {
-  // The ORM's formatting reads `??` as an identifier and `\?` as a literal: either would bind
-  // the parameters to the wrong places.
-  query.values.forEach((_, i) => {
-    const before = query.texts[i];
-    if ((i > 0 && before === '') || before.endsWith('\\')) throw new SyntaxError('a parameter must not follow another one or a backslash');
-  });
-  return { text: query.texts.join('?'), params: query.values.slice() };
+  const text = query.texts.join('?');
+  // Every `?` is a parameter's: two side by side, or one after a backslash, the ORM's formatting
+  // would read as an identifier or a literal, and bind the rest to the wrong places.
+  if (text.includes('??') || text.includes('\\?')) throw new SyntaxError('a parameter must not follow another one or a backslash');
+  return { text, params: query.values.slice() };
 }
 
 export const sql = Object.assign(template, { and, or, list, array, identifiers, orderBy, beyond, render });

@@ -1,3 +1,4 @@
+import { PostgreSqlPlatform } from '@mikro-orm/postgresql';
 import { DomainError } from '../../src/core/errors';
 import { keysetClauses } from '../../src/db/keyset';
 import { sql } from '../../src/db/sql';
@@ -33,9 +34,12 @@ describe('sql builder', () => {
     expect(() => sql.list([])).toThrow(RangeError);
   });
 
-  it('writes a typed array, empty or not', () => {
-    expect(render(sql`= any (${sql.array(['a', 'b'], 'text')})`)).toEqual({ text: '= any (array[?, ?]::text[])', params: ['a', 'b'] });
-    expect(render(sql.array([], 'bigint'))).toEqual({ text: 'array[]::bigint[]', params: [] });
+  it('writes a typed array as one parameter, which the ORM formats item by item, empty or not', () => {
+    const platform = new PostgreSqlPlatform();
+    const formatted = (q: ReturnType<typeof render>) => platform.formatQuery(q.text, q.params);
+    expect(render(sql`= any (${sql.array(['a', 'b'], 'text')})`)).toEqual({ text: '= any (array[?]::text[])', params: [['a', 'b']] });
+    expect(formatted(render(sql`= any (${sql.array(["a'b", 'c'], 'text')})`))).toBe("= any (array['a''b', 'c']::text[])");
+    expect(formatted(render(sql.array([], 'bigint')))).toBe('array[]::bigint[]');
   });
 
   it('refuses a bare array, undefined, and a literal "?" in the text', () => {
