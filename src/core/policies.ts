@@ -1,3 +1,4 @@
+import { sql } from '../db/sql';
 import { AccountType } from '../modules/accounts/accounts.entity';
 import type { Caller, RequestContext } from './context';
 import { forbidden, unauthenticated } from './errors';
@@ -21,13 +22,13 @@ export function isStaffOf(caller: Caller | null, platformId: string | null): boo
 
 /**
  * `isStaffOf` inside SQL, for reads that want the staff themselves (notification recipients, the
- * bid path's announcements): the ids of the staff of the platform `p` names (a placeholder, given
- * three times), in order. The platform account itself is only ever a platform account.
+ * bid path's announcements): the ids of the staff of the platform, in order. The platform account
+ * itself is only ever a platform account.
  */
-export const staffQuery = (p: string) =>
-  `select id from accounts
-    where (id = ${p} and account_type = ${AccountType.Platform})
-       or (account_type = ${AccountType.Admin} and (platform_id = ${p} or ${p} = any (trusting_platforms)))
+export const staffQuery = (platformId: string) =>
+  sql`select id from accounts
+    where (id = ${platformId} and account_type = ${AccountType.Platform})
+       or (account_type = ${AccountType.Admin} and (platform_id = ${platformId} or ${platformId} = any (trusting_platforms)))
     order by id`;
 
 /** The full record of an account (else its public view): the account itself and staff of its platform. */

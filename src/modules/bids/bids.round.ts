@@ -7,10 +7,12 @@ import type { RawTransaction, Rows } from '../../db/raw';
 import { LotType } from '../lots/lots.entity';
 import { takesBids } from '../lots/lots.open';
 import type { PublishedNotification } from '../notifications/notifications.bus';
+import { NotificationType } from '../notifications/notifications.entity';
+import type { NotificationsService } from '../notifications/notifications.service';
 import { ParticipantState } from '../trading/trading.entity';
 import { minimumNext, refusalOf, resolveProxies, type PlannedBid, type Standing } from './bids.auction';
 import type { BidRow } from './bids.entity';
-import { lotRowOf, participantRowsOf, writeRound, writtenRound, type LotRow, type ParticipantRow } from './bids.sql';
+import { lotRowOf, overbidRecipients, participantRowsOf, writeRound, writtenRound, type LotRow, type ParticipantRow } from './bids.sql';
 
 /** One bid request, validated, as it waits for its lot's next round. */
 export interface BidRequest {
@@ -42,7 +44,7 @@ const valueOf = (r: BidRequest) => (r.amount ?? r.maxAmount) as Money;
  * of amount, so bids that arrive together and can all lead are all accepted. Each request gets
  * its own outcome; a refused one changes nothing. A failure of the round itself refuses them all.
  */
-export async function runRound(tx: RawTransaction, [locked, participants]: Rows[], requests: BidRequest[]): Promise<Round> {
+export async function runRound(tx: RawTransaction, [locked, participants]: Rows[], requests: BidRequest[], notifications: NotificationsService): Promise<Round> {
   const lot = lotRowOf(locked);
   if (!lot) throw notFound('lot_not_found', 'no lot with this id');
   if (lot.lotType !== LotType.Eng) throw invalid('lot_not_auction', 'bids are taken by auctions only');
@@ -84,14 +86,15 @@ export async function runRound(tx: RawTransaction, [locked, participants]: Rows[
   if (!placed.length) return { outcomes, notifications: [] };
   lot.highestBid = standing.highest;
   const overbids = placed.flatMap((p) => (p.overbid ? [p.overbid] : []));
-  const [rows] = await tx.commitWith([writeRound(lot, placed.flatMap((p) => p.bids), [...changed], overbids, now)]);
+  const notify = notifications.insertBatch(NotificationType.Overbid, overbidRecipients(lot, overbids), { lot_id: lot.id });
+  const [rows] = await tx.commitWith([writeRound(lot, placed.flatMap((p) => p.bids), [...changed], notify, now)]);
   const written = writtenRound(lot, rows, now);
   let next = 0;
   for (const p of placed) {
     outcomes[p.request] = { ok: true, value: { lot, bids: written.bids.slice(next, next + p.bids.length), previousLeader: p.overbid } };
     next += p.bids.length;
   }
-  return { outcomes, notifications: written.notifications };
+  return { outcomes, notifications: notifications.publishedBatch(written.notifications) };
 }
 
 /**

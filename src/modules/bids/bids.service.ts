@@ -30,7 +30,7 @@ interface Pending extends BidRequest {
 export class BidsService {
   private readonly rounds = new KeyedBatcher<Pending, PlacedBids>(async (lotId, requests) => {
     const bidders = [...new Set(requests.map((r) => r.caller.accountId))];
-    const round = await rawTransaction(requests[0].ctx.em, openRound(lotId, bidders), (tx, opened) => runRound(tx, opened, requests));
+    const round = await rawTransaction(requests[0].ctx.em, openRound(lotId, bidders), (tx, opened) => runRound(tx, opened, requests, this.notifications));
     this.notifications.announce(round.notifications);
     this.announce(round.outcomes);
     return round.outcomes;

@@ -1,40 +1,21 @@
 import { formatMoney, Money } from '../../core/money';
 import { timestamp, type Rows, type Statement } from '../../db/raw';
-import type { LotState, LotType } from '../lots/lots.entity';
-import type { PublishedNotification } from '../notifications/notifications.bus';
-import { NotificationType, typeStrOf } from '../notifications/notifications.entity';
+import { sql, type Sql } from '../../db/sql';
+import type { Lot, LotState, LotType } from '../lots/lots.entity';
 import { staffQuery } from '../../core/policies';
-import type { ParticipantState } from '../trading/trading.entity';
+import type { BatchRow } from '../notifications/notifications.service';
+import { ParticipantState, type Participant } from '../trading/trading.entity';
 import type { PlannedBid } from './bids.auction';
 import type { BidRow } from './bids.entity';
 
 /** What a round of bids reads of its lot, locked. */
-export interface LotRow {
-  id: string;
-  lotType: LotType;
-  lotState: LotState;
-  winnerId: string | null;
-  startPrice: Money;
-  minStep: Money;
-  maxStep: Money;
-  highestBid: Money | null;
-  startTime: Date;
-  endTime: Date;
-  organizerId: string;
-  publisherId: string;
-}
+export type LotRow = Pick<
+  Lot,
+  'id' | 'lotType' | 'lotState' | 'winnerId' | 'startPrice' | 'minStep' | 'maxStep' | 'highestBid' | 'startTime' | 'endTime' | 'organizerId' | 'publisherId'
+>;
 
 /** A participant as a round of bids reads and changes it. */
-export interface ParticipantRow {
-  id: string;
-  accountId: string;
-  state: ParticipantState;
-  currentBid: Money | null;
-  maxBid: Money | null;
-  maxBidAt: Date | null;
-  updatedAt: Date;
-}
-
+export type ParticipantRow = Pick<Participant, 'id' | 'accountId' | 'state' | 'currentBid' | 'maxBid' | 'maxBidAt' | 'updatedAt'>;
 
 const money = (v: string | null) => (v === null ? null : new Money(v));
 const text = (m: Money | null) => (m === null ? null : formatMoney(m));
@@ -47,17 +28,11 @@ const text = (m: Money | null) => (m === null ? null : formatMoney(m));
  */
 export function openRound(lotId: string, accountIds: string[]): Statement[] {
   return [
-    {
-      text: `select id, lot_type, lot_state, winner_id, start_price, min_step, max_step, highest_bid, start_time, end_time, organizer_id, publisher_id
-               from lots where id = ? for update`,
-      params: [lotId],
-    },
-    {
-      text: `select id, account_id, state, current_bid, max_bid, max_bid_at, updated_at from participants
-              where lot_id = ? and (account_id = any (array[?]::text[]) or (state = 0 and max_bid is not null)
-                                   or current_bid = (select highest_bid from lots where id = ?))`,
-      params: [lotId, accountIds, lotId],
-    },
+    sql.render(sql`select id, lot_type, lot_state, winner_id, start_price, min_step, max_step, highest_bid, start_time, end_time, organizer_id, publisher_id
+               from lots where id = ${lotId} for update`),
+    sql.render(sql`select id, account_id, state, current_bid, max_bid, max_bid_at, updated_at from participants
+              where lot_id = ${lotId} and (account_id = any (${sql.array(accountIds, 'text')}) or (state = ${ParticipantState.Pending} and max_bid is not null)
+                                   or current_bid = (select highest_bid from lots where id = ${lotId}))`),
   ];
 }
 
@@ -92,71 +67,48 @@ export function participantRowsOf(rows: Record<string, unknown>[]): ParticipantR
   }));
 }
 
-export interface WrittenRound {
-  bids: BidRow[];
-  notifications: PublishedNotification[];
+/**
+ * Who is told of the overbids (PROTOCOL.md §7, type 6): each account in `overbid`, in order, and
+ * with each the staff of the lot's publisher; rows `(recipient, n)` for `insertBatch`.
+ */
+export function overbidRecipients(lot: LotRow, overbid: string[]): Sql {
+  return sql`select r.recipient, o.n from unnest(${sql.array(overbid, 'text')}) with ordinality as o(account, n)
+        cross join lateral (select o.account as recipient union select id from (${staffQuery(lot.publisherId)}) staff) r`;
 }
 
 /**
  * Writes a round in one statement: its bids in the order they were placed, the participants it
- * changed, the lot's highest bid, and an overbid notification for each account in `overbid` and
- * for the staff of the lot's publisher (PROTOCOL.md §7, type 6). `writtenRound` reads its answer.
+ * changed, the lot's highest bid, and the notifications `notify` inserts. `writtenRound` reads
+ * its answer.
  */
-export function writeRound(lot: LotRow, bids: PlannedBid[], changed: ParticipantRow[], overbid: string[], at: Date): Statement {
-  return {
-    text: `with placed as (
+export function writeRound(lot: LotRow, bids: PlannedBid[], changed: ParticipantRow[], notify: Sql, at: Date): Statement {
+  return sql.render(sql`with placed as (
        insert into bids (lot_id, participant_id, account_id, amount, placed_by_proxy, created_at)
-       select ?::bigint, b.participant_id, b.account_id, b.amount, b.by_proxy, ?::timestamptz
-         from unnest(array[?]::bigint[], array[?]::text[], array[?]::numeric[], array[?]::boolean[]) with ordinality as b(participant_id, account_id, amount, by_proxy, n)
+       select ${lot.id}::bigint, b.participant_id, b.account_id, b.amount, b.by_proxy, ${at}::timestamptz
+         from unnest(${sql.array(bids.map((b) => b.participantId), 'bigint')}, ${sql.array(bids.map((b) => b.accountId), 'text')},
+                     ${sql.array(bids.map((b) => formatMoney(b.amount)), 'numeric')}, ${sql.array(bids.map((b) => b.byProxy), 'boolean')})
+              with ordinality as b(participant_id, account_id, amount, by_proxy, n)
         order by b.n
        returning id::text, participant_id::text, account_id, amount::text, placed_by_proxy
      ), moved as (
-       update participants p set current_bid = v.current_bid, max_bid = v.max_bid, max_bid_at = v.max_bid_at, updated_at = ?
-         from unnest(array[?]::bigint[], array[?]::numeric[], array[?]::numeric[], array[?]::timestamptz[]) as v(id, current_bid, max_bid, max_bid_at)
+       update participants p set current_bid = v.current_bid, max_bid = v.max_bid, max_bid_at = v.max_bid_at, updated_at = ${at}
+         from unnest(${sql.array(changed.map((p) => p.id), 'bigint')}, ${sql.array(changed.map((p) => text(p.currentBid)), 'numeric')},
+                     ${sql.array(changed.map((p) => text(p.maxBid)), 'numeric')}, ${sql.array(changed.map((p) => p.maxBidAt), 'timestamptz')})
+              as v(id, current_bid, max_bid, max_bid_at)
         where p.id = v.id
      ), raised as (
-       update lots set highest_bid = ?::numeric, updated_at = ? where id = ? and highest_bid is distinct from ?::numeric
-     ), staff as (
-       ${staffQuery('?')}
+       update lots set highest_bid = ${text(lot.highestBid)}::numeric, updated_at = ${at}
+        where id = ${lot.id} and highest_bid is distinct from ${text(lot.highestBid)}::numeric
      ), noted as (
-       insert into notifications (recipient, type, meta)
-       select r.recipient, ${NotificationType.Overbid}, jsonb_build_object('lot_id', ?::text)
-         from unnest(array[?]::text[]) with ordinality as o(account, n)
-        cross join lateral (select o.account as recipient union select id from staff) r
-        order by o.n, r.recipient
-       returning id::text, recipient, meta, created_at::text
+       ${notify}
      )
      select (select coalesce(json_agg(p order by p.id::bigint), '[]') from placed p) as bids,
-            (select coalesce(json_agg(n order by n.id::bigint), '[]') from noted n) as notifications`,
-    // In the order of the placeholders above.
-    params: [
-      lot.id,
-      at,
-      bids.map((b) => b.participantId),
-      bids.map((b) => b.accountId),
-      bids.map((b) => formatMoney(b.amount)),
-      bids.map((b) => b.byProxy),
-      at,
-      changed.map((p) => p.id),
-      changed.map((p) => text(p.currentBid)),
-      changed.map((p) => text(p.maxBid)),
-      changed.map((p) => p.maxBidAt),
-      text(lot.highestBid),
-      at,
-      lot.id,
-      text(lot.highestBid),
-      lot.publisherId,
-      lot.publisherId,
-      lot.publisherId,
-      lot.id,
-      overbid,
-    ],
-  };
+            (select coalesce(json_agg(n order by n.id::bigint), '[]') from noted n) as notifications`);
 }
 
-/** The bids and notifications `writeRound` wrote. */
-export function writtenRound(lot: LotRow, rows: Rows, at: Date): WrittenRound {
-  const written = rows[0] as { bids: Record<string, string | boolean>[]; notifications: Record<string, string>[] };
+/** The bids `writeRound` wrote, and the rows of its notifications for `publishedBatch`. */
+export function writtenRound(lot: LotRow, rows: Rows, at: Date): { bids: BidRow[]; notifications: BatchRow[] } {
+  const written = rows[0] as { bids: Record<string, string | boolean>[]; notifications: BatchRow[] };
   return {
     bids: written.bids.map((b) => ({
       id: b.id as string,
@@ -167,13 +119,6 @@ export function writtenRound(lot: LotRow, rows: Rows, at: Date): WrittenRound {
       placedByProxy: b.placed_by_proxy as boolean,
       createdAt: at,
     })),
-    notifications: written.notifications.map((n) => ({
-      id: n.id,
-      recipient: n.recipient,
-      type: NotificationType.Overbid,
-      typeStr: typeStrOf(NotificationType.Overbid),
-      meta: n.meta as unknown as Record<string, string>,
-      createdAt: timestamp(n.created_at) as Date,
-    })),
+    notifications: written.notifications,
   };
 }

@@ -1,11 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { staffQuery } from '../../core/policies';
+import { rowsOf } from '../../db/query';
 
 /**
  * The staff of a platform as recipients (PROTOCOL.md §4, §7), by id. Reads in `em`'s transaction,
  * so it may be called while emitting. An id that is no platform yields its admins only (none).
  */
 export async function staffOf(em: EntityManager, platformId: string): Promise<string[]> {
-  const rows = await em.getConnection().execute<{ id: string }[]>(staffQuery('?'), [platformId, platformId, platformId], 'all', em.getTransactionContext());
+  const rows = await rowsOf<{ id: string }>(em, staffQuery(platformId));
   return rows.map((r) => r.id);
 }

@@ -5,6 +5,9 @@ import { DomainError, forbidden, invalid, notFound, type ErrorItem } from '../..
 import { requireCaller } from '../../core/policies';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
+import { timestamp } from '../../db/raw';
+import { rowsOf } from '../../db/query';
+import { sql, type Sql } from '../../db/sql';
 import { Account, AccountType } from '../accounts/accounts.entity';
 import { NotificationBus, type PublishedNotification } from './notifications.bus';
 import { Notification, NotificationType, typeStrOf } from './notifications.entity';
@@ -31,6 +34,15 @@ export interface NotificationCount {
 }
 
 const idAt = (index: number) => ({ field: `ids.${index}` });
+
+/** A row `insertBatch` answers. */
+export interface BatchRow {
+  id: string;
+  recipient: string;
+  type: NotificationType;
+  meta: Record<string, string>;
+  created_at: string;
+}
 
 export const publishedOf = (n: Notification): PublishedNotification => ({
   id: n.id,
@@ -63,6 +75,23 @@ export class NotificationsService {
     return created;
   }
 
+  /**
+   * The batch API for a writer that must stay one statement (the bid round): the `insert` of one
+   * notification of `type` per row of `recipients`, a query answering `(recipient, n)`, created in
+   * the order of `n` then recipient. Use it as a CTE of the caller's statement; it answers the
+   * rows `publishedBatch` reads, which the caller announces once it committed.
+   */
+  insertBatch(type: NotificationType, recipients: Sql, meta: Record<string, string>): Sql {
+    return sql`insert into notifications (recipient, type, meta)
+       select r.recipient, ${type}, ${JSON.stringify(meta)}::jsonb from (${recipients}) r order by r.n, r.recipient
+       returning id::text, recipient, type, meta, created_at::text`;
+  }
+
+  /** The notifications `insertBatch` answered, as JSON (`json_agg`) or as rows. */
+  publishedBatch(rows: readonly BatchRow[]): PublishedNotification[] {
+    return rows.map((n) => ({ id: n.id, recipient: n.recipient, type: n.type, typeStr: typeStrOf(n.type), meta: n.meta, createdAt: timestamp(n.created_at) as Date }));
+  }
+
   /** Announces committed notifications to their recipients' subscriptions. */
   announce(published: readonly PublishedNotification[]): void {
     for (const n of published) this.bus.publish(n);
@@ -84,14 +113,10 @@ export class NotificationsService {
   /** GET /counts: the caller's unread notifications counted per type, types with none left out, by type. */
   async counts(ctx: RequestContext): Promise<NotificationCount[]> {
     const caller = requireCaller(ctx);
-    const rows = await ctx.em
-      .getConnection()
-      .execute<{ type: number; n: string }[]>(
-        'select type, count(*) as n from notifications where recipient = ? and read_at is null group by type order by type',
-        [caller.accountId],
-        'all',
-        ctx.em.getTransactionContext(),
-      );
+    const rows = await rowsOf<{ type: number; n: string }>(
+      ctx.em,
+      sql`select type, count(*) as n from notifications where recipient = ${caller.accountId} and read_at is null group by type order by type`,
+    );
     return rows.map((r) => ({ type: r.type as NotificationType, count: Number(r.n) }));
   }
 
