@@ -20,7 +20,7 @@ import { TradingResolver } from '../modules/trading/trading.resolver';
 import { DocumentsResolver } from '../modules/documents/documents.resolver';
 import { LiveResolver } from '../modules/live/live.resolver';
 import { MessagesResolver } from '../modules/messages/messages.resolver';
-import { DialogFieldsResolver, LotMessagesResolver, MessageFieldsResolver } from '../modules/messages/messages.fields';
+import { DialogFieldsResolver, LotMessagesResolver, MessageFieldsResolver } from '../modules/messages/messages.fields.resolver';
 import { LedgerResolver } from '../modules/ledger/ledger.resolver';
 
 export const SCHEMA_FILE = 'schema/schema.graphql';

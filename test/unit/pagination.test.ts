@@ -1,17 +1,7 @@
 import { DomainError } from '../../src/core/errors';
-import {
-  cursorLinks,
-  decodeCursor,
-  encodeCursor,
-  keysetPage,
-  numberLinks,
-  pageLink,
-  planKeyset,
-  type CursorPosition,
-  type KeysetPage,
-  type KeysetPlan,
-  type KeysetRequest,
-} from '../../src/rest/pagination';
+import { decodeCursor, encodeCursor, keysetPage, planKeyset, type CursorPosition, type KeysetPlan, type KeysetRequest } from '../../src/core/cursors';
+import type { KeysetPage } from '../../src/core/page';
+import { cursorLinks, numberLinks, pageLink } from '../../src/rest/pagination';
 
 function expectInvalidCursor(fn: () => unknown): void {
   let caught: unknown;

@@ -20,6 +20,6 @@ export async function requireInvoice(em: EntityManager, invoiceId: string, winne
   const document = await findLiveDocument(em, invoiceId);
   const usable = document && (document.documentType === 'public' || (winnerId !== null && document.owners?.includes(winnerId)));
   if (!usable) {
-    throw invalid('invalid_invoice', "invoice_id must name an existing document that is public or owned by the lot's winner", { attribute: 'invoice_id' });
+    throw invalid('invalid_invoice', "invoiceId must name an existing document that is public or owned by the lot's winner", { field: 'invoiceId' });
   }
 }

@@ -5,7 +5,7 @@ import type { AppRouter } from '../../rest/router';
 import { DEFAULT_DOCUMENT_PAGE_SIZE } from './documents.input';
 import { presentDocument } from './documents.presenter';
 import { contentDisposition } from './documents.storage';
-import { readUpload } from './documents.upload';
+import { readUpload } from './documents.upload.routes';
 
 const INDEX_QUERY: QuerySpec = {
   plain: { in: { kind: 'list', required: true, item: /^.{1,100}$/ } },

@@ -51,7 +51,7 @@ export class LiveFeeds {
   async bids(ctx: RequestContext, lotId: string, after?: string | null): Promise<LiveStream<BidView>> {
     const lot = await findLot(ctx.em.fork(), lotId);
     const from = after === undefined || after === null ? null : integerId(after);
-    if (after !== undefined && after !== null && from === null) throw invalid('invalid_field', 'after must be a bid id', { attribute: 'after' });
+    if (after !== undefined && after !== null && from === null) throw invalid('invalid_field', 'after must be a bid id', { field: 'after' });
     // The closure keeps what visibility needs, not the lot (and with it the entity manager that loaded it).
     const { caller } = ctx;
     const publisher = { publisherId: lot.publisherId };

@@ -4,7 +4,7 @@ import { rfc3339 } from '../../core/time';
 import type { Resource } from '../../rest/document';
 import type { Converter } from '../currency/currency.service';
 import { LOT_STATE_NAMES, LOT_TYPE_NAMES, shownHighestBid, type Lot } from './lots.entity';
-import type { LotIncludes } from './lots.includes';
+import type { LotIncludes } from './lots.includes.presenter';
 import type { LotsView } from './lots.service';
 
 export interface LotPresentation {

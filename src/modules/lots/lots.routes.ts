@@ -6,7 +6,7 @@ import { cursorLinks } from '../../rest/pagination';
 import type { ParsedQuery } from '../../rest/query';
 import type { AppRouter } from '../../rest/router';
 import { LOT_FILTER_FIELDS } from './lots.filter';
-import { lotIncludes, relationsOf } from './lots.includes';
+import { lotIncludes, relationsOf } from './lots.includes.presenter';
 import { CREATE_LOT_FIELDS } from './lots.input';
 import { presentLots } from './lots.presenter';
 import { LOT_COUNT_QUERY, LOT_GET_QUERY, LOT_INDEX_QUERY } from './lots.schema';

@@ -1,7 +1,7 @@
 import type { QuerySpec } from '../../rest/query';
 import { CURRENCIES } from '../accounts/accounts.input';
 import { FUEL_IDS } from '../reference/reference.service';
-import { LOT_INCLUDES } from './lots.includes';
+import { LOT_INCLUDES } from './lots.includes.presenter';
 import { ACCOUNT_ID, ACCOUNT_TYPE_VALUES, FUEL_VALUES, LOT_ID, LOT_SORTS, LOT_STATE_VALUES, LOT_TYPE_VALUES, PARTNER_A_STATUS_VALUES, TAB_VALUES, VIN, WHEEL_VALUES } from './lots.filter';
 
 const account = { kind: 'string', max: 56 } as const;

@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { keysetClauses } from '../../db/keyset';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
-import { keysetPage, planKeyset, type KeysetPage } from '../../rest/pagination';
+import { keysetPage, planKeyset } from '../../core/cursors';
+import type { KeysetPage } from '../../core/page';
 import { Deposit } from './trading.entity';
 import { DEPOSIT_STATE_CODES, type DepositPage } from './trading.input';
 
