@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -137,6 +137,25 @@ describe('the embedded default (npm start with no DATABASE_URL)', () => {
       expect(await stopService(second)).toBe(0);
     }
   }, 180_000);
+
+  it('starts over a postmaster.pid whose PID now belongs to another process, as after a crash and a reboot', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'auction-smoke-'));
+    const port = await freePort();
+    expect(await stopService(await startService(dataDir, port))).toBe(0);
+    // An unrelated process of the server's own user took the PID: PostgreSQL alone takes it for a running server.
+    const asServerUser = process.getuid?.() === 0 ? { uid: Number(execFileSync('id', ['-u', 'postgres']).toString()), gid: Number(execFileSync('id', ['-g', 'postgres']).toString()) } : {};
+    const other = spawn('sleep', ['120'], { ...asServerUser, stdio: 'ignore' });
+    writeFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), `${other.pid}\n${path.join(dataDir, 'pg')}\n`);
+    try {
+      const again = await startService(dataDir, port);
+      expect((await new TestClient(`http://127.0.0.1:${port}`).get('/')).status).toBe(200);
+      expect(postgresPid(dataDir)).not.toBe(other.pid);
+      expect(other.exitCode).toBeNull();
+      expect(await stopService(again)).toBe(0);
+    } finally {
+      other.kill();
+    }
+  }, 120_000);
 
   it('answers a bad LOG_LEVEL with the configuration error, as every other variable, and no stack trace', async () => {
     const service = spawnService(mkdtempSync(path.join(tmpdir(), 'auction-smoke-')), await freePort(), { LOG_LEVEL: 'loud' });
