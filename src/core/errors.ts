@@ -4,10 +4,9 @@ import type { ErrorCode, ErrorCodeWithStatus, ErrorStatus } from './error-codes'
  * Where in the input a fault lies. Services name a `field` of their operation's domain input
  * (camelCase, dotted: `amount`, `details.country`, `id`), which each edge renders in its own
  * terms (REST: a JSON pointer or a query parameter, GraphQL: the field). The other forms are the
- * REST edge's own (a pointer into the body, a query parameter, a header), and `attribute`, the
- * snake_case attribute path of services that still take REST-shaped input.
+ * REST edge's own: a pointer into the body, a query parameter, a header.
  */
-export type ErrorSource = { field: string } | { pointer: string } | { parameter: string } | { header: string } | { attribute: string };
+export type ErrorSource = { field: string } | { pointer: string } | { parameter: string } | { header: string };
 
 export type ErrorKind =
   | 'invalid'

@@ -7,12 +7,10 @@ import { loggable } from '../core/loggable';
 import type { Logger } from '../core/logger';
 import type { GraphQLContext } from './context';
 
-const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
-/** Domain fields are named as they are; attribute faults name the GraphQL input field; other sources pass as they are. */
+/** Domain fields are named as they are; other sources pass as they are. */
 function fieldOf(source: ErrorSource) {
-  if ('field' in source) return { field: source.field };
-  return 'attribute' in source ? { field: source.attribute.split('/').map(camel).join('.') } : { source };
+  return 'field' in source ? { field: source.field } : { source };
 }
 
 const GRAPHQL_CODES: Record<string, { code: ErrorCode; status: ErrorStatus }> = {

@@ -19,7 +19,7 @@ export interface ErrorObject {
 function restSource(source: ErrorItem['source']) {
   if (!source) return {};
   if ('field' in source) throw new Error('a field source is rendered by restItem first');
-  return { source: 'attribute' in source ? { pointer: `/data/attributes${source.attribute ? `/${source.attribute}` : ''}` } : source };
+  return { source };
 }
 
 function errorObject(status: number, item: ErrorItem): ErrorObject {
