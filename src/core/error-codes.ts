@@ -113,6 +113,7 @@ export const ERROR_CODES = [
   { code: 'callback_exists', status: 409, meaning: '`POST /lots/{id}/callbacks`: the caller already asked for a callback about the lot' },
   { code: 'already_participant', status: 409, meaning: '`POST /lots/{id}/participation_requests`: the caller already takes part in the lot' },
   { code: 'buy_now_pending', status: 409, meaning: "`PATCH /v2/lots/{id}/participants/{account}`: another participant's buy-now request is pending" },
+  { code: 'id_mismatch', status: 409, meaning: '`PATCH /accounts/{id}`: the body\'s `data.id` is not the id in the path' },
   { code: 'method_not_allowed', status: 405, meaning: 'the path exists, the method does not' },
   { code: 'body_too_large', status: 413, meaning: 'the body exceeds `BODY_LIMIT`' },
   { code: 'file_too_large', status: 413, meaning: '`POST /documents`: the file exceeds `UPLOAD_LIMIT`' },
