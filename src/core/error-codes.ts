@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   { code: 'invalid_field', status: 400, meaning: 'a member of the request document is malformed' },
   { code: 'missing_body', status: 400, meaning: 'the operation needs a request document' },
   { code: 'malformed_json', status: 400, meaning: 'the body is not JSON' },
+  { code: 'nul_character', status: 400, meaning: 'a string of the body, a query parameter, a path segment or a GraphQL argument holds a NUL character (U+0000), which text cannot store; the source (GraphQL: `errors[].field`) names it' },
   { code: 'body_unreadable', status: 400, meaning: 'the body could not be read' },
   { code: 'unknown_parameter', status: 400, meaning: 'a query parameter the endpoint does not accept; when the endpoint takes the name in another form, `detail` says which (`state is not accepted by this endpoint; use filter[state]`, also `use page[limit]`)' },
   { code: 'unknown_filter', status: 400, meaning: 'a `filter[...]` the endpoint does not have; `detail` ends with `use currency` when the name is a plain parameter of the endpoint' },
