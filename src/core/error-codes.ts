@@ -65,6 +65,7 @@ export const ERROR_CODES = [
   { code: 'winner_details_final', status: 400, meaning: '`PUT /lots/{id}/winner_details`: `deal_canceled` or `invoice_paid` cannot be undone once true' },
   { code: 'recipient_not_found', status: 400, meaning: '`POST /notifications/events`: `recipient` is no account of the calling platform (the platform itself, its accounts, admins trusting it)' },
   { code: 'too_many_items', status: 400, meaning: '`POST /notifications` (GraphQL `markNotificationsRead`): more than 100 notifications' },
+  { code: 'too_many_items', status: 400, meaning: 'GraphQL: a list argument (at any depth, e.g. `LotFilter.in`) with more than 1,000 items; `errors[].field` names it' },
   { code: 'subscriptions_only', status: 400, meaning: 'GraphQL over WebSocket: a query or mutation (they go to `POST /graphql`)' },
   { code: 'too_many_subscriptions', status: 400, meaning: 'GraphQL over WebSocket: the socket already runs `WS_MAX_SUBSCRIPTIONS` operations' },
   { code: 'lot_not_found', status: 400, meaning: '`POST /messages`, `PATCH /accounts/{id}/messages/` (GraphQL `sendMessage`, `markMessagesRead`): `lot_id` names no lot' },

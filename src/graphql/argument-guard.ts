@@ -2,12 +2,17 @@ import { defaultFieldResolver, isObjectType, type GraphQLFieldResolver, type Gra
 import { invalid } from '../core/errors';
 import { scanInput } from '../core/input-scan';
 
+/** The longest list an argument may hold: no operation of the service needs more, and resolving one does work per item. */
+export const MAX_LIST_ITEMS = 1000;
+
 function checked(resolve: GraphQLFieldResolver<unknown, unknown>): GraphQLFieldResolver<unknown, unknown> {
   return (source, args, context, info) => {
-    const found = scanInput(args);
+    const found = scanInput(args, MAX_LIST_ITEMS);
     if (found) {
       const field = found.path.join('.');
-      throw invalid('nul_character', `${field} holds a NUL character (U+0000)`, { field });
+      throw found.fault === 'nul'
+        ? invalid('nul_character', `${field} holds a NUL character (U+0000)`, { field })
+        : invalid('too_many_items', `${field} has more than ${MAX_LIST_ITEMS} items`, { field });
     }
     return resolve(source, args, context, info);
   };
@@ -15,8 +20,8 @@ function checked(resolve: GraphQLFieldResolver<unknown, unknown>): GraphQLFieldR
 
 /**
  * Every field that takes arguments checks them before it resolves (or subscribes), once for both
- * HTTP and WebSocket: no string with a NUL character, which PostgreSQL cannot store. Fields
- * without arguments are left as they are, at no cost.
+ * HTTP and WebSocket: no string with a NUL character, which PostgreSQL cannot store, and no list
+ * beyond `MAX_LIST_ITEMS`. Fields without arguments are left as they are, at no cost.
  */
 export function guardArguments(schema: GraphQLSchema): GraphQLSchema {
   for (const type of Object.values(schema.getTypeMap())) {
