@@ -100,6 +100,8 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
     const requestId = REQUEST_ID.test(given) ? given : randomUUID();
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
+    // No answer of ours is meant to be sniffed into another type (an error page, a file, JSON).
+    ctx.set('X-Content-Type-Options', 'nosniff');
     const started = process.hrtime.bigint();
     try {
       await next();

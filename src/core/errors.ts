@@ -50,6 +50,8 @@ export interface ErrorItem {
  */
 export class DomainError extends Error {
   readonly status: ErrorStatus;
+  /** A rate limit's seconds until the operation is taken again; REST sends them as `Retry-After`. */
+  retryAfter?: number;
 
   constructor(
     readonly kind: ErrorKind,
@@ -67,6 +69,13 @@ export class DomainError extends Error {
   static of<K extends ErrorKind>(kind: K, code: CodeOfKind<K>, detail: string, source?: ErrorSource): DomainError {
     return new DomainError(kind, [{ code, detail, ...(source ? { source } : {}) }]);
   }
+}
+
+/** A rate limit hit: `until` is when the operation is taken again. */
+export function rateLimited(code: CodeOfKind<'rate_limited'>, detail: string, until: Date, source?: ErrorSource): DomainError {
+  const error = DomainError.of('rate_limited', code, detail, source);
+  error.retryAfter = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000));
+  return error;
 }
 
 export const invalid = (code: CodeOfKind<'invalid'>, detail: string, source?: ErrorSource) =>

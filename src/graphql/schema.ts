@@ -22,6 +22,7 @@ import { LiveResolver } from '../modules/live/live.resolver';
 import { MessagesResolver } from '../modules/messages/messages.resolver';
 import { DialogFieldsResolver, LotMessagesResolver, MessageFieldsResolver } from '../modules/messages/messages.fields.resolver';
 import { LedgerResolver } from '../modules/ledger/ledger.resolver';
+import { guardArguments } from './argument-guard';
 
 export const SCHEMA_FILE = 'schema/schema.graphql';
 
@@ -40,11 +41,11 @@ const NO_TOPICS = {
 };
 
 export function buildAppSchema(): GraphQLSchema {
-  return buildSchemaSync({
+  return guardArguments(buildSchemaSync({
     resolvers: [SystemResolver, ReferenceResolver, AccountsResolver, CredentialsResolver, PlatformsResolver, BlacklistResolver, OutboxResolver, RecoveryResolver, WatchlistResolver, LotsResolver, BidsResolver, RequestsResolver, CurrencyResolver, NotificationsResolver, TradingResolver, DepositsResolver, DocumentsResolver, LiveResolver, MessagesResolver, MessageFieldsResolver, DialogFieldsResolver, LotMessagesResolver, LedgerResolver],
     validate: false,
     pubSub: NO_TOPICS,
-  });
+  }));
 }
 
 /** The schema as committed in schema/schema.graphql: sorted, so that diffs show real changes. */

@@ -31,7 +31,6 @@ export function livePageRoutes(router: AppRouter): void {
     // The same lookup as GET /lots/{id}: an unknown or malformed id is its 404 lot_not_found.
     await router.services.lots.get(ctx.state.rc, { id: ctx.params.id });
     ctx.set('Content-Security-Policy', CSP);
-    ctx.set('X-Content-Type-Options', 'nosniff');
     ctx.set('Referrer-Policy', 'no-referrer');
     ctx.set('Cache-Control', 'no-cache');
     ctx.type = 'text/html; charset=utf-8';

@@ -1,6 +1,7 @@
 import type { Middleware } from 'koa';
 import getRawBody from 'raw-body';
 import { DomainError, invalid } from '../core/errors';
+import { scanInput } from '../core/input-scan';
 
 const JSON_TYPES = new Set(['application/json', 'application/vnd.api+json']);
 
@@ -48,6 +49,11 @@ export function readBody(limit: number, multipartPaths: ReadonlySet<string>): Mi
       ctx.state.body = JSON.parse(raw.toString('utf8'));
     } catch {
       throw invalid('malformed_json', 'the request body is not valid JSON', { pointer: '' });
+    }
+    const nul = scanInput(ctx.state.body);
+    if (nul) {
+      const pointer = nul.path.map((p) => `/${p.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+      throw invalid('nul_character', `${pointer || 'the body'} holds a NUL character (U+0000)`, { pointer });
     }
     return next();
   };

@@ -102,7 +102,13 @@ export function inputDocument(type: string) {
 }
 
 
-/** A document's `data.id`, when given, must name the resource of the path (a document about another one is malformed). */
-export function requirePathId(id: unknown, pathId: string, detail: string): void {
-  if (id !== undefined && id !== null && String(id) !== pathId) throw DomainError.of('invalid', 'invalid_field', detail, { pointer: '/data/id' });
+/**
+ * A document's `data.id`, when given, must name the resource of the path. JSON:API answers a
+ * mismatch with 409; the routes that answered 400 `invalid_field` before keep it (`'invalid'`).
+ */
+export function requirePathId(id: unknown, pathId: string, detail: string, answer: 'conflict' | 'invalid' = 'conflict'): void {
+  if (id === undefined || id === null || String(id) === pathId) return;
+  throw answer === 'conflict'
+    ? DomainError.of('conflict', 'id_mismatch', detail, { pointer: '/data/id' })
+    : DomainError.of('invalid', 'invalid_field', detail, { pointer: '/data/id' });
 }

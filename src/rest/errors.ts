@@ -74,6 +74,7 @@ export function errorHandler(log: Logger, graphqlPath: string): Middleware<{ req
       const { status, body } = toErrorDocument(err, ctx.state.requestId, ctx.state.fields);
       if (status >= 500) log.error({ err: loggable(err), requestId: ctx.state.requestId }, 'request failed');
       ctx.status = status;
+      if (err instanceof DomainError && err.retryAfter !== undefined) ctx.set('Retry-After', String(err.retryAfter));
       if (ctx.path === graphqlPath) {
         ctx.type = 'application/json';
         ctx.body = asGraphqlErrors(status, body.errors);

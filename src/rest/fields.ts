@@ -22,7 +22,7 @@ export type FieldRendering = FieldPlacement | { in: FieldPlacement; names: Field
 const IRREGULAR: Record<string, string> = { partnerAStatus: 'partnerA_status', trimPartnerA: 'trim_partnerA', trimPartnerB: 'trim_partnerB' };
 
 /** The name a domain field has on the wire: its snake_case, save the irregular ones. */
-export const wireName = (field: string) => IRREGULAR[field] ?? field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+export const wireName = (field: string) => (Object.hasOwn(IRREGULAR, field) ? IRREGULAR[field] : field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
 
 /** A domain input read off a REST attributes object (or parsed filters) by the wire names of its fields; absent fields stay absent. */
 export function fromWire<K extends string>(source: unknown, fields: readonly K[]): { [F in K]?: unknown } {
@@ -60,7 +60,7 @@ function render(field: string, placement: FieldPlacement): Rendered {
 
 function wireField(field: string, names: FieldNames): string {
   const [head, ...rest] = field.split('.');
-  const renamed = names[head];
+  const renamed = Object.hasOwn(names, head) ? names[head] : undefined;
   return renamed === undefined ? field : [renamed, ...rest].filter(Boolean).join('.');
 }
 

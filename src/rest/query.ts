@@ -41,6 +41,9 @@ const INTEGER = /^-?\d{1,15}$/;
 
 type Raw = Record<string, string | string[] | undefined>;
 
+/** A key of the spec's own: `filter[constructor]` must not find what every object inherits. */
+const own = <T>(record: Record<string, T> | undefined, key: string): T | undefined => (record && Object.hasOwn(record, key) ? record[key] : undefined);
+
 type Parsed = { ok: true; value: FilterValue } | { ok: false; reason: string };
 const ok = (value: FilterValue): Parsed => ({ ok: true, value });
 const bad = (reason: string): Parsed => ({ ok: false, reason });
@@ -93,8 +96,8 @@ function positiveInt(raw: string, max: number): number | null {
 function placeOf(spec: QuerySpec, bare: string, given: string): string {
   const pages = spec.page === 'cursor' ? ['cursor', 'limit'] : spec.page === 'number' ? ['number', 'size'] : [];
   const forms = [
-    spec.filters?.[bare] ? `filter[${bare}]` : null,
-    spec.plain?.[bare] ? bare : null,
+    own(spec.filters, bare) ? `filter[${bare}]` : null,
+    own(spec.plain, bare) ? bare : null,
     pages.includes(bare) ? `page[${bare}]` : null,
   ].filter((form) => form !== null && form !== given);
   return forms.length ? `; use ${forms.join(' or ')}` : '';
@@ -119,7 +122,7 @@ export function parseQuery(spec: QuerySpec, raw: Raw): ParsedQuery {
     const filter = FILTER.exec(name);
     const page = PAGE.exec(name);
     if (filter) {
-      const kind = spec.filters?.[filter[1]];
+      const kind = own(spec.filters, filter[1]);
       if (!kind) fail(name, 'unknown_filter', `${filter[1]} is not a filter of this endpoint${placeOf(spec, filter[1], name)}`);
       else assign(out.filters, filter[1], kind, value, name);
     } else if (page) {
@@ -135,10 +138,10 @@ export function parseQuery(spec: QuerySpec, raw: Raw): ParsedQuery {
       const bad = names.filter((n) => !spec.includes?.includes(n));
       if (bad.length) fail(name, 'unknown_include', `unknown include ${bad.join(', ')}; allowed: ${spec.includes.join(', ')}`);
       else names.forEach((n) => out.include.add(n));
-    } else if (spec.plain?.[name]) {
-      assign(out.plain, name, spec.plain[name], value, name);
     } else {
-      fail(name, 'unknown_parameter', `${name} is not accepted by this endpoint${placeOf(spec, name, name)}`);
+      const kind = own(spec.plain, name);
+      if (kind) assign(out.plain, name, kind, value, name);
+      else fail(name, 'unknown_parameter', `${name} is not accepted by this endpoint${placeOf(spec, name, name)}`);
     }
   }
 

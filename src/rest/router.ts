@@ -1,7 +1,8 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { RequestContext } from '../core/context';
-import { unauthenticated } from '../core/errors';
+import { invalid, unauthenticated } from '../core/errors';
+import { hasNul } from '../core/input-scan';
 import type { Services } from '../services';
 import { JSONAPI, type TopLevel } from './document';
 import type { FieldRendering } from './fields';
@@ -35,6 +36,17 @@ export interface RouteOptions {
 type Handler = (req: RouteRequest) => Promise<TopLevel | null | void> | TopLevel | null | void;
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
+/** A path segment or query parameter with a NUL character is refused before any service sees it (the body is checked as it is read). */
+function refuseNul(params: Record<string, string>, query: Record<string, string | string[] | undefined>): void {
+  for (const [name, value] of Object.entries(params)) {
+    if (hasNul(value)) throw invalid('nul_character', `the path segment ${name} holds a NUL character (U+0000)`);
+  }
+  for (const [name, value] of Object.entries(query)) {
+    const values = value === undefined ? [] : Array.isArray(value) ? value : [value];
+    if (hasNul(name) || values.some(hasNul)) throw invalid('nul_character', `${name} holds a NUL character (U+0000)`, { parameter: name });
+  }
+}
+
 /** The REST edge: each route is parse → service → presenter; this wraps the parse and the render. */
 export class AppRouter {
   readonly koa = new Router();
@@ -64,6 +76,7 @@ export class AppRouter {
       if (options.authenticated && !rc.caller && !(options.authenticated === 'key' && rc.provenKey)) {
         throw unauthenticated('unauthenticated', 'this operation needs a valid signature or bearer token');
       }
+      refuseNul(koa.params, koa.query as Record<string, string | string[] | undefined>);
       const query = parseQuery(options.query ?? {}, koa.query as Record<string, string | string[] | undefined>);
       const result = await handler({
         rc,

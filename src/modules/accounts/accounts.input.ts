@@ -1,5 +1,6 @@
 import { StrKey } from '@stellar/stellar-sdk';
 import { z } from 'zod';
+import { httpLink } from '../../core/links';
 import type { ReferenceService } from '../reference/reference.service';
 
 export const CURRENCIES = ['USD', 'EUR', 'GEL', 'UAH', 'BTC'] as const;
@@ -8,7 +9,6 @@ export const LOCALES = ['en', 'gl', 'uk', 'ru'] as const;
 export const accountId = z.string().refine((v) => StrKey.isValidEd25519PublicKey(v), 'must be an account id (G…)');
 export const password = z.string().min(8, 'must be at least 8 characters').max(64, 'must be at most 64 characters');
 const upTo = (n: number) => z.string().trim().min(1, 'must not be empty').max(n, `must be at most ${n} characters`);
-const link = z.string().url('must be a link').max(2048);
 const phone = z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be in international format: + then 7 to 15 digits');
 
 /** The fields an account may change, with the limits of INTERFACE.md §8; shared by create and update. */
@@ -16,7 +16,7 @@ export function profileFields(reference: ReferenceService) {
   return {
     firstName: upTo(30),
     lastName: upTo(30),
-    avatarLink: link,
+    avatarLink: httpLink(),
     country: z.string().refine((c) => reference.isCountryCode(c), 'must be an ISO 3166-1 alpha-3 code'),
     city: upTo(30),
     region: upTo(30),

@@ -1,5 +1,5 @@
 import { camelAttributes } from '../../rest/attributes';
-import { inputDocument, parseDocument } from '../../rest/document';
+import { inputDocument, parseDocument, requirePathId } from '../../rest/document';
 import type { AppRouter } from '../../rest/router';
 import { presentAccount } from './accounts.presenter';
 
@@ -12,6 +12,7 @@ export function accountsRoutes(router: AppRouter): void {
   router.get('/accounts/:id', {}, async ({ rc, params }) => ({ data: presentAccount(await accounts.get(rc, params.id)) }));
   router.patch('/accounts/:id', { authenticated: true }, async ({ rc, params, body }) => {
     const { data } = parseDocument(inputDocument('accounts'), body);
+    requirePathId(data.id, params.id, 'data.id must be the id of the account in the path');
     return { data: presentAccount({ account: await accounts.update(rc, { ...camelAttributes(data.attributes), id: params.id }), full: true }) };
   });
 }

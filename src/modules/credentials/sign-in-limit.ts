@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError } from '../../core/errors';
+import { rateLimited } from '../../core/errors';
 import { SignInFailure } from './credentials.entity';
 
 /** PROTOCOL.md §8: at most 10 failed sign-ins per account or per email in 15 minutes. */
@@ -27,11 +27,14 @@ export class SignInLimit {
       const now = Date.now();
       const since = new Date(now - FAILURE_WINDOW_MS);
       await tx.nativeDelete(SignInFailure, { subject: { $in: distinct }, failedAt: { $lte: since } });
+      let until: Date | null = null;
       for (const subject of distinct) {
-        if ((await tx.count(SignInFailure, { subject, failedAt: { $gt: since } })) >= MAX_FAILURES) {
-          throw DomainError.of('rate_limited', 'too_many_attempts', 'too many failed sign-in attempts; try again later');
-        }
+        // The limit frees when the MAX_FAILURES-th newest failure leaves the window.
+        const [freeing] = await tx.find(SignInFailure, { subject, failedAt: { $gt: since } }, { orderBy: { failedAt: 'desc' }, offset: MAX_FAILURES - 1, limit: 1 });
+        const frees = freeing && new Date(freeing.failedAt.getTime() + FAILURE_WINDOW_MS);
+        if (frees && (!until || frees > until)) until = frees;
       }
+      if (until) throw rateLimited('too_many_attempts', 'too many failed sign-in attempts; try again later', until);
       const rows = distinct.map((subject) => tx.create(SignInFailure, { subject, failedAt: new Date(now) }));
       await tx.flush();
       return rows.map((r) => r.id);

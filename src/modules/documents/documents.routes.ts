@@ -45,7 +45,6 @@ export function documentsRoutes(router: AppRouter, config: Pick<Config, 'UPLOAD_
     const { expires, signature } = koa.query as Record<string, string | undefined>;
     const { stream, size, document } = await documents.openLink(koa.state.rc, koa.params.id, expires, signature);
     koa.set('Content-Disposition', contentDisposition(document));
-    koa.set('X-Content-Type-Options', 'nosniff');
     // Uploaded HTML must not run scripts on our origin.
     koa.set('Content-Security-Policy', "sandbox; default-src 'none'");
     koa.set('Cache-Control', 'private, no-store');

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { invalid } from '../../core/errors';
+import { httpLink } from '../../core/links';
 import { formatMoney, priceInput } from '../../core/money';
 import { AccountType } from '../accounts/accounts.entity';
 import { CURRENCIES } from '../accounts/accounts.input';
@@ -49,7 +50,7 @@ const instant = z.union([z.number(), z.string()]).transform((v, ctx) => {
 
 const price = priceInput;
 
-const links = z.array(z.string().url().max(2048)).max(100);
+const links = z.array(httpLink()).max(100);
 
 export function feedLineSchema(reference: ReferenceService) {
   const details = detailsSchema(reference).extend({
@@ -62,8 +63,8 @@ export function feedLineSchema(reference: ReferenceService) {
     yard_number: z.number().int().min(0).max(2_147_483_647).optional(),
     sale_status: z.enum(PARTNER_A_STATUS_VALUES).optional(),
     highlights: z.string().trim().max(2000).optional(),
-    lot_link: z.string().url().max(2048).optional(),
-    sale_link: z.string().url().max(2048).optional(),
+    lot_link: httpLink().optional(),
+    sale_link: httpLink().optional(),
   });
   return z
     .object({

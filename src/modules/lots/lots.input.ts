@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { httpLink } from '../../core/links';
 import { priceInput } from '../../core/money';
 import { cursorPageInput, sortInput } from '../../core/page';
 import { CURRENCIES } from '../accounts/accounts.input';
@@ -7,7 +8,7 @@ import type { ReferenceService } from '../reference/reference.service';
 import { LOT_SORTS, lotFilterInput } from './lots.filter';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
-const links = z.array(z.string().url().max(2048)).max(100);
+const links = z.array(httpLink()).max(100);
 const price = priceInput;
 
 /** Lot details on creation (PROTOCOL.md §9): country, year, maker and model required; the rest optional. */
@@ -41,7 +42,7 @@ export function detailsSchema(reference: ReferenceService) {
     registered: z.boolean().optional(),
     hd_img_links: links.optional(),
     full_img_links: links.optional(),
-    video_link: z.string().url().max(2048).optional(),
+    video_link: httpLink().optional(),
     engine_volume: z.number().min(0).max(100).optional(),
     odometer_value: z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/).transform(Number)]).pipe(z.number().min(0).max(10_000_000)).optional(),
     price_negotiable: z.boolean().optional(),

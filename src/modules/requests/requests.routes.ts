@@ -39,7 +39,7 @@ export function requestsRoutes(router: AppRouter): void {
 
   router.patch('/requests/:id', { authenticated: true }, async ({ rc, params, body }) => {
     const { id, attributes } = parseDocument(inputDocument('reviewable_requests'), body).data;
-    requirePathId(id, params.id, 'data.id must be the id of the request in the path');
+    requirePathId(id, params.id, 'data.id must be the id of the request in the path', 'invalid');
     return { data: presentRequest(await requests.review(rc, { id: params.id, ...fromWire(attributes, ['hash', 'state', 'rejectReason']) })) };
   });
 

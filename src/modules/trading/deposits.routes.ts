@@ -32,7 +32,7 @@ export function depositsRoutes(router: AppRouter): void {
 
   router.patch('/deposits/:id', { authenticated: true }, async ({ rc, params, body }) => {
     const { id, attributes } = parseDocument(inputDocument('deposits'), body).data;
-    requirePathId(id, params.id, 'data.id must be the id of the deposit in the path');
+    requirePathId(id, params.id, 'data.id must be the id of the deposit in the path', 'invalid');
     const { deposit } = await deposits.setState(rc, { id: params.id, ...fromWire(attributes, ['state']) });
     return { data: presentDepositState(deposit) };
   });

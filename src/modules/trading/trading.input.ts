@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { httpLink } from '../../core/links';
 import { parseMoney } from '../../core/money';
 import { cursorPageInput, sortInput } from '../../core/page';
 import { CURRENCIES } from '../accounts/accounts.input';
@@ -66,7 +67,7 @@ export const winnerDetailsInput = z.object({
   invoicePaid: z.boolean({ error: 'must be true or false' }).nullable().optional(),
   dealCanceled: z.boolean({ error: 'must be true or false' }).nullable().optional(),
   containerId: z.string().refine(upTo(100), 'must be at most 100 characters').nullable().optional(),
-  serviceLink: z.string().max(2000).nullable().optional(),
+  serviceLink: httpLink(2000).nullable().optional(),
   feeAmount: fee.nullable().optional(),
   transportationFee: fee.nullable().optional(),
   feeCurrency: z.enum(CURRENCIES, { error: `must be one of ${CURRENCIES.join(', ')}` }).nullable().optional(),

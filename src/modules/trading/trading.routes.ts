@@ -48,7 +48,7 @@ export function tradingRoutes(router: AppRouter): void {
 
   router.put('/lots/:id/winner_details', { authenticated: true }, async ({ rc, params, body }) => {
     const { id, attributes } = parseDocument(inputDocument('winner_details'), body).data;
-    requirePathId(id, params.id, 'data.id must be the id of the lot in the path');
+    requirePathId(id, params.id, 'data.id must be the id of the lot in the path', 'invalid');
     const { details } = await winners.setWinnerDetails(rc, { lotId: params.id, ...fromWire(attributes, WINNER_DETAILS_FIELDS) });
     return { data: presentWinnerDetails(details) };
   });

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
-import { DomainError, invalid, notFound, unauthenticated } from '../../core/errors';
+import { invalid, notFound, rateLimited, unauthenticated } from '../../core/errors';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { emailToken, phoneToken, TOKEN_LIFETIME_MS, tokenHash } from '../../core/tokens';
 import { Account } from '../accounts/accounts.entity';
@@ -50,14 +50,14 @@ export class VerificationService {
         if (channel === 'phone' && !account.phoneNumber) {
           throw invalid('no_phone_number', 'the account has no phone number', { field: 'receivers' });
         }
-        const recent = await em.count(VerificationToken, {
-          accountId,
-          channel,
-          resend: true,
-          createdAt: { $gt: new Date(Date.now() - RESEND_INTERVAL_MS) },
-        });
-        if (recent > 0) {
-          throw DomainError.of('rate_limited', 'resend_too_soon', `the ${channel} token was resent less than a minute ago`, { field: 'receivers' });
+        const recent = await em.findOne(
+          VerificationToken,
+          { accountId, channel, resend: true, createdAt: { $gt: new Date(Date.now() - RESEND_INTERVAL_MS) } },
+          { orderBy: { createdAt: 'desc' } },
+        );
+        if (recent) {
+          const until = new Date(recent.createdAt.getTime() + RESEND_INTERVAL_MS);
+          throw rateLimited('resend_too_soon', `the ${channel} token was resent less than a minute ago`, until, { field: 'receivers' });
         }
         await this.issue(em, account, channel, true);
       }
