@@ -7,7 +7,7 @@ import { createAccount, createPlatform } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
 import { JOBS_ENV, waitFor } from '../jobs/jobs.helpers';
 import { depositOf, join } from '../trading/trading.helpers';
-import { build, pay, submit } from './ledger.helpers';
+import { build, horizonRecord, horizonResult, pay, submit } from './ledger.helpers';
 
 /**
  * A stand-in for Horizon that keeps what it took (GET /transactions/{hash} finds it) and can be
@@ -22,37 +22,22 @@ let horizon: Server;
 let t: TestApp;
 let platform: Keypair;
 
-const result = (code: xdr.TransactionResultResult) =>
-  new xdr.TransactionResult({ feeCharged: xdr.Int64.fromString('100'), result: code, ext: new xdr.TransactionResultExt(0) }).toXDR('base64');
-
-function record(tx: Transaction) {
-  const meta = new xdr.TransactionMeta(2, new xdr.TransactionMetaV2({ txChangesBefore: [], operations: [], txChangesAfter: [] })).toXDR('base64');
-  return {
-    id: tx.hash().toString('hex'),
-    hash: tx.hash().toString('hex'),
-    ledger: 4242,
-    successful: true,
-    envelope_xdr: tx.toEnvelope().toXDR('base64'),
-    result_xdr: result(xdr.TransactionResultResult.txSuccess([])),
-    result_meta_xdr: meta,
-  };
-}
 
 async function answer(method: string, url: string, form: URLSearchParams): Promise<{ status: number; body: unknown }> {
   const found = /^\/transactions\/([0-9a-f]{64})$/.exec(url);
   if (method === 'GET' && found) {
     const tx = taken.get(found[1]);
-    return tx ? { status: 200, body: record(tx) } : { status: 404, body: { status: 404, title: 'Resource Missing' } };
+    return tx ? { status: 200, body: horizonRecord(tx) } : { status: 404, body: { status: 404, title: 'Resource Missing' } };
   }
   if (method !== 'POST' || url !== '/transactions' || !form.get('tx')) return { status: 404, body: { status: 404 } };
   const tx = TransactionBuilder.fromXDR(form.get('tx') as string, t.config.NETWORK_PASSPHRASE) as Transaction;
   if (next === 'refuse') {
-    return { status: 400, body: { status: 400, extras: { result_codes: { transaction: 'tx_bad_seq' }, result_xdr: result(xdr.TransactionResultResult.txBadSeq()) } } };
+    return { status: 400, body: { status: 400, extras: { result_codes: { transaction: 'tx_bad_seq' }, result_xdr: horizonResult(xdr.TransactionResultResult.txBadSeq()) } } };
   }
   taken.set(tx.hash().toString('hex'), tx);
   await onTaken();
   if (next === 'take_then_time_out') return { status: 504, body: { status: 504, title: 'Timeout' } };
-  return { status: 200, body: record(tx) };
+  return { status: 200, body: horizonRecord(tx) };
 }
 
 const execute = <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => t.orm.em.fork().getConnection().execute<T[]>(sql, params);

@@ -6,16 +6,13 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { createAccount, createPlatform } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
 import { depositOf, join } from '../trading/trading.helpers';
-import { build, ledgerAccount, pay, rejection, resultCode, submit } from './ledger.helpers';
+import { build, horizonRecord, horizonResult, ledgerAccount, pay, rejection, resultCode, submit } from './ledger.helpers';
 
 /** A stand-in for Horizon's POST /transactions: the memo text of a transaction picks the answer. */
 let horizon: Server;
 const received: Transaction[] = [];
 let t: TestApp;
 let platform: Keypair;
-
-const result = (code: xdr.TransactionResultResult) =>
-  new xdr.TransactionResult({ feeCharged: xdr.Int64.fromString('100'), result: code, ext: new xdr.TransactionResultExt(0) }).toXDR('base64');
 
 function answer(tx: Transaction): { status: number; body: unknown } {
   const memo = tx.memo.type === 'text' ? String(tx.memo.value) : '';
@@ -27,24 +24,12 @@ function answer(tx: Transaction): { status: number; body: unknown } {
         title: 'Transaction Failed',
         status: 400,
         detail: 'The transaction failed when submitted to the stellar network.',
-        extras: { envelope_xdr: tx.toEnvelope().toXDR('base64'), result_codes: { transaction: 'tx_bad_seq' }, result_xdr: result(xdr.TransactionResultResult.txBadSeq()) },
+        extras: { envelope_xdr: tx.toEnvelope().toXDR('base64'), result_codes: { transaction: 'tx_bad_seq' }, result_xdr: horizonResult(xdr.TransactionResultResult.txBadSeq()) },
       },
     };
   }
   if (memo === 'down') return { status: 503, body: { type: 'https://stellar.org/horizon-errors/stale_history', title: 'Historical DB Is Too Stale', status: 503 } };
-  const meta = new xdr.TransactionMeta(2, new xdr.TransactionMetaV2({ txChangesBefore: [], operations: [], txChangesAfter: [] })).toXDR('base64');
-  return {
-    status: 200,
-    body: {
-      hash: tx.hash().toString('hex'),
-      ledger: 4242,
-      successful: true,
-      envelope_xdr: tx.toEnvelope().toXDR('base64'),
-      result_xdr: result(xdr.TransactionResultResult.txSuccess([])),
-      result_meta_xdr: meta,
-      paging_token: '18219251265421312',
-    },
-  };
+  return { status: 200, body: horizonRecord(tx) };
 }
 
 beforeAll(async () => {

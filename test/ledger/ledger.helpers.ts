@@ -61,3 +61,22 @@ export function rejection(res: TestResponse): string {
 export async function ledgerAccount(t: TestApp, id: string): Promise<any> {
   return (await t.client.get(`/ledger/accounts/${id}`)).body.data.attributes;
 }
+
+/** A Horizon result XDR with the given outcome and a fee of 100. */
+export const horizonResult = (code: xdr.TransactionResultResult) =>
+  new xdr.TransactionResult({ feeCharged: xdr.Int64.fromString('100'), result: code, ext: new xdr.TransactionResultExt(0) }).toXDR('base64');
+
+/** What Horizon answers for a transaction it applied (its POST /transactions body, and GET /transactions/{hash}). */
+export function horizonRecord(tx: Transaction) {
+  const meta = new xdr.TransactionMeta(2, new xdr.TransactionMetaV2({ txChangesBefore: [], operations: [], txChangesAfter: [] })).toXDR('base64');
+  return {
+    id: tx.hash().toString('hex'),
+    hash: tx.hash().toString('hex'),
+    ledger: 4242,
+    successful: true,
+    envelope_xdr: tx.toEnvelope().toXDR('base64'),
+    result_xdr: horizonResult(xdr.TransactionResultResult.txSuccess([])),
+    result_meta_xdr: meta,
+    paging_token: '18219251265421312',
+  };
+}
