@@ -1,6 +1,6 @@
 // A database of a benchmark's own: a new one on the DATABASE_URL server, else one on an embedded server of its own.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
@@ -32,8 +32,6 @@ export async function freshDatabase(prefix) {
     return { kind: 'server', url: withDatabase(process.env.DATABASE_URL, name), drop: () => admin(process.env.DATABASE_URL, `drop database if exists "${name}" with (force)`) };
   }
   const dir = mkdtempSync(path.join(tmpdir(), `${prefix}-`));
-  // As root the server runs as another user, which must be able to enter.
-  chmodSync(dir, 0o755);
   const embedded = await startEmbeddedPostgres({ dir });
   const drop = async () => {
     await embedded.stop();

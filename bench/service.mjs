@@ -4,7 +4,6 @@ import { spawn } from 'node:child_process';
 import { createHash, createPrivateKey, sign } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,18 +11,8 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const { Keypair } = require('@stellar/stellar-sdk');
+const { freePort } = require('../dist/db/embedded.host.js');
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** CPU seconds (user + system) a process has used; /proc counts in ticks of 1/100 s on Linux. */
 export function cpuOf(pid) {

@@ -2,6 +2,11 @@ import type { z } from 'zod';
 import type { ErrorCode } from './error-codes';
 import { DomainError, type ErrorItem } from './errors';
 
+/** An input object with its null fields dropped: in the domain's inputs, a null field is an absent one. */
+export function withoutNulls<T extends object>(input: T): { [K in keyof T]?: Exclude<T[K], null> } {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined)) as { [K in keyof T]?: Exclude<T[K], null> };
+}
+
 /** An operation's input as an edge hands it over: its fields, not yet checked against the domain's rules. */
 export type Untrusted<T> = { [K in keyof T]?: unknown };
 

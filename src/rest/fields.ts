@@ -24,6 +24,21 @@ const IRREGULAR: Record<string, string> = { partnerAStatus: 'partnerA_status', t
 /** The name a domain field has on the wire: its snake_case, save the irregular ones. */
 export const wireName = (field: string) => (Object.hasOwn(IRREGULAR, field) ? IRREGULAR[field] : field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
 
+const DOMAIN_NAMES: Record<string, string> = Object.fromEntries(Object.entries(IRREGULAR).map(([domain, wire]) => [wire, domain]));
+
+/** The domain field a wire name stands for: the inverse of `wireName`. */
+const domainName = (wire: string) => (Object.hasOwn(DOMAIN_NAMES, wire) ? DOMAIN_NAMES[wire] : wire.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()));
+
+/**
+ * Every attribute of a document under its domain name, for inputs that take what they are given.
+ * A camelCase name is no attribute of the wire and is left out, as an unknown attribute always was.
+ */
+export function allFromWire(attributes: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(attributes ?? {})) if (Object.hasOwn(DOMAIN_NAMES, key) || !/[A-Z]/.test(key)) out[domainName(key)] = value;
+  return out;
+}
+
 /** A domain input read off a REST attributes object (or parsed filters) by the wire names of its fields; absent fields stay absent. */
 export function fromWire<K extends string>(source: unknown, fields: readonly K[]): { [F in K]?: unknown } {
   const wire = source !== null && typeof source === 'object' ? (source as Record<string, unknown>) : {};

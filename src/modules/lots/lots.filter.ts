@@ -2,6 +2,7 @@ import Decimal from 'decimal.js';
 import { z } from 'zod';
 import { parseMoney, type Money } from '../../core/money';
 import type { Range } from '../../core/range';
+import { withoutNulls } from '../../core/validate';
 import { termOf } from '../../core/vocabulary';
 import { CURRENCIES } from '../accounts/accounts.input';
 import { FUEL_IDS } from '../reference/reference.service';
@@ -105,8 +106,5 @@ const filterFields = z.object({
 
 export const LOT_FILTER_FIELDS = filterFields.keyof().options;
 
-const withoutNulls = (v: unknown) =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).filter(([, value]) => value !== null && value !== undefined)) : v;
-
-export const lotFilterInput = z.preprocess(withoutNulls, filterFields);
+export const lotFilterInput = z.preprocess((v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? withoutNulls(v) : v), filterFields);
 export type LotFilter = z.output<typeof lotFilterInput>;

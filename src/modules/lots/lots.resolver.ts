@@ -1,5 +1,5 @@
 import { Arg, Ctx, Field, FieldResolver, ID, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
-import { withoutNulls } from '../../graphql/args';
+import { withoutNulls } from '../../core/validate';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Account } from '../accounts/accounts.entity';
 import { bidGql } from '../bids/bids.mappers';

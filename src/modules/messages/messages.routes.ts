@@ -1,5 +1,5 @@
 import { looseDocument } from '../credentials/credentials.schema';
-import { camelAttributes } from '../../rest/attributes';
+import { allFromWire } from '../../rest/fields';
 import { inputDocument, parseDocument, type TopLevel } from '../../rest/document';
 import { numberLinks } from '../../rest/pagination';
 import type { ParsedQuery } from '../../rest/query';
@@ -11,7 +11,7 @@ import { checkMessageFilters, DIALOGS_QUERY, MESSAGE_INDEX_QUERY, UNREAD_QUERY }
 /** The parsed filters under the input's names. */
 function filtersOf(query: ParsedQuery): Record<string, unknown> {
   checkMessageFilters(query);
-  return camelAttributes(query.filters);
+  return allFromWire(query.filters);
 }
 
 /** Where the query string puts the inputs' fields. */
@@ -24,7 +24,7 @@ export function messagesRoutes(router: AppRouter): void {
   const { messages } = router.services;
 
   router.post('/messages', { authenticated: true, status: 204 }, async ({ rc, body }) => {
-    await messages.send(rc, camelAttributes(parseDocument(inputDocument('messages'), body).data.attributes));
+    await messages.send(rc, allFromWire(parseDocument(inputDocument('messages'), body).data.attributes));
   });
 
   router.get('/lots/:id/messages', { authenticated: true, query: MESSAGE_INDEX_QUERY, fields: LIST_FIELDS }, async (req): Promise<TopLevel> => {
@@ -60,7 +60,7 @@ export function messagesRoutes(router: AppRouter): void {
   for (const path of ['/accounts/:id/messages', '/accounts/:id/messages/']) {
     router.patch(path, { authenticated: true, status: 204 }, async ({ rc, params, body }) => {
       const attributes = parseDocument(markRead, body).data.attributes;
-      await messages.markRead(rc, { ...camelAttributes(attributes), accountId: params.id });
+      await messages.markRead(rc, { ...allFromWire(attributes), accountId: params.id });
     });
   }
 }

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import { withoutNulls } from '../../graphql/args';
+import { withoutNulls } from '../../core/validate';
 import type { GraphQLContext } from '../../graphql/context';
 import { OutboxMessageGql, outboxMessageGql } from './outbox.types';
 

@@ -1,4 +1,4 @@
-import { camelAttributes } from '../../rest/attributes';
+import { allFromWire } from '../../rest/fields';
 import { inputDocument, parseDocument } from '../../rest/document';
 import type { AppRouter } from '../../rest/router';
 import { presentAccount } from '../accounts/accounts.presenter';
@@ -12,6 +12,6 @@ export function platformsRoutes(router: AppRouter): void {
   });
   router.post('/platforms', { status: 201 }, async ({ rc, body }) => {
     const { data } = parseDocument(inputDocument('accounts'), body);
-    return { data: presentAccount({ account: await platforms.createPlatform(rc, { ...camelAttributes(data.attributes), id: data.id }), full: true }) };
+    return { data: presentAccount({ account: await platforms.createPlatform(rc, { ...allFromWire(data.attributes), id: data.id }), full: true }) };
   });
 }

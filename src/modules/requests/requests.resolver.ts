@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { Untrusted } from '../../core/validate';
-import { sortArg, withoutNulls } from '../../graphql/args';
+import { withoutNulls, type Untrusted } from '../../core/validate';
+import { sortArg } from '../../graphql/args';
 import type { GraphQLContext } from '../../graphql/context';
 import type { RequestListInput } from './requests.input';
 import type { RequestPage } from './requests.service';
