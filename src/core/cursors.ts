@@ -17,19 +17,21 @@ export function encodeCursor(position: CursorPosition): string {
   return Buffer.from(JSON.stringify([position.key, position.value, position.id, position.dir === 'next' ? 1 : 0])).toString('base64url');
 }
 
+/** A cursor that is not one of the listing's own: forged, truncated, or made for another sort or listing. */
+export const cursorFault = () => invalid('invalid_cursor', 'page[cursor] is not a cursor of this listing', { parameter: 'page[cursor]' });
+
 /** Decodes an opaque cursor; a cursor that is not ours, or made for another sort key, is a 400. */
 export function decodeCursor(raw: string, sortKey: string): CursorPosition {
-  const fault = () => invalid('invalid_cursor', 'page[cursor] is not a cursor of this listing', { parameter: 'page[cursor]' });
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
   } catch {
-    throw fault();
+    throw cursorFault();
   }
-  if (!Array.isArray(parsed) || parsed.length !== 4) throw fault();
+  if (!Array.isArray(parsed) || parsed.length !== 4) throw cursorFault();
   const [key, value, id, dir] = parsed as unknown[];
-  if (key !== sortKey || typeof id !== 'string' || (dir !== 0 && dir !== 1)) throw fault();
-  if (value !== null && typeof value !== 'string' && typeof value !== 'number') throw fault();
+  if (key !== sortKey || typeof id !== 'string' || (dir !== 0 && dir !== 1)) throw cursorFault();
+  if (value !== null && typeof value !== 'string' && typeof value !== 'number') throw cursorFault();
   return { key, value, id, dir: dir === 1 ? 'next' : 'prev' };
 }
 

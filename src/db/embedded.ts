@@ -90,7 +90,7 @@ async function initialise(initdb: string, root: string, dataDir: string, passFil
     chownSync(pwFile, runAs.ids.uid, runAs.ids.gid as number);
   }
   try {
-    // The later locale flags win over the C locale a minimal machine may lack en_US.UTF-8 for.
+    // The C locale: a minimal machine may have no en_US.UTF-8, and messages must read the same everywhere.
     const args = [`--pgdata=${dataDir}`, '--auth=scram-sha-256', `--username=${USER}`, `--pwfile=${pwFile}`, '--locale=C', '--lc-messages=C', '--encoding=UTF8'];
     const { code, output } = await run(initdb, args, runAs);
     if (code !== 0) throw new EmbeddedPostgresError(`initdb failed (exit ${code}) for ${dataDir}:\n${output}`);

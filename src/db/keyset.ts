@@ -1,4 +1,4 @@
-import { invalid } from '../core/errors';
+import { cursorFault } from '../core/cursors';
 import { sql, type Sql } from './sql';
 
 /**
@@ -48,7 +48,7 @@ export function keysetClauses(key: Sql, kind: SortKind, id: Sql, start: KeysetSt
   if (start.after) {
     const { value, id: afterId } = start.after;
     if (typeof value !== 'string' || !pattern.test(value) || !ID.test(afterId)) {
-      throw invalid('invalid_cursor', 'page[cursor] is not a cursor of this listing', { parameter: 'page[cursor]' });
+      throw cursorFault();
     }
     beyond = sql.beyond(columns, [cast(value), sql`${afterId}::bigint`], start.desc);
   }
