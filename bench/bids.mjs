@@ -1,6 +1,9 @@
 // The `bids` section of `npm run bench`: signed HTTP bids from concurrent clients on one hot lot
 // and spread over 100 lots, against the same transaction (lock, check, insert, update) driven
-// directly through the driver at the same concurrency, in the same run.
+// directly through the driver at the same concurrency, in the same run; over 100 lots also against
+// the contract-shaped transaction (with the replay record, the account read and the overbid
+// notification the contract adds). Each bid phase reports pg_stat_statements per accepted bid
+// where the database has it (bench/db.mjs), and the goals of issue 14 as lines with ✓ or ✗.
 //
 //   BENCH_BIDS_SECONDS=5    duration of each scenario
 //   BENCH_BIDS_CLIENTS=64   concurrent clients
@@ -12,7 +15,8 @@ import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { freshDatabase } from './db.mjs';
+import { freshDatabase, resetStatementStats, statementStats } from './db.mjs';
+import { randomBytes } from 'node:crypto';
 import { cpuOf, signer, startService } from './service.mjs';
 
 const require = createRequire(import.meta.url);
@@ -43,6 +47,7 @@ async function drive(clients, attempt) {
   const latencies = [];
   let accepted = 0;
   let failed = 0;
+  const began = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
       while (performance.now() < end) {
@@ -55,9 +60,12 @@ async function drive(clients, attempt) {
     }),
   );
   latencies.sort((a, b) => a - b);
+  // Loops finish their last attempt after the end: count the time they actually took.
+  const seconds = (performance.now() - began) / 1000;
   return {
-    acceptedPerSecond: Math.round(accepted / SECONDS),
-    attemptsPerSecond: Math.round(latencies.length / SECONDS),
+    accepted,
+    acceptedPerSecond: Math.round(accepted / seconds),
+    attemptsPerSecond: Math.round(latencies.length / seconds),
     failed,
     medianMs: +percentile(latencies, 0.5).toFixed(2),
     p99Ms: +percentile(latencies, 0.99).toFixed(2),
@@ -84,14 +92,21 @@ async function seed(pool, clients) {
 }
 
 /** The bid transaction as plain SQL: what the service does for an accepted plain bid. */
+/** The lot locked for the bid, as both direct baselines read it. */
+async function lockedLot(client, lotId) {
+  const { rows } = await client.query('select highest_bid, start_price, min_step, max_step from lots where id = $1 for update', [lotId]);
+  return rows[0];
+}
+
+/** The least amount the lot takes next: the start price, then the highest bid plus the minimal step. */
+const floorOf = (lot) => (lot.highest_bid === null ? Number(lot.start_price) : Number(lot.highest_bid) + Number(lot.min_step));
+
 async function directBid(pool, lotId, accountId, amount) {
   const client = await pool.connect();
   try {
     await client.query('begin');
-    const { rows } = await client.query('select highest_bid, start_price, min_step, max_step from lots where id = $1 for update', [lotId]);
-    const lot = rows[0];
-    const floor = lot.highest_bid === null ? Number(lot.start_price) : Number(lot.highest_bid) + Number(lot.min_step);
-    if (amount < floor) {
+    const lot = await lockedLot(client, lotId);
+    if (amount < floorOf(lot)) {
       await client.query('rollback');
       return 'refused';
     }
@@ -109,8 +124,66 @@ async function directBid(pool, lotId, accountId, amount) {
   }
 }
 
+/**
+ * The bid as the contract shapes it, as plain SQL: the replay record and the account read of
+ * authentication, then the plain bid's statements and the overbid notification of the previous
+ * leader (PROTOCOL.md §3.1, §7).
+ */
+async function contractBid(pool, lotId, accountId, amount) {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query(`insert into seen_signatures (digest, expires_at) values ($1, now() + interval '10 minutes')`, [randomBytes(32)]);
+    await client.query('select a.id, a.account_type, a.platform_id, b.state from accounts a left join blacklist b on b.account_id = a.id where a.id = $1', [accountId]);
+    const lot = await lockedLot(client, lotId);
+    if (amount < floorOf(lot)) {
+      await client.query('rollback');
+      return 'refused';
+    }
+    const { rows: p } = await client.query('select id from participants where lot_id = $1 and account_id = $2', [lotId, accountId]);
+    const { rows: leader } = await client.query('select account_id from participants where lot_id = $1 and current_bid = $2', [lotId, lot.highest_bid]);
+    await client.query('insert into bids (lot_id, participant_id, account_id, amount) values ($1, $2, $3, $4)', [lotId, p[0].id, accountId, amount]);
+    await client.query('update participants set current_bid = $1, updated_at = now() where id = $2', [amount, p[0].id]);
+    await client.query('update lots set highest_bid = $1, updated_at = now() where id = $2', [amount, lotId]);
+    if (leader[0] && leader[0].account_id !== accountId) {
+      await client.query(`insert into notifications (recipient, type, meta) values ($1, 6, jsonb_build_object('lot_id', $2::text))`, [leader[0].account_id, lotId]);
+    }
+    await client.query('commit');
+    return 'accepted';
+  } catch {
+    await client.query('rollback').catch(() => {});
+    return 'failed';
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * What must hold after any bids (PROTOCOL.md §6): on every lot the accepted amounts rise strictly
+ * in the order they were placed, the lot's highest bid is the last of them, and every
+ * participant's current bid is its own greatest. Answers the lots that break any of it.
+ */
+async function brokenInvariants(pool) {
+  const { rows } = await pool.query(`
+    select count(*)::int as broken from (
+      select l.id from lots l
+       where exists (select 1 from (select amount, lag(amount) over (order by id) as before from bids where lot_id = l.id) b where b.amount <= b.before)
+          or l.highest_bid is distinct from (select amount from bids where lot_id = l.id order by id desc limit 1)
+          or exists (select 1 from participants p where p.lot_id = l.id
+                      and p.current_bid is distinct from (select max(amount) from bids where participant_id = p.id))
+    ) broken`);
+  return rows[0].broken;
+}
+
+/** A goal of issue 14 as one line of the report: figure, bound, baseline and ✓ or ✗. */
+function goal(name, checks) {
+  const ok = checks.every((c) => c.ok);
+  const parts = checks.map((c) => `${c.text} ${c.ok ? '✓' : '✗'}`);
+  return `${ok ? '✓' : '✗'} ${name}: ${parts.join('; ')}`;
+}
+
 export async function bidsBench() {
-  const db = await freshDatabase('bench_bids');
+  const db = await freshDatabase('bench_bids', { statements: true });
   const pool = new Pool({ connectionString: db.url, max: CLIENTS });
   // Dropping the database ends connections that are still closing after pool.end(); nothing else may fail.
   pool.on('error', (err) => {
@@ -144,22 +217,70 @@ export async function bidsBench() {
       const lotId = pick();
       return directBid(pool, lotId, users[c].publicKey(), Number(amountFor(lotId)));
     };
+    const contractSqlBid = (pick) => async (c) => {
+      const lotId = pick();
+      return contractBid(pool, lotId, users[c].publicKey(), Number(amountFor(lotId)));
+    };
     const hotLot = () => hot;
     const anyLot = () => spread[Math.floor(Math.random() * spread.length)];
+    /** A phase, with what pg_stat_statements saw of it per accepted bid. */
+    const measured = async (run) => {
+      if (db.statements) await resetStatementStats(db.url);
+      const figures = await run();
+      if (db.statements) figures.statementsPerAcceptedBid = await statementStats(db.url, figures.accepted);
+      return figures;
+    };
+    const serverPhase = (pick) =>
+      measured(async () => {
+        const cpuBefore = { server: cpuOf(service.pid), generator: process.cpuUsage() };
+        const http = await drive(CLIENTS, httpBid(pick));
+        // Cores busy while the bids ran (1.0: one core all the time); the machine's are shared with PostgreSQL.
+        const generator = process.cpuUsage(cpuBefore.generator);
+        http.cpuCores = {
+          server: +((cpuOf(service.pid) - cpuBefore.server) / SECONDS).toFixed(2),
+          loadGenerator: +((generator.user + generator.system) / 1e6 / SECONDS).toFixed(2),
+        };
+        return http;
+      });
 
     const result = { database: db.kind, server: 'child process: node dist/main.js', clients: CLIENTS, seconds: SECONDS };
-    for (const [name, pick] of [['one hot lot', hotLot], [`${SPREAD} lots`, anyLot]]) {
-      const direct = await drive(CLIENTS, sqlBid(pick));
-      const cpuBefore = { server: cpuOf(service.pid), generator: process.cpuUsage() };
-      const http = await drive(CLIENTS, httpBid(pick));
-      // Cores busy while the bids ran (1.0: one core all the time); the machine's are shared with PostgreSQL.
-      const generator = process.cpuUsage(cpuBefore.generator);
-      http.cpuCores = {
-        server: +((cpuOf(service.pid) - cpuBefore.server) / SECONDS).toFixed(2),
-        loadGenerator: +((generator.user + generator.system) / 1e6 / SECONDS).toFixed(2),
-      };
-      result[name] = { http, directSql: direct, acceptedRatioToDirect: +(http.acceptedPerSecond / Math.max(1, direct.acceptedPerSecond)).toFixed(3) };
+    if (!db.statements) result.statementStats = `not measured: ${db.unavailable}`;
+    const hotDirect = await measured(() => drive(CLIENTS, sqlBid(hotLot)));
+    const hotHttp = await serverPhase(hotLot);
+    result['one hot lot'] = { http: hotHttp, directSql: hotDirect, acceptedRatioToDirect: +(hotHttp.acceptedPerSecond / Math.max(1, hotDirect.acceptedPerSecond)).toFixed(3) };
+    const spreadDirect = await measured(() => drive(CLIENTS, sqlBid(anyLot)));
+    const spreadContract = await measured(() => drive(CLIENTS, contractSqlBid(anyLot)));
+    const spreadHttp = await serverPhase(anyLot);
+    const broken = await brokenInvariants(pool);
+    result[`${SPREAD} lots`] = {
+      http: spreadHttp,
+      directSql: spreadDirect,
+      contractShapedSql: spreadContract,
+      acceptedRatioToDirect: +(spreadHttp.acceptedPerSecond / Math.max(1, spreadDirect.acceptedPerSecond)).toFixed(3),
+      acceptedRatioToContractShaped: +(spreadHttp.acceptedPerSecond / Math.max(1, spreadContract.acceptedPerSecond)).toFixed(3),
+      lotsBreakingInvariants: broken,
+    };
+    const spreadRatio = result[`${SPREAD} lots`].acceptedRatioToContractShaped;
+    result.goals = [
+      goal(`goal 1, bids across ${SPREAD} lots`, [
+        { text: `${spreadHttp.acceptedPerSecond}/s = ${spreadRatio}× contract-shaped direct SQL (${spreadContract.acceptedPerSecond}/s, same run) ≥ 0.6×`, ok: spreadRatio >= 0.6 },
+        { text: `p99 ${spreadHttp.p99Ms} ms ≤ 60 ms`, ok: spreadHttp.p99Ms <= 60 },
+        { text: `${spreadHttp.failed} 5xx`, ok: spreadHttp.failed === 0 },
+        { text: `${broken} lots breaking the invariants (all lots, after every phase)`, ok: broken === 0 },
+      ]),
+      goal('goal 2, bids on one hot lot', [
+        { text: `${hotHttp.acceptedPerSecond}/s ≥ 2,500/s (${result['one hot lot'].acceptedRatioToDirect}× the hot-lot direct SQL, ${hotDirect.acceptedPerSecond}/s same run)`, ok: hotHttp.acceptedPerSecond >= 2500 },
+        { text: `p99 ${hotHttp.p99Ms} ms ≤ 50 ms`, ok: hotHttp.p99Ms <= 50 },
+        { text: `${hotHttp.failed} 5xx`, ok: hotHttp.failed === 0 },
+      ]),
+    ];
+    for (const [name, phase] of [['one hot lot', hotHttp], [`${SPREAD} lots`, spreadHttp]]) {
+      if (!phase.statementsPerAcceptedBid) continue;
+      const { perUnit, statements } = phase.statementsPerAcceptedBid;
+      console.error(`pg_stat_statements, ${name}, per accepted bid: ${perUnit.statements} statements, ${perUnit.databaseMs} ms, ${perUnit.walBytes} WAL bytes`);
+      console.table(statements);
     }
+    for (const line of result.goals) console.error(line);
     agent.destroy();
     return result;
   } finally {

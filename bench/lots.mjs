@@ -1,8 +1,11 @@
-// The `lots` section of `npm run bench`: latency of typical GET /lots listings over a seeded
-// catalogue, through HTTP and as the same SQL sent directly, in one process.
+// The `lots` section of `npm run bench` (issue 14, goal 3): every sort key under each common
+// filter over a seeded catalogue, through REST and GraphQL, beside the same statements sent
+// directly in the same run, with the plan node that reads the lots (EXPLAIN (FORMAT JSON));
+// then the service's GraphQL beside PostGraphile's over the same tables (bench/postgraphile.mjs).
 //
 //   BENCH_LOTS=100000          lots to seed (default 100,000; lower it on the embedded database)
 //   BENCH_LOTS_SAMPLES=200     sequential requests per query
+//   BENCH_LOTS_PEER=0          leave PostGraphile out
 //   BENCH_EXPLAIN=1            print EXPLAIN ANALYZE of each listing statement to stderr
 //
 // Standalone: `npm run build && node bench/lots.mjs` prints this section alone.
@@ -15,6 +18,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { freshDatabase } from './db.mjs';
 import { rng, vehicle } from './make-feed.mjs';
+import { peerBench } from './postgraphile.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
@@ -24,8 +28,7 @@ const { loadConfig } = require('../dist/config.js');
 const { logger } = require('../dist/core/logger.js');
 const { migrate, openDatabase } = require('../dist/db/orm.js');
 
-const TARGET_MEDIAN_MS = 15;
-const TARGET_RATIO = 3;
+const TARGET = { p50: 8, p99: 20, ratio: 2 };
 const ROWS_PER_INSERT = 1000;
 const DAY = 86400;
 const CURRENCIES = ['USD', 'USD', 'USD', 'USD', 'USD', 'EUR', 'EUR', 'EUR', 'GEL', 'UAH'];
@@ -73,6 +76,27 @@ function lotRow(i, r, now, platforms, partners) {
   ];
 }
 
+/**
+ * Bidders on the lots that have a highest bid: two participants each, and three bids up to it,
+ * so that the GraphQL pages with bids read some.
+ */
+async function seedBids(client) {
+  const bidders = Array.from({ length: 50 }, () => Keypair.random().publicKey());
+  await client.query(`insert into accounts (id, account_type, email_verified, phone_verified) select id, 4, true, true from unnest($1::text[]) as id`, [bidders]);
+  await client.query(
+    `insert into participants (lot_id, account_id, state)
+     select l.id, ($1::text[])[1 + (l.id + k) % 50], 0 from lots l cross join generate_series(0, 1) k where l.highest_bid is not null`,
+    [bidders],
+  );
+  await client.query(
+    `insert into bids (lot_id, participant_id, account_id, amount, created_at)
+     select p.lot_id, p.id, p.account_id, l.highest_bid - (k * 2 + (p.id % 2)) * l.min_step, l.start_time + (3 - k) * interval '1 minute'
+       from participants p join lots l on l.id = p.lot_id cross join generate_series(0, 1) k
+      where l.highest_bid - (k * 2 + (p.id % 2)) * l.min_step >= l.start_price
+      order by p.lot_id, k desc, p.id`,
+  );
+}
+
 async function seed(url, count) {
   const client = new Client({ connectionString: url });
   await client.connect();
@@ -102,6 +126,7 @@ async function seed(url, count) {
       }
       await client.query(`insert into lots (${COLUMNS.join(', ')}) values ${tuples.join(', ')}`, values);
     }
+    await seedBids(client);
     const seedSeconds = (performance.now() - started) / 1000;
     // ANALYZE for the planner; VACUUM too, as autovacuum would have by then: a bulk load leaves
     // the search index's entries in GIN's pending list, which every search reads through.
@@ -114,54 +139,179 @@ async function seed(url, count) {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
-function get(base, target) {
+function send(base, target, body) {
   return new Promise((resolve, reject) => {
-    const req = request(`${base}${target}`, { agent, headers: { accept: 'application/vnd.api+json' } }, (res) => {
+    const headers = body ? { 'content-type': 'application/json', accept: 'application/json' } : { accept: 'application/vnd.api+json' };
+    const req = request(`${base}${target}`, { agent, method: body ? 'POST' : 'GET', headers }, (res) => {
       const chunks = [];
       res.on('data', (c) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode, body: Buffer.concat(chunks).toString('utf8') }));
     });
     req.on('error', reject);
-    req.end();
+    req.end(body ? JSON.stringify(body) : undefined);
   });
 }
 
-function stats(ms) {
-  const sorted = [...ms].sort((a, b) => a - b);
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-  return { median: +at(0.5).toFixed(3), p99: +at(0.99).toFixed(3) };
+/** Sends one request and checks its answer: 200 with rows, no GraphQL errors. */
+export async function fetchOk(base, target, body) {
+  const res = await send(base, target, body);
+  const parsed = res.status === 200 ? JSON.parse(res.body) : null;
+  if (!parsed || parsed.errors) throw new Error(`${target}: ${res.status} ${res.body.slice(0, 500)}`);
+  return parsed;
 }
 
-async function timed(n, fn) {
+export function stats(ms) {
+  const sorted = [...ms].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  return { p50: +at(0.5).toFixed(3), p99: +at(0.99).toFixed(3) };
+}
+
+export async function timed(n, fn) {
+  for (let i = 0; i < Math.min(20, n); i++) await fn(); // warm-up
   const ms = [];
   for (let i = 0; i < n; i++) {
     const t0 = performance.now();
     await fn();
     ms.push(performance.now() - t0);
   }
-  return ms;
+  return stats(ms);
 }
 
-/** The statements one request sends, as the driver receives them (MikroORM inlines the values). */
-async function captureSql(orm, base, target) {
-  const knex = orm.em.getConnection().getKnex();
-  const statements = [];
-  const listener = (q) => statements.push(q.sql);
-  knex.on('query', listener);
+/**
+ * What every connection of this process sends while `work` runs, as the server receives it: the
+ * ORM's statements and the driver's batches (the listing's rates and page travel as one).
+ */
+async function captureSql(work) {
+  const original = Client.prototype.query;
+  const sent = [];
+  Client.prototype.query = function query(config, values, callback) {
+    // A pipeline of src/db/raw.ts carries its statements, each with `$n` placeholders and values.
+    if (Array.isArray(config?.statements)) {
+      for (const s of config.statements) sent.push({ text: s.text, values: s.values });
+      return original.call(this, config, values, callback);
+    }
+    const text = typeof config === 'string' ? config : config.text;
+    const params = typeof config === 'string' ? (Array.isArray(values) ? values : []) : (config.values ?? []);
+    sent.push({ text, values: params });
+    return original.call(this, config, values, callback);
+  };
   try {
-    const res = await get(base, target);
-    if (res.status !== 200) throw new Error(`${target}: ${res.status} ${res.body}`);
+    await work();
   } finally {
-    knex.off('query', listener);
+    Client.prototype.query = original;
   }
-  return statements;
+  return sent;
+}
+
+/** The node that reads the lots of a plan (its scan and index), and whether a sort runs above it. */
+function planNode(plan) {
+  const scans = [];
+  let sorted = false;
+  const walk = (node) => {
+    if (node['Node Type'] === 'Sort' || node['Node Type'] === 'Incremental Sort') sorted = true;
+    if (node['Relation Name'] === 'lots' || (node['Node Type'] === 'Bitmap Index Scan' && /^lots_/.test(node['Index Name'] ?? ''))) {
+      scans.push(node['Index Name'] ? `${node['Node Type']} ${node['Index Name']}` : node['Node Type']);
+    }
+    for (const child of node.Plans ?? []) walk(child);
+  };
+  walk(plan);
+  const seq = scans.some((s) => s.startsWith('Seq Scan'));
+  return { node: `${scans.join(' + ')}${sorted ? ' → Sort' : ''}`, seqScan: seq };
+}
+
+/** The listing statement of what a request sent: the part of a batch that reads `lots l`. */
+function listingOf(sent) {
+  for (const { text, values } of sent) {
+    const part = text.split(';\n').find((p) => /from lots l\b/.test(p) && !/count\(\*\)/.test(p));
+    if (part) return { text: part, values: text.includes(';\n') ? [] : values };
+  }
+  return null;
+}
+
+async function explain(direct, listing, analyze) {
+  const { rows } = await direct.query(`explain (${analyze ? 'analyze, buffers, ' : ''}format json) ${listing.text}`, listing.values);
+  return rows[0]['QUERY PLAN'][0].Plan;
+}
+
+const mark = (ok) => (ok ? '✓' : '✗');
+
+/** One line of the report: p50 and p99 against their targets, the ratio to direct SQL, the plan node. */
+function line(edge, sortKey, filter, r) {
+  const ms = (v) => `${v.toFixed(2).padStart(6)} ms`;
+  return `${edge.padEnd(7)} ${sortKey.padEnd(15)} ${filter.padEnd(17)} p50 ${ms(r.p50)} ${mark(r.ok.p50)}  p99 ${ms(r.p99)} ${mark(r.ok.p99)}  direct p50 ${ms(r.directP50)}  ×${r.ratio.toFixed(2).padEnd(5)} ${mark(r.ok.ratio)}  ${r.plan}`;
+}
+
+const LOT_FIELDS = 'id lotType lotTypeStr lotState lotStateStr currency startPrice buyNowPrice deposit minStep maxStep highestBid buyNowSupport startTime endTime duration organizerId publisherId winnerId details createdAt updatedAt';
+const GQL_LOTS = `query($filter: LotFilter, $sort: LotSort, $first: Int!) { lots(filter: $filter, sort: $sort, first: $first) { nodes { ${LOT_FIELDS} } pageInfo { endCursor } } }`;
+
+/** The common filters, as REST parameters and as the GraphQL LotFilter. */
+function commonFilters(seeded) {
+  const col = (row, name) => row[COLUMNS.indexOf(name)];
+  const [maker, model] = [col(seeded.sample[3], 'maker'), col(seeded.sample[3], 'model')];
+  const organizer = seeded.platforms[0];
+  return [
+    ['none', '', {}],
+    ['type + state', 'filter[lot_type]=eng&filter[lot_state]=pending', { lotType: ['eng'], lotState: ['pending'] }],
+    ['country', 'filter[country]=GEO', { country: 'GEO' }],
+    ['maker + model', `filter[maker]=${encodeURIComponent(maker)}&filter[model]=${encodeURIComponent(model)}`, { maker, model }],
+    ['year range', 'filter[year]=2015,2020', { year: { min: 2015, max: 2020 } }],
+    ['organizer', `filter[organizer]=${organizer}`, { organizer }],
+    ['search', `filter[search]=${encodeURIComponent(model)}`, { search: model }],
+    ['currency + price', 'filter[currency]=EUR&filter[price]=5000,10000', { currency: 'EUR', price: { min: '5000', max: '10000' } }],
+  ];
+}
+
+/** The listings of the earlier bench that are not a sort key under a common filter. */
+function otherListings(seeded) {
+  const col = (row, name) => row[COLUMNS.indexOf(name)];
+  const vin = col(seeded.sample[Math.floor(seeded.sample.length / 2)], 'vin');
+  const partnerLot = seeded.sample.find((row) => col(row, 'lot_type') === 2);
+  const yard = col(partnerLot, 'yard_number');
+  return [
+    ['vin', `filter[vin]=${vin}`, { vin: [vin] }],
+    ['vin search', `filter[search]=${vin}`, { search: vin }],
+    ['partnerA yard', `filter[lot_type]=partnerA&filter[yard_number]=${yard}&filter[partnerA_status]=pure,min`, { lotType: ['partnerA'], yardNumber: yard, partnerAStatus: ['pure', 'min'] }],
+  ];
+}
+
+const SORTS = [
+  ['start_time', true],
+  ['time_left', false],
+  ['price', false],
+  ['buy_now_price', true],
+  ['created_at', true],
+  ['updated_at', true],
+];
+
+/** One listing through one edge: its timings, the same statements sent directly, its plan. */
+async function measure(direct, samples, fetch, explainIt) {
+  const sent = await captureSql(fetch);
+  const listing = listingOf(sent);
+  if (!listing) throw new Error(`no listing statement among ${sent.map((s) => s.text.slice(0, 80)).join(' | ')}`);
+  const http = await timed(samples, fetch);
+  const sql = await timed(samples, async () => {
+    for (const s of sent) await direct.query(s.text, s.values);
+  });
+  const plan = planNode(await explain(direct, listing, false));
+  if (explainIt) process.stderr.write(`${JSON.stringify(await explain(direct, listing, true), null, 1)}\n`);
+  const ratio = http.p50 / sql.p50;
+  return {
+    p50: http.p50,
+    p99: http.p99,
+    directP50: sql.p50,
+    directP99: sql.p99,
+    ratio: +ratio.toFixed(2),
+    statements: sent.length,
+    plan: plan.node,
+    ok: { p50: http.p50 <= TARGET.p50, p99: http.p99 <= TARGET.p99, ratio: ratio <= TARGET.ratio },
+  };
 }
 
 export async function lotsBench() {
   logger.level = 'silent';
   const count = Number(process.env.BENCH_LOTS ?? 100_000);
   const samples = Number(process.env.BENCH_LOTS_SAMPLES ?? 200);
-  const explain = process.env.BENCH_EXPLAIN === '1';
+  const explainIt = process.env.BENCH_EXPLAIN === '1';
   const db = await freshDatabase('bench_lots');
   const orm = await openDatabase(db.url);
   let app;
@@ -176,60 +326,37 @@ export async function lotsBench() {
     const base = `http://127.0.0.1:${port}`;
     await direct.connect();
 
-    const col = (row, name) => row[COLUMNS.indexOf(name)];
-    const vinOf = col(seeded.sample[Math.floor(seeded.sample.length / 2)], 'vin');
-    const partnerLot = seeded.sample.find((row) => col(row, 'lot_type') === 2);
-    const [maker, model] = [col(seeded.sample[3], 'maker'), col(seeded.sample[3], 'model')];
-    const queries = [
-      ['country + year range', 'filter[country]=GEO&filter[year]=2015,2020'],
-      ['maker + model', `filter[maker]=${encodeURIComponent(maker)}&filter[model]=${encodeURIComponent(model)}`],
-      ['price range in EUR', 'filter[currency]=EUR&filter[price]=5000,10000'],
-      ['VIN (filter[vin])', `filter[vin]=${vinOf}`],
-      ['VIN (filter[search])', `filter[search]=${vinOf}`],
-      ['lot_type + lot_state by time_left', 'filter[lot_type]=eng&filter[lot_state]=pending&sort=time_left'],
-      ['organizer', `filter[organizer]=${seeded.platforms[0]}`],
-      ['partnerA yard + status', `filter[lot_type]=partnerA&filter[yard_number]=${col(partnerLot, 'yard_number')}&filter[partnerA_status]=pure,min`],
-      ['no filter (default sort)', ''],
-      ['sort by price (EUR)', 'filter[currency]=EUR&sort=price'],
-    ];
-
-    const results = {};
-    for (const [name, query] of queries) {
-      const target = `/lots?page[limit]=20${query ? `&${query}` : ''}`;
-      const statements = await captureSql(orm, base, target);
-      const first = JSON.parse((await get(base, target)).body);
-      for (let i = 0; i < 20; i++) await get(base, target); // warm-up
-      const http = stats(await timed(samples, () => get(base, target)));
-      const sql = stats(
-        await timed(samples, async () => {
-          for (const s of statements) await direct.query(s);
-        }),
-      );
-      const ratio = +(http.median / sql.median).toFixed(2);
-      results[name] = {
-        query: target,
-        rows: first.data.length,
-        statements: statements.length,
-        httpMs: http,
-        directSqlMs: sql,
-        ratioHttpToDirect: ratio,
-        meetsTarget: http.median < TARGET_MEDIAN_MS && ratio < TARGET_RATIO,
-      };
-      if (explain) {
-        const listing = statements.find((s) => /from lots l/.test(s));
-        const plan = await direct.query(`explain (analyze, buffers) ${listing}`);
-        const sent = statements.map((s, i) => `  ${i + 1}. ${s.length > 160 ? `${s.slice(0, 160)}…` : s}`).join('\n');
-        process.stderr.write(`\n== ${name}: ${target}\nstatements:\n${sent}\n${plan.rows.map((r) => r['QUERY PLAN']).join('\n')}\n`);
-      }
+    const listings = [];
+    for (const [filterName, query, filter] of commonFilters(seeded)) {
+      for (const [key, desc] of SORTS) listings.push({ filterName, sortName: `${desc ? '-' : ''}${key}`, query: `${query ? `${query}&` : ''}sort=${desc ? '-' : ''}${key}`, filter, sort: { key, desc } });
     }
-    return {
+    for (const [filterName, query, filter] of otherListings(seeded)) listings.push({ filterName, sortName: '-start_time', query, filter, sort: null });
+
+    process.stderr.write(`\nlots: ${count} lots; targets p50 ≤ ${TARGET.p50} ms, p99 ≤ ${TARGET.p99} ms, ≤ ${TARGET.ratio}× the same statements sent directly\n`);
+    const rows = [];
+    for (const l of listings) {
+      const target = `/lots?page[limit]=20&${l.query}`;
+      const rest = await measure(direct, samples, () => fetchOk(base, target), explainIt);
+      const variables = { filter: l.filter, sort: l.sort, first: 20 };
+      const gql = await measure(direct, samples, () => fetchOk(base, '/graphql', { query: GQL_LOTS, variables }), false);
+      process.stderr.write(`${line('REST', l.sortName, l.filterName, rest)}\n${line('GraphQL', l.sortName, l.filterName, gql)}\n`);
+      rows.push({ filter: l.filterName, sort: l.sortName, query: target, rest, graphql: gql });
+    }
+    const ok = (r) => r.ok.p50 && r.ok.p99 && r.ok.ratio;
+    const result = {
       database: db.kind,
       lots: count,
       seedSeconds: +seeded.seedSeconds.toFixed(1),
       samplesPerQuery: samples,
-      targets: { medianMs: `< ${TARGET_MEDIAN_MS}`, ratioHttpToDirect: `< ${TARGET_RATIO}` },
-      queries: results,
+      targets: { p50Ms: `≤ ${TARGET.p50}`, p99Ms: `≤ ${TARGET.p99}`, ratioToDirect: `≤ ${TARGET.ratio}` },
+      met: { rest: rows.filter((r) => ok(r.rest)).length, graphql: rows.filter((r) => ok(r.graphql)).length, of: rows.length },
+      listings: rows,
     };
+    if (process.env.BENCH_LOTS_PEER !== '0') {
+      const [maker, model] = [seeded.sample[3][COLUMNS.indexOf('maker')], seeded.sample[3][COLUMNS.indexOf('model')]];
+      result.postgraphile = await peerBench({ url: db.url, base, samples, maker, model, fetchOk, timed });
+    }
+    return result;
   } finally {
     agent.destroy();
     await direct.end().catch(() => {});

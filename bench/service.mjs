@@ -42,6 +42,13 @@ export async function startService(url, env = {}) {
       MASTER_SEED: Keypair.random().secret(),
       // A log line per request would be part of what is measured; warnings still show.
       LOG_LEVEL: 'warn',
+      // Every client of a benchmark comes from this one address: the per-address caps and rate
+      // limits, meant for strangers on the internet, would measure themselves instead.
+      WS_MAX_CONNECTIONS_PER_ADDRESS: '100000',
+      WS_MAX_SUBSCRIPTIONS_PER_ADDRESS: '1000000',
+      RATE_LIMIT_WRITES_PER_ADDRESS: '0',
+      RATE_LIMIT_WRITES_PER_ACCOUNT: '0',
+      RATE_LIMIT_ACCOUNTS_PER_ADDRESS: '0',
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

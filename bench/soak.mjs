@@ -2,7 +2,9 @@
 // traffic from several clients at once against a running service (accounts, JWTs, lots,
 // participations, deposits, bids, messages, documents, GraphQL queries and subscriptions), then a
 // verdict: no 5xx, no time-out, no refusal the traffic did not expect, every accepted bid delivered
-// to every subscriber of its lot, no error in the service's log (--log), the service still up.
+// to every subscriber of its lot, no error in the service's log (--log), the service still up, and
+// (with --pid) its resident memory settling, not climbing (issue 14, goal 5): sampled every
+// --rss-seconds, the median of the last third of the samples within 10% of the middle third's.
 // The master seed comes from MASTER_SEED or DATA_DIR/master.seed, as for `npm run demo`.
 import { randomBytes, randomInt } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -31,6 +33,7 @@ const { values: args } = parseArgs({
     subscribers: { type: 'string', default: '20' },
     log: { type: 'string' },
     pid: { type: 'string' },
+    'rss-seconds': { type: 'string', default: '60' },
   },
 });
 const BASE = args.base.replace(/\/$/, '');
@@ -187,6 +190,21 @@ function rss() {
   stats.rss.push({ minute: +((Date.now() - (DEADLINE - Number(args.minutes) * 60_000)) / 60_000).toFixed(1), mb: Math.round(kb / 1024) });
 }
 
+/**
+ * Goal 5. RSS rises while caches, pools and compiled code fill, and between major collections it
+ * saws up and down by tens of MB; settling means the last third of the samples sits where the
+ * middle third did: its median within 10% of the middle third's.
+ */
+function rssVerdict(samples) {
+  if (samples.length < 6) return { settled: null, why: 'fewer than 6 samples' };
+  const median = (list) => list.map((s) => s.mb).sort((a, b) => a - b)[Math.floor(list.length / 2)];
+  const third = Math.floor(samples.length / 3);
+  const middle = median(samples.slice(third, 2 * third));
+  const last = median(samples.slice(2 * third));
+  const settled = last <= middle * 1.1;
+  return { settled, middleThirdMedianMb: middle, lastThirdMedianMb: last, mark: settled ? '✓' : '✗' };
+}
+
 function logErrors() {
   if (!args.log) return [];
   return readFileSync(args.log, 'utf8').split('\n').filter((line) => {
@@ -208,12 +226,14 @@ async function main() {
   await new Promise((r) => setTimeout(r, 1000));
   const started = Date.now();
   rss();
-  const sampler = setInterval(rss, 60_000);
+  const sampler = setInterval(rss, Number(args['rss-seconds']) * 1000);
   await Promise.all(Array.from({ length: Number(args.clients) }, () => client(api, m)));
   clearInterval(sampler);
   rss();
-  // Deliveries still on their way when the last request answered.
-  await new Promise((r) => setTimeout(r, 2000));
+  // Deliveries still on their way when the last request answered: late on a loaded machine is
+  // not lost, so wait for them, up to 15 s.
+  const behind = () => subs.some((s) => s.received < m.accepted.get(s.lot.id) && s.error === null);
+  for (let waited = 0; waited < 15_000 && (waited < 2000 || behind()); waited += 250) await new Promise((r) => setTimeout(r, 250));
   const ping = await api.json('GET', '/').catch(() => ({ status: 0 }));
   const missing = subs.filter((s) => s.received !== m.accepted.get(s.lot.id)).map((s) => `lot ${s.lot.id}: received ${s.received} of ${m.accepted.get(s.lot.id)}${s.error ? ` (${s.error})` : ''}`);
   subs.forEach((s) => s.socket.dispose());
@@ -240,11 +260,12 @@ async function main() {
     unexpected: stats.unexpected.slice(0, 20),
     logErrors: args.log ? errors.slice(0, 20) : 'not checked (no --log)',
     rssMb: args.pid ? stats.rss : 'not sampled (no --pid)',
+    rssSettles: args.pid ? rssVerdict(stats.rss) : 'not sampled (no --pid)',
     serviceUp: ping.status === 200,
   };
   console.log(JSON.stringify(report, null, 2));
-  const failed = stats.serverErrors.length + stats.timeouts.length + stats.unexpected.length + missing.length + errors.length > 0 || ping.status !== 200;
-  console.log(failed ? 'soak: FAILED' : `soak: passed (${requests} requests, 0 5xx, 0 time-outs, every bid delivered)`);
+  const failed = stats.serverErrors.length + stats.timeouts.length + stats.unexpected.length + missing.length + errors.length > 0 || ping.status !== 200 || report.rssSettles.settled === false;
+  console.log(failed ? 'soak: FAILED' : `soak: passed (${requests} requests, 0 5xx, 0 time-outs, every bid delivered${args.pid ? `, RSS settled ${report.rssSettles.mark ?? ''}` : ''})`);
   process.exit(failed ? 1 : 0);
 }
 

@@ -11,6 +11,7 @@ import { bidsBench } from './bids.mjs';
 import { freshDatabase } from './db.mjs';
 import { fanoutBench } from './fanout.mjs';
 import { lotsBench } from './lots.mjs';
+import { searchesBench } from './searches.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -103,6 +104,7 @@ async function main() {
   if (process.env.BENCH_LOTS !== '0') results.lots = await lotsBench();
   if (process.env.BENCH_BIDS !== '0') results.bids = await bidsBench();
   if (process.env.BENCH_FANOUT !== '0') results.fanout = await fanoutBench();
+  if (process.env.BENCH_SEARCHES !== '0') results.searches = await searchesBench();
   writeFileSync(process.env.BENCH_OUT, JSON.stringify(results, null, 2));
 
   await app.close();

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Keypair } from '@stellar/stellar-sdk';
 import Koa from 'koa';
@@ -13,37 +14,25 @@ import type { Config } from './config';
 import type { RequestContext } from './core/context';
 import type { Logger } from './core/logger';
 import { graphqlContext, type GraphQLContext } from './graphql/context';
+import { costLimit } from './graphql/cost';
+import { graphqlRateLimit } from './graphql/rate-limit';
 import { graphqlErrorFormatter, internalErrorRequestId } from './graphql/errors';
 import { selfRegistrationGuard } from './graphql/guards';
+import { graphiqlRoutes, withGraphiql } from './graphql/graphiql';
 import { apolloKoa } from './graphql/koa';
 import { buildAppSchema } from './graphql/schema';
 import { serveGraphqlWs } from './graphql/ws';
-import { accountsRoutes } from './modules/accounts/accounts.routes';
-import { contactsRoutes } from './modules/accounts/contacts.routes';
-import { blacklistRoutes } from './modules/blacklist/blacklist.routes';
-import { credentialsRoutes } from './modules/credentials/credentials.routes';
-import { currencyRoutes } from './modules/currency/currency.routes';
 import { refreshRates } from './modules/currency/currency.refresh';
+import { MODULES } from './modules';
 import { startJobs } from './jobs/jobs';
-import { bidsRoutes } from './modules/bids/bids.routes';
-import { lotsRoutes } from './modules/lots/lots.routes';
 import { livePageRoutes } from './live-page/live-page.routes';
-import { notificationsRoutes } from './modules/notifications/notifications.routes';
-import { messagesRoutes } from './modules/messages/messages.routes';
-import { platformsRoutes } from './modules/platforms/platforms.routes';
-import { recoveryRoutes } from './modules/recovery/recovery.routes';
-import { referenceRoutes } from './modules/reference/reference.routes';
-import { requestsRoutes } from './modules/requests/requests.routes';
-import { systemRoutes } from './modules/system/system.routes';
-import { verificationRoutes } from './modules/verification/verification.routes';
-import { watchlistRoutes } from './modules/watchlist/watchlist.routes';
-import { depositsRoutes } from './modules/trading/deposits.routes';
-import { documentsRoutes } from './modules/documents/documents.routes';
-import { tradingRoutes } from './modules/trading/trading.routes';
-import { ledgerRoutes } from './modules/ledger/ledger.routes';
 import { readBody } from './rest/body';
 import { errorHandler } from './rest/errors';
+import { openApiRoutes } from './rest/openapi.routes';
+import { restRateLimit } from './rest/rate-limit';
 import { AppRouter } from './rest/router';
+import { Metrics } from './metrics/metrics';
+import { METRICS_PATH, metricsRoutes } from './metrics/metrics.routes';
 import { createServices, type Services } from './services';
 
 export interface AppDeps {
@@ -57,6 +46,8 @@ export interface App {
   server: Server;
   services: Services;
   jwt: JwtService;
+  /** The REST routes, with the operations the OpenAPI document describes. */
+  router: AppRouter;
   listen(port: number, host?: string): Promise<AddressInfo>;
   /** Stops accepting, finishes requests in flight, closes sockets. The database stays open. */
   close(): Promise<void>;
@@ -64,11 +55,12 @@ export interface App {
 
 const GRAPHQL_PATH = '/graphql';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
+const ANONYMOUS = { caller: null, provenKey: null, jwt: null };
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
 export async function createApp({ config, orm, master, log }: AppDeps): Promise<App> {
-  const jwt = await JwtService.create(master, config.JWT_TTL);
-  const services = createServices(config, master, jwt, log);
+  const jwt = await JwtService.create(master, config.JWT_TTL, { version: config.JWT_KEY_VERSION, acceptPrevious: config.JWT_PREVIOUS_KEY });
+  const services = createServices(MODULES, { config, master, jwt, log });
   await services.platforms.ensureMasterAccount({ em: orm.em.fork() });
   // The first answers use the source's rates; the job queue refreshes them from then on.
   if (config.RATES_URL) await refreshRates(orm, services.currency, config.RATES_URL, log);
@@ -78,9 +70,23 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
     legacy: config.SIGNATURE_LEGACY,
   });
 
-  const koa = new Koa();
-  const server = createServer();
+  const metrics = new Metrics();
+  services.bids.onRound((outcomes) => metrics.bidRound(outcomes));
+  if (jobs) metrics.watchQueues(() => jobs.depths());
+  const pool = orm.em.getConnection().getKnex().client.pool as { numUsed(): number; numFree(): number; numPendingAcquires(): number };
+  metrics.watchPool(() => ({ used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires() }));
+
+  const web = new Koa();
+  const server = createServer({
+    // A client must send its whole request (a 20 MB upload included) within REQUEST_TIMEOUT, and
+    // its headers within a tenth of it, else 408: a slow sender holds no socket for long.
+    requestTimeout: config.REQUEST_TIMEOUT * 1000,
+    headersTimeout: Math.max(1000, config.REQUEST_TIMEOUT * 100),
+    connectionsCheckingInterval: Math.min(30_000, Math.max(250, config.REQUEST_TIMEOUT * 50)),
+  });
   const schema = buildAppSchema();
+  const limiter = services.rateLimits;
+  const costLimits = { maxCost: config.GRAPHQL_MAX_COST, maxDepth: config.GRAPHQL_MAX_DEPTH, maxTokens: config.GRAPHQL_MAX_TOKENS };
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     formatError: graphqlErrorFormatter(null),
@@ -88,103 +94,110 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
     // POST /graphql is public and anonymous callers may introspect (PROTOCOL.md §9); Apollo
     // would turn introspection off whenever NODE_ENV is production.
     introspection: true,
+    // Validating a document costs time in its size before its cost can be known (a thousand
+    // aliases: about a second of the event loop), so a document is first refused by its length.
+    parseOptions: { maxTokens: costLimits.maxTokens },
     // main.ts shuts everything down in order; Apollo's own handler would re-raise the signal and
     // end the process (exit 143) before the database and the job queue were closed.
     stopOnTerminationSignals: false,
-    plugins: [ApolloServerPluginDrainHttpServer({ httpServer: server }), selfRegistrationGuard, internalErrorRequestId(log)],
+    plugins: [
+      // Browsers get the offline GraphiQL (graphql/graphiql.ts), not Apollo's page from its CDN.
+      ApolloServerPluginLandingPageDisabled(),
+      ApolloServerPluginDrainHttpServer({ httpServer: server }),
+      selfRegistrationGuard,
+      costLimit(costLimits),
+      graphqlRateLimit(limiter),
+      internalErrorRequestId(log),
+    ],
   });
   await apollo.start();
 
-  koa.use(async (ctx, next) => {
-    const given = ctx.get('x-request-id');
+  web.use(async (koa, next) => {
+    const given = koa.get('x-request-id');
     const requestId = REQUEST_ID.test(given) ? given : randomUUID();
-    ctx.state.requestId = requestId;
-    ctx.set('X-Request-Id', requestId);
+    koa.state.requestId = requestId;
+    koa.set('X-Request-Id', requestId);
     // No answer of ours is meant to be sniffed into another type (an error page, a file, JSON).
-    ctx.set('X-Content-Type-Options', 'nosniff');
+    koa.set('X-Content-Type-Options', 'nosniff');
     const started = process.hrtime.bigint();
     try {
       await next();
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log.info({ requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 }, 'request');
+      log.info({ requestId, method: koa.method, path: koa.path, status: koa.status, ms: Math.round(ms * 10) / 10 }, 'request');
+      metrics.request(koa.method, koa._matchedRoute === undefined ? undefined : String(koa._matchedRoute), koa.status, ms / 1000);
     }
   });
-  koa.use(errorHandler(log, GRAPHQL_PATH));
-  koa.use(readBody(config.BODY_LIMIT, new Set(['/documents'])));
-  koa.use(async (ctx, next) => {
+  web.use(errorHandler(log, GRAPHQL_PATH));
+  web.use(readBody(config.BODY_LIMIT, new Set(['/documents'])));
+  web.use(async (koa, next) => {
     const em = orm.em.fork();
-    const peer = ctx.req.socket.remoteAddress ?? '';
-    const forwarded = ctx.get('x-forwarded-for') !== '' || ctx.get('forwarded') !== '';
-    const auth = await authenticator.authenticate(
+    const peer = koa.req.socket.remoteAddress ?? '';
+    const forwarded = koa.get('x-forwarded-for') !== '' || koa.get('forwarded') !== '';
+    // The metrics route checks its own bearer token (METRICS_TOKEN), which is no JWT.
+    const auth = koa.path === METRICS_PATH ? ANONYMOUS : await authenticator.authenticate(
       em,
-      { method: ctx.method, target: ctx.originalUrl, header: (name) => ctx.get(name) || undefined, body: ctx.state.rawBody },
-      ctx.method === 'POST' && (ctx.path === '/accounts' || ctx.path === GRAPHQL_PATH),
+      { method: koa.method, target: koa.originalUrl, header: (name) => koa.get(name) || undefined, body: koa.state.rawBody },
     );
-    const rc: RequestContext = {
-      requestId: ctx.state.requestId,
+    const ctx: RequestContext = {
+      requestId: koa.state.requestId,
       caller: auth.caller,
       provenKey: auth.provenKey,
       jwtSubject: auth.jwt?.sub ?? null,
       em,
       local: LOOPBACK.test(peer) && !forwarded,
+      address: peer,
     };
-    ctx.state.rc = rc;
+    koa.state.ctx = ctx;
     await next();
   });
+  web.use(restRateLimit(limiter, GRAPHQL_PATH));
 
   const router = new AppRouter(services);
-  router.koa.get('/healthz', (ctx) => {
-    ctx.body = { status: 'ok' };
+  router.raw(['get'], '/healthz', { summary: 'Liveness: the process answers', produces: 'application/json' }, (koa) => {
+    koa.body = { status: 'ok' };
   });
-  router.koa.get('/readyz', async (ctx) => {
+  router.raw(['get'], '/readyz', { summary: 'Readiness: the database answers (503 when not)', produces: 'application/json' }, async (koa) => {
     const ready = await orm.isConnected();
-    ctx.status = ready ? 200 : 503;
-    ctx.body = { status: ready ? 'ok' : 'database unavailable' };
+    koa.status = ready ? 200 : 503;
+    koa.body = { status: ready ? 'ok' : 'database unavailable' };
   });
-  router.koa.get('/.well-known/jwks.json', (ctx) => {
-    ctx.body = jwt.jwks();
+  router.raw(['get'], '/.well-known/jwks.json', { summary: 'The public keys of the JWTs (JWKS)', produces: 'application/json' }, (koa) => {
+    koa.body = jwt.jwks();
   });
-  router.koa.all(GRAPHQL_PATH, apolloKoa(apollo, async (ctx) => graphqlContext(ctx.state.rc, services)));
-  systemRoutes(router);
-  referenceRoutes(router);
-  verificationRoutes(router);
-  accountsRoutes(router);
-  contactsRoutes(router);
-  blacklistRoutes(router);
-  credentialsRoutes(router);
-  recoveryRoutes(router);
-  platformsRoutes(router);
-  currencyRoutes(router);
-  lotsRoutes(router);
-  bidsRoutes(router);
-  requestsRoutes(router);
-  watchlistRoutes(router);
-  tradingRoutes(router);
-  depositsRoutes(router);
-  documentsRoutes(router, config);
-  notificationsRoutes(router);
-  ledgerRoutes(router);
+  router.raw(['get', 'post'], GRAPHQL_PATH, { summary: 'GraphQL (schema/schema.graphql); a browser asking for HTML gets GraphiQL', produces: 'application/graphql-response+json' }, withGraphiql(apolloKoa(apollo, async (koa, signal) => graphqlContext(koa.state.ctx, services, signal))));
+  graphiqlRoutes(router);
+  for (const module of MODULES) module.routes?.(router, config);
   livePageRoutes(router);
-  messagesRoutes(router);
-  koa.use(router.koa.routes());
-  koa.use(router.koa.allowedMethods({ throw: true }));
-  server.on('request', koa.callback());
+  metricsRoutes(router, metrics, config.METRICS_TOKEN);
+  openApiRoutes(router);
+  web.use(router.koa.routes());
+  web.use(router.koa.allowedMethods({ throw: true }));
+  server.on('request', web.callback());
 
   const wss = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: config.WS_MAX_PAYLOAD });
   const ws = serveGraphqlWs(wss, schema, orm, services, authenticator, {
     log,
     maxSubscriptions: config.WS_MAX_SUBSCRIPTIONS,
+    admission: {
+      maxConnections: config.WS_MAX_CONNECTIONS,
+      maxConnectionsPerAddress: config.WS_MAX_CONNECTIONS_PER_ADDRESS,
+      maxSubscriptions: config.WS_MAX_TOTAL_SUBSCRIPTIONS,
+      maxSubscriptionsPerAddress: config.WS_MAX_SUBSCRIPTIONS_PER_ADDRESS,
+    },
+    cost: costLimits,
     keepAliveMs: config.WS_KEEPALIVE * 1000,
     maxBufferedBytes: config.WS_MAX_BUFFERED,
     signedSessionMs: config.JWT_TTL * 1000,
   });
+  metrics.watchLive(() => ({ sockets: wss.clients.size, subscriptions: services.live.listenerCount(), deliveries: ws.figures.deliveries }));
 
 
   return {
     server,
     services,
     jwt,
+    router,
     listen: (port, host) =>
       new Promise((resolve, reject) => {
         server.once('error', reject);

@@ -26,6 +26,21 @@ const schema = z.object({
   WS_MAX_PAYLOAD: z.coerce.number().int().min(1024).default(64 * 1024),
   WS_MAX_BUFFERED: z.coerce.number().int().min(1024).default(256 * 1024),
   WS_KEEPALIVE: duration.default(12),
+  WS_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(10_000),
+  WS_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
+  WS_MAX_TOTAL_SUBSCRIPTIONS: z.coerce.number().int().min(1).default(100_000),
+  WS_MAX_SUBSCRIPTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(500),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(20_000),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(15),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(5000),
+  RATE_LIMIT_WINDOW: duration.refine((v) => v >= 1, 'must be at least 1 second').default(60),
+  RATE_LIMIT_WRITES_PER_ADDRESS: z.coerce.number().int().min(0).default(600),
+  RATE_LIMIT_WRITES_PER_ACCOUNT: z.coerce.number().int().min(0).default(300),
+  RATE_LIMIT_ACCOUNTS_WINDOW: duration.refine((v) => v >= 1, 'must be at least 1 second').default(3600),
+  RATE_LIMIT_ACCOUNTS_PER_ADDRESS: z.coerce.number().int().min(0).default(20),
+  SIGN_IN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
+  REQUEST_TIMEOUT: duration.refine((v) => v >= 1, 'must be at least 1 second').default(120),
+  DB_STATEMENT_TIMEOUT: duration.default(30),
   DATA_DIR: z.string().min(1).default('./.data'),
   MASTER_SEED: z
     .string()
@@ -34,10 +49,14 @@ const schema = z.object({
   NETWORK_PASSPHRASE: z.string().min(1).default(Networks.STANDALONE),
   PUBLIC_URL: z.string().url().optional(),
   JWT_TTL: duration.default(3600),
+  JWT_KEY_VERSION: z.coerce.number().int().min(1).max(1000).default(1),
+  JWT_PREVIOUS_KEY: bool.default(false),
   SIGNATURE_WINDOW: duration.default(300),
   SIGNATURE_LEGACY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   BODY_LIMIT: z.coerce.number().int().positive().default(1024 * 1024),
+  /** Lets GET /metrics answer callers other than loopback ones that send it as a bearer token. */
+  METRICS_TOKEN: z.string().min(16, 'use at least 16 characters').optional(),
   SMTP_URL: z
     .string()
     .url()
@@ -57,6 +76,7 @@ const schema = z.object({
     .optional(),
   HORIZON_RETRY_SECONDS: z.coerce.number().int().min(1).default(30),
   UPLOAD_LIMIT: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+  DOCUMENT_QUOTA_BYTES: z.coerce.number().int().positive().default(1024 * 1024 * 1024),
   STORAGE_LINK_TTL: duration.refine((v) => v >= 1 && v <= 7 * 86400, 'must be 1 second to 7 days').default(900),
   STORAGE_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   S3_BUCKET: z.string().min(3).optional(),

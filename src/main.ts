@@ -4,7 +4,7 @@ import { ConfigError, loadConfig } from './config';
 import { loggable } from './core/loggable';
 import { logger } from './core/logger';
 import { EmbeddedPostgresError, startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded';
-import { migrate, openDatabase } from './db/orm';
+import { migrateDatabase, openDatabase } from './db/orm';
 
 async function main(): Promise<void> {
   let config;
@@ -19,8 +19,9 @@ async function main(): Promise<void> {
   const master = loadMasterKeypair(config, logger);
 
   const embedded = config.DATABASE_URL ? null : await embeddedDatabase(config.DATA_DIR, config.EMBEDDED_DB_PORT);
-  const orm = await openDatabase(config.DATABASE_URL ?? (embedded as EmbeddedPostgres).url, config.DB_POOL_SIZE);
-  await migrate(orm);
+  const url = config.DATABASE_URL ?? (embedded as EmbeddedPostgres).url;
+  await migrateDatabase(url);
+  const orm = await openDatabase(url, config.DB_POOL_SIZE, config.DB_STATEMENT_TIMEOUT * 1000);
 
   const app = await createApp({ config, orm, master, log: logger });
   const address = await app.listen(config.PORT, config.HOST);

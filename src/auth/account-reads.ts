@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { KeyedBatcher, type Settled } from '../core/batcher';
 import type { AccountType, BlacklistState } from '../modules/accounts/accounts.entity';
-import { rawQuery, type Statement } from '../db/raw';
+import { GENERIC_PLANS, rawQuery, type Statement } from '../db/raw';
 
 /** What authentication reads of an account, with its blacklist state and own key's weight. */
 export interface AccountRow {
@@ -30,10 +30,10 @@ interface Read {
 /**
  * A statement that records signatures, in a transaction whose commit does not wait for the WAL
  * flush: the records survive a crash but for its last moments (Migration20261122110000ReplayLogged)
- * and cost a signed write no flush of its own. Its answer is the third of the four.
+ * and cost a signed write no flush of its own. Its answer is the fourth of the five.
  */
-const claiming = (statement: Statement): Statement[] => [{ text: 'begin' }, { text: 'set local synchronous_commit = off' }, statement, { text: 'commit' }];
-const CLAIM_RESULT = 2;
+const claiming = (statement: Statement): Statement[] => [{ text: 'begin' }, { text: 'set local synchronous_commit = off' }, GENERIC_PLANS, statement, { text: 'commit' }];
+const CLAIM_RESULT = 3;
 
 /** Reads that arrive while one runs are sent together: enough for a burst of signed requests. */
 const READS_PER_STATEMENT = 64;

@@ -50,10 +50,10 @@ export class Authenticator {
   ) {}
 
   /**
-   * `allowUnknownKey` lets a verified signature by a key that is no account through (with no
-   * caller), for the one operation that needs it: an account registering itself.
+   * A verified signature by a key that is no account yet comes through with no caller and its key
+   * proven: only self-registration honours it (`refuseUnknownKey` in core/policies).
    */
-  async authenticate(em: EntityManager, req: IncomingAuth, allowUnknownKey = false): Promise<Authentication> {
+  async authenticate(em: EntityManager, req: IncomingAuth): Promise<Authentication> {
     const authorization = req.header('authorization');
     const signatureValue =
       req.header('signature') ?? (authorization?.startsWith('Signature ') ? authorization.slice(10) : undefined);
@@ -63,7 +63,7 @@ export class Authenticator {
     }
 
     const jwt = bearer !== undefined ? await this.jwt.verify(bearer) : null;
-    const signed = signatureValue !== undefined ? await this.verifySignature(em, req, signatureValue, allowUnknownKey) : null;
+    const signed = signatureValue !== undefined ? await this.verifySignature(em, req, signatureValue) : null;
     const signedAs = signed ? (signed.account?.id ?? signed.keyId) : null;
     if (jwt && signedAs && jwt.sub !== signedAs) {
       throw unauthenticated('credentials_mismatch', 'the signature and the bearer token name different accounts');
@@ -93,6 +93,7 @@ export class Authenticator {
         blacklist,
         keyId: signed?.keyId ?? null,
         via: signed ? 'signature' : 'jwt',
+        requestDigest: signed?.claim ? signed.claim.digest.toString('hex') : null,
       },
     };
   }
@@ -105,7 +106,7 @@ export class Authenticator {
     if (claim && !claim.claimed) throw unauthenticated('signature_replayed', 'this signature was already used');
   }
 
-  private async verifySignature(em: EntityManager, req: IncomingAuth, value: string, allowUnknownKey: boolean) {
+  private async verifySignature(em: EntityManager, req: IncomingAuth, value: string) {
     const params = parseSignatureParams(value);
     if (!params) throw invalidSignature('the Signature header is malformed');
     if (params.algorithm !== 'ed25519-sha256') throw invalidSignature(`unknown algorithm ${params.algorithm}`);
@@ -128,7 +129,7 @@ export class Authenticator {
     const claim: Claim | null = WRITE_METHODS.has(req.method.toUpperCase())
       ? { digest: replayDigest(params.signature), expiresAt: new Date(Date.now() + 2 * this.settings.windowSeconds * 1000), claimed: null }
       : null;
-    const account = await this.resolveActingAccount(em, params.keyId, actingId, allowUnknownKey, claim);
+    const account = await this.resolveActingAccount(em, params.keyId, actingId, claim);
     return { account, keyId: params.keyId, claim };
   }
 
@@ -150,7 +151,7 @@ export class Authenticator {
     }
   }
 
-  private async resolveActingAccount(em: EntityManager, keyId: string, actingId: string | undefined, allowUnknownKey: boolean, claim: Claim | null): Promise<AccountRow | null> {
+  private async resolveActingAccount(em: EntityManager, keyId: string, actingId: string | undefined, claim: Claim | null): Promise<AccountRow | null> {
     if (actingId !== undefined) {
       const account = await this.reads.read(em, actingId, claim);
       if (!account) throw invalidSignature('X-Account-Id names no account');
@@ -168,7 +169,7 @@ export class Authenticator {
       text: 'select s.account_id from account_signers s join accounts a on a.id = s.account_id where s.signer_key = ? limit 2',
       params: [keyId],
     });
-    if (signerOf.length === 0 && allowUnknownKey) return null;
+    if (signerOf.length === 0) return null;
     if (signerOf.length !== 1) {
       throw invalidSignature(signerOf.length ? 'keyId signs for several accounts: send X-Account-Id' : 'keyId is not a known account');
     }

@@ -18,43 +18,64 @@ export interface VerifiedJwt extends JwtClaims {
   jti: string;
 }
 
+/** One signing key: its private half, its public half and its JWK (with its `kid`). */
+interface SigningKey {
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+  jwk: JWK;
+}
+
+/** Which derived key signs, and whether the one before it is still accepted (rotation with overlapping JWKS). */
+export interface JwtKeys {
+  version: number;
+  acceptPrevious: boolean;
+}
+
 /**
- * EdDSA tokens. The signing key is derived from the master seed, so every instance that shares
- * the master key issues and accepts the same tokens, and restarts keep tokens valid.
+ * The `version`th token key of a master seed: every instance that shares the master key derives
+ * the same keys, so they issue and accept the same tokens and restarts keep tokens valid.
+ */
+async function derivedKey(master: Keypair, version: number): Promise<SigningKey> {
+  const seed = Buffer.from(hkdfSync('sha256', master.rawSecretKey(), Buffer.alloc(0), `auction-jwt-ed25519-v${version}`, 32));
+  const x = Keypair.fromRawEd25519Seed(seed).rawPublicKey().toString('base64url');
+  const privateKey = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', x, d: seed.toString('base64url') }, format: 'jwk' });
+  const publicKey = createPublicKey(privateKey);
+  const jwk = await exportJWK(publicKey);
+  return { privateKey, publicKey, jwk: { ...jwk, kid: await calculateJwkThumbprint(jwk), alg: 'EdDSA', use: 'sig' } };
+}
+
+/**
+ * EdDSA tokens, signed with the current key (`JWT_KEY_VERSION`). After a rotation the previous
+ * key stays in the JWKS and is still accepted (`JWT_PREVIOUS_KEY`) until the tokens it signed
+ * have expired, so that no client is signed out by the change.
  */
 export class JwtService {
   private constructor(
-    private readonly privateKey: KeyObject,
-    private readonly publicKey: KeyObject,
-    private readonly publicJwk: JWK,
+    private readonly current: SigningKey,
+    private readonly accepted: SigningKey[],
     private readonly ttlSeconds: number,
   ) {}
 
-  static async create(master: Keypair, ttlSeconds: number): Promise<JwtService> {
-    const seed = Buffer.from(hkdfSync('sha256', master.rawSecretKey(), Buffer.alloc(0), 'auction-jwt-ed25519-v1', 32));
-    const keypair = Keypair.fromRawEd25519Seed(seed);
-    const x = keypair.rawPublicKey().toString('base64url');
-    const privateKey = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', x, d: seed.toString('base64url') }, format: 'jwk' });
-    const publicKey = createPublicKey(privateKey);
-    const jwk = await exportJWK(publicKey);
-    const kid = await calculateJwkThumbprint(jwk);
-    return new JwtService(privateKey, publicKey, { ...jwk, kid, alg: 'EdDSA', use: 'sig' }, ttlSeconds);
+  static async create(master: Keypair, ttlSeconds: number, keys: JwtKeys = { version: 1, acceptPrevious: false }): Promise<JwtService> {
+    const current = await derivedKey(master, keys.version);
+    const previous = keys.acceptPrevious && keys.version > 1 ? [await derivedKey(master, keys.version - 1)] : [];
+    return new JwtService(current, [current, ...previous], ttlSeconds);
   }
 
   async issue(claims: JwtClaims): Promise<string> {
     const { sub, ...rest } = claims;
     return new SignJWT({ ...rest })
-      .setProtectedHeader({ alg: 'EdDSA', kid: this.publicJwk.kid, typ: 'JWT' })
+      .setProtectedHeader({ alg: 'EdDSA', kid: this.current.jwk.kid, typ: 'JWT' })
       .setSubject(sub)
       .setIssuedAt()
       .setExpirationTime(`${this.ttlSeconds}s`)
       .setJti(randomUUID())
-      .sign(this.privateKey);
+      .sign(this.current.privateKey);
   }
 
   async verify(token: string): Promise<VerifiedJwt> {
     try {
-      const { payload } = await jwtVerify(token, this.publicKey, { algorithms: ['EdDSA'] });
+      const { payload } = await jwtVerify(token, (header) => this.keyOf(header.kid), { algorithms: ['EdDSA'] });
       if (typeof payload.sub !== 'string' || typeof payload.exp !== 'number') throw new Error('claims');
       return payload as unknown as VerifiedJwt;
     } catch {
@@ -63,6 +84,11 @@ export class JwtService {
   }
 
   jwks(): { keys: JWK[] } {
-    return { keys: [this.publicJwk] };
+    return { keys: this.accepted.map((k) => k.jwk) };
+  }
+
+  /** The accepted key a token names; a token naming none is tried against the current key (and fails if not its). */
+  private keyOf(kid: string | undefined): KeyObject {
+    return (this.accepted.find((k) => k.jwk.kid === kid) ?? this.current).publicKey;
   }
 }

@@ -57,3 +57,18 @@ export async function trade(api: Api, staff: Api, cast: Cast, lots: DemoLot[]): 
   }
   return placed;
 }
+
+/**
+ * Staff choose the leader of the lot's last bid as its winner and close the lot sold, which
+ * signs its bid log's head (docs/bid-log.md): the demo's lot for `npm run verify-bids`.
+ */
+export async function closeSold(staff: Api, lot: DemoLot, leader: Member): Promise<void> {
+  const shown = expectStatus(await staff.json('GET', `/lots/${lot.id}?include=participants`), 200, `reading lot ${lot.id}`).body as {
+    included?: { type: string; id: string; attributes: { account_id: string } }[];
+  };
+  const participant = (shown.included ?? []).find((r) => r.type === 'participants' && r.attributes.account_id === leader.keypair.publicKey());
+  if (!participant) throw new Error(`${leader.name} is no participant of lot ${lot.id}`);
+  const winner = { data: { type: 'participants', id: participant.id, attributes: { buy_now: false, account_id: participant.attributes.account_id } } };
+  expectStatus(await staff.json('POST', `/v2/lots/${lot.id}/winners`, winner), 200, `choosing the winner of lot ${lot.id}`);
+  expectStatus(await staff.json('POST', '/lots/closed', { data: { type: 'lots', id: lot.id, attributes: { state: 'sold' } } }), 200, `closing lot ${lot.id}`);
+}

@@ -5,7 +5,8 @@ import { readMasterKeypair } from '../auth/master';
 import { Api } from './api';
 import { createCast, type Cast } from './demo-cast';
 import { createLots, type DemoLot } from './demo-lots';
-import { amountAbove, trade, type PlacedBid } from './demo-trading';
+import { setDemoRules } from './demo-rules';
+import { amountAbove, closeSold, trade, type PlacedBid } from './demo-trading';
 import { keysDir, writeKeyFile } from './keys';
 import { expectStatus } from './resources';
 import { out, runCommand, UsageError } from './run';
@@ -13,8 +14,8 @@ import { out, runCommand, UsageError } from './run';
 const USAGE = `usage: npm run demo -- [--base URL]
 
 Fills a running service, through its public REST interface, with a platform (created with the
-master seed), its admin, two users (alice, bob), six lots with photos, participations with paid
-deposits, and bids. Each account's key (its secret seed) goes to a key file DATA_DIR/keys/NAME.key,
+master seed) and its auction rules, its admin, two users (alice, bob), a saved search of alice's, six lots with photos,
+participations with paid deposits, and bids; one lot is closed sold, its bid log signed. Each account's key (its secret seed) goes to a key file DATA_DIR/keys/NAME.key,
 which npm run call signs with; secrets are never printed. Each run creates a new platform.
 
   --base URL  the service (default http://127.0.0.1:PORT, PORT from the environment, else 8080)
@@ -25,7 +26,7 @@ generates (DATA_DIR: ./.data by default).`;
 /** A word as a shell reads it back: quoted when it holds anything but plain path symbols. */
 const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
-function report(api: Api, defaultBase: string, cast: Cast, keyFiles: Map<string, string>, lots: DemoLot[], bids: PlacedBid[]): void {
+function report(api: Api, defaultBase: string, cast: Cast, keyFiles: Map<string, string>, lots: DemoLot[], bids: PlacedBid[], rulesVersion: number, closed: DemoLot): void {
   const shown = (file: string) => {
     const relative = path.relative(process.cwd(), file);
     return relative.startsWith('..') ? file : relative;
@@ -43,11 +44,14 @@ function report(api: Api, defaultBase: string, cast: Cast, keyFiles: Map<string,
     const onLot = bids.filter((b) => b.lot === lot);
     const state = vehicle.auction
       ? onLot.length
-        ? `auction, ${onLot.length} bids, highest ${onLot[onLot.length - 1].amount}`
+        ? `auction, ${onLot.length} bids, highest ${onLot[onLot.length - 1].amount}${lot === closed ? ', closed sold' : ''}`
         : `auction from ${Number(vehicle.price).toFixed(2)}`
       : `direct sale at ${Number(vehicle.price).toFixed(2)}`;
     out(`  #${lot.id.padEnd(5)} ${`${vehicle.year} ${vehicle.maker} ${vehicle.model}`.padEnd(34)} ${vehicle.currency} ${state}`);
   }
+  out('');
+  out(`Platform rules (version ${rulesVersion}, docs/auction-rules.md): increment table 50 / 100 / 250 by price band, soft close`);
+  out('  (a bid in the last 2 minutes moves the end to 2 minutes after it, up to 10 times), buyer\'s fee by price band.');
   const busiest = bids[0].lot;
   const next = bids.filter((b) => b.lot === busiest);
   const leader = next[next.length - 1];
@@ -59,6 +63,10 @@ function report(api: Api, defaultBase: string, cast: Cast, keyFiles: Map<string,
   out('');
   out(`Watch a lot live:   ${api.base}/live/${busiest.id}`);
   out(`GraphQL:            ${api.base}/graphql`);
+  const fee = ['npm', 'run', 'call', '--', ...base, '--unsigned', 'GET', `/lots/${busiest.id}/fee_estimate?amount=${amount}`];
+  out(`Fee estimate:       ${fee.map(shellWord).join(' ')}`);
+  out(`Verify a bid log:   npm run verify-bids -- ${api.base} ${closed.id}`);
+  out(`Saved search:       alice's search for Toyota matched ${lots.filter((l) => l.vehicle.maker === 'Toyota').length} lots (npm run call -- --as alice GET /notifications)`);
   out(`Outbid as ${challenger.name}:${' '.repeat(9 - challenger.name.length)}${command.map(shellWord).join(' ')}`);
 }
 
@@ -77,8 +85,14 @@ runCommand(USAGE, {}, async ({ positionals, config, base }) => {
   const dir = keysDir(config.DATA_DIR);
   const keyFiles = new Map(Object.values(cast).map((who) => [who.name, writeKeyFile(dir, who.name, who.keypair)]));
   const staff = api.as(cast.admin.keypair);
+  const rulesVersion = await setDemoRules(staff, cast.platform.keypair.publicKey());
+  // Saved before the lots are put up, so that the Toyotas among them alert alice (docs/saved-searches.md).
+  const search = { data: { type: 'saved_searches', attributes: { filter: { maker: 'Toyota' } } } };
+  expectStatus(await api.as(cast.alice.keypair).json('POST', `/accounts/${cast.alice.keypair.publicKey()}/saved_searches`, search), 201, 'saving alice’s search');
   const lots = await createLots(staff);
   const bids = await trade(api, staff, cast, lots);
-  report(api, `http://127.0.0.1:${config.PORT}`, cast, keyFiles, lots, bids);
+  const last = bids[bids.length - 1];
+  await closeSold(staff, last.lot, last.bidder);
+  report(api, `http://127.0.0.1:${config.PORT}`, cast, keyFiles, lots, bids, rulesVersion, last.lot);
   return 0;
 });

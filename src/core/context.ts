@@ -11,6 +11,8 @@ export interface Caller {
   /** The key that signed the request, when it was signed (may be a signer of the account). */
   keyId: string | null;
   via: 'signature' | 'jwt';
+  /** Hex SHA-256 of a signed write's signature (its replay digest): what the bid log cites. */
+  requestDigest?: string | null;
 }
 
 /** What every service method receives first: the caller and the request's own entity manager. */
@@ -24,4 +26,6 @@ export interface RequestContext {
   em: EntityManager;
   /** The request came from a loopback peer with no forwarding headers. */
   local: boolean;
+  /** The peer's address (behind a proxy, the proxy's), which rate limits count by. */
+  address: string;
 }

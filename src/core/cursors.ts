@@ -2,7 +2,7 @@ import { invalid } from './errors';
 import type { KeysetPage } from './page';
 
 // Keyset pagination as listings read it: opaque cursors, the plan of one read, and the page it gives.
-// A cursor fault names the page[cursor] parameter, the only place a cursor is ever given.
+// A cursor fault names the listing input's `page.cursor`; each edge shows it where its client gave the cursor.
 
 /** The position a cursor points at: the sort key's value and the id of the row there. */
 export interface CursorPosition {
@@ -18,7 +18,7 @@ export function encodeCursor(position: CursorPosition): string {
 }
 
 /** A cursor that is not one of the listing's own: forged, truncated, or made for another sort or listing. */
-export const cursorFault = () => invalid('invalid_cursor', 'page[cursor] is not a cursor of this listing', { parameter: 'page[cursor]' });
+export const cursorFault = () => invalid('invalid_cursor', 'page.cursor is not a cursor of this listing', { field: 'page.cursor' });
 
 /** Decodes an opaque cursor; a cursor that is not ours, or made for another sort key, is a 400. */
 export function decodeCursor(raw: string, sortKey: string): CursorPosition {

@@ -1,5 +1,5 @@
 /** The HTTP statuses the service answers errors with. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 502;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 502 | 503;
 
 export interface ErrorCodeRow {
   code: string;
@@ -21,6 +21,9 @@ export const ERROR_CODES = [
   { code: 'nul_character', status: 400, meaning: 'a string of the body, a query parameter, a path segment or a GraphQL argument holds a NUL character (U+0000), which text cannot store; the source (GraphQL: `errors[].field`) names it' },
   { code: 'body_unreadable', status: 400, meaning: 'the body could not be read' },
   { code: 'unknown_parameter', status: 400, meaning: 'a query parameter the endpoint does not accept; when the endpoint takes the name in another form, `detail` says which (`state is not accepted by this endpoint; use filter[state]`, also `use page[limit]`)' },
+  { code: 'saved_search_filter_unsupported', status: 400, meaning: 'POST /accounts/{id}/saved_searches: a filter of GET /lots that a saved search cannot hold (docs/saved-searches.md); the source names it' },
+  { code: 'saved_search_forbidden', status: 403, meaning: 'saved searches are managed by their account only' },
+  { code: 'saved_search_not_found', status: 404, meaning: 'the account has no saved search with this id' },
   { code: 'unknown_filter', status: 400, meaning: 'a `filter[...]` the endpoint does not have; `detail` ends with `use currency` when the name is a plain parameter of the endpoint' },
   { code: 'unknown_include', status: 400, meaning: 'an include the endpoint does not have' },
   { code: 'unknown_sort', status: 400, meaning: 'a sort key the endpoint does not have' },
@@ -37,6 +40,7 @@ export const ERROR_CODES = [
   { code: 'lot_not_active', status: 400, meaning: 'the lot takes no bids now (not started, ended, closed or with a winner)' },
   { code: 'bid_too_low', status: 400, meaning: 'below the start price (first bid) or the highest bid plus `min_step`' },
   { code: 'bid_step_invalid', status: 400, meaning: 'more than `max_step` above the highest bid' },
+  { code: 'duration_out_of_range', status: 400, meaning: "a new lot's `duration` lies outside the minimum and maximum duration of its platform's rules (docs/auction-rules.md)" },
   { code: 'platform_not_found', status: 400, meaning: '`platform_id` names no platform' },
   { code: 'invalid_seed', status: 400, meaning: '`seed` is not a secret key (`S…`)' },
   { code: 'no_phone_number', status: 400, meaning: 'a phone token was asked for an account without a phone number' },
@@ -67,7 +71,9 @@ export const ERROR_CODES = [
   { code: 'too_many_items', status: 400, meaning: '`POST /notifications` (GraphQL `markNotificationsRead`): more than 100 notifications' },
   { code: 'too_many_items', status: 400, meaning: 'GraphQL: a list argument (at any depth, e.g. `LotFilter.in`) with more than 1,000 items; `errors[].field` names it' },
   { code: 'subscriptions_only', status: 400, meaning: 'GraphQL over WebSocket: a query or mutation (they go to `POST /graphql`)' },
-  { code: 'too_many_subscriptions', status: 400, meaning: 'GraphQL over WebSocket: the socket already runs `WS_MAX_SUBSCRIPTIONS` operations' },
+  { code: 'too_many_subscriptions', status: 400, meaning: 'GraphQL over WebSocket: the socket already runs `WS_MAX_SUBSCRIPTIONS` operations, or the service `WS_MAX_TOTAL_SUBSCRIPTIONS`, or the sockets of the caller\'s address `WS_MAX_SUBSCRIPTIONS_PER_ADDRESS`' },
+  { code: 'request_cancelled', status: 400, meaning: 'GraphQL over HTTP: the client closed the connection before the answer, and the operation stopped resolving; nobody reads this answer, it is named for the log' },
+  { code: 'query_too_costly', status: 400, meaning: 'GraphQL (HTTP and WebSocket): the operation costs more than `GRAPHQL_MAX_COST` (aliases × page sizes × nested lists) or nests deeper than `GRAPHQL_MAX_DEPTH`; the message names the cost and the limit. Nothing was run' },
   { code: 'lot_not_found', status: 400, meaning: '`POST /messages`, `PATCH /accounts/{id}/messages/` (GraphQL `sendMessage`, `markMessagesRead`): `lot_id` names no lot' },
   { code: 'account_not_found', status: 400, meaning: '`POST /messages`, `PATCH /accounts/{id}/messages/`: `sender` or `receiver` names no account' },
   { code: 'invalid_token', status: 401, meaning: 'a verification token that is wrong, used or expired' },
@@ -108,6 +114,8 @@ export const ERROR_CODES = [
   { code: 'ledger_account_not_found', status: 404, meaning: '`GET /ledger/accounts/{id}` (GraphQL `ledgerAccount`): no such account on the ledger' },
   { code: 'notification_not_found', status: 404, meaning: '`DELETE /notifications/{id}`, `POST /notifications`: no notification with this id' },
   { code: 'max_bid_exists', status: 409, meaning: 'the caller already has an active max bid on the lot' },
+  { code: 'open_lot_limit', status: 409, meaning: "a new lot: its organizer already has as many open lots on the platform as the platform's rules allow (`max_lots_per_seller`)" },
+  { code: 'rules_changed', status: 409, meaning: '`PATCH /platforms/{id}/rules`: another change of the rules was written at the same time; read them and try again' },
   { code: 'account_exists', status: 409, meaning: 'an account with this id (or email) exists' },
   { code: 'email_taken', status: 409, meaning: 'the email is used by another account of the platform' },
   { code: 'credentials_exist', status: 409, meaning: '`PUT /credentials` for an account that has credentials' },
@@ -119,6 +127,7 @@ export const ERROR_CODES = [
   { code: 'method_not_allowed', status: 405, meaning: 'the path exists, the method does not' },
   { code: 'body_too_large', status: 413, meaning: 'the body exceeds `BODY_LIMIT`' },
   { code: 'file_too_large', status: 413, meaning: '`POST /documents`: the file exceeds `UPLOAD_LIMIT`' },
+  { code: 'storage_quota_exceeded', status: 413, meaning: '`POST /documents`: the uploader\'s documents and this one would exceed `DOCUMENT_QUOTA_BYTES`; `detail` names the quota and the bytes in use' },
   { code: 'unsupported_file_type', status: 400, meaning: '`POST /documents`: the bytes are not a PDF, PNG, JPEG or HTML document (whatever the name or declared type says)' },
   { code: 'owners_required', status: 400, meaning: '`POST /documents`: a private document without owners' },
   { code: 'owner_not_found', status: 400, meaning: '`POST /documents`: an owner is no account' },
@@ -130,8 +139,13 @@ export const ERROR_CODES = [
   { code: 'unsupported_media_type', status: 415, meaning: 'a body that is neither JSON nor (for uploads) multipart' },
   { code: 'resend_too_soon', status: 429, meaning: 'a verification token was resent less than a minute ago' },
   { code: 'too_many_attempts', status: 429, meaning: '`POST /jwt`: 10 failed sign-ins for the account or email in the last 15 minutes; the password is not checked' },
+  { code: 'too_many_requests', status: 429, meaning: 'a rate limit of `RATE_LIMIT_*` (writes, account creation, sign-in) for the caller\'s address or account is used up; `Retry-After` says when to try again' },
   { code: 'internal_error', status: 500, meaning: 'an unexpected failure; see `meta.request_id` (GraphQL: `extensions.requestId`)' },
+  { code: 'database_timeout', status: 503, meaning: 'a database statement ran longer than `DB_STATEMENT_TIMEOUT`, and was cancelled; nothing of the request was kept' },
   { code: 'ledger_unavailable', status: 502, meaning: '`POST /transactions` with `HORIZON_URL`: Horizon failed without a transaction result (unreachable, 5xx, timeout)' },
+  { code: 'live_interrupted', status: 503, meaning: 'subscriptions only: the instance lost its connection to the other instances (Redis), so events may have been missed; the subscription ends with this error: subscribe again (`bidPlaced` with `after` set to the last bid id received misses nothing)' },
+  { code: 'database_unavailable', status: 503, meaning: 'the database cannot be reached (stopped, restarting, connection lost); retry after `Retry-After` seconds' },
+  { code: 'outcome_unknown', status: 503, meaning: 'the database went away while the request was committing (a bid through the driver): it may or may not have been kept; read it back (`GET /lots/{id}/bids`) before sending a new request' },
   { code: 'bad_request', status: 400, meaning: 'a request the HTTP layer could not accept' },
   { code: 'graphql_parse_failed', status: 400, meaning: 'GraphQL only: the operation does not parse, validate or resolve' },
   { code: 'graphql_validation_failed', status: 400, meaning: 'GraphQL only: the operation does not parse, validate or resolve' },

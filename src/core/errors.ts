@@ -18,6 +18,7 @@ export type ErrorKind =
   | 'unsupported_media_type'
   | 'rate_limited'
   | 'bad_gateway'
+  | 'unavailable'
   | 'internal';
 
 export const STATUS_OF_KIND = {
@@ -31,6 +32,7 @@ export const STATUS_OF_KIND = {
   rate_limited: 429,
   internal: 500,
   bad_gateway: 502,
+  unavailable: 503,
 } as const satisfies Record<ErrorKind, ErrorStatus>;
 
 /** The codes a kind of error may carry: those the table answers with the kind's status. */

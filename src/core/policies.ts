@@ -37,8 +37,17 @@ export function seesFullAccount(caller: Caller | null, account: { id: string; pl
 }
 
 /**
+ * A signature by a key that is no account yet proves the key and nothing more: it is honoured by
+ * self-registration alone, and refused elsewhere as every invalid signature is (PROTOCOL.md §9).
+ * Each edge calls this before an operation that is not marked as self-registration.
+ */
+export function refuseUnknownKey(ctx: Pick<RequestContext, 'caller' | 'provenKey'>): void {
+  if (!ctx.caller && ctx.provenKey) throw unauthenticated('signature_invalid', 'keyId is not a known account');
+}
+
+/**
  * Self-registration (PROTOCOL.md §4): a user account created by a request signed with its own
- * key, which is no account yet. The edges admit such a key for this one operation only.
+ * key, which is no account yet.
  */
 export function registersItself(ctx: Pick<RequestContext, 'provenKey'>, account: { id: string; accountType: string }): boolean {
   return account.accountType === 'user' && ctx.provenKey === account.id;

@@ -17,6 +17,12 @@ const KINDS = {
     pattern: /^-?\d{1,20}(\.\d{1,2})?$/,
     cast: (v: string) => sql`${v}::numeric`,
   },
+  /** An exact quotient (a stored price in EUR): as many decimals as the division gave. */
+  numeric: {
+    text: (e: Sql) => sql`(${e})::text`,
+    pattern: /^-?\d{1,30}(\.\d{1,40})?$/,
+    cast: (v: string) => sql`${v}::numeric`,
+  },
 };
 const ID = /^\d{1,18}$/;
 

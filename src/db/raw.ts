@@ -1,4 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import pg from 'pg';
+import { commitInDoubt } from './faults';
 
 /** Rows of one statement, as the driver answers them. */
 export type Rows = Record<string, unknown>[];
@@ -15,8 +18,31 @@ export interface RawTransaction {
   commitWith(statements: Statement[]): Promise<Rows[]>;
 }
 
+interface Field {
+  name: string;
+  dataTypeID: number;
+  format: string;
+}
+
+/** The messages of the extended protocol that the driver's connection writes, as `pg` names them. */
+interface Wire {
+  stream: { cork?(): void; uncork?(): void };
+  parse(message: { name: string; text: string; types: number[] }): void;
+  bind(message: { statement: string; values: unknown[]; valueMapper: (value: unknown) => unknown }): void;
+  describe(message: { type: 'P'; name: string }): void;
+  execute(message: { portal: string; rows: number }): void;
+  close(message: { type: 'S'; name: string }): void;
+  sync(): void;
+}
+
+/** A query the driver runs on its connection: it writes its own messages and reads the answers. */
+interface Submittable {
+  submit(wire: Wire): void;
+}
+
 interface Connection {
-  query(text: string): Promise<{ rows: Rows; rowCount: number | null } | { rows: Rows; rowCount: number | null }[]>;
+  query(submittable: Submittable): unknown;
+  getTypeParser(oid: number, format: string): (value: string) => unknown;
   end(): Promise<void>;
   /** The ORM's pool (knex) checks this before handing a connection out, and destroys it when set. */
   __knex__disposed?: unknown;
@@ -30,16 +56,162 @@ interface Pool {
 /** The ORM's pool hands timestamps over as PostgreSQL's text, which Date parses. */
 export const timestamp = (v: unknown): Date | null => (v === null ? null : new Date(v as string | Date));
 
+const { prepareValue } = (pg as unknown as { utils: { prepareValue(value: unknown): unknown } }).utils;
+
+/** A statement as the extended protocol takes it: `$n` placeholders, and the types of its literals. */
+interface Prepared {
+  name: string;
+  text: string;
+  types: number[];
+  values: unknown[];
+}
+
+const INT4 = 23;
+const INT8 = 20;
+const NUMERIC = 1700;
+const BOOL = 16;
 /**
- * Sends statements as one simple query on a connection of the ORM's own pool, their values
- * written in by the ORM's own escaping, as every ORM query is sent: one round trip for several
- * statements, which the extended protocol cannot carry.
+ * A value's type as its literal would have had it in the text (so that `select …, 6` still inserts
+ * into a smallint): numbers and booleans typed, anything else (text, dates, bytes, null) left to
+ * the server, as a quoted literal is.
  */
-async function send(em: EntityManager, connection: Connection, statements: Statement[]): Promise<{ rows: Rows; rowCount: number | null }[]> {
-  const platform = em.getPlatform();
-  const text = statements.map((s) => (s.params?.length ? platform.formatQuery(s.text, [...s.params]) : s.text)).join(';\n');
-  const result = await connection.query(text);
-  return Array.isArray(result) ? result : [result];
+function typeOf(value: unknown): number {
+  if (typeof value === 'boolean') return BOOL;
+  if (typeof value !== 'number') return 0;
+  if (!Number.isInteger(value)) return NUMERIC;
+  return Math.abs(value) < 2 ** 31 ? INT4 : INT8;
+}
+
+/** Statement names by text: the same text gets the same name on every connection. */
+const names = new Map<string, string>();
+/** The hot paths' texts are few and fixed; past this many, a text is parsed unnamed each time. */
+const NAMED_LIMIT = 500;
+
+/**
+ * `?` placeholders become `$n`; an array value (`sql.array` renders `array[?]::T[]`) travels as
+ * one array parameter, `$n::T[]`, so a round's text is the same whatever the number of its bids.
+ */
+function prepared(statement: Statement): Prepared {
+  const params = statement.params ?? [];
+  const parts = statement.text.split('?');
+  if (parts.length !== params.length + 1) throw new RangeError(`the statement has ${parts.length - 1} placeholders for ${params.length} values`);
+  let text = parts[0];
+  for (let i = 0; i < params.length; i++) {
+    let rest = parts[i + 1];
+    if (Array.isArray(params[i]) && text.endsWith('array[') && rest.startsWith(']')) {
+      text = text.slice(0, -'array['.length);
+      rest = rest.slice(1);
+    }
+    text += `$${i + 1}${rest}`;
+  }
+  const types = params.map(typeOf);
+  const key = `${types.join(',')}:${text}`;
+  let name = names.get(key);
+  if (name === undefined && names.size < NAMED_LIMIT) {
+    name = `raw_${createHash('sha1').update(key).digest('hex').slice(0, 24)}`;
+    names.set(key, name);
+  }
+  return { name: name ?? '', text, types, values: params.slice() };
+}
+
+/** The statements parsed on each connection, by name; a failed pipeline leaves its own in doubt. */
+const parsedOn = new WeakMap<Connection, Map<string, 'parsed' | 'doubtful'>>();
+
+/**
+ * Sent at the start of every transaction of these paths. By default a named statement is planned
+ * afresh at each of its first five runs, and on every run when its custom plans look cheaper; the
+ * bid round's statements took longer to plan than to run (pg_stat_statements in bench/bids.mjs),
+ * and their plans do not depend on the values. Local to the transaction: the setting would also
+ * reach the ORM's unnamed statements on the same connection, whose plans may well depend on them.
+ */
+export const GENERIC_PLANS: Statement = { text: `select set_config('plan_cache_mode', 'force_generic_plan', true)` };
+
+/**
+ * Statements sent as one pipeline of the extended protocol: each bound and executed, one Sync
+ * behind them all, so several statements still cost one round trip, and each is parsed once per
+ * connection (a named statement of the driver) instead of at every call. Like a multi-statement
+ * query, the first error skips the rest.
+ */
+class Pipeline implements Submittable {
+  readonly results: { rows: Rows; rowCount: number | null }[] = [];
+  private fields: { name: string; parse: (value: string) => unknown }[] = [];
+  private rows: Rows = [];
+  private error: unknown = null;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly statements: Prepared[],
+    private readonly done: (error: unknown, results: { rows: Rows; rowCount: number | null }[]) => void,
+  ) {}
+
+  submit(wire: Wire): void {
+    let parsed = parsedOn.get(this.connection);
+    if (!parsed) parsedOn.set(this.connection, (parsed = new Map()));
+    wire.stream.cork?.();
+    try {
+      for (const s of this.statements) {
+        const state = s.name ? parsed.get(s.name) : undefined;
+        if (state !== 'parsed') {
+          // Closing a statement that does not exist is no error: a doubtful one is parsed afresh.
+          if (state === 'doubtful') wire.close({ type: 'S', name: s.name });
+          wire.parse({ name: s.name, text: s.text, types: s.types });
+          if (s.name) parsed.set(s.name, 'parsed');
+        }
+        wire.bind({ statement: s.name, values: s.values, valueMapper: prepareValue });
+        wire.describe({ type: 'P', name: '' });
+        wire.execute({ portal: '', rows: 0 });
+      }
+      wire.sync();
+    } finally {
+      wire.stream.uncork?.();
+    }
+  }
+
+  handleRowDescription(message: { fields: Field[] }): void {
+    this.fields = message.fields.map((f) => ({ name: f.name, parse: this.connection.getTypeParser(f.dataTypeID, f.format) }));
+  }
+
+  handleDataRow(message: { fields: (string | null)[] }): void {
+    const row: Record<string, unknown> = {};
+    message.fields.forEach((value, i) => (row[this.fields[i].name] = value === null ? null : this.fields[i].parse(value)));
+    this.rows.push(row);
+  }
+
+  handleCommandComplete(message: { text: string }): void {
+    const count = /(\d+)$/.exec(message.text);
+    this.results.push({ rows: this.rows, rowCount: count ? Number(count[1]) : null });
+    this.rows = [];
+    this.fields = [];
+  }
+
+  handleEmptyQuery(): void {
+    this.results.push({ rows: [], rowCount: null });
+  }
+
+  /** The driver hands the error over and forgets the query: the answer is given here. */
+  handleError(error: unknown): void {
+    // Which of the statements this pipeline parsed exist now is unknown.
+    const parsed = parsedOn.get(this.connection);
+    for (const s of this.statements) if (s.name && parsed?.get(s.name) === 'parsed') parsed.set(s.name, 'doubtful');
+    this.error = error;
+    this.done(error, this.results);
+  }
+
+  handleReadyForQuery(): void {
+    if (this.error === null) this.done(null, this.results);
+  }
+
+  handlePortalSuspended(): void {}
+  handleCopyInResponse(): void {}
+  handleCopyData(): void {}
+}
+
+/** Sends statements in one round trip on a connection of the ORM's own pool; answers each one's rows. */
+function send(connection: Connection, statements: Statement[]): Promise<{ rows: Rows; rowCount: number | null }[]> {
+  const pipeline = statements.map(prepared);
+  return new Promise((resolve, reject) => {
+    connection.query(new Pipeline(connection, pipeline, (error, results) => (error ? reject(error) : resolve(results))));
+  });
 }
 
 const poolOf = (em: EntityManager) => em.getConnection().getKnex().client as unknown as Pool;
@@ -50,12 +222,31 @@ const poolOf = (em: EntityManager) => em.getConnection().getKnex().client as unk
  * (the server rolls back a closed session) and marked so that the pool destroys it rather than
  * hand it to the next caller.
  */
-async function rollback(em: EntityManager, connection: Connection): Promise<void> {
+async function rollback(connection: Connection): Promise<void> {
   try {
-    await send(em, connection, [{ text: 'rollback' }]);
+    await answeredWithin(send(connection, [{ text: 'rollback' }]), ROLLBACK_ANSWER_MS);
   } catch (err) {
     connection.__knex__disposed = err;
-    await connection.end().catch(() => undefined);
+    await answeredWithin(connection.end(), ROLLBACK_ANSWER_MS).catch(() => undefined);
+  }
+}
+
+/**
+ * How long a rollback, and then the closing of its session, may take before the session counts as
+ * lost. A session the server terminated can leave the driver waiting for an answer that never
+ * comes (seen under load in test/db/raw.test.ts), and its connection would never go back to the pool.
+ */
+const ROLLBACK_ANSWER_MS = 2000;
+
+async function answeredWithin<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -68,10 +259,10 @@ export async function rawQuery(em: EntityManager, ...statements: Statement[]): P
   const pool = poolOf(em);
   const connection = await pool.acquireConnection();
   try {
-    return await send(em, connection, statements);
+    return await send(connection, statements);
   } catch (err) {
     // Statements may have opened a transaction that the failure left aborted: never pool it so.
-    await rollback(em, connection);
+    await rollback(connection);
     throw err;
   } finally {
     await pool.releaseConnection(connection);
@@ -88,23 +279,28 @@ export async function rawTransaction<T>(em: EntityManager, opening: Statement[],
   const connection = await pool.acquireConnection();
   let open = true;
   try {
-    const opened = await send(em, connection, [{ text: 'begin' }, ...opening]);
+    const opened = await send(connection, [{ text: 'begin' }, GENERIC_PLANS, ...opening]);
     const tx: RawTransaction = {
       commitWith: async (statements) => {
-        const results = await send(em, connection, [...statements, { text: 'commit' }]);
+        const results = await send(connection, [...statements, { text: 'commit' }]).catch((err) => {
+          throw commitInDoubt(err) ?? err;
+        });
         open = false;
         return results.slice(0, statements.length).map((r) => r.rows);
       },
     };
     const result = await work(
       tx,
-      opened.slice(1).map((r) => r.rows),
+      opened.slice(2).map((r) => r.rows),
     );
-    if (open) await send(em, connection, [{ text: 'commit' }]);
+    if (open)
+      await send(connection, [{ text: 'commit' }]).catch((err) => {
+        throw commitInDoubt(err) ?? err;
+      });
     open = false;
     return result;
   } catch (err) {
-    if (open) await rollback(em, connection);
+    if (open) await rollback(connection);
     throw err;
   } finally {
     await pool.releaseConnection(connection);

@@ -86,6 +86,7 @@ function list(values: readonly unknown[]): Sql {
 const ARRAY_TYPES = {
   bigint: ']::bigint[]',
   boolean: ']::boolean[]',
+  integer: ']::integer[]',
   numeric: ']::numeric[]',
   smallint: ']::smallint[]',
   text: ']::text[]',

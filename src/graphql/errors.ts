@@ -3,6 +3,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { ErrorCode, ErrorStatus } from '../core/error-codes';
 import { DomainError, type ErrorSource } from '../core/errors';
+import { databaseFault } from '../db/faults';
 import { loggable } from '../core/loggable';
 import type { Logger } from '../core/logger';
 import type { GraphQLContext } from './context';
@@ -23,10 +24,11 @@ const GRAPHQL_CODES: Record<string, { code: ErrorCode; status: ErrorStatus }> = 
   BAD_REQUEST: { code: 'bad_request', status: 400 },
 };
 
-/** The error a GraphQL error stands for: a DomainError or the unexpected failure itself. */
+/** The error a GraphQL error stands for: a DomainError (a lost database is one) or the unexpected failure itself. */
 function originalOf(error: unknown): unknown {
   const unwrapped = unwrapResolverError(error);
-  return unwrapped instanceof GraphQLError && unwrapped.originalError ? unwrapped.originalError : unwrapped;
+  const original = unwrapped instanceof GraphQLError && unwrapped.originalError ? unwrapped.originalError : unwrapped;
+  return databaseFault(original) ?? original;
 }
 
 const isUnexpected = (error: unknown, code: unknown) => !(originalOf(error) instanceof DomainError) && !GRAPHQL_CODES[String(code)];
@@ -69,7 +71,7 @@ export function graphqlErrorFormatter(log: Logger | null) {
 export function internalErrorRequestId(log: Logger): ApolloServerPlugin<GraphQLContext> {
   return {
     async requestDidStart({ contextValue }) {
-      const { requestId } = contextValue.rc;
+      const { requestId } = contextValue.ctx;
       return {
         async didEncounterErrors({ errors }) {
           for (const error of errors) {

@@ -1,24 +1,29 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, Kind } from 'graphql';
-import { unauthenticated } from '../core/errors';
+import { GraphQLError, Kind, type GraphQLField } from 'graphql';
+import { DomainError } from '../core/errors';
+import { refuseUnknownKey } from '../core/policies';
 import type { GraphQLContext } from './context';
 
-const SELF_REGISTRATION = new Set(['createAccount']);
+/** The extensions (type-graphql's `@Extensions`) of the mutation by which a key that is no account yet registers its account. */
+export const SELF_REGISTRATION = { selfRegistration: true } as const;
 
-/**
- * A signature by a key that is no account yet is honoured only to register that account; on any
- * other operation it is refused like every invalid signature (PROTOCOL.md §9).
- */
+const isSelfRegistration = (field: GraphQLField<unknown, unknown> | undefined) => field?.extensions.selfRegistration === true;
+
+/** An operation signed by a key that is no account yet passes only when each of its fields is self-registration (PROTOCOL.md §9). */
 export const selfRegistrationGuard: ApolloServerPlugin<GraphQLContext> = {
   async requestDidStart() {
     return {
-      async didResolveOperation({ contextValue, operation }) {
-        const { rc } = contextValue;
-        if (rc.caller || !rc.provenKey || !operation) return;
-        const fields = operation.selectionSet.selections.map((s) => (s.kind === Kind.FIELD ? s.name.value : ''));
-        if (operation.operation === 'mutation' && fields.every((f) => SELF_REGISTRATION.has(f))) return;
-        const error = unauthenticated('signature_invalid', 'keyId is not a known account');
-        throw new GraphQLError(error.message, { originalError: error, extensions: { http: { status: 401 } } });
+      async didResolveOperation({ contextValue, operation, schema }) {
+        if (!operation) return;
+        const root = operation.operation === 'mutation' ? schema.getMutationType()?.getFields() : undefined;
+        const fields = operation.selectionSet.selections.map((s) => (s.kind === Kind.FIELD ? root?.[s.name.value] : undefined));
+        if (fields.every(isSelfRegistration)) return;
+        try {
+          refuseUnknownKey(contextValue.ctx);
+        } catch (err) {
+          const error = err as DomainError;
+          throw new GraphQLError(error.message, { originalError: error, extensions: { http: { status: 401 } } });
+        }
       },
     };
   },

@@ -1,21 +1,28 @@
 import { Readable } from 'node:stream';
 import { HeaderMap, type ApolloServer } from '@apollo/server';
 import type { Context, Middleware } from 'koa';
+import { clientGone } from './cancellation';
 import type { GraphQLContext } from './context';
 
 /**
  * Apollo Server on Koa. The maintained integration (@as-integrations/koa 3) requires Node 22,
  * so this is its small equivalent over Apollo's documented executeHTTPGraphQLRequest.
  */
-export function apolloKoa(server: ApolloServer<GraphQLContext>, context: (koa: Context) => Promise<GraphQLContext>): Middleware {
+export function apolloKoa(server: ApolloServer<GraphQLContext>, context: (koa: Context, signal: AbortSignal) => Promise<GraphQLContext>): Middleware {
   return async (koa) => {
+    // A client that goes away before the answer is written aborts the operation: its resolvers
+    // stop reading (`cancellation.ts`) instead of working on for nobody.
+    const gone = new AbortController();
+    koa.res.once('close', () => {
+      if (!koa.res.writableFinished) gone.abort(clientGone());
+    });
     const headers = new HeaderMap();
     for (const [name, value] of Object.entries(koa.headers)) {
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     }
     const response = await server.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: koa.method.toUpperCase(), headers, search: koa.querystring, body: koa.state.body },
-      context: () => context(koa),
+      context: () => context(koa, gone.signal),
     });
     for (const [name, value] of response.headers) koa.set(name, value);
     koa.status = response.status ?? 200;

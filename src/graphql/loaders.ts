@@ -1,11 +1,11 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Account } from '../modules/accounts/accounts.entity';
-import { Bid } from '../modules/bids/bids.entity';
 import { Deposit, Participant, WinnerDetails } from '../modules/trading/trading.entity';
 import { Callback, Star } from '../modules/watchlist/watchlist.entity';
 import { Lot } from '../modules/lots/lots.entity';
 import { unreadPerLot } from '../modules/messages/messages.listing';
+import { bidsOfLots, participantsOfLots } from '../modules/lots/lots.related.sql';
 
 function groupBy<T>(rows: T[], keyOf: (row: T) => string, keys: readonly string[]): T[][] {
   const groups = new Map<string, T[]>(keys.map((k) => [k, []]));
@@ -13,32 +13,46 @@ function groupBy<T>(rows: T[], keyOf: (row: T) => string, keys: readonly string[
   return keys.map((k) => groups.get(k) as T[]);
 }
 
-/** Per-request batching: each relation of a page of lots is one query, whatever the page size. */
-export function createLoaders(em: EntityManager) {
+/**
+ * Per-request batching: each relation of a page of lots is one query, whatever the page size.
+ * A batch is sent a tick after its keys were asked for: by then the client may have gone (`signal`).
+ */
+export function createLoaders(em: EntityManager, signal?: AbortSignal) {
   const byLot = <T extends { lotId: string }>(entity: new () => T, orderBy: Record<string, 'asc'>) =>
-    new DataLoader<string, T[]>(async (lotIds) =>
-      groupBy(await em.find(entity, { lotId: { $in: [...lotIds] } } as never, { orderBy } as never), (r) => r.lotId, lotIds),
-    );
+    new DataLoader<string, T[]>(async (lotIds) => {
+      signal?.throwIfAborted();
+      return groupBy(await em.find(entity, { lotId: { $in: [...lotIds] } } as never, { orderBy } as never), (r) => r.lotId, lotIds);
+    });
+  /** The relations every page of lots may show, read through the driver (lots.related.sql.ts). */
+  const rawByLot = <T extends { lotId: string }>(read: (em: EntityManager, lotIds: readonly string[]) => Promise<T[]>) =>
+    new DataLoader<string, T[]>(async (lotIds) => {
+      signal?.throwIfAborted();
+      return groupBy(await read(em, lotIds), (r) => r.lotId, lotIds);
+    });
   return {
     account: new DataLoader<string, Account | null>(async (ids) => {
+      signal?.throwIfAborted();
       const rows = new Map((await em.find(Account, { id: { $in: [...ids] } })).map((a) => [a.id, a]));
       return ids.map((id) => rows.get(id) ?? null);
     }),
     participant: new DataLoader<string, Participant | null>(async (ids) => {
+      signal?.throwIfAborted();
       const rows = new Map((await em.find(Participant, { id: { $in: [...ids] } })).map((p) => [p.id, p]));
       return ids.map((id) => rows.get(id) ?? null);
     }),
-    participants: byLot(Participant, { id: 'asc' }),
+    participants: rawByLot(participantsOfLots),
     deposits: byLot(Deposit, { id: 'asc' }),
     callbacks: byLot(Callback, { id: 'asc' }),
     stars: byLot(Star, { createdAt: 'asc' }),
-    bids: byLot(Bid, { id: 'asc' }),
+    bids: rawByLot(bidsOfLots),
     lot: new DataLoader<string, Lot | null>(async (ids) => {
+      signal?.throwIfAborted();
       const rows = new Map((await em.find(Lot, { id: { $in: [...ids] } })).map((l) => [l.id, l]));
       return ids.map((id) => rows.get(id) ?? null);
     }),
     /** Keyed `<receiver>:<lot id>`: the receiver's unread messages on the lot, one query per receiver. */
     unreadMessages: new DataLoader<string, number>(async (keys) => {
+      signal?.throwIfAborted();
       const byReceiver = new Map<string, string[]>();
       for (const key of keys) {
         const [receiver, lotId] = key.split(':');
@@ -51,6 +65,7 @@ export function createLoaders(em: EntityManager) {
       return keys.map((key) => counts.get(key) ?? 0);
     }),
     winnerDetails: new DataLoader<string, WinnerDetails | null>(async (lotIds) => {
+      signal?.throwIfAborted();
       const rows = new Map((await em.find(WinnerDetails, { lotId: { $in: [...lotIds] } })).map((w) => [w.lotId, w]));
       return lotIds.map((id) => rows.get(id) ?? null);
     }),

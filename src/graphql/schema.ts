@@ -1,28 +1,9 @@
 import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
-import { buildSchemaSync } from 'type-graphql';
-import { AccountsResolver } from '../modules/accounts/accounts.resolver';
-import { BidsResolver } from '../modules/bids/bids.resolver';
-import { BlacklistResolver } from '../modules/blacklist/blacklist.resolver';
-import { CredentialsResolver } from '../modules/credentials/credentials.resolver';
-import { CurrencyResolver } from '../modules/currency/currency.resolver';
-import { LotsResolver } from '../modules/lots/lots.resolver';
-import { NotificationsResolver } from '../modules/notifications/notifications.resolver';
-import { OutboxResolver } from '../modules/outbox/outbox.resolver';
-import { PlatformsResolver } from '../modules/platforms/platforms.resolver';
-import { RecoveryResolver } from '../modules/recovery/recovery.resolver';
-import { ReferenceResolver } from '../modules/reference/reference.resolver';
-import { RequestsResolver } from '../modules/requests/requests.resolver';
-import { SystemResolver } from '../modules/system/system.resolver';
-import { WatchlistResolver } from '../modules/watchlist/watchlist.resolver';
-import { DepositsResolver } from '../modules/trading/deposits.resolver';
-import { TradingResolver } from '../modules/trading/trading.resolver';
-import { DocumentsResolver } from '../modules/documents/documents.resolver';
-import { LiveResolver } from '../modules/live/live.resolver';
-import { MessagesResolver } from '../modules/messages/messages.resolver';
-import { DialogFieldsResolver, LotMessagesResolver, MessageFieldsResolver } from '../modules/messages/messages.fields.resolver';
-import { LedgerResolver } from '../modules/ledger/ledger.resolver';
+import { buildSchemaSync, type NonEmptyArray } from 'type-graphql';
+import { MODULES } from '../modules';
 import { guardArguments } from './argument-guard';
+import { stopWhenClientGone } from './cancellation';
 
 export const SCHEMA_FILE = 'schema/schema.graphql';
 
@@ -41,11 +22,14 @@ const NO_TOPICS = {
 };
 
 export function buildAppSchema(): GraphQLSchema {
-  return guardArguments(buildSchemaSync({
-    resolvers: [SystemResolver, ReferenceResolver, AccountsResolver, CredentialsResolver, PlatformsResolver, BlacklistResolver, OutboxResolver, RecoveryResolver, WatchlistResolver, LotsResolver, BidsResolver, RequestsResolver, CurrencyResolver, NotificationsResolver, TradingResolver, DepositsResolver, DocumentsResolver, LiveResolver, MessagesResolver, MessageFieldsResolver, DialogFieldsResolver, LotMessagesResolver, LedgerResolver],
+  const [first, ...rest] = MODULES.flatMap((m) => m.resolvers ?? []);
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  const resolvers: NonEmptyArray<Function> = [first, ...rest];
+  return stopWhenClientGone(guardArguments(buildSchemaSync({
+    resolvers,
     validate: false,
     pubSub: NO_TOPICS,
-  }));
+  })));
 }
 
 /** The schema as committed in schema/schema.graphql: sorted, so that diffs show real changes. */

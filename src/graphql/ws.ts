@@ -9,9 +9,12 @@ import type { Caller } from '../core/context';
 import { DomainError, invalid } from '../core/errors';
 import type { Logger } from '../core/logger';
 import { LiveFanout } from '../live/live.fanout';
+import { assertUncompressed } from '../live/ws-frames';
 import type { Services } from '../services';
-import { eventContext, graphqlContext, type GraphQLContext } from './context';
+import { checkCost, type CostLimits } from './cost';
+import { eventContext, lazyGraphqlContext, type GraphQLContext } from './context';
 import { graphqlErrorFormatter } from './errors';
+import { WsAdmission, type AdmissionLimits } from './ws.admission';
 import { CLOSE, WsSessions } from './ws.sessions';
 
 interface Extra extends Record<PropertyKey, unknown> {
@@ -24,6 +27,8 @@ export interface WsOptions {
   log: Logger;
   /** Operations one socket may have running at once. */
   maxSubscriptions: number;
+  admission: AdmissionLimits;
+  cost: CostLimits;
   /** Interval of the server's pings; a socket that does not answer within it is dropped. 0: none. */
   keepAliveMs: number;
   /** Bytes a socket may have waiting to be sent; a socket beyond is closed (1013), not buffered for. */
@@ -56,15 +61,18 @@ const tagged = (err: GraphQLError, code: string) => new GraphQLError(err.message
  * It runs subscriptions only. Errors are shaped as on HTTP.
  */
 export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm: MikroORM, services: Services, auth: Authenticator, options: WsOptions) {
+  assertUncompressed(wss.options);
   const format = graphqlErrorFormatter(options.log);
   const formatAll = (errors: readonly GraphQLError[]) => errors.map((e) => format(e.toJSON(), e));
   const sessions = new WsSessions();
   const documents = new Map<string, DocumentNode>();
+  // Every subscription message passes `accepts` before it is sent: the metrics count them there.
+  const figures = { deliveries: 0 };
   // A subscriber that reads slower than events arrive would otherwise hold an ever growing
   // buffer; it is closed instead, and may reconnect and resume with `after`.
   const accepts = (socket: WebSocket): boolean => {
     if (socket.readyState !== socket.OPEN) return false;
-    if (socket.bufferedAmount <= options.maxBufferedBytes) return true;
+    if (socket.bufferedAmount <= options.maxBufferedBytes) return ++figures.deliveries > 0;
     socket.close(CLOSE.slow, 'slow consumer');
     return false;
   };
@@ -72,9 +80,12 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
   const fanout = new LiveFanout(
     shape,
     accepts,
-    (context) => (context as GraphQLContext).rc.requestId,
+    (context) => (context as GraphQLContext).ctx.requestId,
     (context) => eventContext(context as GraphQLContext),
   );
+  const admission = new WsAdmission(options.admission);
+  // Registered before graphql-ws's own listener: a refused socket is closed before it is served.
+  wss.on('connection', (socket, request) => admission.connect(socket, request));
   const stopped = services.live.onAccountStopped(({ accountId }) => sessions.closeAccount(accountId));
 
   const server = useServer<Record<string, unknown> | undefined, Extra>(
@@ -82,9 +93,9 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
       schema,
       // Unexpected failures close the socket without their message, whatever NODE_ENV says.
       isProd: true,
-      onConnect: async (ctx) => {
-        const req = ctx.extra.request;
-        const param = ctx.connectionParams?.authorization;
+      onConnect: async (connection) => {
+        const req = connection.extra.request;
+        const param = connection.connectionParams?.authorization;
         try {
           const result = await auth.authenticate(orm.em.fork(), {
             method: 'GET',
@@ -92,30 +103,33 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
             header: (name) => (name === 'authorization' && typeof param === 'string' ? param : headerOf(req, name)),
             body: null,
           });
-          ctx.extra.caller = result.caller;
+          connection.extra.caller = result.caller;
+          admission.track(connection.extra.socket, connection);
           // The caller is fixed at connect: a signed session ends like a token would, so that a
           // removed signer or a changed account does not keep a socket forever.
           if (result.caller) {
-            if (result.jwt) sessions.track(result.caller.accountId, ctx.extra.socket, result.jwt.exp * 1000, 'token expired');
-            else sessions.track(result.caller.accountId, ctx.extra.socket, Date.now() + options.signedSessionMs, 'session expired');
+            if (result.jwt) sessions.track(result.caller.accountId, connection.extra.socket, result.jwt.exp * 1000, 'token expired');
+            else sessions.track(result.caller.accountId, connection.extra.socket, Date.now() + options.signedSessionMs, 'session expired');
           }
           return true;
         } catch (err) {
           if (!(err instanceof DomainError)) throw err;
-          ctx.extra.socket.close(CLOSE.forbidden, err.code);
+          connection.extra.socket.close(CLOSE.forbidden, err.code);
           return false;
         }
       },
-      onSubscribe: (ctx, _id, payload) => {
+      onSubscribe: (connection, _id, payload) => {
         // The operation being subscribed is already counted.
-        if (Object.keys(ctx.subscriptions).length > options.maxSubscriptions) {
+        if (Object.keys(connection.subscriptions).length > options.maxSubscriptions) {
           const err = invalid('too_many_subscriptions', `a socket runs at most ${options.maxSubscriptions} operations at once`);
           return [new GraphQLError(err.message, { originalError: err })];
         }
+        const refusal = admission.subscriptionRefusal(connection.extra.socket, connection.extra.request);
+        if (refusal) return [new GraphQLError(refusal.message, { originalError: refusal })];
         let document = documents.get(payload.query);
         if (!document) {
           try {
-            document = parse(payload.query);
+            document = parse(payload.query, { maxTokens: options.cost.maxTokens });
           } catch (err) {
             return [tagged(err as GraphQLError, 'GRAPHQL_PARSE_FAILED')];
           }
@@ -126,6 +140,12 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
             documents.set(payload.query, document);
           }
         }
+        try {
+          checkCost(schema, document, payload.variables ?? undefined, payload.operationName, options.cost);
+        } catch (err) {
+          if (!(err instanceof DomainError)) throw err;
+          return [new GraphQLError(err.message, { originalError: err })];
+        }
         // PROTOCOL.md §8: queries and mutations go over HTTP, where each one is authenticated
         // (and each write signed once); the socket, authenticated once at connect, only subscribes.
         if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
@@ -135,18 +155,19 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
       },
       subscribe: fanout.subscribe,
-      onNext: (ctx, _id, _payload, _args, result) => {
+      onNext: (connection, _id, _payload, _args, result) => {
         // A socket closed here is skipped by graphql-ws's send.
-        accepts(ctx.extra.socket);
+        accepts(connection.extra.socket);
         return result.errors?.length ? shape(result) : undefined;
       },
       onError: (_ctx, _id, _payload, errors) => formatAll(errors),
-      context: (ctx, id, payload): GraphQLContext => {
-        const context = graphqlContext(
-          { requestId: randomUUID(), caller: ctx.extra.caller ?? null, provenKey: null, jwtSubject: null, em: orm.em.fork(), local: false },
+      context: (connection, id, payload): GraphQLContext => {
+        const context = lazyGraphqlContext(
+          { requestId: randomUUID(), caller: connection.extra.caller ?? null, provenKey: null, jwtSubject: null, local: false, address: connection.extra.request.socket.remoteAddress ?? '' },
+          () => orm.em.fork(),
           services,
         );
-        fanout.register(context, ctx.extra.socket, id, payload);
+        fanout.register(context, connection.extra.socket, id, payload);
         return context;
       },
     },
@@ -154,6 +175,7 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
     options.keepAliveMs,
   );
   return {
+    figures,
     async dispose() {
       stopped.then((off) => off(), () => undefined);
       await server.dispose();

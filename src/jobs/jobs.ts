@@ -4,9 +4,10 @@ import { pruneSeenSignatures } from '../auth/replay';
 import type { Config } from '../config';
 import { loggable } from '../core/loggable';
 import type { Logger } from '../core/logger';
-import { refreshRates } from '../modules/currency/currency.refresh';
+import { MODULES } from '../modules';
 import type { Services } from '../services';
-import { deleteExpiredTokens, rejectUnpaidParticipants, returnDeposits, scheduleLotClocks, type Cleaner } from './cleaners';
+import { scheduleLotClocks } from './cleaners';
+import type { Cleaner, Job, Recurring } from './job';
 import { LOT_QUEUES, singletonKeyOf, type LotJobData } from './lot-clock';
 import { LotNotices } from './lot-notices';
 
@@ -20,25 +21,27 @@ export interface JobsDeps {
 export interface Jobs {
   /** Stops taking jobs, waits (up to a limit) for those running, and closes the queue's connections. */
   stop(): Promise<void>;
+  /** Jobs waiting in each queue, scheduled ones included (for /metrics). */
+  depths(): Promise<Record<string, number>>;
 }
 
 /** pg-boss keeps its tables in a schema of its own in the service's database. */
 export const JOBS_SCHEMA = 'pgboss';
 const CLEANUP_QUEUE = 'cleanup';
-const RATES_QUEUE = 'rates-refresh';
-const LEDGER_RELAY_QUEUE = 'ledger-relay';
 const STOP_TIMEOUT_MS = 10_000;
 
 /** The periodic housekeeping, run in this order every CLEANUP_INTERVAL_SECONDS; one failing does not stop the others. */
-export function cleanersOf(services: Services): Cleaner[] {
+export function cleanersOf(jobs: Job[], services: Services): Cleaner[] {
   return [
-    rejectUnpaidParticipants,
-    returnDeposits,
-    deleteExpiredTokens,
-    { name: 'seen signatures', run: pruneSeenSignatures },
-    { name: 'expired documents', run: (em) => services.documents.purgeExpired(em) },
+    ...jobs.filter((j) => j.kind === 'cleaner'),
+    { kind: 'cleaner', name: 'seen signatures', run: pruneSeenSignatures },
     scheduleLotClocks(services.lotClock),
   ];
+}
+
+/** What the areas give the queue to do (src/modules): their cleaners and their recurring work. */
+export function jobsOf(services: Services, config: Config): Job[] {
+  return MODULES.flatMap((m) => m.jobs?.(services, config) ?? []);
 }
 
 /**
@@ -72,7 +75,8 @@ export async function startJobs({ config, orm, services, log }: JobsDeps): Promi
   });
   await boss.work<{ lotId: string }>(LOT_QUEUES.invoice, work, async ([job]) => notices.unpaidInvoice(job.data.lotId));
 
-  const cleaners = cleanersOf(services);
+  const jobs = jobsOf(services, config);
+  const cleaners = cleanersOf(jobs, services);
   await recurring(boss, CLEANUP_QUEUE, config.CLEANUP_INTERVAL_SECONDS, 0, work, async () => {
     for (const cleaner of cleaners) {
       try {
@@ -83,23 +87,16 @@ export async function startJobs({ config, orm, services, log }: JobsDeps): Promi
       }
     }
   });
-  const ratesUrl = config.RATES_URL;
-  if (ratesUrl) {
-    // The first refresh ran at start (src/app.ts); the queue takes the following ones.
-    await recurring(boss, RATES_QUEUE, config.RATES_POLL_SECONDS, config.RATES_POLL_SECONDS, work, () =>
-      refreshRates(orm, services.currency, ratesUrl, log),
-    );
-  }
-
-  if (config.HORIZON_URL) {
-    await recurring(boss, LEDGER_RELAY_QUEUE, config.HORIZON_RETRY_SECONDS, config.HORIZON_RETRY_SECONDS, work, async () => {
-      const completed = await services.ledger.completeRelayed(orm.em.fork());
-      if (completed) log.info({ completed }, 'relayed transactions completed');
-    });
+  for (const job of jobs.filter((j): j is Recurring => j.kind === 'recurring')) {
+    await recurring(boss, job.queue, job.everySeconds, job.firstAfterSeconds, work, () => job.run(orm, log));
   }
 
   services.lotClock.attach(boss);
   return {
+    async depths() {
+      const queues = await boss.getQueues();
+      return Object.fromEntries(await Promise.all(queues.map(async (q) => [q.name, await boss.getQueueSize(q.name)] as const)));
+    },
     async stop() {
       services.lotClock.detach();
       await boss.stop({ graceful: true, wait: true, timeout: STOP_TIMEOUT_MS });

@@ -27,13 +27,13 @@ const CSP = [
 
 /** GET /live/{lot-id}: a page following one lot as it happens (bids, state, countdown). */
 export function livePageRoutes(router: AppRouter): void {
-  router.koa.get('/live/:id', async (ctx) => {
+  router.raw(['get'], '/live/:id', { summary: 'A page following one lot as it happens', produces: 'text/html' }, async (koa) => {
     // The same lookup as GET /lots/{id}: an unknown or malformed id is its 404 lot_not_found.
-    await router.services.lots.get(ctx.state.rc, { id: ctx.params.id });
-    ctx.set('Content-Security-Policy', CSP);
-    ctx.set('Referrer-Policy', 'no-referrer');
-    ctx.set('Cache-Control', 'no-cache');
-    ctx.type = 'text/html; charset=utf-8';
-    ctx.body = PAGE;
+    await router.services.lots.get(koa.state.ctx, { id: koa.params.id });
+    koa.set('Content-Security-Policy', CSP);
+    koa.set('Referrer-Policy', 'no-referrer');
+    koa.set('Cache-Control', 'no-cache');
+    koa.type = 'text/html; charset=utf-8';
+    koa.body = PAGE;
   });
 }

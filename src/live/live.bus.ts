@@ -1,14 +1,17 @@
+import { DomainError } from '../core/errors';
 import { loggable } from '../core/loggable';
 import { logger } from '../core/logger';
-import type { Listener, LivePublisher, LiveSource, Unsubscribe } from './live.port';
+import type { Listener, LivePublisher, LiveSource, Lost, Unsubscribe } from './live.port';
 import { TOPIC, type AccountStoppedEvent, type BidPlacedEvent, type LotChangedEvent, type NotificationEvent } from './live.topics';
 import { memoryTransport, type LiveTransport } from './live.transport';
 
 interface Channel {
   name: string;
   revive: (raw: unknown) => unknown;
-  listeners: Set<{ fn: Listener<never> }>;
+  listeners: Set<{ fn: Listener<never>; lost?: Lost }>;
   active: Promise<Unsubscribe>;
+  /** The transport confirmed the subscription: from then on an interruption can make it miss messages. */
+  live: boolean;
 }
 
 // Dates travel as RFC 3339 strings through Redis.
@@ -29,7 +32,9 @@ export class LiveBus implements LivePublisher, LiveSource {
   private readonly channels = new Map<string, Channel>();
   private received = 0;
 
-  constructor(private readonly transport: LiveTransport = memoryTransport()) {}
+  constructor(private readonly transport: LiveTransport = memoryTransport()) {
+    transport.onInterrupted?.(() => this.interrupt());
+  }
 
   publishBid(e: BidPlacedEvent): void {
     this.send(TOPIC.bid(e.lotId), e);
@@ -47,20 +52,27 @@ export class LiveBus implements LivePublisher, LiveSource {
     this.send(TOPIC.stopped, { accountId } satisfies AccountStoppedEvent);
   }
 
-  onBid(lotId: string, fn: Listener<BidPlacedEvent>): Promise<Unsubscribe> {
-    return this.listen(TOPIC.bid(lotId), withDate, fn);
+  onBid(lotId: string, fn: Listener<BidPlacedEvent>, lost?: Lost): Promise<Unsubscribe> {
+    return this.listen(TOPIC.bid(lotId), withDate, fn, lost);
   }
 
-  onLotChanged(lotId: string, fn: Listener<LotChangedEvent>): Promise<Unsubscribe> {
-    return this.listen(TOPIC.lot(lotId), asIs, fn);
+  onLotChanged(lotId: string, fn: Listener<LotChangedEvent>, lost?: Lost): Promise<Unsubscribe> {
+    return this.listen(TOPIC.lot(lotId), asIs, fn, lost);
   }
 
-  onNotification(accountId: string, fn: Listener<NotificationEvent>): Promise<Unsubscribe> {
-    return this.listen(TOPIC.notification(accountId), withDate, fn);
+  onNotification(accountId: string, fn: Listener<NotificationEvent>, lost?: Lost): Promise<Unsubscribe> {
+    return this.listen(TOPIC.notification(accountId), withDate, fn, lost);
   }
 
   onAccountStopped(fn: Listener<AccountStoppedEvent>): Promise<Unsubscribe> {
     return this.listen(TOPIC.stopped, asIs, fn);
+  }
+
+  /** Listeners across channels: one per running subscription (and one per socket server, for stopped accounts). */
+  listenerCount(): number {
+    let n = 0;
+    for (const channel of this.channels.values()) n += channel.listeners.size;
+    return n;
   }
 
   close(): Promise<void> {
@@ -73,10 +85,10 @@ export class LiveBus implements LivePublisher, LiveSource {
     });
   }
 
-  private async listen<T>(name: string, revive: (raw: unknown) => unknown, fn: Listener<T>): Promise<Unsubscribe> {
+  private async listen<T>(name: string, revive: (raw: unknown) => unknown, fn: Listener<T>, lost?: Lost): Promise<Unsubscribe> {
     const channel = this.channels.get(name) ?? this.open(name, revive);
     // An entry of its own, so that one function listening twice is two listeners.
-    const entry = { fn: fn as Listener<never> };
+    const entry = { fn: fn as Listener<never>, lost };
     channel.listeners.add(entry);
     const off = () => {
       if (!channel.listeners.delete(entry) || channel.listeners.size) return;
@@ -96,11 +108,31 @@ export class LiveBus implements LivePublisher, LiveSource {
   }
 
   private open(name: string, revive: (raw: unknown) => unknown): Channel {
-    const channel: Channel = { name, revive, listeners: new Set(), active: Promise.resolve(() => undefined) };
+    const channel: Channel = { name, revive, listeners: new Set(), active: Promise.resolve(() => undefined), live: false };
     // Bound to its own channel: a replaced one that still hears a message has no listeners left.
     channel.active = this.transport.subscribe(name, (raw) => this.dispatch(channel, raw));
+    channel.active.then(
+      () => (channel.live = true),
+      () => undefined,
+    );
     this.channels.set(name, channel);
     return channel;
+  }
+
+  /**
+   * The transport lost messages: the listeners that can be told are (a subscription ends with
+   * `live_interrupted`, and its client subscribes again, with `after` for bids). Each live channel
+   * is detached, so that a new listener opens a fresh subscription, which reads what it missed
+   * after it is confirmed, rather than join one that missed messages. A channel still waiting for
+   * its confirmation keeps its listeners: they read the database only once it is confirmed.
+   */
+  private interrupt(): void {
+    const error = DomainError.of('unavailable', 'live_interrupted', 'live events were interrupted (the connection between instances was lost); subscribe again');
+    for (const [name, channel] of [...this.channels]) {
+      if (!channel.live) continue;
+      this.channels.delete(name);
+      for (const { lost } of [...channel.listeners]) lost?.(error);
+    }
   }
 
   private dispatch(channel: Channel, raw: unknown): void {

@@ -2,10 +2,11 @@ import { createSourceEventStream, execute, getOperationAST, Kind, type Execution
 import type { WebSocket } from 'ws';
 import { isContextFree } from './context-free';
 import { LiveStream } from './live.stream';
+import { FrameWriter, nextFrame } from './ws-frames';
 
-/** One event executed for one operation key: its `next` payload as JSON once it is known. */
+/** One event executed for one operation key: its `next` payload as UTF-8 JSON once it is known. */
 interface Result {
-  json: string | null;
+  json: Buffer | null;
   error: unknown;
   /** The targets waiting for it (type-graphql resolvers with arguments answer asynchronously). */
   waiting: Target[] | null;
@@ -15,7 +16,7 @@ interface Result {
 interface Target {
   socket: WebSocket;
   /** The message up to its payload: `{"id":…,"type":"next","payload":`. */
-  prefix: string;
+  prefix: Buffer;
   /** The operation, its name and variables: subscriptions with equal keys get equal results. */
   operation: string;
   stream: LiveStream<object> | null;
@@ -41,10 +42,11 @@ const EVENTS_KEPT = 64;
  *
  * A context-free subscription (see CONTEXT_FREE) reaches thousands of sockets: each event is
  * executed and serialised once per operation key and event key (the key its stream pushed it
- * with), then the same JSON goes to every socket, with no execution, promise or copy of the event
- * per subscriber. The stream returned to graphql-ws yields nothing (the messages are sent as
- * graphql-ws sends them, `next` with the subscription's id), and ends or fails as the LiveStream
- * does, so that graphql-ws still sends `complete` or `error` and ends it when the client stops.
+ * with), then each socket gets that JSON as one ready WebSocket frame with its subscription's id
+ * (FrameWriter), with no execution, promise, string or copy of the event per subscriber. The
+ * stream returned to graphql-ws yields nothing (the messages are sent as graphql-ws sends them,
+ * `next` with the subscription's id), and ends or fails as the LiveStream does, so that
+ * graphql-ws still sends `complete` or `error` and ends it when the client stops.
  *
  * Any other subscription runs as graphql-js runs it, except that each event executes with a
  * context of its own (`eventContext`): a subscription's context outlives many events, and a
@@ -55,6 +57,7 @@ export class LiveFanout {
   private readonly results = new Map<string, Map<string, Result>>();
   /** Per context key: where the subscription being set up delivers, until `subscribe` takes it. */
   private readonly targets = new Map<string, Target>();
+  private readonly frames = new FrameWriter();
 
   /**
    * @param shape the payload of a `next` message for a result (errors formatted as elsewhere)
@@ -73,7 +76,7 @@ export class LiveFanout {
   register(contextValue: unknown, socket: WebSocket, id: string, payload: SubscribePayload): void {
     this.targets.set(this.keyOf(contextValue), {
       socket,
-      prefix: `{"id":${JSON.stringify(id)},"type":"next","payload":`,
+      prefix: Buffer.from(`{"id":${JSON.stringify(id)},"type":"next","payload":`),
       operation: `${payload.operationName ?? ''}\n${JSON.stringify(payload.variables ?? {})}\n${payload.query}`,
       stream: null,
       queue: [],
@@ -133,7 +136,7 @@ export class LiveFanout {
   private deliver(target: Target, event: object, eventKey: string | null, args: ExecutionArgs): void {
     const result = this.resultOf(event, eventKey, target.operation, args);
     if (target.queue.length === 0 && result.json !== null) {
-      if (this.accepts(target.socket)) target.socket.send(target.prefix + result.json + '}');
+      this.send(target, result.json);
       return;
     }
     target.queue.push(result);
@@ -153,9 +156,13 @@ export class LiveFanout {
         return;
       }
       if (result.json === null) break;
-      if (this.accepts(target.socket)) target.socket.send(target.prefix + result.json + '}');
+      this.send(target, result.json);
     }
     queue.splice(0, sent);
+  }
+
+  private send(target: Target, json: Buffer): void {
+    if (this.accepts(target.socket)) this.frames.write(target.socket, nextFrame(target.prefix, json));
   }
 
   private resultOf(event: object, eventKey: string | null, operation: string, args: ExecutionArgs): Result {
@@ -179,11 +186,11 @@ export class LiveFanout {
     try {
       const executed = execute({ ...args, rootValue: event });
       if (!(executed instanceof Promise)) {
-        result.json = JSON.stringify(this.shape(executed));
+        result.json = Buffer.from(JSON.stringify(this.shape(executed)));
         return result;
       }
       executed
-        .then((r) => JSON.stringify(this.shape(r)))
+        .then((r) => Buffer.from(JSON.stringify(this.shape(r))))
         .then(
           (json) => this.settle(result, json, null),
           (err: unknown) => this.settle(result, null, err ?? new Error('execution failed')),
@@ -194,7 +201,7 @@ export class LiveFanout {
     return result;
   }
 
-  private settle(result: Result, json: string | null, error: unknown): void {
+  private settle(result: Result, json: Buffer | null, error: unknown): void {
     result.json = json;
     result.error = error;
     const waiting = result.waiting ?? [];

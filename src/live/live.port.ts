@@ -22,12 +22,15 @@ export type Unsubscribe = () => void;
  */
 export type Listener<T> = (event: T, message: string) => void;
 
+/** Told once when the listener may have missed events (the transport lost messages); it hears nothing more that it can trust. */
+export type Lost = (error: unknown) => void;
+
 /**
  * What subscriptions listen to. Each `on…` resolves once the listener is active, so that a
  * caller can listen first and then read the database without missing what commits in between.
  */
 export interface LiveSource {
-  onBid(lotId: string, fn: Listener<BidPlacedEvent>): Promise<Unsubscribe>;
-  onLotChanged(lotId: string, fn: Listener<LotChangedEvent>): Promise<Unsubscribe>;
-  onNotification(accountId: string, fn: Listener<NotificationEvent>): Promise<Unsubscribe>;
+  onBid(lotId: string, fn: Listener<BidPlacedEvent>, lost?: Lost): Promise<Unsubscribe>;
+  onLotChanged(lotId: string, fn: Listener<LotChangedEvent>, lost?: Lost): Promise<Unsubscribe>;
+  onNotification(accountId: string, fn: Listener<NotificationEvent>, lost?: Lost): Promise<Unsubscribe>;
 }

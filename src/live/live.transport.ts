@@ -19,6 +19,11 @@ export interface LiveTransport {
   /** Resolves once the subscription is active, with the function that ends it. */
   subscribe(channel: string, fn: Handler): Promise<() => void>;
   close(): Promise<void>;
+  /**
+   * Calls `fn` whenever the active subscriptions were cut off (the connection to Redis was lost):
+   * messages published until they are back never reach them. Absent when that cannot happen.
+   */
+  onInterrupted?(fn: () => void): void;
 }
 
 class EngineTransport implements LiveTransport {
@@ -26,6 +31,7 @@ class EngineTransport implements LiveTransport {
     private readonly engine: PubSubEngine,
     private readonly prefix: string,
     private readonly onClose: () => Promise<void>,
+    readonly onInterrupted?: (fn: () => void) => void,
   ) {}
 
   publish(channel: string, payload: object): Promise<void> {
@@ -65,9 +71,15 @@ export function redisTransport(url: string, prefix: string, log: Logger): LiveTr
   const publisher = connect('publisher');
   const subscriber = connect('subscriber');
   const engine = new RedisPubSub({ publisher, subscriber });
-  return new EngineTransport(engine, prefix, async () => {
-    await Promise.allSettled([publisher.quit(), subscriber.quit()]);
-  });
+  return new EngineTransport(
+    engine,
+    prefix,
+    async () => {
+      await Promise.allSettled([publisher.quit(), subscriber.quit()]);
+    },
+    // ioredis subscribes again once it reconnects, but what was published in between is gone.
+    (fn) => subscriber.on('close', fn),
+  );
 }
 
 export function createTransport(config: Pick<Config, 'REDIS_URL' | 'REDIS_PREFIX'>, log: Logger): LiveTransport {

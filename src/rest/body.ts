@@ -17,16 +17,16 @@ export interface BodyState {
  * received. Multipart bodies are left to the routes that accept them (POSTs to `multipartPaths`).
  */
 export function readBody(limit: number, multipartPaths: ReadonlySet<string>): Middleware<BodyState> {
-  return async (ctx, next) => {
-    ctx.state.rawBody = null;
-    ctx.state.body = undefined;
-    const length = ctx.request.length;
-    const hasBody = (length !== undefined && length > 0) || ctx.get('transfer-encoding') !== '';
+  return async (koa, next) => {
+    koa.state.rawBody = null;
+    koa.state.body = undefined;
+    const length = koa.request.length;
+    const hasBody = (length !== undefined && length > 0) || koa.get('transfer-encoding') !== '';
     if (!hasBody) return next();
 
-    const type = ctx.request.type;
+    const type = koa.request.type;
     // Multipart only where an upload is taken (PROTOCOL.md §1): elsewhere it is refused as any other type.
-    if (type === 'multipart/form-data' && ctx.method === 'POST' && multipartPaths.has(ctx.path)) return next();
+    if (type === 'multipart/form-data' && koa.method === 'POST' && multipartPaths.has(koa.path)) return next();
     if (!JSON_TYPES.has(type)) {
       throw DomainError.of(
         'unsupported_media_type',
@@ -37,20 +37,20 @@ export function readBody(limit: number, multipartPaths: ReadonlySet<string>): Mi
     }
     let raw: Buffer;
     try {
-      raw = await getRawBody(ctx.req, { limit, length });
+      raw = await getRawBody(koa.req, { limit, length });
     } catch (err) {
       if ((err as { type?: string }).type === 'entity.too.large') {
         throw DomainError.of('payload_too_large', 'body_too_large', `the body exceeds ${limit} bytes`);
       }
       throw invalid('body_unreadable', 'the request body could not be read');
     }
-    ctx.state.rawBody = raw;
+    koa.state.rawBody = raw;
     try {
-      ctx.state.body = JSON.parse(raw.toString('utf8'));
+      koa.state.body = JSON.parse(raw.toString('utf8'));
     } catch {
       throw invalid('malformed_json', 'the request body is not valid JSON', { pointer: '' });
     }
-    const nul = scanInput(ctx.state.body);
+    const nul = scanInput(koa.state.body);
     if (nul) {
       const pointer = nul.path.map((p) => `/${p.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
       throw invalid('nul_character', `${pointer || 'the body'} holds a NUL character (U+0000)`, { pointer });

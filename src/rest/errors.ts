@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Middleware } from 'koa';
 import type { ErrorCode } from '../core/error-codes';
 import { DomainError, type ErrorItem } from '../core/errors';
+import { databaseFault } from '../db/faults';
 import { loggable } from '../core/loggable';
 import type { Logger } from '../core/logger';
 import { JSONAPI } from './document';
@@ -37,7 +38,8 @@ function errorObject(status: number, item: ErrorItem): ErrorObject {
  * Maps whatever was thrown to the JSON:API error document of PROTOCOL.md §1; never a stack trace.
  * `fields` says where the route's domain input came from (its body by default).
  */
-export function toErrorDocument(err: unknown, requestId: string, fields: FieldRendering = 'body'): { status: number; body: { errors: ErrorObject[] } } {
+export function toErrorDocument(thrown: unknown, requestId: string, fields: FieldRendering = 'body'): { status: number; body: { errors: ErrorObject[] } } {
+  const err = databaseFault(thrown) ?? thrown;
   if (err instanceof DomainError) {
     return { status: err.status, body: { errors: err.items.map((i) => errorObject(err.status, restItem(i, fields))) } };
   }
@@ -64,23 +66,24 @@ function asGraphqlErrors(status: number, errors: ErrorObject[]) {
 }
 
 export function errorHandler(log: Logger, graphqlPath: string): Middleware<{ requestId: string; fields?: FieldRendering }> {
-  return async (ctx, next) => {
+  return async (koa, next) => {
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        throw DomainError.of('not_found', 'route_not_found', `no route for ${ctx.method} ${ctx.path}`);
+      if (koa.status === 404 && koa.body === undefined) {
+        throw DomainError.of('not_found', 'route_not_found', `no route for ${koa.method} ${koa.path}`);
       }
-    } catch (err) {
-      const { status, body } = toErrorDocument(err, ctx.state.requestId, ctx.state.fields);
-      if (status >= 500) log.error({ err: loggable(err), requestId: ctx.state.requestId }, 'request failed');
-      ctx.status = status;
-      if (err instanceof DomainError && err.retryAfter !== undefined) ctx.set('Retry-After', String(err.retryAfter));
-      if (ctx.path === graphqlPath) {
-        ctx.type = 'application/json';
-        ctx.body = asGraphqlErrors(status, body.errors);
+    } catch (thrown) {
+      const err = databaseFault(thrown) ?? thrown;
+      const { status, body } = toErrorDocument(err, koa.state.requestId, koa.state.fields);
+      if (status >= 500) log.error({ err: loggable(thrown), requestId: koa.state.requestId }, 'request failed');
+      koa.status = status;
+      if (err instanceof DomainError && err.retryAfter !== undefined) koa.set('Retry-After', String(err.retryAfter));
+      if (koa.path === graphqlPath) {
+        koa.type = 'application/json';
+        koa.body = asGraphqlErrors(status, body.errors);
       } else {
-        ctx.type = JSONAPI;
-        ctx.body = body;
+        koa.type = JSONAPI;
+        koa.body = body;
       }
     }
   };

@@ -1,7 +1,9 @@
 import Router from '@koa/router';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
+import type { z } from 'zod';
 import type { RequestContext } from '../core/context';
 import { invalid, unauthenticated } from '../core/errors';
+import { refuseUnknownKey } from '../core/policies';
 import { hasNul } from '../core/input-scan';
 import type { Services } from '../services';
 import { JSONAPI, type TopLevel } from './document';
@@ -9,7 +11,7 @@ import type { FieldRendering } from './fields';
 import { parseQuery, type ParsedQuery, type QuerySpec } from './query';
 
 export interface RouteRequest {
-  rc: RequestContext;
+  ctx: RequestContext;
   params: Record<string, string>;
   query: ParsedQuery;
   /** The query string as sent, for links that keep every other parameter. */
@@ -19,7 +21,26 @@ export interface RouteRequest {
   koa: Context;
 }
 
-export interface RouteOptions {
+/** What the OpenAPI document says of an operation (`rest/openapi.ts`): every route has a summary. */
+export interface Described {
+  summary: string;
+  description?: string;
+}
+
+/** A request body: a JSON:API document whose `data` has this `type`. */
+export interface BodySpec {
+  type: string;
+  /** The domain input that validates the attributes; their wire names are its fields' snake_case. */
+  input?: z.ZodType;
+  /** Fields of the input that are no attributes (taken from the path or from `data.id`). */
+  omit?: readonly string[];
+  /** `data.id`: the resource named, when the operation needs it. */
+  id?: 'required' | 'optional';
+  /** `data` is a list of such resources. */
+  list?: true;
+}
+
+export interface RouteOptions extends Described {
   /**
    * The operation is not public (PROTOCOL.md §3.6): without a valid signature or token it
    * answers 401 before the input is looked at, so that authentication comes first (§9).
@@ -31,10 +52,27 @@ export interface RouteOptions {
   status?: number;
   /** Where the operation's domain input comes from (and the wire's names where they differ), for the sources of its errors: the body by default. */
   fields?: FieldRendering;
+  /** The request body, or a multipart form (`documents`); none when absent. */
+  body?: BodySpec | 'multipart';
+  /** The JSON:API type of the answer's `data`; in a one-item array when `data` is a list; null when `data` is null (facts in `meta`). */
+  response?: string | readonly [string] | null;
 }
 
+/** A route served by a plain Koa middleware (not a JSON:API operation): what it answers. */
+export interface RawOptions extends Described {
+  /** The media type of a successful answer. */
+  produces: string;
+}
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** One registered operation, as the OpenAPI document describes it. */
+export type Operation = { method: Method; path: string } & ({ kind: 'jsonapi'; options: RouteOptions } | { kind: 'raw'; options: RawOptions });
+
 type Handler = (req: RouteRequest) => Promise<TopLevel | null | void> | TopLevel | null | void;
-type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** A JSON:API operation as declared: what the bad-input and authorization suites walk. */
+export type JsonApiOperation = Extract<Operation, { kind: 'jsonapi' }>;
 
 /** A path segment or query parameter with a NUL character is refused before any service sees it (the body is checked as it is read). */
 function refuseNul(params: Record<string, string>, query: Record<string, string | string[] | undefined>): void {
@@ -50,6 +88,12 @@ function refuseNul(params: Record<string, string>, query: Record<string, string 
 /** The REST edge: each route is parse → service → presenter; this wraps the parse and the render. */
 export class AppRouter {
   readonly koa = new Router();
+  /** Every operation registered, in order: the source of `GET /openapi.json`. */
+  readonly operations: Operation[] = [];
+
+  get jsonApiOperations(): JsonApiOperation[] {
+    return this.operations.filter((o): o is JsonApiOperation => o.kind === 'jsonapi');
+  }
 
   constructor(readonly services: Services) {}
 
@@ -69,17 +113,26 @@ export class AppRouter {
     this.add('delete', path, options, handler);
   }
 
+  /** A route that answers something other than a JSON:API document (HTML, a file, a JWKS). */
+  raw(methods: readonly Method[], path: string, options: RawOptions, middleware: Middleware) {
+    for (const method of methods) this.operations.push({ method, path, kind: 'raw', options });
+    if (methods.length === 1) this.koa[methods[0]](path, middleware);
+    else this.koa.register(path, methods.map((m) => m.toUpperCase()), middleware);
+  }
+
   private add(method: Method, path: string, options: RouteOptions, handler: Handler) {
+    this.operations.push({ method, path, kind: 'jsonapi', options });
     this.koa[method](path, async (koa) => {
       koa.state.fields = options.fields ?? 'body';
-      const rc: RequestContext = koa.state.rc;
-      if (options.authenticated && !rc.caller && !(options.authenticated === 'key' && rc.provenKey)) {
+      const ctx: RequestContext = koa.state.ctx;
+      if (options.authenticated !== 'key') refuseUnknownKey(ctx);
+      if (options.authenticated && !ctx.caller && !ctx.provenKey) {
         throw unauthenticated('unauthenticated', 'this operation needs a valid signature or bearer token');
       }
       refuseNul(koa.params, koa.query as Record<string, string | string[] | undefined>);
       const query = parseQuery(options.query ?? {}, koa.query as Record<string, string | string[] | undefined>);
       const result = await handler({
-        rc,
+        ctx,
         params: koa.params,
         query,
         search: new URLSearchParams(koa.querystring),

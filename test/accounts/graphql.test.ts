@@ -168,6 +168,21 @@ describe('mutations', () => {
     expect(errorOf(res)).toMatchObject({ code: 'signature_invalid', status: 401 });
   });
 
+  it('a signature by an unknown key is refused when createAccount shares the operation with another field', async () => {
+    const key = Keypair.random();
+    const both = `mutation($input: CreateAccountInput!) { createAccount(input: $input) { id } markNotificationsRead(ids: []) }`;
+    const res = await world.t.client.as(key).graphql(both, { input: input(key.publicKey()) });
+    expect(res.status).toBe(401);
+    expect(errorOf(res)).toMatchObject({ code: 'signature_invalid', status: 401 });
+    expect((await world.t.client.get(`/accounts/${key.publicKey()}`)).status).toBe(404);
+  });
+
+  it('a signature by an unknown key is refused by a REST operation that needs a caller, as an invalid signature', async () => {
+    const res = await world.t.client.as(Keypair.random()).get('/notifications');
+    expect(res.status).toBe(401);
+    expect(res.body.errors[0]).toMatchObject({ code: 'signature_invalid', status: '401' });
+  });
+
   it('updateAccount: the account itself or its staff; others refused', async () => {
     const update = 'mutation($id: String!, $input: UpdateAccountInput!) { updateAccount(id: $id, input: $input) { id city company locale } }';
     const own = await world.t.client.as(user.keypair).graphql(update, { id: user.id, input: { city: 'Gori', locale: 'uk' } });

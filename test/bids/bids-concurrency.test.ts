@@ -38,6 +38,7 @@ describe('bids under concurrency', () => {
     const accepted = new Set(requests.filter((r, i) => responses[i].status === 204 && !r.max).map((r) => key(r.who.id, r.amount)));
     const acceptedMax = requests.filter((r, i) => responses[i].status === 204 && r.max).length;
     const own = rows.filter((b) => !b.placedByProxy).map((b) => key(b.accountId, b.amount.toFixed(2)));
+    expect(accepted.size).toBeGreaterThan(0);
     for (const k of accepted) expect(own).toContain(k);
     expect(own.length).toBeLessThanOrEqual(accepted.size + acceptedMax);
     const lot = await world.t.orm.em.fork().findOneOrFail(Lot, { id: lotId });
@@ -68,9 +69,11 @@ describe('bids racing a close', () => {
     const [closeStatus, ...bids] = await Promise.all([close, ...Array.from({ length: 60 }, (_, i) => bidAt(i))]);
     expect(closeStatus).toBe(200);
     expect(bids.filter((b) => b.status >= 500)).toEqual([]);
-    expect(bids.filter((b) => b.sentAt > closedAt).every((b) => b.status === 400 && b.code === 'lot_not_active')).toBe(true);
     const late = await Promise.all(Array.from({ length: 10 }, (_, i) => bidAt(100 + i)));
-    expect(late.map((b) => b.code)).toEqual(Array(10).fill('lot_not_active'));
+    // The racing bids sent after the close answered may be none on a slow machine; the ten late ones never are.
+    const afterClose = [...bids.filter((b) => b.sentAt > closedAt), ...late];
+    expect(afterClose.length).toBeGreaterThanOrEqual(10);
+    expect(afterClose.map((b) => `${b.status} ${b.code}`)).toEqual(Array(afterClose.length).fill('400 lot_not_active'));
     const rows = await world.t.orm.em.fork().find(Bid, { lotId }, { orderBy: { id: 'asc' } });
     expect(rows).toHaveLength(bids.filter((b) => b.status === 204).length);
     for (let i = 1; i < rows.length; i++) expect(rows[i].amount.gt(rows[i - 1].amount)).toBe(true);

@@ -83,7 +83,8 @@ describe('npm run demo', () => {
       expect(lot.attributes.highest_bid).toBe(onLot.map((b) => b.attributes.amount).sort((a, b) => Number(b) - Number(a))[0]);
     }
 
-    for (const lot of withBids) {
+    // The closed lot returned its loser's deposit; the open ones keep both paid.
+    for (const lot of withBids.filter((l) => l.attributes.lot_state_str === 'lot_state_pending')) {
       const deposits = await t.client.as(keys.admin).get(`/deposits?filter[lot_id]=${lot.id}`);
       expect(deposits.status).toBe(200);
       expect(deposits.body.data.map((d: any) => [d.attributes.account_id, d.attributes.state_str]).sort()).toEqual(
@@ -94,11 +95,47 @@ describe('npm run demo', () => {
     expect(demo.stdout).toContain(`${t.baseUrl}/graphql`);
     expect(demo.stdout).toMatch(new RegExp(`${t.baseUrl}/live/(${withBids.map((l) => l.id).join('|')})\\b`));
   });
+  it('sets the platform rules before its lots, so that every lot follows them, and shows how to read a fee', async () => {
+    const rules = await t.client.as(keys.admin).get(`/platforms/${keys.platform.publicKey()}/rules`);
+    expect(rules.body.data.attributes).toMatchObject({ version: 1, extend_window: 120, extend_by: 120, max_extensions: 10, increments: expect.any(Array), buyer_fees: expect.any(Array) });
+    const lots = await t.client.get(`/lots?filter[publisher]=${keys.platform.publicKey()}&page[limit]=100`);
+    expect(lots.body.data.map((l: any) => l.attributes.rules_version)).toEqual(lots.body.data.map(() => 1));
+    const line = /^Fee estimate: +npm run call -- (.+)$/m.exec(demo.stdout);
+    expect(line).not.toBeNull();
+    const estimate = await tool('call', ...shellWords(line![1]));
+    expect(answer(estimate).body.data.attributes).toMatchObject({ rules_version: 1, buyer_fee: expect.stringMatching(/^\d+\.\d{2}$/) });
+  });
+
   it('refuses, saying how to fix it, where the master seed is not at hand', async () => {
     const elsewhere = mkdtempSync(path.join(tmpdir(), 'auction-demo-'));
     const run = await exec(process.execPath, ['dist/cli/demo.js', '--base', t.baseUrl], { PATH: process.env.PATH, DATA_DIR: elsewhere });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`the service's master account is ${t.master.publicKey()}, and no seed found: set MASTER_SEED to its seed, or DATA_DIR`);
+  });
+});
+
+describe('the saved search of the demo', () => {
+  it('has matched the Toyotas the demo put up', async () => {
+    const saved = await t.client.as(keys.alice).get(`/accounts/${keys.alice.publicKey()}/saved_searches`);
+    expect(saved.body.data).toHaveLength(1);
+    const notifications = await t.client.as(keys.alice).get('/notifications');
+    const matched = notifications.body.data.filter((n: any) => n.attributes.type_str === 'saved_search_matched');
+    expect(matched.length).toBeGreaterThanOrEqual(1);
+    expect(demo.stdout).toMatch(/alice's search for Toyota matched [1-9]\d* lots/);
+  });
+});
+
+describe('npm run verify-bids', () => {
+  it('verifies the bid log of the lot the demo closed, and fails for a log made up', async () => {
+    const line = /^Verify a bid log: +npm run verify-bids -- (\S+) (\d+)$/m.exec(demo.stdout);
+    expect(line).not.toBeNull();
+    const run = await exec(process.execPath, ['dist/cli/verify-bids.js', line![1], line![2], '--signer', t.master.publicKey()], { PATH: process.env.PATH, DATA_DIR: dataDir });
+    expect(run.stdout).toContain('head signed by the master key');
+    expect(run.stdout.trim().split('\n').pop()).toBe('OK');
+    expect(run.code).toBe(0);
+    const wrongKey = await exec(process.execPath, ['dist/cli/verify-bids.js', line![1], line![2], '--signer', Keypair.random().publicKey()], { PATH: process.env.PATH, DATA_DIR: dataDir });
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.stdout).toContain('NOT VERIFIED');
   });
 });
 

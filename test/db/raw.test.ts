@@ -2,6 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import { rawQuery, rawTransaction } from '../../src/db/raw';
 import { openDatabase } from '../../src/db/orm';
+import { sql } from '../../src/db/sql';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 
 let db: TestDatabase;
@@ -34,6 +35,54 @@ describe('rawTransaction', () => {
       });
       await expect(failed).rejects.toThrow('the work failed');
       await expect(waiting).resolves.toEqual([expect.objectContaining({ rows: [{ one: 1 }] })]);
+    }
+  });
+
+  it('answers outcome_unknown, not database_unavailable, when the connection dies inside the commit', async () => {
+    const em = orm.em.fork() as EntityManager;
+    await admin.query('create table if not exists raw_doubt (n int)');
+    const inDoubt = rawTransaction(em, [{ text: 'select pg_backend_pid() as pid' }], async (tx, [[opened]]) => {
+      const kill = (async () => {
+        // The session is inside the commit's pipeline, asleep, when the server ends it.
+        while ((await admin.query(`select 1 from pg_stat_activity where pid = $1 and query like '%pg_sleep%'`, [opened.pid])).rowCount === 0) await new Promise((r) => setTimeout(r, 10));
+        await admin.query('select pg_terminate_backend($1)', [opened.pid]);
+      })();
+      try {
+        return await tx.commitWith([{ text: 'insert into raw_doubt select 1 from pg_sleep(5)' }]);
+      } finally {
+        await kill;
+      }
+    });
+    await expect(inDoubt).rejects.toMatchObject({ code: 'outcome_unknown', status: 503, retryAfter: 1 });
+    // The session was ended before its commit: here the answer's doubt resolved to "not kept".
+    expect((await admin.query('select count(*)::int as n from raw_doubt')).rows).toEqual([{ n: 0 }]);
+    await expect(rawQuery(em, { text: 'select 1 as one' })).resolves.toEqual([expect.objectContaining({ rows: [{ one: 1 }] })]);
+  });
+});
+
+describe('rawQuery', () => {
+  it('sends a typed array as one parameter, so that every length runs the one prepared statement', async () => {
+    const em = orm.em.fork() as EntityManager;
+    for (const ids of [[], ['1'], ['1', '2', '40']]) {
+      const [{ rows }] = await rawQuery(em, sql.render(sql`select count(*)::int as n, coalesce(sum(x), 0)::int as total from unnest(${sql.array(ids, 'bigint')}) x`));
+      expect(rows).toEqual([{ n: ids.length, total: ids.reduce((t, id) => t + Number(id), 0) }]);
+    }
+    const [{ rows: prepared }] = await rawQuery(em, { text: `select count(*)::int as n from pg_prepared_statements where statement like '%from unnest($1::bigint[]) x'` });
+    expect(prepared).toEqual([{ n: 1 }]);
+  });
+
+  it('parses a statement afresh on the connection where a failed pipeline skipped its parse', async () => {
+    // A pool of one connection of its own, apart from the sessions the test above terminates.
+    const own = await openDatabase(db.url, 1);
+    try {
+      const em = own.em.fork() as EntityManager;
+      const fresh = { text: 'select ?::int + 2 as fresh', params: [1] };
+      // The first statement fails, so the server skips the second one's parse along with the rest.
+      await expect(rawQuery(em, { text: 'select 1 / (select 0) as boom' }, fresh)).rejects.toThrow('division by zero');
+      await expect(rawQuery(em, fresh)).resolves.toEqual([expect.objectContaining({ rows: [{ fresh: 3 }] })]);
+      await expect(rawQuery(em, fresh)).resolves.toEqual([expect.objectContaining({ rows: [{ fresh: 3 }] })]);
+    } finally {
+      await own.close();
     }
   });
 });

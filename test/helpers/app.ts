@@ -33,9 +33,17 @@ export async function startTestApp(env: Record<string, string> = {}, db?: TestDa
     LOG_LEVEL: 'silent',
     // The job queue costs a schema and pollers per app: tests that need it pass JOBS: 'on'.
     JOBS: 'off',
+    // Every test calls from this machine's address: the address limits, meant for strangers on
+    // the internet, would throttle whole test files. The limit tests (test/hardening/) set theirs.
+    RATE_LIMIT_WRITES_PER_ADDRESS: '0',
+    RATE_LIMIT_WRITES_PER_ACCOUNT: '0',
+    RATE_LIMIT_ACCOUNTS_PER_ADDRESS: '0',
+    SIGN_IN_FAILURES_PER_ADDRESS: '10000',
+    WS_MAX_CONNECTIONS_PER_ADDRESS: '10000',
+    WS_MAX_SUBSCRIPTIONS_PER_ADDRESS: '100000',
     ...env,
   });
-  const orm = await openDatabase(database.url);
+  const orm = await openDatabase(database.url, undefined, config.DB_STATEMENT_TIMEOUT * 1000);
   const app = await createApp({ config, orm, master, log: logger });
   const address = await app.listen(0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${address.port}`;

@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
@@ -12,7 +14,31 @@ async function executablePath(): Promise<string> {
   if (existsSync(SYSTEM_CHROMIUM)) return SYSTEM_CHROMIUM;
   // Imported only when needed: it is an ES module package, loaded through its CommonJS build here.
   const { default: build } = await import('@sparticuz/chromium');
-  return build.executablePath();
+  return unpackedOnce(() => build.executablePath());
+}
+
+/**
+ * The package unpacks Chromium into the temporary folder and takes any file already there as
+ * done, so a second test file starting meanwhile would launch a half-written binary. One process
+ * of the run unpacks (it creates the lock folder first); the others wait for its mark.
+ */
+async function unpackedOnce(unpack: () => Promise<string>): Promise<string> {
+  const ready = path.join(tmpdir(), 'chromium.unpacked');
+  try {
+    mkdirSync(path.join(tmpdir(), 'chromium.lock'));
+  } catch {
+    const deadline = Date.now() + 120_000;
+    while (!existsSync(ready)) {
+      if (Date.now() > deadline) throw new Error('another test process did not finish unpacking Chromium');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return readFileSync(ready, 'utf8');
+  }
+  const executable = await unpack();
+  // Written whole, then named: a waiting process never reads half of it.
+  writeFileSync(`${ready}.tmp`, executable);
+  renameSync(`${ready}.tmp`, ready);
+  return executable;
 }
 
 export async function launchChromium(): Promise<Browser> {

@@ -29,11 +29,17 @@ export class TestClient {
   constructor(
     readonly baseUrl: string,
     private readonly keypair?: Keypair,
+    private readonly localAddress?: string,
   ) {}
 
   /** The same client signing every request with this keypair. */
   as(keypair: Keypair): TestClient {
-    return new TestClient(this.baseUrl, keypair);
+    return new TestClient(this.baseUrl, keypair, this.localAddress);
+  }
+
+  /** The same client calling from another address of this machine (any 127.x.y.z), as another client would. */
+  from(localAddress: string): TestClient {
+    return new TestClient(this.baseUrl, this.keypair, localAddress);
   }
 
   get<T = any>(target: string, opts: RequestOptions = {}) {
@@ -67,13 +73,13 @@ export class TestClient {
     if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
     const sign = opts.sign ?? (this.keypair ? { keypair: this.keypair } : undefined);
     if (sign) signHeaders(method, target, headers, body, sign);
-    return send<T>(new URL(target, this.baseUrl), method, headers, body);
+    return send<T>(new URL(target, this.baseUrl), method, headers, body, this.localAddress);
   }
 }
 
-function send<T>(url: URL, method: string, headers: Record<string, string>, body: Buffer | null): Promise<TestResponse<T>> {
+function send<T>(url: URL, method: string, headers: Record<string, string>, body: Buffer | null, localAddress?: string): Promise<TestResponse<T>> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers }, (res) => {
+    const req = httpRequest(url, { method, headers, localAddress }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { migrate, openDatabase } from '../../src/db/orm';
-import { MIGRATIONS } from '../../src/db/migrations';
+import { MIGRATIONS } from '../../src/modules';
 
 export interface TestDatabase {
   url: string;

@@ -20,7 +20,7 @@ it('refreshes the rates from RATES_URL every RATES_POLL_SECONDS through the queu
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rates.json`;
   const s = await startTwoInstances({ RATES_URL: url, RATES_POLL_SECONDS: '1' });
   try {
-    expect(fetches).toBe(2); // each instance once at start
+    expect(fetches).toBeGreaterThanOrEqual(2); // each instance once as it started
     expect(await usdOf(s.a)).toBe('1.1');
     usd = '1.25';
     await waitFor('the refreshed rate', async () => (await usdOf(s.b)) === '1.25');
@@ -30,7 +30,8 @@ it('refreshes the rates from RATES_URL every RATES_POLL_SECONDS through the queu
     await s.b.close();
     server.close();
   }
-  // Every fetch after the start was one job run on one of the instances.
+  // Every fetch was one job run on one of the instances, but for one by each instance as it started
+  // (on a loaded machine the first run may come before the second instance is up).
   const check = await startTestApp({}, s.db);
   try {
     expect(fetches - 2).toBe(await countJobs(check, 'completed'));

@@ -12,24 +12,24 @@ describe('the context of a subscription', () => {
   it('is left unchanged by the resolvers of every subscription (lotUpdated included)', async () => {
     const schema = buildAppSchema();
     const lotId = await auction(world.t, world.platform, []);
-    const rc: RequestContext = { requestId: 'event-context', caller: null, provenKey: null, jwtSubject: null, em: world.t.orm.em.fork(), local: false };
+    const ctx: RequestContext = { requestId: 'event-context', caller: null, provenKey: null, jwtSubject: null, em: world.t.orm.em.fork(), local: false, address: '127.0.0.1' };
     const { services } = world.t.app;
     const events: [string, unknown][] = [
-      ['subscription ($lotId: ID!) { lotUpdated(lotId: $lotId) { id highestBid bids { id } } }', await services.lots.get(rc, { id: lotId })],
+      ['subscription ($lotId: ID!) { lotUpdated(lotId: $lotId) { id highestBid bids { id } } }', await services.lots.get(ctx, { id: lotId })],
       ['subscription ($lotId: ID!) { bidPlaced(lotId: $lotId) { id amount bidderId } }', { ...probeBid(lotId), bidderId: null }],
       ['subscription { notificationAdded { id typeStr } }', { id: '1', recipient: 'r', type: 6, typeStr: 'probe', meta: {}, createdAt: new Date() }],
     ];
     for (const [query, rootValue] of events) {
-      const context = graphqlContext({ ...rc, em: rc.em.fork() }, services);
-      const before = { ...context, rc: { ...context.rc } };
+      const context = graphqlContext({ ...ctx, em: ctx.em.fork() }, services);
+      const before = { ...context, ctx: { ...context.ctx } };
       // Frozen: a resolver assigning to it fails the execution instead of going unnoticed.
       Object.freeze(context);
-      Object.freeze(context.rc);
+      Object.freeze(context.ctx);
       const result = await execute({ schema, document: parse(query), rootValue, contextValue: context, variableValues: { lotId } });
       expect({ query, errors: result.errors }).toEqual({ query, errors: undefined });
       expect(Object.keys(context)).toEqual(Object.keys(before));
-      for (const key of Object.keys(before) as (keyof typeof before)[]) if (key !== 'rc') expect(context[key]).toBe(before[key]);
-      for (const key of Object.keys(before.rc) as (keyof RequestContext)[]) expect(context.rc[key]).toBe(before.rc[key]);
+      for (const key of Object.keys(before) as (keyof typeof before)[]) if (key !== 'ctx') expect(context[key]).toBe(before[key]);
+      for (const key of Object.keys(before.ctx) as (keyof RequestContext)[]) expect(context.ctx[key]).toBe(before.ctx[key]);
     }
   });
 

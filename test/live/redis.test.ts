@@ -5,10 +5,13 @@ import { blacklist } from '../blacklist/support';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
+import { startPrivateRedis, type PrivateRedis } from '../helpers/redis-server';
 import { auction, bid, BID_PLACED, LOT_UPDATED, NOTIFICATION_ADDED, socketsClosedAfterEach } from './support';
 
-// Two instances over one database and one Redis; the prefix keeps parallel runs apart.
-const env = { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_PREFIX: `test-${randomUUID()}:` };
+// Two instances over one database and one Redis: REDIS_URL's, else a server of this test's own
+// (test/run.mjs leaves this file out when there is neither); the prefix keeps parallel runs apart.
+const env = { REDIS_URL: process.env.REDIS_URL ?? '', REDIS_PREFIX: `test-${randomUUID()}:` };
+let redis: PrivateRedis | null = null;
 let db: TestDatabase;
 let a: TestApp;
 let b: TestApp;
@@ -16,6 +19,10 @@ let platform: Keypair;
 let users: CreatedAccount[];
 
 beforeAll(async () => {
+  if (!env.REDIS_URL) {
+    redis = await startPrivateRedis();
+    env.REDIS_URL = redis.url;
+  }
   db = await createTestDatabase();
   a = await startTestApp(env, db);
   const master = a.master.secret();
@@ -27,6 +34,7 @@ afterAll(async () => {
   await a.close();
   await b.close();
   await db.drop();
+  await redis?.kill();
 });
 
 const sockets = socketsClosedAfterEach();

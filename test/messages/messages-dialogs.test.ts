@@ -132,6 +132,7 @@ describe('PATCH /accounts/{id}/messages/', () => {
       [Number(car.id), seller.id, w.buyer.id, 0],
     ]);
     const listed = await t.client.as(seller.keypair).get(`/lots/${car.id}/messages?filter[sender]=${w.buyer.id}`);
+    expect(listed.body.data.length).toBeGreaterThan(0);
     expect(listed.body.data.every((m: any) => typeof m.attributes.read_at === 'string')).toBe(true);
     // Again: nothing left to change.
     expect((await markRead(seller.keypair, seller.id, { sender: w.buyer.id, lot_id: car.id })).status).toBe(204);

@@ -9,7 +9,7 @@ const lot = (highest: number | null, leader: string | null = null): Standing => 
   highest: highest === null ? null : m(highest),
   leader,
 });
-const proxy = (id: string, max: number, at = 0): Proxy => ({ participantId: id, accountId: `G${id}`, max: m(max), since: new Date(1_700_000_000_000 + at) });
+const proxy = (id: string, max: number, at = 0): Proxy => ({ participantId: id, accountId: `G${id}`, max: m(max), since: new Date(1_700_000_000_000 + at), digest: null });
 const plan = (s: Standing, proxies: Proxy[]) => resolveProxies(s, proxies).map((b) => `${b.participantId}:${b.amount.toFixed(2)}`);
 
 describe('bidding rules', () => {

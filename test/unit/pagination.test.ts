@@ -15,7 +15,7 @@ function expectInvalidCursor(fn: () => unknown): void {
   expect(err.status).toBe(400);
   expect(err.items).toHaveLength(1);
   expect(err.items[0].code).toBe('invalid_cursor');
-  expect(err.items[0].source).toEqual({ parameter: 'page[cursor]' });
+  expect(err.items[0].source).toEqual({ field: 'page.cursor' });
 }
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');

@@ -108,6 +108,6 @@ describe('keysetClauses', () => {
       caught = e;
     }
     expect(caught).toBeInstanceOf(DomainError);
-    expect((caught as DomainError).items[0]).toMatchObject({ code: 'invalid_cursor', source: { parameter: 'page[cursor]' } });
+    expect((caught as DomainError).items[0]).toMatchObject({ code: 'invalid_cursor', source: { field: 'page.cursor' } });
   });
 });

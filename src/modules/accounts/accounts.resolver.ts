@@ -1,30 +1,31 @@
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Extensions, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { withoutNulls } from '../../core/validate';
 import type { GraphQLContext } from '../../graphql/context';
+import { SELF_REGISTRATION } from '../../graphql/guards';
 import { AccountGql, accountGql, CreateAccountInput, UpdateAccountInput } from './accounts.types';
 
 @Resolver()
 export class AccountsResolver {
   @Query(() => AccountGql, { description: "The caller's own account" })
-  async me(@Ctx() { rc, services }: GraphQLContext): Promise<AccountGql> {
-    return accountGql(await services.accounts.me(rc), 'full');
+  async me(@Ctx() { ctx, services }: GraphQLContext): Promise<AccountGql> {
+    return accountGql(await services.accounts.me(ctx), 'full');
   }
 
   @Query(() => AccountGql, { description: 'An account: the full record for itself and staff of its platform, else the public view' })
-  async account(@Arg('id', () => String) id: string, @Ctx() { rc, services }: GraphQLContext): Promise<AccountGql> {
-    const { account, full } = await services.accounts.get(rc, id);
+  async account(@Arg('id', () => String) id: string, @Ctx() { ctx, services }: GraphQLContext): Promise<AccountGql> {
+    const { account, full } = await services.accounts.get(ctx, id);
     return accountGql(account, full ? 'full' : 'public');
   }
 
   @Query(() => [AccountGql], { description: "Accounts of the caller's platforms, oldest first; staff only" })
   async accounts(
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
     @Arg('platformId', () => String, { nullable: true, description: 'One of the platforms whose staff the caller is' }) platformId?: string | null,
     @Arg('accountType', () => String, { nullable: true, description: 'platform, user, admin or broker' }) accountType?: string | null,
     @Arg('limit', () => Int, { nullable: true, description: '1 to 100; 15 by default' }) limit?: number | null,
     @Arg('offset', () => Int, { nullable: true }) offset?: number | null,
   ): Promise<AccountGql[]> {
-    const list = await services.accounts.list(rc, withoutNulls({ platformId, accountType, limit, offset }));
+    const list = await services.accounts.list(ctx, withoutNulls({ platformId, accountType, limit, offset }));
     return list.map((a) => accountGql(a, 'full'));
   }
 
@@ -33,37 +34,38 @@ export class AccountsResolver {
   })
   async brokers(
     @Arg('platformId', () => String) platformId: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
     @Arg('region', () => String, { nullable: true }) region?: string | null,
     @Arg('lotId', () => ID, { nullable: true }) lotId?: string | null,
   ): Promise<AccountGql[]> {
-    return (await services.accounts.brokers(rc, { platformId, region, lotId })).map((a) => accountGql(a, 'contact'));
+    return (await services.accounts.brokers(ctx, { platformId, region, lotId })).map((a) => accountGql(a, 'contact'));
   }
 
   @Query(() => [AccountGql], { description: 'Admin contacts of a platform' })
-  async admins(@Arg('platformId', () => String) platformId: string, @Ctx() { rc, services }: GraphQLContext): Promise<AccountGql[]> {
-    return (await services.accounts.admins(rc, { platformId })).map((a) => accountGql(a, 'contact'));
+  async admins(@Arg('platformId', () => String) platformId: string, @Ctx() { ctx, services }: GraphQLContext): Promise<AccountGql[]> {
+    return (await services.accounts.admins(ctx, { platformId })).map((a) => accountGql(a, 'contact'));
   }
 
+  @Extensions(SELF_REGISTRATION)
   @Mutation(() => AccountGql, { description: 'POST /accounts: self-registration of a user (signed by the new key) or creation by platform staff' })
-  async createAccount(@Arg('input', () => CreateAccountInput) input: CreateAccountInput, @Ctx() { rc, services }: GraphQLContext): Promise<AccountGql> {
-    return accountGql(await services.accounts.create(rc, withoutNulls(input)), 'full');
+  async createAccount(@Arg('input', () => CreateAccountInput) input: CreateAccountInput, @Ctx() { ctx, services }: GraphQLContext): Promise<AccountGql> {
+    return accountGql(await services.accounts.create(ctx, withoutNulls(input)), 'full');
   }
 
   @Mutation(() => AccountGql, { description: 'PATCH /accounts/{id}: the account itself or staff of its platform' })
   async updateAccount(
     @Arg('id', () => String) id: string,
     @Arg('input', () => UpdateAccountInput) input: UpdateAccountInput,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<AccountGql> {
-    return accountGql(await services.accounts.update(rc, { ...withoutNulls(input), id }), 'full');
+    return accountGql(await services.accounts.update(ctx, { ...withoutNulls(input), id }), 'full');
   }
 
   @Mutation(() => AccountGql, { description: 'POST /platforms: the seed (master key or one of its signers) authenticates' })
   async createPlatform(
     @Arg('id', () => String) id: string,
     @Arg('seed', () => String) seed: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
     @Arg('firstName', () => String, { nullable: true }) firstName?: string | null,
     @Arg('lastName', () => String, { nullable: true }) lastName?: string | null,
     @Arg('email', () => String, { nullable: true }) email?: string | null,
@@ -75,35 +77,35 @@ export class AccountsResolver {
     @Arg('company', () => String, { nullable: true }) company?: string | null,
   ): Promise<AccountGql> {
     const input = withoutNulls({ id, seed, firstName, lastName, email, phoneNumber, avatarLink, country, city, address, company });
-    return accountGql(await services.platforms.createPlatform(rc, input), 'full');
+    return accountGql(await services.platforms.createPlatform(ctx, input), 'full');
   }
 
   @Mutation(() => AccountGql, { description: 'PATCH /accounts/verification/email' })
   async verifyEmail(
     @Arg('accountId', () => String) accountId: string,
     @Arg('token', () => String) token: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<AccountGql> {
-    return accountGql(await services.verification.verify(rc, 'email', { accountId, token }), 'verified');
+    return accountGql(await services.verification.verify(ctx, 'email', { accountId, token }), 'verified');
   }
 
   @Mutation(() => AccountGql, { description: 'PATCH /accounts/verification/phone' })
   async verifyPhone(
     @Arg('accountId', () => String) accountId: string,
     @Arg('token', () => String) token: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<AccountGql> {
-    return accountGql(await services.verification.verify(rc, 'phone', { accountId, token }), 'verified');
+    return accountGql(await services.verification.verify(ctx, 'phone', { accountId, token }), 'verified');
   }
 
   @Mutation(() => Boolean, { description: 'GET /accounts/verification/resend: new tokens to email and/or phone' })
   async resendVerification(
     @Arg('accountId', () => String) accountId: string,
     @Arg('receivers', () => [String], { description: 'email, phone' }) receivers: string[],
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<boolean> {
     // The argument is a set: a channel named twice is sent once.
-    await services.verification.resend(rc, { accountId, receivers: [...new Set(receivers)] });
+    await services.verification.resend(ctx, { accountId, receivers: [...new Set(receivers)] });
     return true;
   }
 }

@@ -1,10 +1,14 @@
 import type { Money } from '../../core/money';
+import { stepsAbove, type Steps } from '../rules/increments';
+import type { IncrementBand } from '../rules/rules.model';
 
 /** What the bidding rules look at: the lot's prices and its standing bid. */
 export interface Standing {
   startPrice: Money;
   minStep: Money;
   maxStep: Money;
+  /** The increment table of the lot's platform rules, which replaces minStep (and maxStep where banded); null without one. */
+  increments?: IncrementBand[] | null;
   /** The highest accepted bid, null before the first. */
   highest: Money | null;
   /** The participant holding it. */
@@ -16,6 +20,8 @@ export interface Proxy {
   accountId: string;
   max: Money;
   since: Date;
+  /** The request that set the max bid: its raises cite it. */
+  digest: string | null;
 }
 
 export interface PlannedBid {
@@ -23,17 +29,22 @@ export interface PlannedBid {
   accountId: string;
   amount: Money;
   byProxy: boolean;
+  /** The signed request that caused the bid (the max bid's, for a raise). */
+  digest: string | null;
 }
+
+/** The steps allowed above a price of this lot. */
+export const stepsOf = (s: Standing, price: Money): Steps => stepsAbove(s.increments ?? null, s, price);
 
 /** The least amount that may be bid next: the start price, then the highest bid plus the minimal step. */
 export function minimumNext(s: Standing): Money {
-  return s.highest === null ? s.startPrice : s.highest.plus(s.minStep);
+  return s.highest === null ? s.startPrice : s.highest.plus(stepsOf(s, s.highest).minStep);
 }
 
 /** Why a participant's own bid is refused (PROTOCOL.md §6), or null when it is acceptable. */
 export function refusalOf(s: Standing, amount: Money): 'bid_too_low' | 'bid_step_invalid' | null {
   if (amount.lt(minimumNext(s))) return 'bid_too_low';
-  if (s.highest !== null && amount.minus(s.highest).gt(s.maxStep)) return 'bid_step_invalid';
+  if (s.highest !== null && amount.minus(s.highest).gt(stepsOf(s, s.highest).maxStep)) return 'bid_step_invalid';
   return null;
 }
 
@@ -53,14 +64,14 @@ export function resolveProxies(s: Standing, proxies: Proxy[]): PlannedBid[] {
   const ranked = [...live].sort((a, b) => b.max.comparedTo(a.max) || a.since.getTime() - b.since.getTime());
   const [winner, runnerUp] = ranked;
   const floor = minimumNext(s);
-  const target = runnerUp ? maxOf(floor, runnerUp.max.plus(s.minStep)) : floor;
+  const target = runnerUp ? maxOf(floor, runnerUp.max.plus(stepsOf(s, runnerUp.max).minStep)) : floor;
   const amount = minOf(target, winner.max);
   if (winner.participantId === s.leader && (s.highest === null || amount.lte(s.highest))) return [];
   const planned: PlannedBid[] = [];
   if (runnerUp && canLead(runnerUp) && runnerUp.max.lt(amount)) {
-    planned.push({ participantId: runnerUp.participantId, accountId: runnerUp.accountId, amount: runnerUp.max, byProxy: true });
+    planned.push({ participantId: runnerUp.participantId, accountId: runnerUp.accountId, amount: runnerUp.max, byProxy: true, digest: runnerUp.digest });
   }
-  planned.push({ participantId: winner.participantId, accountId: winner.accountId, amount, byProxy: true });
+  planned.push({ participantId: winner.participantId, accountId: winner.accountId, amount, byProxy: true, digest: winner.digest });
   return planned;
 }
 

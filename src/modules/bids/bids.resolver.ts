@@ -12,9 +12,9 @@ export class BidsResolver {
     @Arg('lotId', () => ID) lotId: string,
     @Arg('amount', () => String, { nullable: true }) amount: string | undefined,
     @Arg('maxAmount', () => String, { nullable: true }) maxAmount: string | undefined,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<PlaceBidResultGql> {
-    const placed = await services.bids.place(rc, { lotId, amount: amount ?? undefined, maxAmount: maxAmount ?? undefined });
+    const placed = await services.bids.place(ctx, { lotId, amount: amount ?? undefined, maxAmount: maxAmount ?? undefined });
     return {
       highestBid: formatMoney(shownHighestBid(placed.lot)),
       bids: placed.bids.map(bidGql),

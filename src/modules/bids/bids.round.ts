@@ -4,14 +4,17 @@ import { conflict, DomainError, forbidden, invalid, notFound } from '../../core/
 import type { Money } from '../../core/money';
 import { requireActive } from '../../core/policies';
 import type { RawTransaction, Rows } from '../../db/raw';
+import type { LotTimes } from '../../jobs/lot-clock';
+import { softClose } from '../rules/soft-close';
 import { LotType } from '../lots/lots.entity';
 import { takesBids } from '../lots/lots.open';
 import type { PublishedNotification } from '../notifications/notifications.bus';
 import { NotificationType } from '../notifications/notifications.entity';
 import type { NotificationsService } from '../notifications/notifications.service';
 import { ParticipantState } from '../trading/trading.entity';
-import { minimumNext, refusalOf, resolveProxies, type PlannedBid, type Standing } from './bids.auction';
+import { minimumNext, refusalOf, resolveProxies, stepsOf, type PlannedBid, type Standing } from './bids.auction';
 import type { BidRow } from './bids.entity';
+import { chainRound } from '../bidlog/bidlog.append';
 import { lotRowOf, overbidRecipients, participantRowsOf, writeRound, writtenRound, type LotRow, type ParticipantRow } from './bids.sql';
 
 /** One bid request, validated, as it waits for its lot's next round. */
@@ -34,6 +37,8 @@ export interface PlacedBids {
 export interface Round {
   outcomes: Settled<PlacedBids>[];
   notifications: PublishedNotification[];
+  /** The lot with its new end, when soft close moved it. */
+  extended?: LotTimes;
 }
 
 const valueOf = (r: BidRequest) => (r.amount ?? r.maxAmount) as Money;
@@ -41,10 +46,11 @@ const valueOf = (r: BidRequest) => (r.amount ?? r.maxAmount) as Money;
 /**
  * A round of bids on one lot: every request waiting for the lot, decided one after another under
  * one lock of the lot's row and written in one statement. Requests are taken in ascending order
- * of amount, so bids that arrive together and can all lead are all accepted. Each request gets
+ * of amount, so bids that arrive together and can all lead are all accepted. Each accepted bid
+ * is chained onto the lot's bid log by the same statement (docs/bid-log.md). Each request gets
  * its own outcome; a refused one changes nothing. A failure of the round itself refuses them all.
  */
-export async function runRound(tx: RawTransaction, [locked, participants]: Rows[], requests: BidRequest[], notifications: NotificationsService): Promise<Round> {
+export async function runRound(tx: RawTransaction, [locked, participants, logHead, ids]: Rows[], requests: BidRequest[], notifications: NotificationsService): Promise<Round> {
   const lot = lotRowOf(locked);
   if (!lot) throw notFound('lot_not_found', 'no lot with this id');
   if (lot.lotType !== LotType.Eng) throw invalid('lot_not_auction', 'bids are taken by auctions only');
@@ -53,6 +59,7 @@ export async function runRound(tx: RawTransaction, [locked, participants]: Rows[
     startPrice: lot.startPrice,
     minStep: lot.minStep,
     maxStep: lot.maxStep,
+    increments: lot.rules?.increments ?? null,
     highest: lot.highestBid,
     leader: lot.highestBid === null ? null : (involved.find((p) => p.currentBid?.eq(lot.highestBid as Money))?.id ?? null),
   };
@@ -87,14 +94,17 @@ export async function runRound(tx: RawTransaction, [locked, participants]: Rows[
   lot.highestBid = standing.highest;
   const overbids = placed.flatMap((p) => (p.overbid ? [p.overbid] : []));
   const notify = notifications.insertBatch(NotificationType.Overbid, overbidRecipients(lot, overbids), { lot_id: lot.id });
-  const [rows] = await tx.commitWith([writeRound(lot, placed.flatMap((p) => p.bids), [...changed], notify, now)]);
+  const bids = chainRound(lot.id, logHead, ids, placed.flatMap((p) => p.bids), now);
+  const extension = bids.length ? softClose(lot, now, notifications) : null;
+  const [rows, extended] = await tx.commitWith([writeRound(lot, bids, [...changed], notify, now), ...(extension ? [extension.statement] : [])]);
   const written = writtenRound(lot, rows, now);
   let next = 0;
   for (const p of placed) {
     outcomes[p.request] = { ok: true, value: { lot, bids: written.bids.slice(next, next + p.bids.length), previousLeader: p.overbid } };
     next += p.bids.length;
   }
-  return { outcomes, notifications: notifications.publishedBatch(written.notifications) };
+  if (!extension) return { outcomes, notifications: notifications.publishedBatch(written.notifications) };
+  return { outcomes, notifications: [...notifications.publishedBatch(written.notifications), ...extension.published(extended)], extended: extension.lot };
 }
 
 /**
@@ -113,7 +123,7 @@ function decide(lot: LotRow, standing: Standing, involved: ParticipantRow[], r: 
   if (r.amount !== undefined) {
     const refusal = refusalOf(standing, r.amount);
     if (refusal === 'bid_too_low') throw invalid(refusal, `amount must be at least ${minimumNext(standing).toFixed(2)}`, { field: 'amount' });
-    if (refusal) throw invalid(refusal, `amount may exceed the highest bid by at most ${lot.maxStep.toFixed(2)}`, { field: 'amount' });
+    if (refusal) throw invalid(refusal, `amount may exceed the highest bid by at most ${stepsOf(standing, standing.highest as Money).maxStep.toFixed(2)}`, { field: 'amount' });
   }
   const planned: PlannedBid[] = [];
   if (r.maxAmount !== undefined) {
@@ -124,14 +134,15 @@ function decide(lot: LotRow, standing: Standing, involved: ParticipantRow[], r: 
     if (maxActive) throw conflict('max_bid_exists', 'the caller already has an active max bid on this lot');
     participant.maxBid = r.maxAmount;
     participant.maxBidAt = r.at;
+    participant.maxBidDigest = r.caller.requestDigest ?? null;
   } else {
-    planned.push({ participantId: participant.id, accountId: participant.accountId, amount: r.amount as Money, byProxy: false });
+    planned.push({ participantId: participant.id, accountId: participant.accountId, amount: r.amount as Money, byProxy: false, digest: r.caller.requestDigest ?? null });
   }
   const after: Standing = planned.length ? { ...standing, highest: planned[0].amount, leader: participant.id } : standing;
   const proxies = involved.filter((p) => p.state === ParticipantState.Pending && p.maxBid !== null);
   const answers = resolveProxies(
     after,
-    proxies.map((p) => ({ participantId: p.id, accountId: p.accountId, max: p.maxBid as Money, since: p.maxBidAt ?? p.updatedAt })),
+    proxies.map((p) => ({ participantId: p.id, accountId: p.accountId, max: p.maxBid as Money, since: p.maxBidAt ?? p.updatedAt, digest: p.maxBidDigest })),
   );
   // The bid a max-bid request places for its caller at once is the caller's own; only the raises
   // that answer other bids are placed by proxy (PROTOCOL.md §9).

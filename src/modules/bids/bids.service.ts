@@ -7,6 +7,7 @@ import { requireCaller } from '../../core/policies';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { rawTransaction } from '../../db/raw';
 import type { LivePublisher } from '../../live/live.port';
+import type { LotClock } from '../../jobs/lot-clock';
 import type { NotificationsService } from '../notifications/notifications.service';
 import { bidEvent } from './bids.events';
 import { placeBidInput, type PlaceBidInput } from './bids.input';
@@ -16,6 +17,8 @@ import { seenBids, type SeenBid } from './bids.view';
 
 /** The most requests one round decides: enough to drain a burst, few enough to keep the lock short. */
 const ROUND_SIZE = 64;
+/** A request places at most its own bid and two proxy answers (`resolveProxies`). */
+const BIDS_PER_REQUEST = 3;
 
 interface Pending extends BidRequest {
   ctx: RequestContext;
@@ -30,16 +33,26 @@ interface Pending extends BidRequest {
 export class BidsService {
   private readonly rounds = new KeyedBatcher<Pending, PlacedBids>(async (lotId, requests) => {
     const bidders = [...new Set(requests.map((r) => r.caller.accountId))];
-    const round = await rawTransaction(requests[0].ctx.em, openRound(lotId, bidders), (tx, opened) => runRound(tx, opened, requests, this.notifications));
+    const round = await rawTransaction(requests[0].ctx.em, openRound(lotId, bidders, BIDS_PER_REQUEST * requests.length), (tx, opened) => runRound(tx, opened, requests, this.notifications));
     this.notifications.announce(round.notifications);
     this.announce(round.outcomes);
+    if (round.extended) await this.clock.lotTimesSet([round.extended]);
+    for (const watch of this.roundWatchers) watch(round.outcomes);
     return round.outcomes;
   }, ROUND_SIZE);
+  private readonly roundWatchers: ((outcomes: readonly Settled<PlacedBids>[]) => void)[] = [];
 
   constructor(
     private readonly notifications: NotificationsService,
     private readonly live: LivePublisher,
+    /** Moves the lot's time-based jobs when soft close moved its end. */
+    private readonly clock: LotClock,
   ) {}
+
+  /** `watch` sees every decided round after it committed (the metrics count outcomes and round sizes). */
+  onRound(watch: (outcomes: readonly Settled<PlacedBids>[]) => void): void {
+    this.roundWatchers.push(watch);
+  }
 
   /** The lot as the bids left it, and the bids placed, each naming its bidder only to those who may know it. */
   async place(ctx: RequestContext, input: Untrusted<PlaceBidInput>): Promise<{ lot: LotRow; bids: SeenBid[] }> {

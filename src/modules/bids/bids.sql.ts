@@ -6,33 +6,47 @@ import { staffQuery } from '../../core/policies';
 import type { BatchRow } from '../notifications/notifications.service';
 import { ParticipantState, type Participant } from '../trading/trading.entity';
 import type { PlannedBid } from './bids.auction';
-import type { BidRow } from './bids.entity';
+import type { LogEntryRow } from '../bidlog/bidlog.append';
 
-/** What a round of bids reads of its lot, locked. */
+/** A bid of a round with its drawn id and its bid log entry. */
+export type LoggedBid = PlannedBid & { id: string; entry: LogEntryRow };
+import type { BidRow } from './bids.entity';
+import { lotRulesColumn, lotRulesOf, type LotRules } from '../rules/rules.sql';
+
+/** What a round of bids reads of its lot, locked, with the platform rules the lot was created with (null: none). */
 export type LotRow = Pick<
   Lot,
   'id' | 'lotType' | 'lotState' | 'winnerId' | 'startPrice' | 'minStep' | 'maxStep' | 'highestBid' | 'startTime' | 'endTime' | 'organizerId' | 'publisherId'
->;
+> & { rules: LotRules | null };
 
 /** A participant as a round of bids reads and changes it. */
-export type ParticipantRow = Pick<Participant, 'id' | 'accountId' | 'state' | 'currentBid' | 'maxBid' | 'maxBidAt' | 'updatedAt'>;
+export type ParticipantRow = Pick<Participant, 'id' | 'accountId' | 'state' | 'currentBid' | 'maxBid' | 'maxBidAt' | 'maxBidDigest' | 'updatedAt'>;
 
 const money = (v: string | null) => (v === null ? null : new Money(v));
 const text = (m: Money | null) => (m === null ? null : formatMoney(m));
 
 /**
- * The statements that open a round: lock the lot's row (bids of every instance queue here),
+ * The statements that open a round: lock the lot's row (bids of every instance queue here; `no
+ * key update` excludes every other bid round and every FOR SHARE or FOR UPDATE reader of the lot
+ * alike, and spares only the key checks of rows that merely reference the lot),
  * then read the bidders of the round, the live max bids and the leader (whose current bid is the
- * highest). They travel with the transaction's `begin` in one round trip; the second runs once
- * the lock is held and sees what the previous holder committed.
+ * highest), then the head of the lot's bid log and ids for the bids the round may place (at most
+ * three a request: its own bid and two proxy answers), so that their log entries are hashed before
+ * the one statement that writes both. Ids drawn under the lock keep a lot's bids increasing in id;
+ * unused ones are gaps, as any rolled back insert leaves. They travel with the transaction's `begin`
+ * in one round trip; those after the first run once the lock is held and see what the previous
+ * holder committed.
  */
-export function openRound(lotId: string, accountIds: string[]): Statement[] {
+export function openRound(lotId: string, accountIds: string[], bidsAtMost: number): Statement[] {
   return [
-    sql.render(sql`select id, lot_type, lot_state, winner_id, start_price, min_step, max_step, highest_bid, start_time, end_time, organizer_id, publisher_id
-               from lots where id = ${lotId} for update`),
-    sql.render(sql`select id, account_id, state, current_bid, max_bid, max_bid_at, updated_at from participants
+    sql.render(sql`select id, lot_type, lot_state, winner_id, start_price, min_step, max_step, highest_bid, start_time, end_time, organizer_id, publisher_id,
+                      ${lotRulesColumn}
+               from lots where id = ${lotId} for no key update`),
+    sql.render(sql`select id, account_id, state, current_bid, max_bid, max_bid_at, max_bid_digest, updated_at from participants
               where lot_id = ${lotId} and (account_id = any (${sql.array(accountIds, 'text')}) or (state = ${ParticipantState.Pending} and max_bid is not null)
                                    or current_bid = (select highest_bid from lots where id = ${lotId}))`),
+    sql.render(sql`select seq, hash from bid_log where lot_id = ${lotId} order by seq desc limit 1`),
+    sql.render(sql`select nextval('bids_id_seq')::text as id from generate_series(1, ${bidsAtMost})`),
   ];
 }
 
@@ -52,6 +66,7 @@ export function lotRowOf(rows: Record<string, unknown>[]): LotRow | null {
     endTime: timestamp(r.end_time) as Date,
     organizerId: r.organizer_id as string,
     publisherId: r.publisher_id as string,
+    rules: lotRulesOf(r.rules),
   };
 }
 
@@ -63,6 +78,7 @@ export function participantRowsOf(rows: Record<string, unknown>[]): ParticipantR
     currentBid: money(r.current_bid as string | null),
     maxBid: money(r.max_bid as string | null),
     maxBidAt: timestamp(r.max_bid_at),
+    maxBidDigest: r.max_bid_digest as string | null,
     updatedAt: timestamp(r.updated_at) as Date,
   }));
 }
@@ -77,24 +93,31 @@ export function overbidRecipients(lot: LotRow, overbid: string[]): Sql {
 }
 
 /**
- * Writes a round in one statement: its bids in the order they were placed, the participants it
- * changed, the lot's highest bid, and the notifications `notify` inserts. `writtenRound` reads
- * its answer.
+ * Writes a round in one statement: its bids (with the ids drawn by `openRound`) in the order they
+ * were placed and their bid log entries, the participants it changed, the lot's highest bid, and
+ * the notifications `notify` inserts. `writtenRound` reads its answer.
  */
-export function writeRound(lot: LotRow, bids: PlannedBid[], changed: ParticipantRow[], notify: Sql, at: Date): Statement {
+export function writeRound(lot: LotRow, bids: LoggedBid[], changed: ParticipantRow[], notify: Sql, at: Date): Statement {
   return sql.render(sql`with placed as (
-       insert into bids (lot_id, participant_id, account_id, amount, placed_by_proxy, created_at)
-       select ${lot.id}::bigint, b.participant_id, b.account_id, b.amount, b.by_proxy, ${at}::timestamptz
-         from unnest(${sql.array(bids.map((b) => b.participantId), 'bigint')}, ${sql.array(bids.map((b) => b.accountId), 'text')},
+       insert into bids (id, lot_id, participant_id, account_id, amount, placed_by_proxy, created_at)
+       select b.id, ${lot.id}::bigint, b.participant_id, b.account_id, b.amount, b.by_proxy, ${at}::timestamptz
+         from unnest(${sql.array(bids.map((b) => b.id), 'bigint')}, ${sql.array(bids.map((b) => b.participantId), 'bigint')}, ${sql.array(bids.map((b) => b.accountId), 'text')},
                      ${sql.array(bids.map((b) => formatMoney(b.amount)), 'numeric')}, ${sql.array(bids.map((b) => b.byProxy), 'boolean')})
-              with ordinality as b(participant_id, account_id, amount, by_proxy, n)
+              with ordinality as b(id, participant_id, account_id, amount, by_proxy, n)
         order by b.n
        returning id::text, participant_id::text, account_id, amount::text, placed_by_proxy
+     ), logged as (
+       insert into bid_log (bid_id, lot_id, seq, request_digest, bidder_salt, hash)
+       select e.bid_id, ${lot.id}::bigint, e.seq, e.request_digest, e.salt, e.hash
+         from unnest(${sql.array(bids.map((b) => b.id), 'bigint')}, ${sql.array(bids.map((b) => b.entry.seq), 'integer')}, ${sql.array(bids.map((b) => b.digest), 'text')},
+                     ${sql.array(bids.map((b) => b.entry.salt), 'text')}, ${sql.array(bids.map((b) => b.entry.hash), 'text')})
+              as e(bid_id, seq, request_digest, salt, hash)
      ), moved as (
-       update participants p set current_bid = v.current_bid, max_bid = v.max_bid, max_bid_at = v.max_bid_at, updated_at = ${at}
+       update participants p set current_bid = v.current_bid, max_bid = v.max_bid, max_bid_at = v.max_bid_at, max_bid_digest = v.max_bid_digest, updated_at = ${at}
          from unnest(${sql.array(changed.map((p) => p.id), 'bigint')}, ${sql.array(changed.map((p) => text(p.currentBid)), 'numeric')},
-                     ${sql.array(changed.map((p) => text(p.maxBid)), 'numeric')}, ${sql.array(changed.map((p) => p.maxBidAt), 'timestamptz')})
-              as v(id, current_bid, max_bid, max_bid_at)
+                     ${sql.array(changed.map((p) => text(p.maxBid)), 'numeric')}, ${sql.array(changed.map((p) => p.maxBidAt), 'timestamptz')},
+                     ${sql.array(changed.map((p) => p.maxBidDigest), 'text')})
+              as v(id, current_bid, max_bid, max_bid_at, max_bid_digest)
         where p.id = v.id
      ), raised as (
        update lots set highest_bid = ${text(lot.highestBid)}::numeric, updated_at = ${at}

@@ -5,22 +5,22 @@ import { BlacklistEntryGql } from './blacklist.types';
 @Resolver()
 export class BlacklistResolver {
   @Query(() => [BlacklistEntryGql], { description: "The blacklisted accounts of the caller's platforms (staff only)" })
-  blacklist(@Ctx() { rc, services }: GraphQLContext): Promise<BlacklistEntryGql[]> {
-    return services.blacklist.list(rc);
+  blacklist(@Ctx() { ctx, services }: GraphQLContext): Promise<BlacklistEntryGql[]> {
+    return services.blacklist.list(ctx);
   }
 
   @Mutation(() => BlacklistEntryGql, { description: 'Stops or pauses an account; staff of its platform only' })
   blacklistAccount(
     @Arg('accountId', () => String) accountId: string,
     @Arg('state', () => String, { description: 'stopped or paused' }) state: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<BlacklistEntryGql> {
-    return services.blacklist.put(rc, { accountId, state });
+    return services.blacklist.put(ctx, { accountId, state });
   }
 
   @Mutation(() => Boolean, { description: 'Takes an account off the blacklist; staff of its platform only' })
-  async unblacklistAccount(@Arg('accountId', () => String) accountId: string, @Ctx() { rc, services }: GraphQLContext): Promise<boolean> {
-    await services.blacklist.remove(rc, accountId);
+  async unblacklistAccount(@Arg('accountId', () => String) accountId: string, @Ctx() { ctx, services }: GraphQLContext): Promise<boolean> {
+    await services.blacklist.remove(ctx, accountId);
     return true;
   }
 }

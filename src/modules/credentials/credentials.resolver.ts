@@ -8,33 +8,33 @@ export class CredentialsResolver {
   createCredentials(
     @Arg('accountId', () => String) accountId: string,
     @Arg('password', () => String) password: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<CredentialsGql> {
-    return services.credentials.create(rc, { accountId, password });
+    return services.credentials.create(ctx, { accountId, password });
   }
 
   @Mutation(() => TokenGql, { description: 'Signs in by accountId, or by email with platformId (POST /jwt)' })
   issueToken(
     @Arg('password', () => String) password: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
     @Arg('accountId', () => String, { nullable: true }) accountId?: string,
     @Arg('email', () => String, { nullable: true }) email?: string,
     @Arg('platformId', () => String, { nullable: true }) platformId?: string,
   ): Promise<TokenGql> {
-    return services.credentials.issueToken(rc, { accountId, email, platformId, password });
+    return services.credentials.issueToken(ctx, { accountId, email, platformId, password });
   }
 
   @Mutation(() => TokenGql, { description: 'A new token for a still-valid bearer token' })
-  refreshToken(@Ctx() { rc, services }: GraphQLContext): Promise<TokenGql> {
-    return services.credentials.refreshToken(rc);
+  refreshToken(@Ctx() { ctx, services }: GraphQLContext): Promise<TokenGql> {
+    return services.credentials.refreshToken(ctx);
   }
 
   @Mutation(() => CredentialsGql, { description: "Changes the bearer token's account password (PATCH /credentials)" })
   changePassword(
     @Arg('oldPassword', () => String) oldPassword: string,
     @Arg('newPassword', () => String) newPassword: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<CredentialsGql> {
-    return services.credentials.changePassword(rc, { oldPassword, newPassword });
+    return services.credentials.changePassword(ctx, { oldPassword, newPassword });
   }
 }

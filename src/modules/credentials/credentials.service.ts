@@ -16,7 +16,7 @@ import {
   type CreateCredentialsInput,
   type IssueTokenInput,
 } from './credentials.input';
-import { accountSubject, emailSubject, SignInLimit } from './sign-in-limit';
+import { accountSubject, addressSubject, emailSubject, fromAddress, MAX_FAILURES, SignInLimit } from './sign-in-limit';
 
 export function claimsOf(account: Account): JwtClaims {
   return {
@@ -68,6 +68,8 @@ export interface TokenResult {
 export class CredentialsService {
   constructor(
     private readonly jwt: JwtService,
+    /** Failed sign-ins from one address, on any accounts, that refuse its further attempts for a while. */
+    private readonly failuresPerAddress: number,
     readonly signInLimit = new SignInLimit(),
   ) {}
 
@@ -96,7 +98,8 @@ export class CredentialsService {
 
   /**
    * POST /jwt. An unknown account and a wrong password get the same answer after the same work.
-   * Past 10 failures in 15 minutes per account or per email, the password is not even checked.
+   * Past 10 failures in 15 minutes per account or per email from the caller's address, or
+   * `failuresPerAddress` from the address on any accounts, the password is not even checked.
    */
   async issueToken(ctx: RequestContext, input: Untrusted<IssueTokenInput>): Promise<TokenResult> {
     const attrs = this.identification(input);
@@ -105,8 +108,12 @@ export class CredentialsService {
       : await findAccountByEmail(ctx.em, attrs.platformId as string, attrs.email as string);
     const subjects = [attrs.accountId ? accountSubject(attrs.accountId) : emailSubject(attrs.platformId as string, attrs.email as string)];
     if (account) subjects.push(accountSubject(account.id));
+    const limits = [
+      ...subjects.map((s) => ({ subject: fromAddress(s, ctx.address), max: MAX_FAILURES })),
+      { subject: addressSubject(ctx.address), max: this.failuresPerAddress },
+    ];
 
-    const reservation = await this.signInLimit.reserve(ctx.em, subjects);
+    const reservation = await this.signInLimit.reserve(ctx.em, limits);
     const credential = account ? await storedCredential(ctx.em, account.id) : null;
     const valid = await verifyPassword(attrs.password, credential?.passwordHash ?? null);
     if (!valid || !account) throw unauthenticated('invalid_credentials', 'the account id, email or password is wrong');

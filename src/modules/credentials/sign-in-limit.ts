@@ -2,12 +2,27 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { rateLimited } from '../../core/errors';
 import { SignInFailure } from './credentials.entity';
 
-/** PROTOCOL.md §8: at most 10 failed sign-ins per account or per email in 15 minutes. */
+/** PROTOCOL.md §8: at most 10 failed sign-ins per account or per email in 15 minutes, from one address. */
 export const MAX_FAILURES = 10;
 export const FAILURE_WINDOW_MS = 15 * 60 * 1000;
 
 export const accountSubject = (accountId: string) => `account:${accountId}`;
 export const emailSubject = (platformId: string, email: string) => `email:${platformId}:${email.trim().toLowerCase()}`;
+/**
+ * An account's or email's failures are counted per address: a stranger who fails ten times
+ * elsewhere does not lock the owner out, only himself.
+ */
+export const fromAddress = (subject: string, address: string) => `${subject} from ${address}`;
+/** Every failure from one address, whatever account it tried: one guess on each of many accounts meets a limit too. */
+export const addressSubject = (address: string) => `address:${address}`;
+
+export interface SubjectLimit {
+  subject: string;
+  /** Failures in the window that refuse further attempts. */
+  max: number;
+}
+
+const likePrefix = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * Failed attempts are rows of `sign_in_failures`, so the limit holds across instances. An attempt
@@ -17,8 +32,9 @@ export const emailSubject = (platformId: string, email: string) => `email:${plat
  */
 export class SignInLimit {
   /** Reserves an attempt against every subject, or answers 429 when one has used up its failures. */
-  async reserve(em: EntityManager, subjects: string[]): Promise<string[]> {
-    const distinct = [...new Set(subjects)].sort();
+  async reserve(em: EntityManager, limits: SubjectLimit[]): Promise<string[]> {
+    const maxOf = new Map(limits.map((l) => [l.subject, l.max]));
+    const distinct = [...maxOf.keys()].sort();
     return em.transactional(async (tx) => {
       const connection = tx.getConnection();
       for (const subject of distinct) {
@@ -29,8 +45,8 @@ export class SignInLimit {
       await tx.nativeDelete(SignInFailure, { subject: { $in: distinct }, failedAt: { $lte: since } });
       let until: Date | null = null;
       for (const subject of distinct) {
-        // The limit frees when the MAX_FAILURES-th newest failure leaves the window.
-        const [freeing] = await tx.find(SignInFailure, { subject, failedAt: { $gt: since } }, { orderBy: { failedAt: 'desc' }, offset: MAX_FAILURES - 1, limit: 1 });
+        // The limit frees when the max-th newest failure leaves the window.
+        const [freeing] = await tx.find(SignInFailure, { subject, failedAt: { $gt: since } }, { orderBy: { failedAt: 'desc' }, offset: (maxOf.get(subject) as number) - 1, limit: 1 });
         const frees = freeing && new Date(freeing.failedAt.getTime() + FAILURE_WINDOW_MS);
         if (frees && (!until || frees > until)) until = frees;
       }
@@ -46,8 +62,8 @@ export class SignInLimit {
     if (reservation.length) await em.nativeDelete(SignInFailure, { id: { $in: reservation } });
   }
 
-  /** Forgets the failures of an account whose password was just reset. */
+  /** Forgets the failures of an account whose password was just reset, from every address. */
   async forget(em: EntityManager, subjects: string[]): Promise<void> {
-    await em.nativeDelete(SignInFailure, { subject: { $in: subjects } });
+    await em.nativeDelete(SignInFailure, { $or: subjects.map((s) => ({ subject: { $like: `${likePrefix(fromAddress(s, ''))}%` } })) });
   }
 }

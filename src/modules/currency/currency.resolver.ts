@@ -9,27 +9,27 @@ export class CurrencyResolver {
     @Arg('from', () => String) from: string,
     @Arg('to', () => String) to: string,
     @Arg('amount', () => String, { description: 'Non-negative, at most two decimals' }) amount: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<ConvertedCurrencyGql> {
-    return convertedCurrencyGql(await services.currency.convert(rc, { from, to, amount }));
+    return convertedCurrencyGql(await services.currency.convert(ctx, { from, to, amount }));
   }
 
   @Query(() => [ConvertedCurrencyGql], { description: 'POST /convert: up to 100 conversions, answered in the same order (public)' })
-  async convertMany(@Arg('items', () => [ConvertInputGql]) items: ConvertInputGql[], @Ctx() { rc, services }: GraphQLContext): Promise<ConvertedCurrencyGql[]> {
-    return (await services.currency.convertMany(rc, { items })).map(convertedCurrencyGql);
+  async convertMany(@Arg('items', () => [ConvertInputGql]) items: ConvertInputGql[], @Ctx() { ctx, services }: GraphQLContext): Promise<ConvertedCurrencyGql[]> {
+    return (await services.currency.convertMany(ctx, { items })).map(convertedCurrencyGql);
   }
 
   @Query(() => [CurrencyRateGql], { description: 'The stored rates, units per 1 EUR (public)' })
-  async currencyRates(@Ctx() { rc, services }: GraphQLContext): Promise<CurrencyRateGql[]> {
-    return (await services.currency.list(rc)).map(currencyRateGql);
+  async currencyRates(@Ctx() { ctx, services }: GraphQLContext): Promise<CurrencyRateGql[]> {
+    return (await services.currency.list(ctx)).map(currencyRateGql);
   }
 
   @Mutation(() => CurrencyRateGql, { description: 'Sets the rate of a currency as of now; admins of any platform and platform accounts. EUR is fixed at 1.' })
   async setCurrencyRate(
     @Arg('currency', () => String) currency: string,
     @Arg('unitsPerEur', () => String, { description: 'Units of the currency per 1 EUR: positive, at most 12 decimals' }) unitsPerEur: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<CurrencyRateGql> {
-    return currencyRateGql(await services.currency.setRate(rc, { currency, unitsPerEur }));
+    return currencyRateGql(await services.currency.setRate(ctx, { currency, unitsPerEur }));
   }
 }

@@ -5,9 +5,11 @@ import { DomainError, forbidden, invalid, type ErrorItem } from '../../core/erro
 import { formatMoney, Money, parseMoney } from '../../core/money';
 import { isStaffOfAnyPlatform, requireCaller } from '../../core/policies';
 import { CURRENCIES } from '../accounts/accounts.input';
+import { rowsOf } from '../../db/query';
 import { CurrencyRate } from './currency.entity';
 import { BASE_CURRENCY, isCurrency, MAX_BULK_ITEMS, parseRateInput, type Currency } from './currency.input';
 import type { RatesDocument } from './currency.source';
+import { repriceLots } from './currency.sql';
 
 export type Converter = (amount: Decimal.Value, from: string, to: string) => Money;
 
@@ -154,7 +156,9 @@ export class CurrencyService {
     if (currency === BASE_CURRENCY) throw invalid('rate_fixed', `${BASE_CURRENCY} is the base currency; its rate is always 1`, { field: 'currency' });
     return ctx.em.transactional(async (em) => {
       const now = new Date();
-      return em.upsert(CurrencyRate, { currency, unitsPerEur: (rate as Decimal).toFixed(), asOf: now, updatedAt: now }, { onConflictFields: ['currency'] });
+      const stored = await em.upsert(CurrencyRate, { currency, unitsPerEur: (rate as Decimal).toFixed(), asOf: now, updatedAt: now }, { onConflictFields: ['currency'] });
+      await rowsOf(em, repriceLots([currency]));
+      return stored;
     });
   }
 
@@ -183,6 +187,7 @@ export class CurrencyService {
         'all',
         trx,
       );
+      if (changed.length) await rowsOf(tx, repriceLots(changed.map((c) => c.currency)));
       return changed.length;
     });
   }

@@ -5,19 +5,19 @@ import { DocumentGql, documentGql, DocumentPageGql } from './documents.types';
 @Resolver()
 export class DocumentsResolver {
   @Query(() => DocumentGql, { description: 'GET /documents/{id}: public documents to anyone, private ones to their owners' })
-  async document(@Arg('id', () => ID) id: string, @Ctx() { rc, services }: GraphQLContext): Promise<DocumentGql> {
-    const { document, storageLink } = await services.documents.get(rc, id);
+  async document(@Arg('id', () => ID) id: string, @Ctx() { ctx, services }: GraphQLContext): Promise<DocumentGql> {
+    const { document, storageLink } = await services.documents.get(ctx, id);
     return documentGql(document, storageLink);
   }
 
   @Query(() => DocumentPageGql, { description: 'GET /documents?in=…: the named documents, each owned by the caller, in the order named' })
   async documents(
     @Arg('in', () => [ID], { description: 'Document ids' }) ids: string[],
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
     @Arg('page', () => Int, { nullable: true, description: 'From 0' }) page?: number | null,
     @Arg('size', () => Int, { nullable: true, description: '1 to 100; 10 by default' }) size?: number | null,
   ): Promise<DocumentPageGql> {
-    const result = await services.documents.list(rc, { ids, page: page ?? undefined, size: size ?? undefined });
+    const result = await services.documents.list(ctx, { ids, page: page ?? undefined, size: size ?? undefined });
     return { items: result.items.map((d) => documentGql(d, '')), totalItems: result.total, page: result.page, size: result.size };
   }
 }

@@ -17,23 +17,23 @@ const INDEX_QUERY: QuerySpec = {
 export function documentsRoutes(router: AppRouter, config: Pick<Config, 'UPLOAD_LIMIT' | 'SIGNATURE_LEGACY'>): void {
   const { documents } = router.services;
 
-  router.post('/documents', { authenticated: true, status: 201, fields: 'form' }, async ({ rc, koa }) => {
-    const { bytes, fileName, attributes } = await readUpload(koa, rc, config.UPLOAD_LIMIT, config.SIGNATURE_LEGACY);
+  router.post('/documents', { summary: 'Upload a document (multipart: file, and file[attributes] as a JSON:API document)', authenticated: true, status: 201, fields: 'form', body: 'multipart', response: 'documents' }, async ({ ctx, koa }) => {
+    const { bytes, fileName, attributes } = await readUpload(koa, ctx, config.UPLOAD_LIMIT, config.SIGNATURE_LEGACY);
     const { document_type, owners, expires } = attributes;
-    const { document, storageLink } = await documents.upload(rc, { file: bytes, fileName, documentType: document_type, owners, expires });
+    const { document, storageLink } = await documents.upload(ctx, { file: bytes, fileName, documentType: document_type, owners, expires });
     return { data: presentDocument(document, storageLink) };
   });
 
-  router.get('/documents/:id', {}, async ({ rc, params }) => {
-    const { document, storageLink } = await documents.get(rc, params.id);
+  router.get('/documents/:id', { summary: 'Read a document and its storage link', response: 'documents' }, async ({ ctx, params }) => {
+    const { document, storageLink } = await documents.get(ctx, params.id);
     return { data: presentDocument(document, storageLink) };
   });
 
   const listFields = { in: 'query', names: { ids: 'in', page: 'page.number', size: 'page.size' } } as const;
-  router.get('/documents', { authenticated: true, query: INDEX_QUERY, fields: listFields }, async ({ rc, query, path, search, koa }) => {
+  router.get('/documents', { summary: 'List documents by id', authenticated: true, response: ['documents'], query: INDEX_QUERY, fields: listFields }, async ({ ctx, query, path, search, koa }) => {
     const ids = query.plain.in as string[];
     const { number, size } = query.page as { number: number; size: number };
-    const page = await documents.list(rc, { ids, page: number, size });
+    const page = await documents.list(ctx, { ids, page: number, size });
     return {
       data: page.items.map((d) => presentDocument(d, '')),
       links: numberLinks(path, search, page.page, page.size, page.total, koa.originalUrl),
@@ -41,9 +41,9 @@ export function documentsRoutes(router: AppRouter, config: Pick<Config, 'UPLOAD_
     };
   });
 
-  router.koa.get('/files/:id', async (koa) => {
+  router.raw(['get'], '/files/:id', { summary: 'The bytes of a document, through a signed link', produces: 'application/octet-stream' }, async (koa) => {
     const { expires, signature } = koa.query as Record<string, string | undefined>;
-    const { stream, size, document } = await documents.openLink(koa.state.rc, koa.params.id, expires, signature);
+    const { stream, size, document } = await documents.openLink(koa.state.ctx, koa.params.id, expires, signature);
     koa.set('Content-Disposition', contentDisposition(document));
     // Uploaded HTML must not run scripts on our origin.
     koa.set('Content-Security-Policy', "sandbox; default-src 'none'");

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
-import { forbidden, invalid, notFound, unauthenticated } from '../../core/errors';
+import { DomainError, forbidden, invalid, notFound, unauthenticated } from '../../core/errors';
 import { requireCaller } from '../../core/policies';
 import { validateInput } from '../../core/validate';
 import { Account } from '../accounts/accounts.entity';
@@ -44,9 +44,15 @@ export class DocumentsService {
   constructor(
     private readonly storage: DocumentStorage,
     private readonly linkTtl: number,
+    /** Bytes of live documents one account may have uploaded. */
+    private readonly quotaBytes: number,
   ) {}
 
-  /** POST /documents. The bytes are stored before the row, and removed again when the row fails. */
+  /**
+   * POST /documents. The bytes are stored before the row, and removed again when the row fails.
+   * The row is written under a lock per uploader, after the uploader's live documents are summed
+   * against the quota, so that concurrent uploads cannot together exceed it.
+   */
   async upload(ctx: RequestContext, input: UploadInput): Promise<DocumentView> {
     const caller = requireCaller(ctx);
     const attrs = validateInput(uploadFields, input);
@@ -62,21 +68,42 @@ export class DocumentsService {
     const fileName = cleanFileName(input.fileName) || id;
     await this.storage.put(id, input.file, { contentType, fileName });
     try {
-      const document = ctx.em.create(StoredDocument, {
-        id,
-        fileName,
-        contentType,
-        size: input.file.length,
-        documentType: attrs.documentType,
-        owners,
-        uploadedBy: caller.accountId,
-        expiresAt: days === null ? null : new Date(Date.now() + days * 86_400_000),
+      const document = await ctx.em.transactional(async (tx) => {
+        await this.requireRoom(tx, caller.accountId, input.file.length);
+        return tx.create(StoredDocument, {
+          id,
+          fileName,
+          contentType,
+          size: input.file.length,
+          documentType: attrs.documentType,
+          owners,
+          uploadedBy: caller.accountId,
+          expiresAt: days === null ? null : new Date(Date.now() + days * 86_400_000),
+        });
       });
-      await ctx.em.flush();
       return { document, storageLink: await this.linkOf(document) };
     } catch (err) {
       await this.storage.delete(id).catch(() => undefined);
       throw err;
+    }
+  }
+
+  private async requireRoom(tx: EntityManager, accountId: string, size: number): Promise<void> {
+    const connection = tx.getConnection();
+    const context = tx.getTransactionContext();
+    await connection.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`documents:${accountId}`], 'all', context);
+    const [{ used }] = await connection.execute<{ used: string }[]>(
+      'select coalesce(sum(size), 0) as used from documents where uploaded_by = ? and (expires_at is null or expires_at > now())',
+      [accountId],
+      'all',
+      context,
+    );
+    if (Number(used) + size > this.quotaBytes) {
+      throw DomainError.of(
+        'payload_too_large',
+        'storage_quota_exceeded',
+        `the storage quota is ${this.quotaBytes} bytes per account; ${used} are in use, and this document has ${size}`,
+      );
     }
   }
 

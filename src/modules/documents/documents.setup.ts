@@ -8,7 +8,7 @@ import { LinkSigner, LocalStorage, type DocumentStorage } from './documents.stor
 
 /** The documents service over the configured storage: S3 when S3_BUCKET is set, else DATA_DIR/documents. */
 export function createDocumentsService(config: Config, master: Keypair): DocumentsService {
-  return new DocumentsService(storageOf(config, master), config.STORAGE_LINK_TTL);
+  return new DocumentsService(storageOf(config, master), config.STORAGE_LINK_TTL, config.DOCUMENT_QUOTA_BYTES);
 }
 
 function storageOf(config: Config, master: Keypair): DocumentStorage {

@@ -20,7 +20,7 @@ const FRAMING = 64 * 1024;
  * at most `limit` bytes of file (413 beyond, while streaming). The JSON body reader leaves
  * multipart to this route, so the signature's digest is checked here, over the bytes received.
  */
-export async function readUpload(koa: Context, rc: RequestContext, limit: number, legacySignatures: boolean): Promise<ReceivedUpload> {
+export async function readUpload(koa: Context, ctx: RequestContext, limit: number, legacySignatures: boolean): Promise<ReceivedUpload> {
   if (koa.request.type !== 'multipart/form-data') {
     throw DomainError.of('unsupported_media_type', 'unsupported_media_type', 'POST /documents takes multipart/form-data', { header: 'Content-Type' });
   }
@@ -45,7 +45,7 @@ export async function readUpload(koa: Context, rc: RequestContext, limit: number
     if (typeof code === 'string' && code.startsWith('LIMIT_')) throw invalid('invalid_field', `the form has too many or too large parts (${code})`);
     throw invalid('body_unreadable', 'the multipart body could not be read');
   }
-  requireDigest(koa, rc, hash.digest('base64'), legacySignatures);
+  requireDigest(koa, ctx, hash.digest('base64'), legacySignatures);
 
   const file = koa.request.file;
   if (!file) throw invalid('missing_field', 'the form needs a file part named file', { pointer: '/file' });
@@ -53,8 +53,8 @@ export async function readUpload(koa: Context, rc: RequestContext, limit: number
 }
 
 /** A signed upload must sign `digest`, and it must match the body (PROTOCOL.md §3.1). */
-function requireDigest(koa: Context, rc: RequestContext, sha256: string, legacySignatures: boolean): void {
-  if (rc.caller?.via !== 'signature') return;
+function requireDigest(koa: Context, ctx: RequestContext, sha256: string, legacySignatures: boolean): void {
+  if (ctx.caller?.via !== 'signature') return;
   const authorization = koa.get('authorization');
   const value = koa.get('signature') || (authorization.startsWith('Signature ') ? authorization.slice(10) : '');
   const signed = parseSignatureParams(value)?.headers ?? [];

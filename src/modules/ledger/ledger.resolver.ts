@@ -5,14 +5,14 @@ import { LedgerAccountGql, ledgerAccountGql, SubmittedTransactionGql, submittedT
 @Resolver()
 export class LedgerResolver {
   @Query(() => LedgerAccountGql, { description: 'GET /ledger/accounts/{id}: public' })
-  async ledgerAccount(@Arg('id', () => String) id: string, @Ctx() { rc, services }: GraphQLContext): Promise<LedgerAccountGql> {
-    return ledgerAccountGql(await services.ledger.account(rc, id));
+  async ledgerAccount(@Arg('id', () => String) id: string, @Ctx() { ctx, services }: GraphQLContext): Promise<LedgerAccountGql> {
+    return ledgerAccountGql(await services.ledger.account(ctx, id));
   }
 
   @Mutation(() => SubmittedTransactionGql, {
     description: 'POST /transactions: a base64 transaction envelope, authenticated by its own signatures; a rejection carries the result XDR in extensions.meta["auction-xdr"]',
   })
-  async submitTransaction(@Arg('tx', () => String) tx: string, @Ctx() { rc, services }: GraphQLContext): Promise<SubmittedTransactionGql> {
-    return submittedTransactionGql(await services.ledger.submit(rc, { tx }));
+  async submitTransaction(@Arg('tx', () => String) tx: string, @Ctx() { ctx, services }: GraphQLContext): Promise<SubmittedTransactionGql> {
+    return submittedTransactionGql(await services.ledger.submit(ctx, { tx }));
   }
 }

@@ -9,6 +9,7 @@ import { LiveStream } from '../../live/live.stream';
 import type { BidPlacedEvent, NotificationEvent } from '../../live/live.topics';
 import { PerMessage } from '../../live/per-message';
 import { Bid } from '../bids/bids.entity';
+import { NotificationType } from '../notifications/notifications.entity';
 import { bidEvent } from '../bids/bids.events';
 import { findLot } from '../lots/lots.find';
 import type { LotsService, LotsView } from '../lots/lots.service';
@@ -64,8 +65,9 @@ export class LiveFeeds {
     };
     // Replayed bids are this subscriber's own reads: pushed without a key, executed for it alone.
     const replayed = (e: BidPlacedEvent) => stream.push(sees(e) ? e : hidden(e));
+    const lost = (err: unknown) => stream.fail(err);
     if (from === null) {
-      stream.onEnd(await this.source.onBid(lot.id, live));
+      stream.onEnd(await this.source.onBid(lot.id, live, lost));
       return stream;
     }
     const buffered: BidPlacedEvent[] = [];
@@ -74,7 +76,7 @@ export class LiveFeeds {
       await this.source.onBid(lot.id, (e, message) => {
         if (replayedTo === null) buffered.push(e);
         else if (BigInt(e.id) > replayedTo) live(e, message);
-      }),
+      }, lost),
     );
     try {
       const missed = await bidsAfter(ctx.em.fork(), lot.id, from);
@@ -101,7 +103,7 @@ export class LiveFeeds {
           (v) => stream.push(v),
           (err: unknown) => stream.fail(err),
         );
-      }),
+      }, (err) => stream.fail(err)),
     );
     return stream;
   }
@@ -110,7 +112,19 @@ export class LiveFeeds {
   async notifications(ctx: RequestContext): Promise<LiveStream<NotificationEvent>> {
     const caller = requireCaller(ctx);
     const stream = new LiveStream<NotificationEvent>();
-    stream.onEnd(await this.source.onNotification(caller.accountId, (n) => stream.push(n)));
+    stream.onEnd(await this.source.onNotification(caller.accountId, (n) => stream.push(n), (err) => stream.fail(err)));
+    return stream;
+  }
+
+  /** `savedSearchMatched`: the caller's notifications that a new lot matched a saved search (docs/saved-searches.md). */
+  async savedSearchMatches(ctx: RequestContext): Promise<LiveStream<NotificationEvent>> {
+    const caller = requireCaller(ctx);
+    const stream = new LiveStream<NotificationEvent>();
+    stream.onEnd(
+      await this.source.onNotification(caller.accountId, (n) => {
+        if (n.type === NotificationType.SavedSearchMatched) stream.push(n);
+      }),
+    );
     return stream;
   }
 }

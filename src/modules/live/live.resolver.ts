@@ -25,7 +25,7 @@ export class LiveResolver {
   @Extensions(CONTEXT_FREE)
   @Subscription(() => BidEventGql, {
     description: 'Every accepted bid on the lot; with `after` (a bid id), first the bids placed after that one',
-    subscribe: ({ args, context }: Subscribed<{ lotId: string; after?: string | null }>) => context.services.feeds.bids(context.rc, args.lotId, args.after),
+    subscribe: ({ args, context }: Subscribed<{ lotId: string; after?: string | null }>) => context.services.feeds.bids(context.ctx, args.lotId, args.after),
   })
   bidPlaced(
     @Root() bid: BidView,
@@ -37,7 +37,7 @@ export class LiveResolver {
 
   @Subscription(() => LotGql, {
     description: 'The lot after each change of its state, highest bid, winner, times or winner details',
-    subscribe: ({ args, context }: Subscribed<{ lotId: string }>) => context.services.feeds.lot(context.rc, args.lotId),
+    subscribe: ({ args, context }: Subscribed<{ lotId: string }>) => context.services.feeds.lot(context.ctx, args.lotId),
   })
   lotUpdated(@Root() view: LotsView, @Arg('lotId', () => ID) _lotId: string): LotGql {
     return lotGql(view.lots[0], view.convert);
@@ -45,9 +45,17 @@ export class LiveResolver {
 
   @Subscription(() => NotificationGql, {
     description: "The caller's own notifications as they are created (authentication required)",
-    subscribe: ({ context }: Subscribed<object>) => context.services.feeds.notifications(context.rc),
+    subscribe: ({ context }: Subscribed<object>) => context.services.feeds.notifications(context.ctx),
   })
   notificationAdded(@Root() n: NotificationEvent): NotificationGql {
+    return notificationGql(n);
+  }
+
+  @Subscription(() => NotificationGql, {
+    description: "The caller's saved_search_matched notifications: a new lot matched one of its saved searches (authentication required)",
+    subscribe: ({ context }: Subscribed<object>) => context.services.feeds.savedSearchMatches(context.ctx),
+  })
+  savedSearchMatched(@Root() n: NotificationEvent): NotificationGql {
     return notificationGql(n);
   }
 }

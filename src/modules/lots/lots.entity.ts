@@ -31,7 +31,7 @@ export class Lot {
   [OptionalProps]?:
     | 'lotState' | 'highestBid' | 'b2bVehiclePrice' | 'b2cVehiclePrice' | 'b2cTotalPrice' | 'winnerId'
     | 'country' | 'city' | 'year' | 'maker' | 'model' | 'vin' | 'wheel' | 'fuelType' | 'transmission'
-    | 'registered' | 'engineVolume' | 'sourceLotId' | 'yardNumber' | 'saleStatus' | 'createdAt' | 'updatedAt';
+    | 'registered' | 'engineVolume' | 'sourceLotId' | 'yardNumber' | 'saleStatus' | 'rulesVersion' | 'extensions' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'bigint', autoincrement: true })
   id!: string;
@@ -110,6 +110,14 @@ export class Lot {
   @Property({ type: 'bigint', nullable: true }) sourceLotId: string | null = null;
   @Property({ type: 'integer', nullable: true }) yardNumber: number | null = null;
   @Property({ type: 'string', length: 20, nullable: true }) saleStatus: string | null = null;
+
+  /** The version of its publisher's rules the lot was created with; null when the platform had none. */
+  @Property({ type: 'integer', nullable: true })
+  rulesVersion: number | null = null;
+
+  /** How many times soft close moved the lot's end. */
+  @Property({ type: 'integer', default: 0 })
+  extensions = 0;
 
   @Property({ type: 'datetime', defaultRaw: 'now()' })
   createdAt: Date = new Date();

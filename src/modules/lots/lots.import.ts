@@ -126,7 +126,7 @@ export interface ImportOptions {
 }
 
 /** The columns of one lot row as the upsert reads them from its JSON batch. */
-interface LotRow {
+interface FeedLotRow {
   lot_type: number;
   source_lot_id: string;
   currency: string;
@@ -153,7 +153,7 @@ interface LotRow {
   sale_status: string | null;
 }
 
-const COLUMNS: [keyof LotRow, string][] = [
+const COLUMNS: [keyof FeedLotRow, string][] = [
   ['lot_type', 'smallint'],
   ['source_lot_id', 'bigint'],
   ['currency', 'varchar'],
@@ -197,7 +197,7 @@ const UPSERT = `
   returning (xmax = 0) as created`;
 
 /** The lot row of a valid feed line. */
-export function lotRowOf(source: ImportSource, line: FeedLine, platformId: string): LotRow {
+function feedLotRowOf(source: ImportSource, line: FeedLine, platformId: string): FeedLotRow {
   const d = line.details;
   const duration = line.duration ?? Math.round(((line.end_time as Date).getTime() - line.start_time.getTime()) / 1000);
   const details: Record<string, unknown> = { ...d, lot_name: lotNameOf(d) };
@@ -283,7 +283,7 @@ export async function importLots(
     if (summary.rejections.length < MAX_LISTED_REJECTIONS) summary.rejections.push({ line, reason });
   };
 
-  let batch = new Map<string, LotRow>();
+  let batch = new Map<string, FeedLotRow>();
   const flush = async () => {
     if (!batch.size) return;
     const rows = [...batch.values()];
@@ -304,7 +304,7 @@ export async function importLots(
       progress();
       continue;
     }
-    let row: LotRow | null = null;
+    let row: FeedLotRow | null = null;
     if (text.length > MAX_LINE_LENGTH) {
       reject(lineNo, `line longer than ${MAX_LINE_LENGTH} characters`);
     } else {
@@ -317,7 +317,7 @@ export async function importLots(
         continue;
       }
       const parsed = schema.safeParse(value);
-      if (parsed.success) row = lotRowOf(source, parsed.data, opts.platformId);
+      if (parsed.success) row = feedLotRowOf(source, parsed.data, opts.platformId);
       else reject(lineNo, reasonOf(parsed.error, value));
     }
     if (row) {

@@ -30,6 +30,7 @@ export function lotGql(lot: Lot, convert: Converter, currency = lot.currency): L
     publisherId: lot.publisherId,
     winnerId: lot.winnerId,
     details: lot.details,
+    rulesVersion: lot.rulesVersion,
     createdAt: lot.createdAt,
     updatedAt: lot.updatedAt,
   };

@@ -42,6 +42,8 @@ export function lotAttributes(lot: Lot, p: Pick<LotPresentation, 'currency' | 'c
     publisher_id: lot.publisherId,
     winner_id: lot.winnerId ?? '',
     details: lot.details,
+    // Only a lot created under platform rules shows their version: without rules, the contract's attributes alone.
+    ...(lot.rulesVersion === null ? {} : { rules_version: lot.rulesVersion }),
   };
 }
 

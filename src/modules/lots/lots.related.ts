@@ -7,6 +7,7 @@ import { unreadPerLot } from '../messages/messages.listing';
 import { Deposit, Participant, WinnerDetails } from '../trading/trading.entity';
 import { Callback, Star } from '../watchlist/watchlist.entity';
 import type { Lot } from './lots.entity';
+import { bidsOfLots, callbacksOfLots, participantsOfLots } from './lots.related.sql';
 
 export const LOT_RELATIONS = ['participants', 'callbacks', 'platform', 'deposits', 'winnerDetails', 'organizer', 'stars', 'bids', 'messages'] as const;
 export type LotRelation = (typeof LOT_RELATIONS)[number];
@@ -60,7 +61,7 @@ export async function loadRelated(ctx: RequestContext, lots: Lot[], relations: R
   };
   if (!lots.length) return related;
 
-  related.callbacks = await ctx.em.find(Callback, { lotId: { $in: ids } }, { orderBy: { id: 'asc' } });
+  related.callbacks = await callbacksOfLots(ctx.em, ids);
   const accountIds = new Set<string>();
   if (relations.has('organizer')) lots.forEach((l) => accountIds.add(l.organizerId));
   if (relations.has('platform')) lots.forEach((l) => accountIds.add(l.publisherId));
@@ -73,7 +74,7 @@ export async function loadRelated(ctx: RequestContext, lots: Lot[], relations: R
       related.accounts.set(account.id, { account, full: ctx.caller?.accountId === account.id || isStaffOf(ctx.caller, account.platformId) });
     }
   }
-  if (relations.has('participants')) related.participants = visible(await ctx.em.find(Participant, { lotId: { $in: ids } }, { orderBy: { id: 'asc' } }));
+  if (relations.has('participants')) related.participants = visible(await participantsOfLots(ctx.em, ids));
   if (relations.has('deposits')) related.deposits = visible(await ctx.em.find(Deposit, { lotId: { $in: ids } }, { orderBy: { id: 'asc' } }));
   if (relations.has('stars')) related.stars = visible(await ctx.em.find(Star, { lotId: { $in: ids } }, { orderBy: { createdAt: 'asc' } }));
   if (relations.has('winnerDetails')) {
@@ -81,7 +82,7 @@ export async function loadRelated(ctx: RequestContext, lots: Lot[], relations: R
     related.winnerDetails = rows.filter((w) => seesWinnerDetails(ctx.caller, byId.get(w.lotId) as Lot));
   }
   if (relations.has('bids')) {
-    const rows = await ctx.em.find(Bid, { lotId: { $in: ids } }, { orderBy: { id: 'asc' } });
+    const rows = await bidsOfLots(ctx.em, ids);
     related.bids = rows.flatMap((b) => seenBids(ctx.caller, byId.get(b.lotId) as Lot, [b]));
   }
   if (relations.has('messages')) {

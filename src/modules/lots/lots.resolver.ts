@@ -16,15 +16,21 @@ class CreateLotResultGql {
   @Field(() => ID, { nullable: true }) requestId!: string | null;
 }
 
+/** An account beside a lot, in full to itself and staff of its platform; one query for the page's accounts. */
+async function shownAccount({ ctx, services, loaders }: GraphQLContext, id: string): Promise<AccountGql> {
+  const account = (await loaders.account.load(id)) as Account;
+  return accountGql(account, services.accounts.seesFull(ctx, account) ? 'full' : 'public');
+}
+
 @Resolver(() => LotGql)
 export class LotsResolver {
   @Query(() => LotGql)
   async lot(
     @Arg('id', () => ID) id: string,
     @Arg('currency', () => String, { nullable: true }) currency: string | undefined,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<LotGql> {
-    const view = await services.lots.get(rc, { id, currency });
+    const view = await services.lots.get(ctx, { id, currency });
     return lotGql(view.lots[0], view.convert, view.currency);
   }
 
@@ -34,9 +40,9 @@ export class LotsResolver {
     @Arg('sort', () => LotSortInput, { nullable: true }) sort: LotSortInput | undefined,
     @Arg('first', () => Int, { defaultValue: 15 }) first: number,
     @Arg('after', () => String, { nullable: true }) after: string | undefined,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<LotConnectionGql> {
-    const view = await services.lots.index(rc, { filter, sort: sort ?? undefined, page: { cursor: after, limit: first } });
+    const view = await services.lots.index(ctx, { filter, sort: sort ?? undefined, page: { cursor: after, limit: first } });
     return {
       nodes: view.lots.map((l) => lotGql(l, view.convert, view.currency)),
       pageInfo: { hasNextPage: view.next !== null, hasPreviousPage: view.prev !== null, endCursor: view.next, startCursor: view.prev },
@@ -44,50 +50,54 @@ export class LotsResolver {
   }
 
   @Query(() => Int)
-  lotsCount(@Arg('filter', () => LotFilterInput, { nullable: true }) filter: LotFilterInput | undefined, @Ctx() { rc, services }: GraphQLContext): Promise<number> {
-    return services.lots.count(rc, { filter });
+  lotsCount(@Arg('filter', () => LotFilterInput, { nullable: true }) filter: LotFilterInput | undefined, @Ctx() { ctx, services }: GraphQLContext): Promise<number> {
+    return services.lots.count(ctx, { filter });
   }
 
   @Mutation(() => CreateLotResultGql)
-  async createLot(@Arg('input', () => CreateLotInput) input: CreateLotInput, @Ctx() { rc, services }: GraphQLContext): Promise<CreateLotResultGql> {
-    const created = await services.lots.create(rc, withoutNulls(input));
+  async createLot(@Arg('input', () => CreateLotInput) input: CreateLotInput, @Ctx() { ctx, services }: GraphQLContext): Promise<CreateLotResultGql> {
+    const created = await services.lots.create(ctx, withoutNulls(input));
     return { lotId: created.lot?.id ?? null, requestId: created.request?.id ?? null };
   }
 
   @FieldResolver(() => AccountGql)
-  async organizer(@Root() lot: LotGql, @Ctx() { rc, services, loaders }: GraphQLContext): Promise<AccountGql> {
-    const account = (await loaders.account.load(lot.organizerId)) as Account;
-    return accountGql(account, services.accounts.seesFull(rc, account) ? 'full' : 'public');
+  organizer(@Root() lot: LotGql, @Ctx() context: GraphQLContext): Promise<AccountGql> {
+    return shownAccount(context, lot.organizerId);
+  }
+
+  @FieldResolver(() => AccountGql, { description: 'The platform that publishes the lot (REST include=platform)' })
+  platform(@Root() lot: LotGql, @Ctx() context: GraphQLContext): Promise<AccountGql> {
+    return shownAccount(context, lot.publisherId);
   }
 
   @FieldResolver(() => [ParticipantGql])
-  async participants(@Root() lot: LotGql, @Ctx() { rc, services, loaders }: GraphQLContext): Promise<ParticipantGql[]> {
-    return services.lots.visibleRows(rc, lot, await loaders.participants.load(lot.id)).map(participantGql);
+  async participants(@Root() lot: LotGql, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<ParticipantGql[]> {
+    return services.lots.visibleRows(ctx, lot, await loaders.participants.load(lot.id)).map(participantGql);
   }
 
   @FieldResolver(() => [DepositGql])
-  async deposits(@Root() lot: LotGql, @Ctx() { rc, services, loaders }: GraphQLContext): Promise<DepositGql[]> {
-    return services.lots.visibleRows(rc, lot, await loaders.deposits.load(lot.id)).map(depositGql);
+  async deposits(@Root() lot: LotGql, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<DepositGql[]> {
+    return services.lots.visibleRows(ctx, lot, await loaders.deposits.load(lot.id)).map(depositGql);
   }
 
   @FieldResolver(() => [LotCallbackGql])
-  async callbacks(@Root() lot: LotGql, @Ctx() { rc, services, loaders }: GraphQLContext): Promise<LotCallbackGql[]> {
-    return services.lots.visibleRows(rc, lot, await loaders.callbacks.load(lot.id));
+  async callbacks(@Root() lot: LotGql, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<LotCallbackGql[]> {
+    return services.lots.visibleRows(ctx, lot, await loaders.callbacks.load(lot.id));
   }
 
   @FieldResolver(() => [LotStarGql])
-  async stars(@Root() lot: LotGql, @Ctx() { rc, services, loaders }: GraphQLContext): Promise<LotStarGql[]> {
-    return services.lots.visibleRows(rc, lot, await loaders.stars.load(lot.id));
+  async stars(@Root() lot: LotGql, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<LotStarGql[]> {
+    return services.lots.visibleRows(ctx, lot, await loaders.stars.load(lot.id));
   }
 
   @FieldResolver(() => [BidGql], { description: 'The bid history, oldest first' })
-  async bids(@Root() lot: LotGql, @Ctx() { rc, services, loaders }: GraphQLContext): Promise<BidGql[]> {
-    return services.lots.seenBids(rc, lot, await loaders.bids.load(lot.id)).map(bidGql);
+  async bids(@Root() lot: LotGql, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<BidGql[]> {
+    return services.lots.seenBids(ctx, lot, await loaders.bids.load(lot.id)).map(bidGql);
   }
 
   @FieldResolver(() => WinnerDetailsGql, { nullable: true })
-  async winnerDetails(@Root() lot: LotGql, @Ctx() { rc, services, loaders }: GraphQLContext): Promise<WinnerDetailsGql | null> {
-    const row = services.lots.shownWinnerDetails(rc, lot, await loaders.winnerDetails.load(lot.id));
+  async winnerDetails(@Root() lot: LotGql, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<WinnerDetailsGql | null> {
+    const row = services.lots.shownWinnerDetails(ctx, lot, await loaders.winnerDetails.load(lot.id));
     return row && winnerDetailsGql(row);
   }
 }

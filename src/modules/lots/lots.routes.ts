@@ -7,15 +7,15 @@ import type { ParsedQuery } from '../../rest/query';
 import type { AppRouter } from '../../rest/router';
 import { LOT_FILTER_FIELDS } from './lots.filter';
 import { lotIncludes, relationsOf } from './lots.includes.presenter';
-import { CREATE_LOT_FIELDS } from './lots.input';
+import { CREATE_LOT_FIELDS, createLotInput } from './lots.input';
 import { presentLots } from './lots.presenter';
 import { LOT_COUNT_QUERY, LOT_GET_QUERY, LOT_INDEX_QUERY } from './lots.schema';
 import type { LotsService, LotsView } from './lots.service';
 
 /** The lots of a view as resources, with what `include` asks for beside them. */
-export async function renderLots(lots: LotsService, rc: RequestContext, view: LotsView, include: ReadonlySet<string>) {
+export async function renderLots(lots: LotsService, ctx: RequestContext, view: LotsView, include: ReadonlySet<string>) {
   const relations = relationsOf(include);
-  const { included, relationships } = lotIncludes(view.lots, await lots.related(rc, view.lots, relations), relations);
+  const { included, relationships } = lotIncludes(view.lots, await lots.related(ctx, view.lots, relations), relations);
   return { data: presentLots(view, relationships), ...(include.size ? { included } : {}) };
 }
 
@@ -24,25 +24,25 @@ const filterOf = (query: ParsedQuery) => fromWire(query.filters, LOT_FILTER_FIEL
 export function lotsRoutes(router: AppRouter): void {
   const { lots } = router.services;
 
-  router.post('/lots', { authenticated: true, status: 204 }, async ({ rc, body }) => {
+  router.post('/lots', { summary: 'Create a lot, or a request for one when the platform reviews them', authenticated: true, status: 204, body: { type: 'lots', input: createLotInput(router.services.reference) } }, async ({ ctx, body }) => {
     const { attributes } = parseDocument(inputDocument('lots'), body).data;
-    await lots.create(rc, fromWire(attributes, CREATE_LOT_FIELDS));
+    await lots.create(ctx, fromWire(attributes, CREATE_LOT_FIELDS));
   });
 
-  router.get('/lots', { query: LOT_INDEX_QUERY, fields: 'query' }, async (req): Promise<TopLevel> => {
-    const view = await lots.index(req.rc, { filter: filterOf(req.query), sort: req.query.sort, page: req.query.page });
-    const { data, ...included } = await renderLots(lots, req.rc, view, req.query.include);
+  router.get('/lots', { summary: 'Search lots', query: LOT_INDEX_QUERY, response: ['lots'], fields: 'query' }, async (req): Promise<TopLevel> => {
+    const view = await lots.index(req.ctx, { filter: filterOf(req.query), sort: req.query.sort, page: req.query.page });
+    const { data, ...included } = await renderLots(lots, req.ctx, view, req.query.include);
     return { data, ...included, links: cursorLinks(req.path, req.search, view, req.koa.originalUrl), meta: { on_page: view.lots.length } };
   });
 
-  router.get('/lots/count', { query: LOT_COUNT_QUERY, fields: 'query' }, async ({ rc, query }) => {
-    const count = await lots.count(rc, { filter: filterOf(query) });
+  router.get('/lots/count', { summary: 'Count the lots a search finds', query: LOT_COUNT_QUERY, response: 'lots_count', fields: 'query' }, async ({ ctx, query }) => {
+    const count = await lots.count(ctx, { filter: filterOf(query) });
     return { data: { type: 'lots_count', id: String(count) } };
   });
 
-  router.get('/lots/:id', { query: LOT_GET_QUERY, fields: 'query' }, async ({ rc, params, query }) => {
-    const view = await lots.get(rc, { id: params.id, currency: query.plain.currency });
-    const { data, ...included } = await renderLots(lots, rc, view, query.include);
+  router.get('/lots/:id', { summary: 'Read a lot', query: LOT_GET_QUERY, response: 'lots', fields: 'query' }, async ({ ctx, params, query }) => {
+    const view = await lots.get(ctx, { id: params.id, currency: query.plain.currency });
+    const { data, ...included } = await renderLots(lots, ctx, view, query.include);
     return { data: data[0], ...included };
   });
 }

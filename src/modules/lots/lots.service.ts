@@ -1,19 +1,18 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { invalid } from '../../core/errors';
 import { requireActive, requireCaller, seesLotRow, seesWinnerDetails, staffPlatforms } from '../../core/policies';
-import { inTransaction, type TransactionScope } from '../../core/transaction';
+import { inTransaction } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
-import type { LotClock } from '../../jobs/lot-clock';
 import type { BidRow } from '../bids/bids.entity';
 import { seenBids, type SeenBid } from '../bids/bids.view';
 import { converterOf, type Converter, type CurrencyService } from '../currency/currency.service';
 import type { ReferenceService } from '../reference/reference.service';
 import type { CreateLotRequest } from '../requests/requests.entity';
 import type { RequestsService } from '../requests/requests.service';
-import { draftOf, lotFieldsOf, type LotDraft } from './lots.draft';
+import { draftOf } from './lots.draft';
 import { Lot } from './lots.entity';
 import { findLot } from './lots.find';
+import type { LotMaker } from './lots.maker';
 import { createLotInput, getLotInput, lotCountInput, lotPageInput, type NewLotInput, type GetLotInput, type LotCountInput, type LotPageInput } from './lots.input';
 import { LotListing } from './lots.listing';
 import { loadRelated, type LotRelation, type LotsRelated } from './lots.related';
@@ -39,7 +38,7 @@ export class LotsService {
     reference: ReferenceService,
     private readonly requests: RequestsService,
     private readonly currency: CurrencyService,
-    private readonly clock: LotClock,
+    private readonly maker: LotMaker,
     private readonly listing = new LotListing(),
   ) {
     this.createSchema = createLotInput(reference);
@@ -59,18 +58,10 @@ export class LotsService {
     const draft = draftOf(lot);
     const [publisher] = staffPlatforms(caller).filter((p) => p === caller.accountId || p === caller.platformId);
     return inTransaction(ctx, async (em, scope) => {
-      if (publisher) return { lot: await this.createFromDraft(em, scope, draft, caller.accountId, publisher) };
+      if (publisher) return { lot: await this.maker.make(em, scope, draft, caller.accountId, publisher) };
       if (!caller.platformId) throw invalid('no_platform', 'the caller belongs to no platform');
       return { request: await this.requests.submit(em, scope, caller.accountId, caller.platformId, draft) };
     });
-  }
-
-  /** Makes a lot from a normalised body (direct creation, or an approved request); its notices are scheduled once committed. */
-  async createFromDraft(em: EntityManager, scope: TransactionScope, draft: LotDraft, organizerId: string, publisherId: string): Promise<Lot> {
-    const lot = em.create(Lot, lotFieldsOf(draft, organizerId, publisherId));
-    await em.flush();
-    scope.afterCommit(() => this.clock.lotTimesSet([lot]));
-    return lot;
   }
 
   /** GET /lots/{id}; `currency` shows the prices in another supported currency. */
@@ -84,14 +75,13 @@ export class LotsService {
   /** GET /lots: one page of lots. */
   async index(ctx: RequestContext, input: Untrusted<LotPageInput>): Promise<LotsView & { next: string | null; prev: string | null }> {
     const req = validateInput(lotPageInput, input, 'parameter');
-    const rates = await this.currency.rates(ctx.em);
-    const page = await this.listing.page(ctx, req, rates);
-    return { lots: page.items, next: page.next, prev: page.prev, convert: converterOf(rates), currency: req.filter.currency };
+    const page = await this.listing.page(ctx, req);
+    return { lots: page.items, next: page.next, prev: page.prev, convert: converterOf(page.rates), currency: req.filter.currency };
   }
 
   async count(ctx: RequestContext, input: Untrusted<LotCountInput>): Promise<number> {
     const { filter } = validateInput(lotCountInput, input, 'parameter');
-    return this.listing.count(ctx, filter, await this.currency.rates(ctx.em));
+    return this.listing.count(ctx, filter);
   }
 
   /** What the lots show beside them (REST includes), as the caller may see it: one query per relation. */

@@ -26,6 +26,7 @@ export class LotGql {
   @Field(() => String) publisherId!: string;
   @Field(() => String, { nullable: true, description: "The winning participant's account id" }) winnerId!: string | null;
   @Field(() => GraphQLJSONObject) details!: Record<string, unknown>;
+  @Field(() => Int, { nullable: true, description: "The version of its platform's rules the lot was created with; null: none" }) rulesVersion!: number | null;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
 }

@@ -15,44 +15,44 @@ async function lotOf({ loaders }: GraphQLContext, id: string): Promise<LotGql> {
   return lotGql((await loaders.lot.load(id)) as Lot, OWN_CURRENCY);
 }
 
-async function accountOf({ rc, services, loaders }: GraphQLContext, id: string): Promise<AccountGql> {
+async function accountOf({ ctx, services, loaders }: GraphQLContext, id: string): Promise<AccountGql> {
   const account = (await loaders.account.load(id)) as Account;
-  return accountGql(account, services.accounts.seesFull(rc, account) ? 'full' : 'public');
+  return accountGql(account, services.accounts.seesFull(ctx, account) ? 'full' : 'public');
 }
 
 @Resolver(() => MessageGql)
 export class MessageFieldsResolver {
   @FieldResolver(() => LotGql)
-  lot(@Root() m: MessageGql, @Ctx() ctx: GraphQLContext): Promise<LotGql> {
-    return lotOf(ctx, m.lotId);
+  lot(@Root() m: MessageGql, @Ctx() context: GraphQLContext): Promise<LotGql> {
+    return lotOf(context, m.lotId);
   }
 
   @FieldResolver(() => AccountGql)
-  sender(@Root() m: MessageGql, @Ctx() ctx: GraphQLContext): Promise<AccountGql> {
-    return accountOf(ctx, m.senderId);
+  sender(@Root() m: MessageGql, @Ctx() context: GraphQLContext): Promise<AccountGql> {
+    return accountOf(context, m.senderId);
   }
 
   @FieldResolver(() => AccountGql)
-  receiver(@Root() m: MessageGql, @Ctx() ctx: GraphQLContext): Promise<AccountGql> {
-    return accountOf(ctx, m.receiverId);
+  receiver(@Root() m: MessageGql, @Ctx() context: GraphQLContext): Promise<AccountGql> {
+    return accountOf(context, m.receiverId);
   }
 }
 
 @Resolver(() => DialogGql)
 export class DialogFieldsResolver {
   @FieldResolver(() => LotGql)
-  lot(@Root() d: DialogGql, @Ctx() ctx: GraphQLContext): Promise<LotGql> {
-    return lotOf(ctx, d.lotId);
+  lot(@Root() d: DialogGql, @Ctx() context: GraphQLContext): Promise<LotGql> {
+    return lotOf(context, d.lotId);
   }
 
   @FieldResolver(() => AccountGql)
-  account(@Root() d: DialogGql, @Ctx() ctx: GraphQLContext): Promise<AccountGql> {
-    return accountOf(ctx, d.accountId);
+  account(@Root() d: DialogGql, @Ctx() context: GraphQLContext): Promise<AccountGql> {
+    return accountOf(context, d.accountId);
   }
 
   @FieldResolver(() => AccountGql, { description: 'The companion' })
-  companion(@Root() d: DialogGql, @Ctx() ctx: GraphQLContext): Promise<AccountGql> {
-    return accountOf(ctx, d.withId);
+  companion(@Root() d: DialogGql, @Ctx() context: GraphQLContext): Promise<AccountGql> {
+    return accountOf(context, d.withId);
   }
 }
 
@@ -60,7 +60,7 @@ export class DialogFieldsResolver {
 @Resolver(() => LotGql)
 export class LotMessagesResolver {
   @FieldResolver(() => Int, { nullable: true, description: "The caller's unread messages about the lot; null for anonymous callers" })
-  async unreadMessages(@Root() lot: LotGql, @Ctx() { rc, loaders }: GraphQLContext): Promise<number | null> {
-    return rc.caller ? loaders.unreadMessages.load(`${rc.caller.accountId}:${lot.id}`) : null;
+  async unreadMessages(@Root() lot: LotGql, @Ctx() { ctx, loaders }: GraphQLContext): Promise<number | null> {
+    return ctx.caller ? loaders.unreadMessages.load(`${ctx.caller.accountId}:${lot.id}`) : null;
   }
 }

@@ -8,7 +8,7 @@ export class MessagesResolver {
   @Query(() => MessagePageGql, { description: "GET /lots/{id}/messages: the caller's conversations about the lot; all of them for staff of its publisher" })
   async lotMessages(
     @Arg('lotId', () => ID) lotId: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
     @Arg('receivers', () => [String], { nullable: true }) receivers?: string[] | null,
     @Arg('sender', () => String, { nullable: true }) sender?: string | null,
     @Arg('platform', () => [String], { nullable: true, description: "Platforms of the senders; staff of each only" }) platform?: string[] | null,
@@ -22,28 +22,28 @@ export class MessagesResolver {
       ...withoutNulls({ receivers, sender, platform, search, page, size }),
       ...(sort ? { sort: { key: sort.replace(/^-/, ''), desc: sort.startsWith('-') } } : {}),
     };
-    return messagePageGql(await services.messages.list(rc, input));
+    return messagePageGql(await services.messages.list(ctx, input));
   }
 
   @Query(() => [DialogGql], { description: 'GET /messages/dialogs: the dialogs of `receivers` (the caller by default), latest first' })
   async messageDialogs(
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
     @Arg('receivers', () => [String], { nullable: true }) receivers?: string[] | null,
     @Arg('with', () => String, { nullable: true, description: 'The companion' }) withId?: string | null,
     @Arg('lotId', () => ID, { nullable: true }) lotId?: string | null,
   ): Promise<DialogGql[]> {
-    return (await services.messages.dialogs(rc, withoutNulls({ receivers, with: withId, lotId }))).map(dialogGql);
+    return (await services.messages.dialogs(ctx, withoutNulls({ receivers, with: withId, lotId }))).map(dialogGql);
   }
 
   @Query(() => Int, { description: 'GET /messages/unread: unread messages to `receiver` (the caller by default)' })
   unreadMessages(
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
     @Arg('receiver', () => String, { nullable: true }) receiver?: string | null,
     @Arg('sender', () => String, { nullable: true }) sender?: string | null,
     @Arg('lotId', () => ID, { nullable: true }) lotId?: string | null,
     @Arg('platform', () => [String], { nullable: true, description: 'Platforms of the senders' }) platform?: string[] | null,
   ): Promise<number> {
-    return services.messages.unread(rc, withoutNulls({ receiver, sender, lotId, platform }));
+    return services.messages.unread(ctx, withoutNulls({ receiver, sender, lotId, platform }));
   }
 
   @Mutation(() => MessageGql, { description: "POST /messages: as the sender, or as staff of the sender's platform" })
@@ -52,10 +52,10 @@ export class MessagesResolver {
     @Arg('receiver', () => String) receiver: string,
     @Arg('lotId', () => ID) lotId: string,
     @Arg('text', () => String, { description: 'At most 4000 characters' }) text: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
     @Arg('refMessageId', () => ID, { nullable: true, description: 'The message this one answers' }) refMessageId?: string | null,
   ): Promise<MessageGql> {
-    return messageGql(await services.messages.send(rc, { sender, receiver, lotId, text, ...withoutNulls({ refMessageId }) }));
+    return messageGql(await services.messages.send(ctx, { sender, receiver, lotId, text, ...withoutNulls({ refMessageId }) }));
   }
 
   @Mutation(() => Int, { description: 'PATCH /accounts/{id}/messages/: marks read the messages from `sender` about the lot; answers how many became read' })
@@ -63,9 +63,9 @@ export class MessagesResolver {
     @Arg('accountId', () => String) accountId: string,
     @Arg('sender', () => String) sender: string,
     @Arg('lotId', () => ID) lotId: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
     @Arg('receiver', () => String, { nullable: true, description: 'The account by default' }) receiver?: string | null,
   ): Promise<number> {
-    return services.messages.markRead(rc, { accountId, sender, lotId, ...withoutNulls({ receiver }) });
+    return services.messages.markRead(ctx, { accountId, sender, lotId, ...withoutNulls({ receiver }) });
   }
 }

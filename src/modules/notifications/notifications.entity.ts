@@ -31,6 +31,10 @@ export enum NotificationType {
   FinancingPending = 27,
   FinancingApproved = 28,
   FinancingRejected = 29,
+  /** Not in the contract: soft close moved the end of a lot the recipient takes part in (docs/auction-rules.md). */
+  LotExtended = 30,
+  /** Not in the contract: a new lot matched one of the recipient's saved searches (docs/saved-searches.md). */
+  SavedSearchMatched = 31,
 }
 
 export interface NotificationTypeInfo {
@@ -75,6 +79,8 @@ export const NOTIFICATION_TYPES: Readonly<Record<NotificationType, NotificationT
   [NotificationType.FinancingPending]: t('financing_pending', ['lot_id'], true),
   [NotificationType.FinancingApproved]: t('financing_approved', ['lot_id'], true),
   [NotificationType.FinancingRejected]: t('financing_rejected', ['lot_id'], true),
+  [NotificationType.LotExtended]: t('lot_extended', ['lot_id', 'end_time']),
+  [NotificationType.SavedSearchMatched]: t('saved_search_matched', ['lot_id']),
 };
 
 export const NOTIFICATION_TYPE_CODES = Object.keys(NOTIFICATION_TYPES).map(Number) as NotificationType[];

@@ -7,7 +7,7 @@ import { NotificationCountGql, notificationCountGql, NotificationPageGql, notifi
 export class NotificationsResolver {
   @Query(() => NotificationPageGql, { description: "GET /notifications: the caller's unread notifications, newest first by default" })
   async notifications(
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
     @Arg('sort', () => String, { nullable: true, description: 'created_at, a leading - for descending; -created_at by default' }) sort?: string | null,
     @Arg('page', () => Int, { nullable: true, description: 'From 0' }) page?: number | null,
     @Arg('size', () => Int, { nullable: true, description: '1 to 100; 15 by default' }) size?: number | null,
@@ -17,23 +17,23 @@ export class NotificationsResolver {
       ...(page === null || page === undefined ? {} : { page }),
       ...(size === null || size === undefined ? {} : { size }),
     };
-    return notificationPageGql(await services.notifications.list(rc, input));
+    return notificationPageGql(await services.notifications.list(ctx, input));
   }
 
   @Query(() => [NotificationCountGql], { description: "GET /counts: the caller's unread notifications counted per type (types with none left out)" })
-  async notificationCounts(@Ctx() { rc, services }: GraphQLContext): Promise<NotificationCountGql[]> {
-    return (await services.notifications.counts(rc)).map(notificationCountGql);
+  async notificationCounts(@Ctx() { ctx, services }: GraphQLContext): Promise<NotificationCountGql[]> {
+    return (await services.notifications.counts(ctx)).map(notificationCountGql);
   }
 
   @Mutation(() => Boolean, { description: 'DELETE /notifications/{id}: marks one of the caller\'s notifications read' })
-  async markNotificationRead(@Arg('id', () => ID) id: string, @Ctx() { rc, services }: GraphQLContext): Promise<boolean> {
-    await services.notifications.markRead(rc, id);
+  async markNotificationRead(@Arg('id', () => ID) id: string, @Ctx() { ctx, services }: GraphQLContext): Promise<boolean> {
+    await services.notifications.markRead(ctx, id);
     return true;
   }
 
   @Mutation(() => Boolean, { description: "POST /notifications: marks several of the caller's notifications read, all or none" })
-  async markNotificationsRead(@Arg('ids', () => [ID]) ids: string[], @Ctx() { rc, services }: GraphQLContext): Promise<boolean> {
-    await services.notifications.markManyRead(rc, { ids });
+  async markNotificationsRead(@Arg('ids', () => [ID]) ids: string[], @Ctx() { ctx, services }: GraphQLContext): Promise<boolean> {
+    await services.notifications.markManyRead(ctx, { ids });
     return true;
   }
 
@@ -41,10 +41,10 @@ export class NotificationsResolver {
   async reportNotificationEvent(
     @Arg('type', () => Int) type: number,
     @Arg('recipient', () => String) recipient: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
     @Arg('meta', () => GraphQLJSONObject, { nullable: true, description: 'An object of strings' }) meta?: Record<string, unknown> | null,
   ): Promise<boolean> {
-    await services.notifications.report(rc, { type, recipient, ...(meta ? { meta } : {}) });
+    await services.notifications.report(ctx, { type, recipient, ...(meta ? { meta } : {}) });
     return true;
   }
 }

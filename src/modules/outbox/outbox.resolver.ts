@@ -11,8 +11,8 @@ export class OutboxResolver {
   async outbox(
     @Arg('recipient', () => String, { nullable: true, description: 'Email address or phone number (case-insensitive)' }) recipient: string | null,
     @Arg('limit', () => Int, { nullable: true, description: '1 to 100; 50 by default' }) limit: number | null,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<OutboxMessageGql[]> {
-    return (await services.outbox.list(rc, withoutNulls({ recipient, limit }))).map(outboxMessageGql);
+    return (await services.outbox.list(ctx, withoutNulls({ recipient, limit }))).map(outboxMessageGql);
   }
 }

@@ -6,9 +6,9 @@ export class PlatformsResolver {
   @Mutation(() => Boolean, { description: 'Adds a signer of the master account; loopback callers only' })
   async addMasterSigner(
     @Arg('publicKey', () => String) publicKey: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<boolean> {
-    await services.platforms.addMasterSigner(rc, { publicKey });
+    await services.platforms.addMasterSigner(ctx, { publicKey });
     return true;
   }
 }

@@ -5,12 +5,12 @@ import type { GraphQLContext } from '../../graphql/context';
 export class RecoveryResolver {
   @Mutation(() => Boolean, { description: 'Sends a password recovery token to the verified email (PUT /recovery_requests)' })
   async requestRecovery(
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
     @Arg('accountId', () => String, { nullable: true }) accountId?: string,
     @Arg('email', () => String, { nullable: true }) email?: string,
     @Arg('platformId', () => String, { nullable: true }) platformId?: string,
   ): Promise<boolean> {
-    await services.recovery.request(rc, { accountId, email, platformId });
+    await services.recovery.request(ctx, { accountId, email, platformId });
     return true;
   }
 
@@ -19,9 +19,9 @@ export class RecoveryResolver {
     @Arg('accountId', () => String) accountId: string,
     @Arg('token', () => String) token: string,
     @Arg('newPassword', () => String) newPassword: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<boolean> {
-    await services.recovery.approve(rc, { accountId, token, newPassword });
+    await services.recovery.approve(ctx, { accountId, token, newPassword });
     return true;
   }
 }

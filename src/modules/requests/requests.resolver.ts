@@ -33,16 +33,16 @@ export class RequestsResolver {
   @Query(() => CreateLotRequestGql, { description: "GET /requests/{id}: for the requestor and staff of the request's platform" })
   async request(
     @Arg('id', () => ID) id: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
     @Arg('currency', () => String, { nullable: true, description: 'Show the prices in this currency' }) currency?: string | null,
   ): Promise<CreateLotRequestGql> {
-    const { request, pricing } = await services.requests.get(rc, { id, currency });
+    const { request, pricing } = await services.requests.get(ctx, { id, currency });
     return requestGql(request, pricing);
   }
 
   @Query(() => CreateLotRequestPageGql, { description: "GET /requests: the caller's own requests and those of the platforms whose staff it is" })
   async requests(
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
     @Arg('type', () => String, { nullable: true, description: 'lots (the only type)' }) type?: string | null,
     @Arg('requestor', () => String, { nullable: true }) requestor?: string | null,
     @Arg('reviewer', () => String, { nullable: true, description: 'The reviewing platform' }) reviewer?: string | null,
@@ -53,13 +53,13 @@ export class RequestsResolver {
     @Arg('page', () => Int, { nullable: true, description: 'From 0' }) page?: number | null,
     @Arg('size', () => Int, { nullable: true, description: '1 to 100; 15 by default' }) size?: number | null,
   ): Promise<CreateLotRequestPageGql> {
-    return pageGql(await services.requests.list(rc, listInputOf({ type, requestor, reviewer, state, archived, currency, sort, page, size })));
+    return pageGql(await services.requests.list(ctx, listInputOf({ type, requestor, reviewer, state, archived, currency, sort, page, size })));
   }
 
   @Query(() => CreateLotRequestPageGql, { description: 'GET /accounts/{id}/create_lot_requests: for the account itself and staff of its platform' })
   async accountCreateLotRequests(
     @Arg('accountId', () => String) accountId: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
     @Arg('requestor', () => String, { nullable: true }) requestor?: string | null,
     @Arg('reviewer', () => String, { nullable: true }) reviewer?: string | null,
     @Arg('state', () => [String], { nullable: true }) state?: string[] | null,
@@ -70,7 +70,7 @@ export class RequestsResolver {
     @Arg('size', () => Int, { nullable: true }) size?: number | null,
   ): Promise<CreateLotRequestPageGql> {
     const input = listInputOf({ requestor, reviewer, state, archived, currency, sort, page, size });
-    return pageGql(await services.requests.listOfAccount(rc, { ...input, accountId }));
+    return pageGql(await services.requests.listOfAccount(ctx, { ...input, accountId }));
   }
 
   @Mutation(() => CreateLotRequestGql, { description: "PATCH /requests/{id}: staff of the request's platform approve or reject a pending request" })
@@ -78,15 +78,15 @@ export class RequestsResolver {
     @Arg('id', () => ID) id: string,
     @Arg('hash', () => String) hash: string,
     @Arg('state', () => String, { description: 'approved, rejected or permanently_rejected' }) state: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
     @Arg('rejectReason', () => String, { nullable: true }) rejectReason?: string | null,
   ): Promise<CreateLotRequestGql> {
-    return requestGql(await services.requests.review(rc, { id, hash, state, rejectReason: rejectReason ?? undefined }));
+    return requestGql(await services.requests.review(ctx, { id, hash, state, rejectReason: rejectReason ?? undefined }));
   }
 
   @Mutation(() => Boolean, { description: 'DELETE /requests/{id}: the requestor cancels a pending or rejected request' })
-  async cancelRequest(@Arg('id', () => ID) id: string, @Ctx() { rc, services }: GraphQLContext): Promise<boolean> {
-    await services.requests.cancel(rc, { id });
+  async cancelRequest(@Arg('id', () => ID) id: string, @Ctx() { ctx, services }: GraphQLContext): Promise<boolean> {
+    await services.requests.cancel(ctx, { id });
     return true;
   }
 }

@@ -7,7 +7,6 @@ import { validateInput, type Untrusted } from '../../core/validate';
 import { Account, AccountType } from '../accounts/accounts.entity';
 import type { CurrencyService } from '../currency/currency.service';
 import type { LotDraft } from '../lots/lots.draft';
-import type { Lot } from '../lots/lots.entity';
 import { CreateLotRequest, RequestState } from './requests.entity';
 import { requestHash } from './requests.hash';
 import {
@@ -28,12 +27,8 @@ import type { RequestPricing } from './requests.view';
 import { NotificationType } from '../notifications/notifications.entity';
 import { staffOf } from '../notifications/notifications.recipients';
 import type { NotificationsService } from '../notifications/notifications.service';
+import type { LotMaker } from '../lots/lots.maker';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
-
-/** What approving a request needs of the lots area (LotsService). */
-export interface LotMaker {
-  createFromDraft(em: EntityManager, scope: TransactionScope, draft: LotDraft, organizerId: string, publisherId: string): Promise<Lot>;
-}
 
 export interface RequestView {
   request: CreateLotRequest;
@@ -64,8 +59,7 @@ const CANCELABLE = new Set([RequestState.Pending, RequestState.Rejected]);
 export class RequestsService {
   constructor(
     private readonly currency: CurrencyService,
-    /** Lazy: LotsService itself files requests through this service. */
-    private readonly lots: () => LotMaker,
+    private readonly lots: LotMaker,
     private readonly notifications: NotificationsService,
   ) {}
 
@@ -126,7 +120,7 @@ export class RequestsService {
       }
       request.requestState = REVIEW_STATES[attrs.state];
       if (request.requestState === RequestState.Approved) {
-        const lot = await this.lots().createFromDraft(em, scope, request.body, request.requestor, request.platformId);
+        const lot = await this.lots.make(em, scope, request.body, request.requestor, request.platformId);
         request.lotId = lot.id;
         await this.notifications.emit(em, scope, NotificationType.DirectSaleApproved, [request.requestor], { lot_id: lot.id });
       } else {

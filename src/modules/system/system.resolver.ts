@@ -5,7 +5,7 @@ import { PingType } from './system.types';
 @Resolver()
 export class SystemResolver {
   @Query(() => PingType)
-  ping(@Ctx() { rc, services }: GraphQLContext): Promise<PingType> {
-    return services.system.ping(rc);
+  ping(@Ctx() { ctx, services }: GraphQLContext): Promise<PingType> {
+    return services.system.ping(ctx);
   }
 }

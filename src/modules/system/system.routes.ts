@@ -3,5 +3,5 @@ import { presentPing } from './system.presenter';
 
 export function systemRoutes(router: AppRouter): void {
   const { system } = router.services;
-  router.get('/', {}, async ({ rc }) => presentPing(await system.ping(rc)));
+  router.get('/', { summary: 'Ping: the network, the master account and the caller', response: null }, async ({ ctx }) => presentPing(await system.ping(ctx)));
 }

@@ -10,14 +10,14 @@ export class DepositsResolver {
     description: "GET /deposits: the caller's own deposits and those on lots it organizes or whose publisher it is staff of",
   })
   async deposits(
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
     @Arg('state', () => [String], { nullable: true, description: 'pending, paid, returned, fee_charged' }) state?: string[] | null,
     @Arg('lotId', () => ID, { nullable: true }) lotId?: string | null,
     @Arg('sort', () => String, { nullable: true, description: 'created_at, a leading - for descending; -created_at by default' }) sort?: string | null,
     @Arg('first', () => Int, { nullable: true, description: '1 to 100; 15 by default' }) first?: number | null,
     @Arg('after', () => String, { nullable: true, description: 'A cursor from pageInfo' }) after?: string | null,
   ): Promise<DepositConnectionGql> {
-    const view = await services.deposits.list(rc, {
+    const view = await services.deposits.list(ctx, {
       filter: { state: state ?? undefined, lotId: lotId ?? undefined },
       sort: sortArg(sort),
       page: { cursor: after, limit: first ?? undefined },
@@ -32,9 +32,9 @@ export class DepositsResolver {
   async setDepositState(
     @Arg('id', () => ID) id: string,
     @Arg('state', () => String, { description: 'paid or returned' }) state: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<DepositGql> {
-    return depositGql((await services.deposits.setState(rc, { id, state })).deposit);
+    return depositGql((await services.deposits.setState(ctx, { id, state })).deposit);
   }
 
   @FieldResolver(() => ParticipantGql, { nullable: true, description: 'The participant that made the deposit' })

@@ -4,15 +4,16 @@ import { cursorLinks } from '../../rest/pagination';
 import type { AppRouter } from '../../rest/router';
 import { presentDeposit, presentDepositState, presentParticipant } from './trading.presenter';
 import { DEPOSIT_INDEX_QUERY } from './trading.schema';
+import { depositStateInput } from './trading.input';
 
 /** Deposits (INTERFACE.md §4.6). */
 export function depositsRoutes(router: AppRouter): void {
   const { deposits } = router.services;
 
-  router.get('/deposits', { authenticated: true, query: DEPOSIT_INDEX_QUERY, fields: 'query' }, async (req): Promise<TopLevel> => {
+  router.get('/deposits', { summary: 'List deposits', authenticated: true, response: ['deposits'], query: DEPOSIT_INDEX_QUERY, fields: 'query' }, async (req): Promise<TopLevel> => {
     const withParticipants = req.query.include.has('participant');
     const filter = fromWire(req.query.filters, ['state', 'lotId']);
-    const view = await deposits.list(req.rc, { filter, sort: req.query.sort, page: req.query.page, withParticipants });
+    const view = await deposits.list(req.ctx, { filter, sort: req.query.sort, page: req.query.page, withParticipants });
     const included: Resource[] = [];
     const data = view.items.map((d) => {
       const resource = presentDeposit(d);
@@ -30,10 +31,10 @@ export function depositsRoutes(router: AppRouter): void {
     };
   });
 
-  router.patch('/deposits/:id', { authenticated: true }, async ({ rc, params, body }) => {
+  router.patch('/deposits/:id', { summary: 'Mark a deposit paid or returned', authenticated: true, body: { type: 'deposits', input: depositStateInput, omit: ['id'], id: 'optional' }, response: 'deposits' }, async ({ ctx, params, body }) => {
     const { id, attributes } = parseDocument(inputDocument('deposits'), body).data;
     requirePathId(id, params.id, 'data.id must be the id of the deposit in the path', 'invalid');
-    const { deposit } = await deposits.setState(rc, { id: params.id, ...fromWire(attributes, ['state']) });
+    const { deposit } = await deposits.setState(ctx, { id: params.id, ...fromWire(attributes, ['state']) });
     return { data: presentDepositState(deposit) };
   });
 }

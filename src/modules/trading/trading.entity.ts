@@ -37,7 +37,7 @@ export const DEPOSIT_STATE_NAMES: Record<DepositState, string> = {
 
 @Entity({ tableName: 'participants' })
 export class Participant {
-  [OptionalProps]?: 'requestedBuyNow' | 'currentBid' | 'maxBid' | 'maxBidAt' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?: 'requestedBuyNow' | 'currentBid' | 'maxBid' | 'maxBidAt' | 'maxBidDigest' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'bigint', autoincrement: true })
   id!: string;
@@ -63,6 +63,10 @@ export class Participant {
   /** When the max bid was set: of two equal max bids, the earlier leads. */
   @Property({ type: 'datetime', nullable: true })
   maxBidAt: Date | null = null;
+
+  /** Hex digest of the signed request that set the max bid: the bid log cites it for the proxy's raises. */
+  @Property({ type: 'string', length: 64, nullable: true })
+  maxBidDigest: string | null = null;
 
   @Property({ type: 'datetime', defaultRaw: 'now()' })
   createdAt: Date = new Date();

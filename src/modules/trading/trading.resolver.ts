@@ -10,10 +10,10 @@ export class TradingResolver {
   @Mutation(() => ParticipantGql, { description: 'POST /lots/{id}/participation_requests: the caller (a user or broker) joins the lot' })
   async requestParticipation(
     @Arg('lotId', () => ID) lotId: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
     @Arg('buyNow', () => Boolean, { nullable: true, description: 'Required true for a direct sale' }) buyNow?: boolean | null,
   ): Promise<ParticipantGql> {
-    const { participant } = await services.participation.participate(rc, { lotId, buyNow: buyNow ?? undefined });
+    const { participant } = await services.participation.participate(ctx, { lotId, buyNow: buyNow ?? undefined });
     return participantGql(participant);
   }
 
@@ -21,20 +21,20 @@ export class TradingResolver {
   async requestBuyNow(
     @Arg('lotId', () => ID) lotId: string,
     @Arg('accountId', () => String) accountId: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<ParticipantGql> {
-    return participantGql(await services.participation.buyNow(rc, { lotId, accountId }));
+    return participantGql(await services.participation.buyNow(ctx, { lotId, accountId }));
   }
 
   @Mutation(() => ParticipantGql, { description: "POST /v2/lots/{id}/winners: the lot's organizer or staff of its publisher choose the winner" })
   async chooseWinner(
     @Arg('lotId', () => ID) lotId: string,
     @Arg('participantId', () => ID) participantId: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
     @Arg('buyNow', () => Boolean, { nullable: true, description: 'true makes the participant buy_now_winner' }) buyNow?: boolean | null,
     @Arg('accountId', () => String, { nullable: true, description: "When given, must be the participant's account id" }) accountId?: string | null,
   ): Promise<ParticipantGql> {
-    const { winner } = await services.winners.chooseWinner(rc, { lotId, participantId, buyNow: buyNow ?? undefined, accountId: accountId ?? undefined });
+    const { winner } = await services.winners.chooseWinner(ctx, { lotId, participantId, buyNow: buyNow ?? undefined, accountId: accountId ?? undefined });
     return participantGql(winner);
   }
 
@@ -42,9 +42,9 @@ export class TradingResolver {
   async rejectParticipant(
     @Arg('lotId', () => ID) lotId: string,
     @Arg('accountId', () => String) accountId: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<boolean> {
-    await services.winners.reject(rc, { lotId, accountId });
+    await services.winners.reject(ctx, { lotId, accountId });
     return true;
   }
 
@@ -52,9 +52,9 @@ export class TradingResolver {
   async closeLot(
     @Arg('lotId', () => ID) lotId: string,
     @Arg('state', () => String, { description: 'sold or finished' }) state: string,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<LotGql> {
-    const { view } = await services.winners.close(rc, { lotId, state });
+    const { view } = await services.winners.close(ctx, { lotId, state });
     return lotGql(view.lots[0], view.convert);
   }
 
@@ -62,9 +62,9 @@ export class TradingResolver {
   async setWinnerDetails(
     @Arg('lotId', () => ID) lotId: string,
     @Arg('input', () => WinnerDetailsInput) input: WinnerDetailsInput,
-    @Ctx() { rc, services }: GraphQLContext,
+    @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<WinnerDetailsGql> {
-    const { details } = await services.winners.setWinnerDetails(rc, { ...input, lotId });
+    const { details } = await services.winners.setWinnerDetails(ctx, { ...input, lotId });
     return winnerDetailsGql(details);
   }
 }

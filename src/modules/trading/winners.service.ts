@@ -10,10 +10,14 @@ import { findLot } from '../lots/lots.find';
 import { isClosed } from '../lots/lots.open';
 import type { LotsService, LotsView } from '../lots/lots.service';
 import { Deposit, DepositState, Participant, ParticipantState, WinnerDetails } from './trading.entity';
+import type { BidLogService } from '../bidlog/bidlog.service';
 import type { NotificationsService } from '../notifications/notifications.service';
 import type { LivePublisher } from '../../live/live.port';
 import { requireInvoice } from '../documents/documents.repository';
 import type { LotClock } from '../../jobs/lot-clock';
+import type { Money } from '../../core/money';
+import { buyerFee } from '../rules/fees';
+import type { RulesService } from '../rules/rules.service';
 import { NotificationType } from '../notifications/notifications.entity';
 import {
   chooseWinnerInput,
@@ -75,10 +79,11 @@ const CHARGEABLE = [DepositState.Pending, DepositState.Paid];
 export class WinnersService {
   constructor(
     private readonly notifications: NotificationsService,
-    /** Lazy: the lots area reads a closed lot again as every lot is read. */
-    private readonly lots: () => Pick<LotsService, 'get'>,
-    private readonly live?: LivePublisher,
-    private readonly clock?: LotClock,
+    private readonly lots: Pick<LotsService, 'get'>,
+    private readonly bidLog: Pick<BidLogService, 'seal'>,
+    private readonly live: LivePublisher,
+    private readonly clock: LotClock,
+    private readonly rules: RulesService,
   ) {}
 
   /** POST /v2/lots/{id}/winners. */
@@ -107,6 +112,7 @@ export class WinnersService {
       participant.state = buyNow ? ParticipantState.BuyNowWinner : ParticipantState.Winner;
       lot.winnerId = participant.accountId;
       const { lost, returned } = await settleLosers(em, lot.id, participant.id);
+      await this.chargeBuyerFee(em, lot, buyNow ? lot.buyNowPrice : (participant.currentBid ?? lot.startPrice));
       await em.flush();
       await this.notifications.emit(em, scope, NotificationType.Winner, [participant.accountId], { lot_id: lot.id });
       scope.afterCommit(() => this.live?.publishLotChanged(lot.id));
@@ -157,11 +163,12 @@ export class WinnersService {
       lot.lotState = state === 'sold' ? LotState.Sold : LotState.Finished;
       const { lost, returned } = await settleLosers(em, lot.id, null);
       await em.flush();
+      await this.bidLog.seal(em, lot);
       scope.afterCommit(() => this.live?.publishLotChanged(lot.id));
       if (lot.lotState === LotState.Sold) scope.afterCommit(() => this.clock?.lotClosedSold(lot.id));
       return { lotId: lot.id, lost, returned };
     });
-    return { view: await this.lots().get(ctx, { id: closed.lotId }), lost: closed.lost, returned: closed.returned };
+    return { view: await this.lots.get(ctx, { id: closed.lotId }), lost: closed.lost, returned: closed.returned };
   }
 
   /**
@@ -205,6 +212,15 @@ export class WinnersService {
   }
 
   /** The winning participant, for the effects of deal_canceled and invoice_paid: 400 without one. */
+  /** A lot created under a buyer's fee schedule records the winner's fee in its winner details. */
+  private async chargeBuyerFee(em: EntityManager, lot: Lot, price: Money): Promise<void> {
+    const schedule = (await this.rules.ofLot(em, lot))?.buyerFees;
+    if (!schedule) return;
+    const details = (await em.findOne(WinnerDetails, { lotId: lot.id }, { refresh: true })) ?? em.create(WinnerDetails, { lotId: lot.id });
+    details.feeAmount = buyerFee(schedule, price);
+    details.feeCurrency = lot.currency;
+  }
+
   private async winnerOf(em: EntityManager, lot: Lot): Promise<Participant> {
     const winner = lot.winnerId ? await em.findOne(Participant, { lotId: lot.id, accountId: lot.winnerId }, { refresh: true }) : null;
     if (!winner) throw invalid('lot_has_no_winner', 'deal_canceled and invoice_paid need a lot with a winner');

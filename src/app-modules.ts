@@ -1,0 +1,36 @@
+import type { EntityClass, MigrationObject } from '@mikro-orm/core';
+import type { Keypair } from '@stellar/stellar-sdk';
+import type { JwtService } from './auth/jwt';
+import type { Config } from './config';
+import type { Logger } from './core/logger';
+import type { Job } from './jobs/job';
+import type { AppRouter } from './rest/router';
+import type { Services } from './services';
+
+/** What every area's services may be built from, beside the other areas' services. */
+export interface Infrastructure {
+  config: Config;
+  master: Keypair;
+  jwt: JwtService;
+  log: Logger;
+}
+
+/** Builds one service from the others (the registry builds each once, on first use, in any order). */
+export type ServiceFactories = { [K in keyof Services]?: (services: Services, infra: Infrastructure) => Services[K] };
+
+/**
+ * One area of the domain as the app sees it: its tables, its schema history, its services, its two
+ * edges and its background work. An area's folder holds its `<area>.module.ts`; `src/modules.ts`
+ * lists them, so that a new area is one folder and one line.
+ */
+export interface AppModule {
+  name: string;
+  entities?: EntityClass<unknown>[];
+  migrations?: MigrationObject[];
+  services?: ServiceFactories;
+  routes?: (router: AppRouter, config: Config) => void;
+  // type-graphql takes resolver classes as plain constructors.
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  resolvers?: Function[];
+  jobs?: (services: Services, config: Config) => Job[];
+}

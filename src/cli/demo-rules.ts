@@ -1,0 +1,19 @@
+import type { Api } from './api';
+import { expectStatus, one } from './resources';
+
+/**
+ * The platform's auction rules (docs/auction-rules.md), set before its lots are created so that
+ * every demo lot follows them: an increment table whose steps the demo's bids respect, soft close,
+ * and a buyer's fee schedule. Answers the version.
+ */
+export async function setDemoRules(staff: Api, platformId: string): Promise<number> {
+  const attributes = {
+    increments: [{ up_to: '10000', min_step: '50' }, { up_to: '25000', min_step: '100' }, { up_to: null, min_step: '250' }],
+    extend_window: 120,
+    extend_by: 120,
+    max_extensions: 10,
+    buyer_fees: [{ up_to: '10000', fixed: '250' }, { up_to: null, fixed: '100', percent: '2' }],
+  };
+  const res = await staff.json('PATCH', `/platforms/${platformId}/rules`, { data: { type: 'platform_rules', id: platformId, attributes } });
+  return one(expectStatus(res, 200, 'setting the platform rules')).attributes.version as number;
+}

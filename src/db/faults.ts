@@ -1,0 +1,58 @@
+import { DomainError } from '../core/errors';
+
+/** PostgreSQL's SQLSTATE of a statement cancelled, here by `statement_timeout`. */
+const QUERY_CANCELED = '57014';
+
+/**
+ * The node and PostgreSQL codes of a database that cannot be reached: refused or reset
+ * connections, a server shutting down or starting up (57P0x), one that takes no more
+ * connections (53300), and connection failures (class 08).
+ */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', '57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006']);
+
+/** What node-postgres and knex say, without a code, when a connection died under them or none could be had. */
+const UNREACHABLE_MESSAGES = /Connection terminated|Connection ended unexpectedly|is not queryable|Timeout acquiring a connection/;
+
+/** Seconds a client is asked to wait before trying again: about the time a restarted server takes. */
+const RETRY_SECONDS = 1;
+
+/** Whether `err` (or what it wraps) says the database is out of reach, rather than that a statement failed. */
+export function isUnreachable(err: unknown): boolean {
+  // Read by shape, not `instanceof Error`: the socket's errors may come from another realm (a VM context, jest).
+  for (let e = err, depth = 0; typeof e === 'object' && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if ((typeof code === 'string' && UNREACHABLE.has(code)) || (typeof message === 'string' && UNREACHABLE_MESSAGES.test(message))) return true;
+  }
+  return false;
+}
+
+/**
+ * The domain error a database failure stands for, when it has one; both edges map through here.
+ * Neither is the request's fault nor an unexpected failure, and the request kept nothing (its
+ * transaction rolled back): a database out of reach is 503 `database_unavailable`, a statement
+ * cancelled by `DB_STATEMENT_TIMEOUT` (the service too busy or blocked) 503 `database_timeout`.
+ */
+export function databaseFault(err: unknown): DomainError | null {
+  if (err instanceof DomainError) return null;
+  if ((err as { code?: unknown } | null)?.code === QUERY_CANCELED) {
+    return DomainError.of('unavailable', 'database_timeout', 'a database statement took too long and was cancelled; nothing of the request was kept; try again later');
+  }
+  if (!isUnreachable(err)) return null;
+  const error = DomainError.of('unavailable', 'database_unavailable', 'the database cannot be reached; retry shortly');
+  error.retryAfter = RETRY_SECONDS;
+  return error;
+}
+
+/**
+ * What a commit whose connection died before its answer stands for. The server may have made the
+ * transaction durable and then gone away (a fast shutdown, a reset) before the client read the
+ * answer: no one can tell the request it was kept or that it was not (SQL's 40003,
+ * statement_completion_unknown). It says so rather than claim either: the client reads it back
+ * (the signature itself was claimed at authentication, so a retry needs a new one).
+ */
+export function commitInDoubt(err: unknown): DomainError | null {
+  if (!isUnreachable(err)) return null;
+  const error = DomainError.of('unavailable', 'outcome_unknown', 'the database went away while the request was committing: it may or may not have been kept; read it back before sending it again');
+  error.retryAfter = RETRY_SECONDS;
+  return error;
+}

@@ -1,0 +1,29 @@
+import type { AppModule } from '../../app-modules';
+import { Account, AccountSigner, BlacklistEntry } from './accounts.entity';
+import { AccountsResolver } from './accounts.resolver';
+import { accountsRoutes } from './accounts.routes';
+import { AccountsService } from './accounts.service';
+import { contactsRoutes } from './contacts.routes';
+import { Migration20261122000000Foundation } from './migrations/Migration20261122000000Foundation';
+import { Migration20261122110000ReplayLogged } from './migrations/Migration20261122110000ReplayLogged';
+
+declare module '../../services' {
+  interface Services {
+    accounts: AccountsService;
+  }
+}
+
+export const accountsModule: AppModule = {
+  name: 'accounts',
+  entities: [Account, AccountSigner, BlacklistEntry],
+  migrations: [
+    { name: 'Migration20261122000000Foundation', class: Migration20261122000000Foundation },
+    { name: 'Migration20261122110000ReplayLogged', class: Migration20261122110000ReplayLogged },
+  ],
+  services: { accounts: (s) => new AccountsService(s.reference, s.verification, s.ledgerAccounts) },
+  routes: (router) => {
+    accountsRoutes(router);
+    contactsRoutes(router);
+  },
+  resolvers: [AccountsResolver],
+};

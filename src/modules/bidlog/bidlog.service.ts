@@ -1,0 +1,133 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Keypair } from '@stellar/stellar-sdk';
+import type { RequestContext } from '../../core/context';
+import { formatMoney } from '../../core/money';
+import { seesLotRow } from '../../core/policies';
+import { rowsOf } from '../../db/query';
+import { sql } from '../../db/sql';
+import { LOT_STATE_NAMES, type Lot } from '../lots/lots.entity';
+import { findLot } from '../lots/lots.find';
+import { bidderCommitment, GENESIS, headMessage, type ChainedEntry, type ChainHead } from './bidlog.chain';
+
+/** An entry as the caller sees it: the bidder named, with its salt, only to whom the contract names it. */
+export interface SeenEntry extends ChainedEntry {
+  hash: string;
+  bidderId: string | null;
+  bidderSalt: string | null;
+}
+
+export interface SignedHead extends ChainHead {
+  signer: string;
+  signature: string;
+}
+
+export interface BidLog {
+  lotId: string;
+  entries: SeenEntry[];
+  /** Null until the lot closes. */
+  head: SignedHead | null;
+  /** The key that signs heads (the master key), for a verifier that has no other copy. */
+  signer: string;
+}
+
+interface EntryRow {
+  seq: number;
+  bid_id: string;
+  account_id: string;
+  amount: string;
+  created_at: Date;
+  by_proxy: boolean;
+  request_digest: string | null;
+  bidder_salt: string;
+  hash: string;
+}
+
+/**
+ * The verifiable bid log (docs/bid-log.md): the bid round appends the entries (bidlog.append.ts);
+ * this reads them as a caller may see them, and signs the head when the lot closes.
+ */
+export class BidLogService {
+  constructor(private readonly master: Keypair) {}
+
+  /** GET /lots/{id}/bid_log: public; the bidders hidden behind commitments but from whom may know them. */
+  async get(ctx: RequestContext, input: { lotId: unknown }): Promise<BidLog> {
+    const lot = await findLot(ctx.em, input.lotId);
+    const rows = await entriesOf(ctx.em, lot.id);
+    let previous = GENESIS;
+    const entries = rows.map((r): SeenEntry => {
+      const shown = seesLotRow(ctx.caller, lot, r.account_id);
+      const entry: SeenEntry = {
+        seq: r.seq,
+        bidId: r.bid_id,
+        lotId: lot.id,
+        amount: r.amount,
+        createdAt: new Date(r.created_at).toISOString(),
+        byProxy: r.by_proxy,
+        requestDigest: r.request_digest,
+        bidderCommitment: bidderCommitment(r.bidder_salt, r.account_id),
+        previous,
+        hash: r.hash,
+        bidderId: shown ? r.account_id : null,
+        bidderSalt: shown ? r.bidder_salt : null,
+      };
+      previous = r.hash;
+      return entry;
+    });
+    const [head] = await rowsOf<Record<string, unknown>>(ctx.em, sql`select * from bid_log_heads where lot_id = ${lot.id}`);
+    return { lotId: lot.id, entries, head: head ? signedHeadOf(head) : null, signer: this.master.publicKey() };
+  }
+
+  /**
+   * Signs the head of a closing lot's chain, in the close's transaction (the lot row is locked,
+   * so no bid is appended meanwhile); `lot` carries its new state and its winner.
+   */
+  async seal(em: EntityManager, lot: Lot): Promise<SignedHead> {
+    const rows = await entriesOf(em, lot.id);
+    const last = rows[rows.length - 1];
+    const won = lot.winnerId ? rows.filter((r) => r.account_id === lot.winnerId).pop() : undefined;
+    const head: ChainHead = {
+      lotId: lot.id,
+      entries: rows.length,
+      head: last?.hash ?? GENESIS,
+      highestBid: lot.highestBid === null ? null : formatMoney(lot.highestBid),
+      winnerId: lot.winnerId,
+      winnerSeq: won?.seq ?? null,
+      winnerSalt: won?.bidder_salt ?? null,
+      lotState: LOT_STATE_NAMES[lot.lotState],
+      signedAt: new Date().toISOString(),
+    };
+    const signed: SignedHead = { ...head, signer: this.master.publicKey(), signature: this.master.sign(headMessage(head)).toString('base64') };
+    await rowsOf(
+      em,
+      sql`insert into bid_log_heads (lot_id, entries, head, highest_bid, winner_id, winner_seq, winner_salt, lot_state, signed_at, signer, signature)
+          values (${lot.id}, ${head.entries}, ${head.head}, ${head.highestBid}, ${head.winnerId}, ${head.winnerSeq}, ${head.winnerSalt}, ${head.lotState},
+                  ${head.signedAt}, ${signed.signer}, ${signed.signature})`,
+    );
+    return signed;
+  }
+}
+
+function entriesOf(em: EntityManager, lotId: string): Promise<EntryRow[]> {
+  return rowsOf<EntryRow>(
+    em,
+    sql`select e.seq, e.bid_id::text, b.account_id, b.amount::text, b.created_at, b.placed_by_proxy as by_proxy, e.request_digest, e.bidder_salt, e.hash
+          from bid_log e left join bids b on b.id = e.bid_id
+         where e.lot_id = ${lotId} order by e.seq`,
+  );
+}
+
+function signedHeadOf(r: Record<string, unknown>): SignedHead {
+  return {
+    lotId: String(r.lot_id),
+    entries: Number(r.entries),
+    head: r.head as string,
+    highestBid: r.highest_bid === null ? null : String(r.highest_bid),
+    winnerId: r.winner_id as string | null,
+    winnerSeq: r.winner_seq === null ? null : Number(r.winner_seq),
+    winnerSalt: r.winner_salt as string | null,
+    lotState: r.lot_state as string,
+    signedAt: r.signed_at as string,
+    signer: r.signer as string,
+    signature: r.signature as string,
+  };
+}

@@ -1,0 +1,25 @@
+import type { AppModule } from '../../app-modules';
+import { Bid } from './bids.entity';
+import { BidsResolver } from './bids.resolver';
+import { bidsRoutes } from './bids.routes';
+import { BidsService } from './bids.service';
+import { Migration20261122060000Bids } from './migrations/Migration20261122060000Bids';
+import { Migration20261124120000BidKeys } from './migrations/Migration20261124120000BidKeys';
+
+declare module '../../services' {
+  interface Services {
+    bids: BidsService;
+  }
+}
+
+export const bidsModule: AppModule = {
+  name: 'bids',
+  entities: [Bid],
+  migrations: [
+    { name: 'Migration20261122060000Bids', class: Migration20261122060000Bids },
+    { name: 'Migration20261124120000BidKeys', class: Migration20261124120000BidKeys },
+  ],
+  services: { bids: (s) => new BidsService(s.notifications, s.live, s.lotClock) },
+  routes: bidsRoutes,
+  resolvers: [BidsResolver],
+};

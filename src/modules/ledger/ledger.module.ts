@@ -1,0 +1,54 @@
+import type { AppModule } from '../../app-modules';
+import { Migration20261122090000Ledger } from './migrations/Migration20261122090000Ledger';
+import { Migration20261124000000LedgerRelay } from './migrations/Migration20261124000000LedgerRelay';
+import { DepositPayments } from './ledger.deposits';
+import { LedgerAccount, LedgerBalance, LedgerClose, LedgerData, LedgerTransaction } from './ledger.entity';
+import { HorizonRelay } from './ledger.horizon';
+import { EmbeddedLedgerAccounts, type LedgerAccounts } from './ledger.port';
+import { RelayedSubmissions } from './ledger.relay';
+import { LedgerResolver } from './ledger.resolver';
+import { ledgerRoutes } from './ledger.routes';
+import { LedgerService } from './ledger.service';
+
+declare module '../../services' {
+  interface Services {
+    ledger: LedgerService;
+    ledgerAccounts: LedgerAccounts;
+  }
+}
+
+export const ledgerModule: AppModule = {
+  name: 'ledger',
+  entities: [LedgerAccount, LedgerBalance, LedgerData, LedgerClose, LedgerTransaction],
+  migrations: [
+    { name: 'Migration20261122090000Ledger', class: Migration20261122090000Ledger },
+    { name: 'Migration20261124000000LedgerRelay', class: Migration20261124000000LedgerRelay },
+  ],
+  services: {
+    ledgerAccounts: () => new EmbeddedLedgerAccounts(),
+    ledger: (s, { config }) => {
+      const payments = new DepositPayments(s.deposits);
+      const relay = config.HORIZON_URL
+        ? new RelayedSubmissions(new HorizonRelay(config.HORIZON_URL), config.NETWORK_PASSPHRASE, payments, config.HORIZON_RETRY_SECONDS * 1000)
+        : null;
+      return new LedgerService(config.NETWORK_PASSPHRASE, payments, relay);
+    },
+  },
+  routes: ledgerRoutes,
+  resolvers: [LedgerResolver],
+  jobs: (services, config) =>
+    config.HORIZON_URL
+      ? [
+          {
+            kind: 'recurring',
+            queue: 'ledger-relay',
+            everySeconds: config.HORIZON_RETRY_SECONDS,
+            firstAfterSeconds: config.HORIZON_RETRY_SECONDS,
+            run: async (orm, log) => {
+              const completed = await services.ledger.completeRelayed(orm.em.fork());
+              if (completed) log.info({ completed }, 'relayed transactions completed');
+            },
+          },
+        ]
+      : [],
+};

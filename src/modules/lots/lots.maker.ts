@@ -1,0 +1,25 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TransactionScope } from '../../core/transaction';
+import type { LotClock } from '../../jobs/lot-clock';
+import type { RulesService } from '../rules/rules.service';
+import { lotFieldsOf, type LotDraft } from './lots.draft';
+import { Lot } from './lots.entity';
+import type { SearchesService } from '../searches/searches.service';
+
+/** Makes lots, for a staff member's POST /lots and for an approved create-lot request alike; the saved searches a new lot matches are notified. */
+export class LotMaker {
+  constructor(
+    private readonly clock: LotClock,
+    private readonly rules: RulesService,
+    private readonly searches: Pick<SearchesService, 'matchNewLot'>,
+  ) {}
+
+  /** Makes a lot from a normalised body inside the caller's transaction, under its platform's rules; its notices are scheduled once committed. */
+  async make(em: EntityManager, scope: TransactionScope, draft: LotDraft, organizerId: string, publisherId: string): Promise<Lot> {
+    const lot = em.create(Lot, await this.rules.applyToNewLot(em, lotFieldsOf(draft, organizerId, publisherId)));
+    await em.flush();
+    await this.searches.matchNewLot(em, scope, lot.id);
+    scope.afterCommit(() => this.clock.lotTimesSet([lot]));
+    return lot;
+  }
+}

@@ -1,0 +1,32 @@
+import type { AppModule } from '../../app-modules';
+import { Lot } from './lots.entity';
+import { LotMaker } from './lots.maker';
+import { LotsResolver } from './lots.resolver';
+import { lotsRoutes } from './lots.routes';
+import { LotsService } from './lots.service';
+import { Migration20261122020000Catalogue } from './migrations/Migration20261122020000Catalogue';
+import { Migration20261122040000LotIndexes } from './migrations/Migration20261122040000LotIndexes';
+import { Migration20261124100000LotSortKeys } from './migrations/Migration20261124100000LotSortKeys';
+
+declare module '../../services' {
+  interface Services {
+    lots: LotsService;
+    lotMaker: LotMaker;
+  }
+}
+
+export const lotsModule: AppModule = {
+  name: 'lots',
+  entities: [Lot],
+  migrations: [
+    { name: 'Migration20261122020000Catalogue', class: Migration20261122020000Catalogue },
+    { name: 'Migration20261122040000LotIndexes', class: Migration20261122040000LotIndexes },
+    { name: 'Migration20261124100000LotSortKeys', class: Migration20261124100000LotSortKeys },
+  ],
+  services: {
+    lotMaker: (s) => new LotMaker(s.lotClock, s.rules, s.searches),
+    lots: (s) => new LotsService(s.reference, s.requests, s.currency, s.lotMaker),
+  },
+  routes: lotsRoutes,
+  resolvers: [LotsResolver],
+};

@@ -1,0 +1,19 @@
+import { Money } from '../../core/money';
+import { bandOf } from './bands';
+import type { IncrementBand } from './rules.model';
+
+/** The steps allowed above a price: its band's, else the lot's own. */
+export interface Steps {
+  minStep: Money;
+  maxStep: Money;
+}
+
+/**
+ * The steps above `price` for a lot with these increments (null: the lot's own steps). The band
+ * is the one of the price being raised, as on the largest vehicle auction sites.
+ */
+export function stepsAbove(increments: readonly IncrementBand[] | null, own: Steps, price: Money): Steps {
+  if (!increments) return own;
+  const band = bandOf(increments, price);
+  return { minStep: new Money(band.minStep), maxStep: band.maxStep === null ? own.maxStep : new Money(band.maxStep) };
+}

@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import { formatMoney, priceInput, type Money } from '../../core/money';
+import type { AuctionRules, DepositRule } from './rules.model';
+
+const money = priceInput.transform(formatMoney);
+const positive = priceInput.refine((m: Money) => m.gt(0), 'must be greater than 0').transform(formatMoney);
+const percent = z
+  .union([z.string(), z.number()])
+  .transform(String)
+  .refine((p) => /^\d{1,3}(\.\d{1,4})?$/.test(p) && Number(p) <= 100, 'must be a percentage from 0 to 100 with at most four decimals')
+  .transform((p) => String(Number(p)));
+const seconds = z.number().int().min(1).max(10 * 365 * 86400);
+
+/** Bands ascend by `upTo`; only the last may be open (null). Each fault names the band's `upTo`. */
+function ascending(bands: { upTo: string | null }[], ctx: z.RefinementCtx): void {
+  bands.forEach((band, i) => {
+    if (band.upTo === null && i < bands.length - 1) ctx.addIssue({ code: 'custom', path: [i, 'upTo'], message: 'only the last band may be open (null)' });
+    const previous = bands[i - 1]?.upTo;
+    if (band.upTo !== null && previous && Number(band.upTo) <= Number(previous)) {
+      ctx.addIssue({ code: 'custom', path: [i, 'upTo'], message: `must be greater than the previous band's upTo (${previous})` });
+    }
+  });
+}
+
+const upTo = positive.nullable();
+
+const incrementBand = z
+  .object({ upTo, minStep: positive, maxStep: positive.nullable().optional() })
+  .transform((b) => ({ upTo: b.upTo, minStep: b.minStep, maxStep: b.maxStep ?? null }))
+  .superRefine((b, ctx) => {
+    if (b.maxStep !== null && Number(b.maxStep) < Number(b.minStep)) ctx.addIssue({ code: 'custom', path: ['maxStep'], message: 'must not be less than minStep' });
+  });
+
+const feeBand = z
+  .object({ upTo, fixed: money.optional(), percent: percent.optional() })
+  .transform((b) => ({ upTo: b.upTo, fixed: b.fixed ?? '0.00', percent: b.percent ?? '0' }));
+
+const depositRule = z
+  .object({ fixed: money.optional(), percent: percent.optional(), floor: money.optional() })
+  .superRefine((d, ctx) => {
+    if ((d.fixed === undefined) === (d.percent === undefined)) ctx.addIssue({ code: 'custom', message: 'must give either fixed, or percent (with an optional floor)' });
+    else if (d.fixed !== undefined && d.floor !== undefined) ctx.addIssue({ code: 'custom', path: ['floor'], message: 'goes with percent only' });
+  })
+  .transform((d): DepositRule => (d.fixed !== undefined ? { fixed: d.fixed } : { percent: d.percent as string, floor: d.floor ?? '0.00' }));
+
+const bands = <T extends z.ZodType<{ upTo: string | null }>>(band: T) => z.array(band).min(1).max(50).superRefine(ascending);
+
+/**
+ * PATCH /platforms/{id}/rules: each rule given replaces the current one, null turns it off, and
+ * an absent one stays as it is.
+ */
+export const updateRulesInput = z
+  .object({
+    platformId: z.string().min(1),
+    increments: bands(incrementBand).nullable().optional(),
+    minDuration: seconds.nullable().optional(),
+    maxDuration: seconds.nullable().optional(),
+    maxLotsPerSeller: z.number().int().min(1).max(100_000).nullable().optional(),
+    deposit: depositRule.nullable().optional(),
+    buyerFees: bands(feeBand).nullable().optional(),
+    extendWindow: seconds.max(86400).nullable().optional(),
+    extendBy: seconds.max(86400).nullable().optional(),
+    maxExtensions: z.number().int().min(1).max(10_000).nullable().optional(),
+  })
+  .strict();
+export type UpdateRulesInput = z.input<typeof updateRulesInput>;
+export type RulesChanges = Omit<z.infer<typeof updateRulesInput>, 'platformId'>;
+
+/** The rules after a change (the rules that go in pairs are checked by the service, since either may be the one changed). */
+export function changedRules(current: AuctionRules, changes: RulesChanges): AuctionRules {
+  const next = { ...current };
+  for (const [key, value] of Object.entries(changes) as [keyof AuctionRules, unknown][]) {
+    if (value !== undefined) (next as Record<string, unknown>)[key] = value;
+  }
+  return next;
+}
+
+export const feeEstimateInput = z.object({ lotId: z.string().min(1), amount: priceInput });
+export type FeeEstimateInput = z.input<typeof feeEstimateInput>;

@@ -1,0 +1,58 @@
+/**
+ * A platform's auction rules as stored (one JSON document per version). Amounts are two-decimal
+ * strings read in the currency of the lot they apply to; a null rule is off, and with every rule
+ * off a lot follows the contract alone.
+ */
+export interface AuctionRules {
+  /** Minimum (and optionally maximum) step by band of the highest bid; replaces the lot's min_step/max_step. */
+  increments: IncrementBand[] | null;
+  /** Seconds. */
+  minDuration: number | null;
+  maxDuration: number | null;
+  /** Lots one organizer may have open (pending and not ended) on the platform at once. */
+  maxLotsPerSeller: number | null;
+  deposit: DepositRule | null;
+  /** The buyer's fee by band of the price paid. */
+  buyerFees: FeeBand[] | null;
+  /** Soft close (seconds): a bid accepted in the last extendWindow of an eng lot moves its end to at least the bid time plus extendBy. */
+  extendWindow: number | null;
+  extendBy: number | null;
+  /** How many times one lot's end may move; null: no limit. */
+  maxExtensions: number | null;
+}
+
+/** A price band: it holds prices up to `upTo` inclusive; the last band may be open (`upTo` null). */
+export interface Band {
+  upTo: string | null;
+}
+
+export interface IncrementBand extends Band {
+  minStep: string;
+  /** Null leaves the lot's own max_step in force in this band. */
+  maxStep: string | null;
+}
+
+export interface FeeBand extends Band {
+  /** A fixed amount plus a percentage of the price. */
+  fixed: string;
+  percent: string;
+}
+
+export type DepositRule = { fixed: string } | { percent: string; floor: string };
+
+export const NO_RULES: AuctionRules = {
+  increments: null,
+  minDuration: null,
+  maxDuration: null,
+  maxLotsPerSeller: null,
+  deposit: null,
+  buyerFees: null,
+  extendWindow: null,
+  extendBy: null,
+  maxExtensions: null,
+};
+
+export const RULE_NAMES = Object.keys(NO_RULES) as (keyof AuctionRules)[];
+
+/** A stored document read with the rules added since it was written as off. */
+export const rulesOf = (stored: Partial<AuctionRules>): AuctionRules => ({ ...NO_RULES, ...stored });

@@ -1,0 +1,43 @@
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { formatMoney } from '../../core/money';
+import type { GraphQLContext } from '../../graphql/context';
+import type { RulesVersion } from './rules.service';
+import { FeeEstimateGql, PlatformRulesGql, PlatformRulesInput } from './rules.types';
+
+/** GraphQL objects are plain data: the input's class instances are copied field by field into the domain input. */
+const plain = (value: unknown): unknown =>
+  Array.isArray(value) ? value.map(plain) : value !== null && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)])) : value;
+
+function rulesGql(r: RulesVersion): PlatformRulesGql {
+  const { deposit } = r.rules;
+  return {
+    platformId: r.platformId,
+    version: r.version,
+    ...r.rules,
+    deposit: deposit && ('fixed' in deposit ? { fixed: deposit.fixed, percent: null, floor: null } : { fixed: null, ...deposit }),
+    createdAt: r.createdAt,
+  };
+}
+
+@Resolver()
+export class RulesResolver {
+  @Query(() => PlatformRulesGql, { description: 'GET /platforms/{id}/rules: staff of the platform' })
+  async platformRules(@Arg('platformId', () => ID) platformId: string, @Ctx() { ctx, services }: GraphQLContext): Promise<PlatformRulesGql> {
+    return rulesGql(await services.rules.get(ctx, { platformId }));
+  }
+
+  @Mutation(() => PlatformRulesGql, { description: 'PATCH /platforms/{id}/rules: a new version, for lots created from now on' })
+  async updatePlatformRules(
+    @Arg('platformId', () => ID) platformId: string,
+    @Arg('rules', () => PlatformRulesInput) rules: PlatformRulesInput,
+    @Ctx() { ctx, services }: GraphQLContext,
+  ): Promise<PlatformRulesGql> {
+    return rulesGql(await services.rules.update(ctx, { ...(plain(rules) as object), platformId }));
+  }
+
+  @Query(() => FeeEstimateGql, { description: "GET /lots/{id}/fee_estimate: the buyer's fee on an amount, in the lot's currency" })
+  async feeEstimate(@Arg('lotId', () => ID) lotId: string, @Arg('amount', () => String) amount: string, @Ctx() { ctx, services }: GraphQLContext): Promise<FeeEstimateGql> {
+    const e = await services.rules.feeEstimate(ctx, { lotId, amount });
+    return { lotId: e.lot.id, amount: formatMoney(e.amount), buyerFee: formatMoney(e.buyerFee), total: formatMoney(e.total), currency: e.lot.currency, rulesVersion: e.lot.rulesVersion };
+  }
+}

@@ -1,0 +1,82 @@
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+
+@ObjectType('IncrementBand', { description: 'Bids above a highest bid up to upTo (inclusive; null: any) step by at least minStep and at most maxStep (null: the lot\'s own max_step)' })
+export class IncrementBandGql {
+  @Field(() => String, { nullable: true }) upTo!: string | null;
+  @Field(() => String) minStep!: string;
+  @Field(() => String, { nullable: true }) maxStep!: string | null;
+}
+
+@ObjectType('FeeBand', { description: "The buyer's fee on a price up to upTo (inclusive; null: any): fixed plus percent of the price" })
+export class FeeBandGql {
+  @Field(() => String, { nullable: true }) upTo!: string | null;
+  @Field(() => String) fixed!: string;
+  @Field(() => String) percent!: string;
+}
+
+@ObjectType('DepositRule', { description: 'A fixed deposit, or percent of the start price but at least floor' })
+export class DepositRuleGql {
+  @Field(() => String, { nullable: true }) fixed!: string | null;
+  @Field(() => String, { nullable: true }) percent!: string | null;
+  @Field(() => String, { nullable: true }) floor!: string | null;
+}
+
+@ObjectType('PlatformRules', { description: "A platform's auction rules; version 0 is never configured. Lots keep the version they were created with" })
+export class PlatformRulesGql {
+  @Field(() => ID) platformId!: string;
+  @Field(() => Int) version!: number;
+  @Field(() => [IncrementBandGql], { nullable: true }) increments!: IncrementBandGql[] | null;
+  @Field(() => Int, { nullable: true, description: 'Seconds' }) minDuration!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Seconds' }) maxDuration!: number | null;
+  @Field(() => Int, { nullable: true }) maxLotsPerSeller!: number | null;
+  @Field(() => DepositRuleGql, { nullable: true }) deposit!: DepositRuleGql | null;
+  @Field(() => [FeeBandGql], { nullable: true }) buyerFees!: FeeBandGql[] | null;
+  @Field(() => Int, { nullable: true, description: 'Soft close: seconds before the end in which a bid moves the end' }) extendWindow!: number | null;
+  @Field(() => Int, { nullable: true, description: 'Soft close: the end moves to at least the bid time plus these seconds' }) extendBy!: number | null;
+  @Field(() => Int, { nullable: true, description: "Soft close: how many times a lot's end may move; null: no limit" }) maxExtensions!: number | null;
+  @Field(() => Date, { nullable: true }) createdAt!: Date | null;
+}
+
+@InputType('IncrementBandInput')
+export class IncrementBandInput {
+  @Field(() => String, { nullable: true }) upTo?: string | null;
+  @Field(() => String) minStep!: string;
+  @Field(() => String, { nullable: true }) maxStep?: string | null;
+}
+
+@InputType('FeeBandInput')
+export class FeeBandInput {
+  @Field(() => String, { nullable: true }) upTo?: string | null;
+  @Field(() => String, { nullable: true }) fixed?: string;
+  @Field(() => String, { nullable: true }) percent?: string;
+}
+
+@InputType('DepositRuleInput')
+export class DepositRuleInput {
+  @Field(() => String, { nullable: true }) fixed?: string;
+  @Field(() => String, { nullable: true }) percent?: string;
+  @Field(() => String, { nullable: true }) floor?: string;
+}
+
+@InputType('PlatformRulesInput', { description: 'Each rule given replaces the current one, null turns it off, an absent one stays' })
+export class PlatformRulesInput {
+  @Field(() => [IncrementBandInput], { nullable: true }) increments?: IncrementBandInput[] | null;
+  @Field(() => Int, { nullable: true }) minDuration?: number | null;
+  @Field(() => Int, { nullable: true }) maxDuration?: number | null;
+  @Field(() => Int, { nullable: true }) maxLotsPerSeller?: number | null;
+  @Field(() => DepositRuleInput, { nullable: true }) deposit?: DepositRuleInput | null;
+  @Field(() => [FeeBandInput], { nullable: true }) buyerFees?: FeeBandInput[] | null;
+  @Field(() => Int, { nullable: true }) extendWindow?: number | null;
+  @Field(() => Int, { nullable: true }) extendBy?: number | null;
+  @Field(() => Int, { nullable: true }) maxExtensions?: number | null;
+}
+
+@ObjectType('FeeEstimate', { description: "What a buyer pays for a lot at a price: the price plus the buyer's fee of the lot's rules" })
+export class FeeEstimateGql {
+  @Field(() => ID) lotId!: string;
+  @Field(() => String) amount!: string;
+  @Field(() => String) buyerFee!: string;
+  @Field(() => String) total!: string;
+  @Field(() => String) currency!: string;
+  @Field(() => Int, { nullable: true }) rulesVersion!: number | null;
+}

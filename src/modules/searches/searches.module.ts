@@ -1,0 +1,20 @@
+import type { AppModule } from '../../app-modules';
+import { Migration20261124210000SavedSearches } from './migrations/Migration20261124210000SavedSearches';
+import { SearchesResolver } from './searches.resolver';
+import { searchesRoutes } from './searches.routes';
+import { SearchesService } from './searches.service';
+
+declare module '../../services' {
+  interface Services {
+    searches: SearchesService;
+  }
+}
+
+/** Saved lot searches, matched against each new lot by the database. */
+export const searchesModule: AppModule = {
+  name: 'searches',
+  migrations: [{ name: 'Migration20261124210000SavedSearches', class: Migration20261124210000SavedSearches }],
+  services: { searches: (s) => new SearchesService(s.notifications, s.mail) },
+  routes: searchesRoutes,
+  resolvers: [SearchesResolver],
+};

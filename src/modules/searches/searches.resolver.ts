@@ -1,0 +1,30 @@
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLContext } from '../../graphql/context';
+import { LotFilterInput } from '../lots/lots.types';
+import type { SavedSearch } from './searches.service';
+import { SavedSearchGql } from './searches.types';
+
+const savedSearchGql = (s: SavedSearch): SavedSearchGql => ({ id: s.id, accountId: s.accountId, filterJson: JSON.stringify(s.filter), currency: s.currency, createdAt: s.createdAt.toISOString() });
+
+@Resolver()
+export class SearchesResolver {
+  @Query(() => [SavedSearchGql], { description: 'GET /accounts/{id}/saved_searches' })
+  async savedSearches(@Arg('accountId', () => String) accountId: string, @Ctx() { ctx, services }: GraphQLContext): Promise<SavedSearchGql[]> {
+    return (await services.searches.list(ctx, { accountId })).map(savedSearchGql);
+  }
+
+  @Mutation(() => SavedSearchGql, { description: 'POST /accounts/{id}/saved_searches: the filters of lots (a subset: docs/saved-searches.md)' })
+  async saveSearch(
+    @Arg('accountId', () => String) accountId: string,
+    @Arg('filter', () => LotFilterInput) filter: LotFilterInput,
+    @Ctx() { ctx, services }: GraphQLContext,
+  ): Promise<SavedSearchGql> {
+    return savedSearchGql(await services.searches.create(ctx, { accountId, filter: { ...filter } }));
+  }
+
+  @Mutation(() => Boolean, { description: 'DELETE /accounts/{id}/saved_searches/{search-id}' })
+  async deleteSavedSearch(@Arg('accountId', () => String) accountId: string, @Arg('id', () => ID) id: string, @Ctx() { ctx, services }: GraphQLContext): Promise<boolean> {
+    await services.searches.delete(ctx, { accountId, id });
+    return true;
+  }
+}

@@ -1,0 +1,112 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { RequestContext } from '../../core/context';
+import { forbidden, invalid, notFound } from '../../core/errors';
+import { requireCaller } from '../../core/policies';
+import type { TransactionScope } from '../../core/transaction';
+import { validateInput, type Untrusted } from '../../core/validate';
+import { rowsOf } from '../../db/query';
+import { sql } from '../../db/sql';
+import { DEFAULT_PRICE_CURRENCY } from '../lots/lots.listing';
+import { NotificationType } from '../notifications/notifications.entity';
+import type { BatchRow, NotificationsService } from '../notifications/notifications.service';
+import type { Outbox } from '../outbox/outbox.port';
+import { dueForEmail, matchingSearches } from './searches.sql';
+import { SAVED_FILTERS, savedSearchInput, savedSearchRef, type SavedFilter, type SavedSearchInput, type SavedSearchRef } from './searches.input';
+
+export interface SavedSearch {
+  id: string;
+  accountId: string;
+  filter: Record<string, unknown>;
+  currency: string;
+  createdAt: Date;
+}
+
+const TYPE_CODES: Record<string, number> = { no_auction: 0, eng: 1, partnerA: 2, partnerB: 3 };
+const money = (m: { toFixed(n: number): string } | null | undefined) => (m ? m.toFixed(2) : null);
+
+/**
+ * Saved lot searches with alerts (docs/saved-searches.md): an account keeps filters of GET /lots;
+ * each lot made afterwards is matched against all of them by one statement, which notifies the
+ * accounts of the searches it matches.
+ */
+export class SearchesService {
+  constructor(
+    private readonly notifications: NotificationsService,
+    private readonly mail: Outbox,
+  ) {}
+
+  /** POST /accounts/{id}/saved_searches: the account itself. */
+  async create(ctx: RequestContext, input: Untrusted<SavedSearchInput>): Promise<SavedSearch> {
+    requireCaller(ctx);
+    const { accountId, filter } = validateInput(savedSearchInput, input);
+    this.requireSelf(ctx, accountId);
+    for (const name of Object.keys(filter)) {
+      if (!(SAVED_FILTERS as readonly string[]).includes(name)) {
+        throw invalid('saved_search_filter_unsupported', `a saved search cannot hold the filter ${name}; it may hold ${SAVED_FILTERS.join(', ')}`, { field: `filter.${name}` });
+      }
+    }
+    const f = filter as SavedFilter;
+    const currency = f.currency ?? DEFAULT_PRICE_CURRENCY;
+    const [row] = await rowsOf<Record<string, unknown>>(
+      ctx.em,
+      sql`insert into saved_searches (account_id, filters, currency, country, city, maker, model, model_prefix, lot_types, fuels, year_min, year_max, price_min, price_max, buy_now)
+          values (${accountId}, ${JSON.stringify(input.filter ?? {})}::jsonb, ${currency}, ${f.country?.toUpperCase() ?? null}, ${f.city ?? null}, ${f.maker ?? null},
+                  ${f.model ?? null}, ${f.modelPrefix ?? null}, ${f.lotType ? sql.array(f.lotType.map((t) => TYPE_CODES[t]), 'smallint') : null},
+                  ${f.fuel ? sql.array(f.fuel, 'text') : null}, ${f.year?.min ?? null}, ${f.year?.max ?? null}, ${money(f.price?.min)}, ${money(f.price?.max)}, ${f.buyNow ?? null})
+          returning id::text, account_id, filters, currency, created_at`,
+    );
+    return savedSearchOf(row);
+  }
+
+  /** GET /accounts/{id}/saved_searches: the account itself. */
+  async list(ctx: RequestContext, input: Untrusted<{ accountId: string }>): Promise<SavedSearch[]> {
+    requireCaller(ctx);
+    const { accountId } = validateInput(savedSearchInput.pick({ accountId: true }), input);
+    this.requireSelf(ctx, accountId);
+    const rows = await rowsOf<Record<string, unknown>>(ctx.em, sql`select id::text, account_id, filters, currency, created_at from saved_searches where account_id = ${accountId} order by id`);
+    return rows.map(savedSearchOf);
+  }
+
+  /** DELETE /accounts/{id}/saved_searches/{search-id}: the account itself. */
+  async delete(ctx: RequestContext, input: Untrusted<SavedSearchRef>): Promise<void> {
+    requireCaller(ctx);
+    const { accountId, id } = validateInput(savedSearchRef, input);
+    this.requireSelf(ctx, accountId);
+    const gone = await rowsOf(ctx.em, sql`delete from saved_searches where id = ${id} and account_id = ${accountId} returning id`);
+    if (!gone.length) throw notFound('saved_search_not_found', 'the account has no saved search with this id', { field: 'id' });
+  }
+
+  /**
+   * Notifies the accounts whose saved searches a new lot matches: one statement, inside the
+   * transaction that made the lot; announced once it commits. A second one picks the searches
+   * due an email (at most one a day each), and those go through the outbox.
+   */
+  async matchNewLot(em: EntityManager, scope: TransactionScope, lotId: string): Promise<number> {
+    const rows = await rowsOf<BatchRow>(em, this.notifications.insertBatch(NotificationType.SavedSearchMatched, matchingSearches(lotId), { lot_id: lotId }));
+    const published = this.notifications.publishedBatch(rows);
+    scope.afterCommit(() => this.notifications.announce(published));
+    if (!rows.length) return 0;
+    const due = await rowsOf<{ id: string; account_id: string; email: string; platform_id: string | null }>(em, dueForEmail(lotId));
+    for (const d of due) {
+      await this.mail.send(em, {
+        channel: 'email',
+        recipient: d.email,
+        accountId: d.account_id,
+        platformId: d.platform_id,
+        subject: 'A new lot matches your saved search',
+        body: `Lot ${lotId} matches your saved search ${d.id}. Further matches of this search today are in your notifications only.`,
+      });
+    }
+    if (due.length) await em.flush();
+    return rows.length;
+  }
+
+  private requireSelf(ctx: RequestContext, accountId: string): void {
+    const caller = requireCaller(ctx);
+    if (caller.accountId !== accountId) throw forbidden('saved_search_forbidden', 'only the account itself manages its saved searches');
+  }
+}
+
+function savedSearchOf(r: Record<string, unknown>): SavedSearch {
+  return { id: r.id as string, accountId: r.account_id as string, filter: r.filters as Record<string, unknown>, currency: r.currency as string, createdAt: new Date(r.created_at as string) };
+}

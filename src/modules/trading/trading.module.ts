@@ -1,0 +1,35 @@
+import type { AppModule } from '../../app-modules';
+import { DepositsResolver } from './deposits.resolver';
+import { depositsRoutes } from './deposits.routes';
+import { DepositsService } from './deposits.service';
+import { ParticipationService } from './participation.service';
+import { rejectUnpaidParticipants, returnDeposits } from './trading.cleaners';
+import { Deposit, Participant, WinnerDetails } from './trading.entity';
+import { TradingResolver } from './trading.resolver';
+import { tradingRoutes } from './trading.routes';
+import { WinnersService } from './winners.service';
+
+declare module '../../services' {
+  interface Services {
+    participation: ParticipationService;
+    winners: WinnersService;
+    deposits: DepositsService;
+  }
+}
+
+export const tradingModule: AppModule = {
+  name: 'trading',
+  entities: [Participant, Deposit, WinnerDetails],
+  services: {
+    participation: (s) => new ParticipationService(s.notifications),
+    winners: (s) => new WinnersService(s.notifications, s.lots, s.bidLog, s.live, s.lotClock, s.rules),
+    deposits: (s) => new DepositsService(s.notifications),
+  },
+  routes: (router) => {
+    tradingRoutes(router);
+    depositsRoutes(router);
+  },
+  resolvers: [TradingResolver, DepositsResolver],
+  // Unpaid participants are rejected before the deposits of the rejected go back.
+  jobs: () => [rejectUnpaidParticipants, returnDeposits],
+};

@@ -1,0 +1,18 @@
+import type { Middleware } from 'koa';
+import type { RateLimiter } from '../modules/limits/rate-limit';
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Every REST write counts against the caller's rate limits (`modules/limits/rate-limit.ts`), and
+ * `POST /accounts` against account creation too. GraphQL counts its mutations itself: a POST
+ * to it may be a query.
+ */
+export function restRateLimit(limiter: RateLimiter, graphqlPath: string): Middleware {
+  return async (koa, next) => {
+    if (!READS.has(koa.method) && koa.path !== graphqlPath) {
+      await limiter.hit(koa.state.ctx, koa.method === 'POST' && koa.path === '/accounts' ? 'account_creation' : 'write');
+    }
+    await next();
+  };
+}

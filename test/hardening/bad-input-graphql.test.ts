@@ -1,0 +1,61 @@
+import fc from 'fast-check';
+import type { Keypair } from '@stellar/stellar-sdk';
+import { buildAppSchema } from '../../src/graphql/schema';
+import type { TestResponse } from '../helpers/client';
+import { createAccount, createPlatform } from '../helpers/factories';
+import { appWith } from '../helpers/world';
+import { RUNS, SEED, tally } from './support/answers';
+import { mutationCases } from './support/graphql-cases';
+import { changedTables, checksums } from './support/tables';
+
+jest.setTimeout(600_000);
+
+const w = appWith(async (t) => {
+  const platform = await createPlatform(t);
+  const admin = await createAccount(t, platform, { type: 'admin' });
+  const user = await createAccount(t, platform);
+  return { signers: [user.keypair, admin.keypair, platform] as Keypair[] };
+});
+
+/** Why a GraphQL answer to a bad call is wrong: a 5xx, no error, an error without a 4xx status, or a result. */
+function faultOf(res: TestResponse, field: string): string | null {
+  if (res.status >= 500) return `answered HTTP ${res.status}: ${res.text.slice(0, 300)}`;
+  const errors: { extensions?: { code?: unknown; status?: unknown } }[] | undefined = res.body?.errors;
+  if (!Array.isArray(errors) || errors.length === 0) return `answered without an error: ${res.text.slice(0, 300)}`;
+  const wrong = errors.find((e) => typeof e.extensions?.status !== 'number' || e.extensions.status < 400 || e.extensions.status > 499 || typeof e.extensions.code !== 'string');
+  if (wrong) return `an error without a 4xx status: ${JSON.stringify(wrong).slice(0, 300)}`;
+  if (res.body?.data?.[field] != null) return `answered a result beside its errors: ${res.text.slice(0, 300)}`;
+  return null;
+}
+
+test('every GraphQL mutation refuses bad arguments with 4xx errors and changes no row', async () => {
+  const t = w.t;
+  const mutations = Object.values(buildAppSchema().getMutationType()?.getFields() ?? {});
+  expect(mutations.length).toBeGreaterThan(30);
+  const lines: string[] = [];
+  const faults: string[] = [];
+  let total = 0;
+  for (const field of mutations) {
+    const before = await checksums(t.orm);
+    const statuses: number[] = [];
+    const families = mutationCases(field);
+    for (const [family, arb] of Object.entries(families)) {
+      const result = await fc.check(
+        fc.asyncProperty(arb, fc.constantFrom(...w.signers), async (c, signer) => {
+          const res = await t.client.graphql(c.query, c.variables, { sign: { keypair: signer } });
+          statuses.push(res.body?.errors?.[0]?.extensions?.status ?? res.status);
+          const fault = faultOf(res, field.name);
+          if (fault) throw new Error(`${field.name} (${family}) ${JSON.stringify(c.variables).slice(0, 300)}: ${fault}`);
+        }),
+        { seed: SEED, numRuns: RUNS, endOnFailure: true },
+      );
+      if (result.failed) faults.push(String((result.errorInstance as Error | undefined)?.message ?? result.counterexample));
+    }
+    const changed = changedTables(before, await checksums(t.orm));
+    if (changed.length) faults.push(`${field.name}: rejected calls changed ${changed.join(', ')}`);
+    total += statuses.length;
+    lines.push(`${field.name.padEnd(28)} ${String(statuses.length).padStart(4)} tried  ${tally(statuses).padEnd(28)} ${Object.keys(families).join(' ')}`);
+  }
+  console.log(`bad input, GraphQL mutations (seed ${SEED}, ${RUNS} runs per family):\n${lines.join('\n')}\n${mutations.length} mutations, ${total} inputs`);
+  expect(faults).toEqual([]);
+});
