@@ -33,7 +33,7 @@ export enum NotificationType {
   FinancingRejected = 29,
   /** Not in the contract: soft close moved the end of a lot the recipient takes part in (docs/auction-rules.md). */
   LotExtended = 30,
-  /** Not in the contract: a new lot matched one of the recipient's saved searches (docs/saved-searches.md). */
+  /** Not in the contract: a new lot matched one of the recipient's saved searches, or a lot's price fell under its price max (docs/saved-searches.md). */
   SavedSearchMatched = 31,
 }
 
