@@ -149,6 +149,8 @@ describe('GET and PATCH /lots/{id}/second_chance_offers/{offer}', () => {
     expect((await answer(world.t, world.platform, lot.id, id, 'accepted')).body.errors[0]).toMatchObject({ status: '403', code: 'not_allowed' });
     expect((await answer(world.t, b, lot.id, id, 'maybe')).body.errors[0]).toMatchObject({ status: '400', code: 'invalid_field', source: { pointer: '/data/attributes/state' } });
     expect((await answer(world.t, b, lot.id, '999999', 'accepted')).body.errors[0]).toMatchObject({ status: '404', code: 'second_chance_offer_not_found' });
+    expect((await answer(world.t, b, lot.id, 'first', 'accepted')).body.errors[0]).toMatchObject({ status: '400', code: 'invalid_field', source: { pointer: '/data/id' } });
+    expect((await answer(world.t, b, '999999', id, 'accepted')).body.errors[0]).toMatchObject({ status: '404', code: 'lot_not_found' });
     expect((await answer(world.t, b, lot.id, id, 'declined')).status).toBe(200);
     expect((await answer(world.t, b, lot.id, id, 'accepted')).body.errors[0]).toMatchObject({ status: '409', code: 'second_chance_offer_closed' });
     expect((await lotRow(world.t, lot.id)).winnerId).toBe(c.publicKey());

@@ -17,7 +17,7 @@ export function offersRoutes(router: AppRouter): void {
     data: (await secondChance.list(ctx, { lotId: params.id })).map(presentOffer),
   }));
 
-  router.patch('/lots/:id/second_chance_offers/:offerId', { summary: 'Accept or decline a second-chance offer (the bidder offered)', authenticated: true, body: { type: 'second_chance_offers', input: answerInput, omit: ['lotId', 'offerId'], id: 'optional' }, response: 'second_chance_offers' }, async ({ ctx, params, body }) => {
+  router.patch('/lots/:id/second_chance_offers/:offerId', { summary: 'Accept or decline a second-chance offer (the bidder offered)', authenticated: true, body: { type: 'second_chance_offers', input: answerInput, omit: ['lotId', 'offerId'], id: 'optional' }, response: 'second_chance_offers', fields: { in: 'body', names: { offerId: 'id' } } }, async ({ ctx, params, body }) => {
     const { id, attributes } = parseDocument(inputDocument('second_chance_offers'), body).data;
     requirePathId(id, params.offerId, 'data.id must be the id of the offer in the path');
     return { data: presentOffer(await secondChance.answer(ctx, { lotId: params.id, offerId: params.offerId, ...fromWire(attributes, ['state']) })) };

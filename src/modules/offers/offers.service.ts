@@ -102,7 +102,7 @@ export class SecondChanceService {
       const lot = await findLot(em, input.lotId, LockMode.PESSIMISTIC_WRITE);
       const offerId = requireId(input.offerId, 'offerId');
       const offer = await em.findOne(SecondChanceOffer, { id: offerId, lotId: lot.id }, { refresh: true });
-      if (!offer) throw notFound('second_chance_offer_not_found', 'the lot has no second-chance offer with this id', { field: 'offerId' });
+      if (!offer) throw notFound('second_chance_offer_not_found', 'the lot has no second-chance offer with this id');
       if (offer.accountId !== caller.accountId) throw forbidden('not_allowed', 'only the bidder offered may answer a second-chance offer');
       const { state } = validateInput(answerInput, input);
       if (offer.state !== 'open') throw conflict('second_chance_offer_closed', `the offer is ${offer.state} already`);
