@@ -13,6 +13,7 @@ import { liveModule } from './live/live.module';
 import { lotsModule } from './lots/lots.module';
 import { messagesModule } from './messages/messages.module';
 import { notificationsModule } from './notifications/notifications.module';
+import { offersModule } from './offers/offers.module';
 import { outboxModule } from './outbox/outbox.module';
 import { platformsModule } from './platforms/platforms.module';
 import { recoveryModule } from './recovery/recovery.module';
@@ -44,6 +45,7 @@ export const MODULES: readonly AppModule[] = [
   watchlistModule,
   searchesModule,
   tradingModule,
+  offersModule,
   documentsModule,
   notificationsModule,
   ledgerModule,

@@ -155,6 +155,15 @@ export const REST: Record<string, RestRow> = {
     roles: staffOfP(200, 403),
   },
   'GET /lots/:id/fee_estimate': pub((f) => ({ target: `/lots/${f.lotId}/fee_estimate?amount=1000` })),
+  // The lot has no canceled deal: its managers get as far as 400 second_chance_not_allowed.
+  'POST /lots/:id/second_chance_offers': { auth: true, call: (f) => ({ target: `/lots/${f.lotId}/second_chance_offers`, body: { data: { type: 'second_chance_offers', attributes: {} } } }), roles: staffOfP(400, 403) },
+  // No offer was made: the managers see an empty list, and nobody else was offered it.
+  'GET /lots/:id/second_chance_offers': { auth: true, call: (f) => ({ target: `/lots/${f.lotId}/second_chance_offers` }), roles: staffOfP(200, 403) },
+  'PATCH /lots/:id/second_chance_offers/:offerId': {
+    auth: true,
+    call: (f) => ({ target: `/lots/${f.lotId}/second_chance_offers/999999`, body: { data: { type: 'second_chance_offers', attributes: { state: 'accepted' } } } }),
+    roles: all(404),
+  },
 };
 
 /**
@@ -167,11 +176,12 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
     ...['account', 'admins', 'brokers', 'convert', 'convertMany', 'countries', 'currencyRates', 'document', 'feeEstimate', 'fuelTypes', 'ledgerAccount', 'lot', 'lots', 'lotsCount', 'makers', 'ping', 'transmissionTypes', 'wheelPositions'].map(
       (name) => [name, { auth: false }],
     ),
-    ...['accountCreateLotRequests', 'accounts', 'blacklist', 'deposits', 'documents', 'lotMessages', 'me', 'messageDialogs', 'notificationCounts', 'notifications', 'platformRules', 'request', 'requests', 'savedSearches', 'unreadMessages', 'watchlist'].map(
+    ...['accountCreateLotRequests', 'accounts', 'blacklist', 'deposits', 'documents', 'lotMessages', 'me', 'messageDialogs', 'notificationCounts', 'notifications', 'platformRules', 'request', 'requests', 'savedSearches', 'secondChanceOffers', 'unreadMessages', 'watchlist'].map(
       (name) => [name, { auth: true }],
     ),
     ...['addMasterSigner', 'approveRecovery', 'createPlatform', 'issueToken', 'requestRecovery', 'resendVerification', 'submitTransaction'].map((name) => [name, { auth: false }]),
     ...[
+      'answerSecondChance',
       'blacklistAccount',
       'cancelRequest',
       'chooseWinner',
@@ -183,6 +193,7 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
       'markMessagesRead',
       'markNotificationRead',
       'markNotificationsRead',
+      'offerSecondChance',
       'placeBid',
       'rejectParticipant',
       'reportNotificationEvent',

@@ -19,6 +19,8 @@ export interface AuctionRules {
   extendBy: number | null;
   /** How many times one lot's end may move; null: no limit. */
   maxExtensions: number | null;
+  /** Seconds a second-chance offer stays open at most; null: SECOND_CHANCE_DEFAULT_TTL. */
+  secondChanceTtl: number | null;
 }
 
 /** A price band: it holds prices up to `upTo` inclusive; the last band may be open (`upTo` null). */
@@ -50,7 +52,11 @@ export const NO_RULES: AuctionRules = {
   extendWindow: null,
   extendBy: null,
   maxExtensions: null,
+  secondChanceTtl: null,
 };
+
+/** How long a second-chance offer stays open at most when the lot's rules do not say (48 hours). */
+export const SECOND_CHANCE_DEFAULT_TTL = 48 * 3600;
 
 export const RULE_NAMES = Object.keys(NO_RULES) as (keyof AuctionRules)[];
 
