@@ -60,9 +60,9 @@ interface RateRow {
   units_per_eur: string;
 }
 
-/** The rates before of the currencies whose rate was written and differs (a currency new to the table had none). */
-function movedRates(before: readonly RateRow[], written: readonly string[]): Map<string, string> {
-  return new Map(before.filter((r) => written.includes(r.currency)).map((r) => [r.currency, r.units_per_eur]));
+/** The rates before of the currencies whose written rate differs from it (a currency new to the table had none). */
+function movedRates(before: readonly RateRow[], written: ReadonlyMap<string, Decimal>): Map<string, string> {
+  return new Map(before.filter((r) => written.has(r.currency) && !(written.get(r.currency) as Decimal).eq(r.units_per_eur)).map((r) => [r.currency, r.units_per_eur]));
 }
 
 /** Transaction-scoped advisory lock taken by the refresh from the rates source (any instance). */
@@ -173,7 +173,7 @@ export class CurrencyService {
       const now = new Date();
       const stored = await em.upsert(CurrencyRate, { currency, unitsPerEur: (rate as Decimal).toFixed(), asOf: now, updatedAt: now }, { onConflictFields: ['currency'] });
       await rowsOf(em, repriceLots([currency]));
-      await this.searches.matchPriceFalls(em, scope, movedRates(before, [currency]));
+      await this.searches.matchPriceFalls(em, scope, movedRates(before, new Map([[currency, rate as Decimal]])));
       return stored;
     });
   }
@@ -206,7 +206,7 @@ export class CurrencyService {
       );
       if (changed.length) {
         await rowsOf(tx, repriceLots(changed.map((c) => c.currency)));
-        await this.searches.matchPriceFalls(tx, scope, movedRates(before, changed.map((c) => c.currency)));
+        await this.searches.matchPriceFalls(tx, scope, movedRates(before, new Map(changed.map((c) => [c.currency, doc.rates.get(c.currency as Currency) as Decimal]))));
       }
       return changed.length;
     });

@@ -84,7 +84,7 @@ export const NOTIFICATION_TYPES: Readonly<Record<NotificationType, NotificationT
   [NotificationType.FinancingApproved]: t('financing_approved', ['lot_id'], true),
   [NotificationType.FinancingRejected]: t('financing_rejected', ['lot_id'], true),
   [NotificationType.LotExtended]: t('lot_extended', ['lot_id', 'end_time']),
-  [NotificationType.SavedSearchMatched]: t('saved_search_matched', ['lot_id']),
+  [NotificationType.SavedSearchMatched]: t('saved_search_matched', ['lot_id', 'search_id', 'reason']),
   [NotificationType.SecondChanceOffered]: t('second_chance_offered', ['lot_id', 'offer_id', 'amount', 'currency', 'expires_at']),
   [NotificationType.SecondChanceAnswered]: t('second_chance_answered', ['lot_id', 'offer_id', 'account_id', 'state']),
 };

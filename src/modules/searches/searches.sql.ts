@@ -48,24 +48,31 @@ export function matchingSearches(lotId: string): Sql {
  * from above the max to at or under it, the search otherwise matching: one statement whatever the
  * number of lots and searches. `changed` maps each changed currency to its rate before; the
  * current rates are those stored (the change is written already). A lot and a search in the same
- * currency are never moved by a rate.
+ * currency are never moved by a rate. Each open lot's price is computed before and after in every
+ * other currency, and the searches whose max lies between are found by a range scan of
+ * `saved_searches_price_max_idx`, so the cost follows the lots and the searches crossed, not
+ * lots × searches.
  */
 export function priceFalls(changed: ReadonlyMap<string, string>): Sql {
-  const currencies = [...changed.keys()];
+  const currencies = sql.array([...changed.keys()], 'text');
   return sql`with before as (
         select r.currency, coalesce(o.units_per_eur, r.units_per_eur) as units_per_eur
           from currency_rates r
-          left join unnest(${sql.array(currencies, 'text')}, ${sql.array([...changed.values()], 'numeric')}) as o (currency, units_per_eur) using (currency))
+          left join unnest(${currencies}, ${sql.array([...changed.values()], 'numeric')}) as o (currency, units_per_eur) using (currency)),
+      moved as materialized (
+        select l.id, rt.currency, ${priceIn(sql`rf`, sql`rt`)} as now_price, ${priceIn(sql`bf`, sql`bt`)} as was_price
+          from lots l
+          join currency_rates rf on rf.currency = l.currency
+          join before bf on bf.currency = l.currency
+          join currency_rates rt on rt.currency <> l.currency
+          join before bt on bt.currency = rt.currency
+         where l.lot_state = ${LotState.Pending} and (l.currency = any (${currencies}) or rt.currency = any (${currencies})))
     select ${matchRow('price_fell')}
-      from saved_searches s
-      join lots l on l.currency <> s.currency and (l.currency = any (${sql.array(currencies, 'text')}) or s.currency = any (${sql.array(currencies, 'text')}))
-      join currency_rates rf on rf.currency = l.currency
-      join currency_rates rt on rt.currency = s.currency
-      join before bf on bf.currency = l.currency
-      join before bt on bt.currency = s.currency
-     where s.price_max is not null and l.lot_state = ${LotState.Pending}
-       and ${priceIn(sql`bf`, sql`bt`)} > s.price_max
-       and ${FILTERS} and ${PRICE_BOUNDS}`;
+      from moved m
+      join lots l on l.id = m.id
+      -- A range scan per (lot, currency); offset 0 keeps the planner from merging the whole index with every lot instead.
+      cross join lateral (select * from saved_searches s where s.currency = m.currency and s.price_max >= m.now_price and s.price_max < m.was_price offset 0) s
+     where ${FILTERS} and (s.price_min is null or m.now_price >= s.price_min)`;
 }
 
 /**
