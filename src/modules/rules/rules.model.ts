@@ -19,6 +19,8 @@ export interface AuctionRules {
   extendBy: number | null;
   /** How many times one lot's end may move; null: no limit. */
   maxExtensions: number | null;
+  /** Buying power: a participant's leading and unpaid won bids on the platform, in EUR, stay within this multiple of its paid deposits. */
+  buyingPowerMultiple: string | null;
 }
 
 /** A price band: it holds prices up to `upTo` inclusive; the last band may be open (`upTo` null). */
@@ -50,6 +52,7 @@ export const NO_RULES: AuctionRules = {
   extendWindow: null,
   extendBy: null,
   maxExtensions: null,
+  buyingPowerMultiple: null,
 };
 
 export const RULE_NAMES = Object.keys(NO_RULES) as (keyof AuctionRules)[];

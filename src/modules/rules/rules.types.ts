@@ -34,6 +34,7 @@ export class PlatformRulesGql {
   @Field(() => Int, { nullable: true, description: 'Soft close: seconds before the end in which a bid moves the end' }) extendWindow!: number | null;
   @Field(() => Int, { nullable: true, description: 'Soft close: the end moves to at least the bid time plus these seconds' }) extendBy!: number | null;
   @Field(() => Int, { nullable: true, description: "Soft close: how many times a lot's end may move; null: no limit" }) maxExtensions!: number | null;
+  @Field(() => String, { nullable: true, description: "Buying power: a participant's leading and unpaid won bids stay within this multiple of its paid deposits; null: off" }) buyingPowerMultiple!: string | null;
   @Field(() => Date, { nullable: true }) createdAt!: Date | null;
 }
 
@@ -69,6 +70,7 @@ export class PlatformRulesInput {
   @Field(() => Int, { nullable: true }) extendWindow?: number | null;
   @Field(() => Int, { nullable: true }) extendBy?: number | null;
   @Field(() => Int, { nullable: true }) maxExtensions?: number | null;
+  @Field(() => String, { nullable: true }) buyingPowerMultiple?: string | null;
 }
 
 @ObjectType('FeeEstimate', { description: "What a buyer pays for a lot at a price: the price plus the buyer's fee of the lot's rules" })
