@@ -56,9 +56,9 @@ export async function runRound(tx: RawTransaction, [locked, participants, logHea
   if (!lot) throw notFound('lot_not_found', 'no lot with this id');
   if (lot.lotType !== LotType.Eng) throw invalid('lot_not_auction', 'bids are taken by auctions only');
   const involved = participantRowsOf(participants);
+  // Only a lot whose rules hold bids to buying power pays for it: one more round trip, under the bidders' locks.
   const multiple = lot.rules?.buyingPowerMultiple ?? null;
-  const pending = involved.filter((p) => p.state === ParticipantState.Pending).map((p) => p.accountId);
-  const power = multiple !== null && pending.length ? await roundPower(tx, lot, multiple, pending) : null;
+  const power = multiple === null ? null : await roundPower(tx, lot, multiple, involved.filter((p) => p.state === ParticipantState.Pending).map((p) => p.accountId));
   const standing: Standing = {
     startPrice: lot.startPrice,
     minStep: lot.minStep,
