@@ -1,5 +1,6 @@
 import { Bid } from '../../src/modules/bids/bids.entity';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
+import { statementsSent } from '../helpers/statements';
 import { appWith } from '../helpers/world';
 import { chooseWinner, closeLot, participantOf } from '../trading/trading.helpers';
 import { buyingPower, EUR_LOT, lotWithPaidBidders } from './buying-power.helpers';
@@ -168,5 +169,17 @@ describe('GET /accounts/{id}/buying_power and GraphQL buyingPower', () => {
     expect(staff.body.data.buyingPower.limit).toBe('0.00');
     expect((await world.t.client.as(other.keypair).graphql(POWER, { id: u.id })).body.errors[0].extensions).toMatchObject({ code: 'not_allowed', status: 403 });
     expect((await world.t.client.as(u.keypair).graphql(POWER, { id: 'GNOSUCHACCOUNT' })).body.errors[0].extensions).toMatchObject({ code: 'account_not_found', status: 404 });
+  });
+});
+
+describe('the cost of buying power', () => {
+  it('adds its lock and its read only to rounds on lots created under the rule', async () => {
+    const plainPlatform = await createPlatform(world.t);
+    const u = await createAccount(world.t, plainPlatform);
+    const plain = await lotWithPaidBidders(world.t, plainPlatform, [u.keypair]);
+    const held = await lotWithPaidBidders(world.t, world.platform, [world.users[2].keypair]);
+    const locks = (sent: string[]) => sent.filter((text) => text.includes('pg_advisory_xact_lock') || text.includes('from deposits d')).length;
+    expect(locks(await statementsSent(async () => expect((await bid(world.t, u.keypair, plain, { amount: '1000' })).status).toBe(204)))).toBe(0);
+    expect(locks(await statementsSent(async () => expect((await bid(world.t, world.users[2].keypair, held, { amount: '1000' })).status).toBe(204)))).toBe(2);
   });
 });
