@@ -40,6 +40,7 @@ export const ERROR_CODES = [
   { code: 'lot_not_active', status: 400, meaning: 'the lot takes no bids now (not started, ended, closed or with a winner)' },
   { code: 'bid_too_low', status: 400, meaning: 'below the start price (first bid) or the highest bid plus `min_step`' },
   { code: 'bid_step_invalid', status: 400, meaning: 'more than `max_step` above the highest bid' },
+  { code: 'buying_power_exceeded', status: 400, meaning: "a bid's `amount` or a max bid's `max_amount` exceeds the buying power the platform's rules leave the bidder (`buying_power_multiple` × paid deposits, less the bids it holds on the platform's other lots; docs/auction-rules.md)" },
   { code: 'duration_out_of_range', status: 400, meaning: "a new lot's `duration` lies outside the minimum and maximum duration of its platform's rules (docs/auction-rules.md)" },
   { code: 'second_chance_not_allowed', status: 400, meaning: "`POST /lots/{id}/second_chance_offers`, or accepting an offer: the lot is closed, or its winner's deal was not canceled (docs/auction-rules.md)" },
   { code: 'no_second_chance_bidder', status: 400, meaning: '`POST /lots/{id}/second_chance_offers`: no bidder of the lot is left to offer it to (each lost bidder is offered once)' },

@@ -3,6 +3,7 @@ import type { AppModule } from '../app-modules';
 import { accountsModule } from './accounts/accounts.module';
 import { bidLogModule } from './bidlog/bidlog.module';
 import { bidsModule } from './bids/bids.module';
+import { buyingPowerModule } from './buying-power/buying-power.module';
 import { blacklistModule } from './blacklist/blacklist.module';
 import { credentialsModule } from './credentials/credentials.module';
 import { currencyModule } from './currency/currency.module';
@@ -41,6 +42,7 @@ export const MODULES: readonly AppModule[] = [
   lotsModule,
   bidsModule,
   bidLogModule,
+  buyingPowerModule,
   requestsModule,
   watchlistModule,
   searchesModule,

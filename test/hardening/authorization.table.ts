@@ -111,6 +111,8 @@ export const REST: Record<string, RestRow> = {
     call: (f) => ({ target: `/accounts/${f.userId}/saved_searches`, body: { data: { type: 'saved_searches', attributes: { filter: { maker: 'Toyota' } } } } }),
     roles: { others: 403, user: 201 },
   },
+  // Buying power: the account itself and staff of the platform it is read for (docs/auction-rules.md).
+  'GET /accounts/:id/buying_power': { auth: true, call: (f) => ({ target: `/accounts/${f.userId}/buying_power` }), roles: staffOfP(200, 403, { user: 200 }) },
   'GET /accounts/:id/saved_searches': { auth: true, call: (f) => ({ target: `/accounts/${f.userId}/saved_searches` }), roles: { others: 403, user: 200 } },
   'DELETE /accounts/:id/saved_searches/:searchId': { auth: true, call: (f) => ({ target: `/accounts/${f.userId}/saved_searches/999999` }), roles: { others: 403, user: 404 } },
   'DELETE /accounts/:id/stars/:lotId': { auth: true, call: (f) => ({ target: `/accounts/${f.userId}/stars/999999` }), roles: staffOfP(404, 403, { user: 404 }) },
@@ -176,7 +178,7 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
     ...['account', 'admins', 'brokers', 'convert', 'convertMany', 'countries', 'currencyRates', 'document', 'feeEstimate', 'fuelTypes', 'ledgerAccount', 'lot', 'lots', 'lotsCount', 'makers', 'ping', 'transmissionTypes', 'wheelPositions'].map(
       (name) => [name, { auth: false }],
     ),
-    ...['accountCreateLotRequests', 'accounts', 'blacklist', 'deposits', 'documents', 'lotMessages', 'me', 'messageDialogs', 'notificationCounts', 'notifications', 'platformRules', 'request', 'requests', 'savedSearches', 'secondChanceOffers', 'unreadMessages', 'watchlist'].map(
+    ...['accountCreateLotRequests', 'accounts', 'blacklist', 'buyingPower', 'deposits', 'documents', 'lotMessages', 'me', 'messageDialogs', 'notificationCounts', 'notifications', 'platformRules', 'request', 'requests', 'savedSearches', 'secondChanceOffers', 'unreadMessages', 'watchlist'].map(
       (name) => [name, { auth: true }],
     ),
     ...['addMasterSigner', 'approveRecovery', 'createPlatform', 'issueToken', 'requestRecovery', 'resendVerification', 'submitTransaction'].map((name) => [name, { auth: false }]),

@@ -21,6 +21,8 @@ export interface AuctionRules {
   maxExtensions: number | null;
   /** Seconds a second-chance offer stays open at most; null: SECOND_CHANCE_DEFAULT_TTL. */
   secondChanceTtl: number | null;
+  /** Buying power: a participant's leading and unpaid won bids on the platform, in EUR, stay within this multiple of its paid deposits. */
+  buyingPowerMultiple: string | null;
 }
 
 /** A price band: it holds prices up to `upTo` inclusive; the last band may be open (`upTo` null). */
@@ -53,6 +55,7 @@ export const NO_RULES: AuctionRules = {
   extendBy: null,
   maxExtensions: null,
   secondChanceTtl: null,
+  buyingPowerMultiple: null,
 };
 
 /** How long a second-chance offer stays open at most when the lot's rules do not say (48 hours). */

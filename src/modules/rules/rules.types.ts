@@ -35,6 +35,7 @@ export class PlatformRulesGql {
   @Field(() => Int, { nullable: true, description: 'Soft close: the end moves to at least the bid time plus these seconds' }) extendBy!: number | null;
   @Field(() => Int, { nullable: true, description: "Soft close: how many times a lot's end may move; null: no limit" }) maxExtensions!: number | null;
   @Field(() => Int, { nullable: true, description: 'Seconds a second-chance offer stays open at most; null: 48 hours' }) secondChanceTtl!: number | null;
+  @Field(() => String, { nullable: true, description: "Buying power: a participant's leading and unpaid won bids stay within this multiple of its paid deposits; null: off" }) buyingPowerMultiple!: string | null;
   @Field(() => Date, { nullable: true }) createdAt!: Date | null;
 }
 
@@ -71,6 +72,7 @@ export class PlatformRulesInput {
   @Field(() => Int, { nullable: true }) extendBy?: number | null;
   @Field(() => Int, { nullable: true }) maxExtensions?: number | null;
   @Field(() => Int, { nullable: true }) secondChanceTtl?: number | null;
+  @Field(() => String, { nullable: true }) buyingPowerMultiple?: string | null;
 }
 
 @ObjectType('FeeEstimate', { description: "What a buyer pays for a lot at a price: the price plus the buyer's fee of the lot's rules" })
