@@ -6,6 +6,7 @@ import { Callback, Star } from '../modules/watchlist/watchlist.entity';
 import { Lot } from '../modules/lots/lots.entity';
 import { unreadPerLot } from '../modules/messages/messages.listing';
 import { bidsOfLots, participantsOfLots } from '../modules/lots/lots.related.sql';
+import { storedLogs, type StoredLog } from '../modules/bidlog/bidlog.service';
 
 function groupBy<T>(rows: T[], keyOf: (row: T) => string, keys: readonly string[]): T[][] {
   const groups = new Map<string, T[]>(keys.map((k) => [k, []]));
@@ -45,6 +46,10 @@ export function createLoaders(em: EntityManager, signal?: AbortSignal) {
     callbacks: byLot(Callback, { id: 'asc' }),
     stars: byLot(Star, { createdAt: 'asc' }),
     bids: rawByLot(bidsOfLots),
+    bidLogs: new DataLoader<string, StoredLog>(async (lotIds) => {
+      signal?.throwIfAborted();
+      return storedLogs(em, lotIds);
+    }),
     lot: new DataLoader<string, Lot | null>(async (ids) => {
       signal?.throwIfAborted();
       const rows = new Map((await em.find(Lot, { id: { $in: [...ids] } })).map((l) => [l.id, l]));

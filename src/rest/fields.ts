@@ -24,6 +24,20 @@ const IRREGULAR: Record<string, string> = { partnerAStatus: 'partnerA_status', t
 /** The name a domain field has on the wire: its snake_case, save the irregular ones. */
 export const wireName = (field: string) => (Object.hasOwn(IRREGULAR, field) ? IRREGULAR[field] : field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
 
+type Snake<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${Snake<T>}` : S;
+
+/**
+ * An object's type under its fields' wire names, as `wireName` renames them (the irregular names
+ * are fields of no presented object): what the presenters' types say of their attributes.
+ */
+export type Wired<T> = { [K in keyof T & string as Snake<K>]: T[K] };
+
+/** `Wired` at every depth (a rules document). */
+export type WiredDeep<T> = T extends readonly (infer E)[] ? WiredDeep<E>[] : T extends object ? { [K in keyof T & string as Snake<K>]: WiredDeep<T[K]> } : T;
+
+/** The fields of a domain object under their wire names (one level). */
+export const allToWire = <T extends object>(fields: T): Wired<T> => Object.fromEntries(Object.entries(fields).map(([k, v]) => [wireName(k), v])) as Wired<T>;
+
 const DOMAIN_NAMES: Record<string, string> = Object.fromEntries(Object.entries(IRREGULAR).map(([domain, wire]) => [wire, domain]));
 
 /** The domain field a wire name stands for: the inverse of `wireName`. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ERROR_CODES } from '../core/error-codes';
 import { JSONAPI } from './document';
 import { wireName } from './fields';
+import RESOURCE_ATTRIBUTES from './resource-attributes.json';
 import type { FilterKind, QuerySpec } from './query';
 import type { BodySpec, Method, Operation } from './router';
 
@@ -78,10 +79,18 @@ function requestBody(body: BodySpec | 'multipart'): Schema {
 function responseDocument(response: string | readonly [string] | null | undefined): Schema {
   if (response === null) return { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'null' }, meta: { type: 'object' } } };
   const type = typeof response === 'string' ? response : response?.[0];
-  const resource = type === undefined ? { $ref: '#/components/schemas/Resource' } : { allOf: [{ $ref: '#/components/schemas/Resource' }, { type: 'object', properties: { type: { const: type } } }] };
+  const resource = type === undefined ? { $ref: '#/components/schemas/Resource' } : Object.hasOwn(RESOURCE_ATTRIBUTES, type) ? { $ref: `#/components/schemas/${type}` } : resourceOf(type);
   const data = Array.isArray(response) ? { type: 'array', items: resource } : resource;
   return { type: 'object', required: ['data'], properties: { data, included: { type: 'array', items: { $ref: '#/components/schemas/Resource' } }, links: { type: 'object' }, meta: { type: 'object' } } };
 }
+
+/** A resource of `type`, with the attributes its presenters' types give it, when they give any (resource-attributes.ts). */
+function resourceOf(type: string, attributes?: Schema): Schema {
+  return { allOf: [{ $ref: '#/components/schemas/Resource' }, { type: 'object', properties: { type: { const: type }, ...(attributes ? { attributes } : {}) } }] };
+}
+
+/** One schema per resource type the presenters make: its attributes. */
+const RESOURCE_SCHEMAS = Object.fromEntries(Object.entries(RESOURCE_ATTRIBUTES as Record<string, Schema>).map(([type, attributes]) => [type, resourceOf(type, attributes)]));
 
 const SIGNED = [{ signature: [] }, { bearer: [] }];
 
@@ -117,6 +126,7 @@ const COMPONENTS = {
     bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A token from POST /jwt (EdDSA; keys at /.well-known/jwks.json).' },
   },
   schemas: {
+    ...RESOURCE_SCHEMAS,
     Resource: {
       type: 'object',
       required: ['type', 'id'],

@@ -5,9 +5,9 @@ import { BidLogGql } from './bidlog.types';
 
 @Resolver(() => LotGql)
 export class BidLogResolver {
-  /** A whole chain per lot: meant for one lot at a time, as GET /lots/{id}/bid_log. */
+  /** The logs of a page of lots are read at once, through the request's loader. */
   @FieldResolver(() => BidLogGql, { description: "GET /lots/{id}/bid_log: the lot's verifiable bid log" })
-  async bidLog(@Root() lot: LotGql, @Ctx() { ctx, services }: GraphQLContext): Promise<BidLogGql> {
-    return services.bidLog.get(ctx, { lotId: lot.id });
+  async bidLog(@Root() lot: LotGql, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<BidLogGql> {
+    return services.bidLog.seen(ctx, lot, await loaders.bidLogs.load(lot.id));
   }
 }

@@ -31,6 +31,7 @@ export interface BidLog {
 }
 
 interface EntryRow {
+  lot_id: string;
   seq: number;
   bid_id: string;
   account_id: string;
@@ -42,6 +43,15 @@ interface EntryRow {
   hash: string;
 }
 
+/** A lot's chain as stored: its entries in order, and its signed head once it closed. */
+export interface StoredLog {
+  rows: EntryRow[];
+  head: SignedHead | null;
+}
+
+/** What tells who may see a lot's bidders. */
+type LotRef = Pick<Lot, 'id' | 'organizerId' | 'publisherId'>;
+
 /**
  * The verifiable bid log (docs/bid-log.md): the bid round appends the entries (bidlog.append.ts);
  * this reads them as a caller may see them, and signs the head when the lot closes.
@@ -52,7 +62,12 @@ export class BidLogService {
   /** GET /lots/{id}/bid_log: public; the bidders hidden behind commitments but from whom may know them. */
   async get(ctx: RequestContext, input: { lotId: unknown }): Promise<BidLog> {
     const lot = await findLot(ctx.em, input.lotId);
-    const rows = await entriesOf(ctx.em, lot.id);
+    const [log] = await storedLogs(ctx.em, [lot.id]);
+    return this.seen(ctx, lot, log);
+  }
+
+  /** A lot's stored log as the caller may see it (GraphQL's `Lot.bidLog` reads the stored logs of a page of lots at once). */
+  seen(ctx: RequestContext, lot: LotRef, { rows, head }: StoredLog): BidLog {
     let previous = GENESIS;
     const entries = rows.map((r): SeenEntry => {
       const shown = seesLotRow(ctx.caller, lot, r.account_id);
@@ -73,8 +88,7 @@ export class BidLogService {
       previous = r.hash;
       return entry;
     });
-    const [head] = await rowsOf<Record<string, unknown>>(ctx.em, sql`select * from bid_log_heads where lot_id = ${lot.id}`);
-    return { lotId: lot.id, entries, head: head ? signedHeadOf(head) : null, signer: this.master.publicKey() };
+    return { lotId: lot.id, entries, head, signer: this.master.publicKey() };
   }
 
   /**
@@ -82,7 +96,7 @@ export class BidLogService {
    * so no bid is appended meanwhile); `lot` carries its new state and its winner.
    */
   async seal(em: EntityManager, lot: Lot): Promise<SignedHead> {
-    const rows = await entriesOf(em, lot.id);
+    const rows = await entriesOf(em, [lot.id]);
     const last = rows[rows.length - 1];
     const won = lot.winnerId ? rows.filter((r) => r.account_id === lot.winnerId).pop() : undefined;
     const head: ChainHead = {
@@ -107,12 +121,25 @@ export class BidLogService {
   }
 }
 
-function entriesOf(em: EntityManager, lotId: string): Promise<EntryRow[]> {
+/**
+ * The stored logs of the lots, in the order of `lotIds`: two statements whatever their number
+ * (the request's loader reads a page of lots' logs at once).
+ */
+export async function storedLogs(em: EntityManager, lotIds: readonly string[]): Promise<StoredLog[]> {
+  const rows = await entriesOf(em, lotIds);
+  const heads = await rowsOf<Record<string, unknown>>(em, sql`select * from bid_log_heads where lot_id = any (${sql.array(lotIds, 'bigint')})`);
+  const logs = new Map(lotIds.map((id): [string, StoredLog] => [id, { rows: [], head: null }]));
+  for (const r of rows) logs.get(r.lot_id)?.rows.push(r);
+  for (const h of heads) (logs.get(String(h.lot_id)) as StoredLog).head = signedHeadOf(h);
+  return lotIds.map((id) => logs.get(id) as StoredLog);
+}
+
+function entriesOf(em: EntityManager, lotIds: readonly string[]): Promise<EntryRow[]> {
   return rowsOf<EntryRow>(
     em,
-    sql`select e.seq, e.bid_id::text, b.account_id, b.amount::text, b.created_at, b.placed_by_proxy as by_proxy, e.request_digest, e.bidder_salt, e.hash
+    sql`select e.lot_id::text, e.seq, e.bid_id::text, b.account_id, b.amount::text, b.created_at, b.placed_by_proxy as by_proxy, e.request_digest, e.bidder_salt, e.hash
           from bid_log e left join bids b on b.id = e.bid_id
-         where e.lot_id = ${lotId} order by e.seq`,
+         where e.lot_id = any (${sql.array(lotIds, 'bigint')}) order by e.lot_id, e.seq`,
   );
 }
 

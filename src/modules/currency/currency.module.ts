@@ -14,7 +14,7 @@ declare module '../../services' {
 export const currencyModule: AppModule = {
   name: 'currency',
   entities: [CurrencyRate],
-  services: { currency: () => new CurrencyService() },
+  services: { currency: (s) => new CurrencyService(s.searches) },
   routes: currencyRoutes,
   resolvers: [CurrencyResolver],
   jobs: (services, config) => {

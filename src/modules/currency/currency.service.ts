@@ -6,10 +6,12 @@ import { formatMoney, Money, parseMoney } from '../../core/money';
 import { isStaffOfAnyPlatform, requireCaller } from '../../core/policies';
 import { CURRENCIES } from '../accounts/accounts.input';
 import { rowsOf } from '../../db/query';
+import { inTransaction } from '../../core/transaction';
 import { CurrencyRate } from './currency.entity';
 import { BASE_CURRENCY, isCurrency, MAX_BULK_ITEMS, parseRateInput, type Currency } from './currency.input';
 import type { RatesDocument } from './currency.source';
-import { repriceLots } from './currency.sql';
+import type { SearchesService } from '../searches/searches.service';
+import { ratesBefore, repriceLots } from './currency.sql';
 
 export type Converter = (amount: Decimal.Value, from: string, to: string) => Money;
 
@@ -53,6 +55,16 @@ export interface RateInput {
   unitsPerEur?: unknown;
 }
 
+interface RateRow {
+  currency: string;
+  units_per_eur: string;
+}
+
+/** The rates before of the currencies whose written rate differs from it (a currency new to the table had none). */
+function movedRates(before: readonly RateRow[], written: ReadonlyMap<string, Decimal>): Map<string, string> {
+  return new Map(before.filter((r) => written.has(r.currency) && !(written.get(r.currency) as Decimal).eq(r.units_per_eur)).map((r) => [r.currency, r.units_per_eur]));
+}
+
 /** Transaction-scoped advisory lock taken by the refresh from the rates source (any instance). */
 const RATES_REFRESH_LOCK = 0x63757272; // "curr"
 
@@ -84,6 +96,8 @@ function checkConversion(input: ConvertInput): { ok: { from: Currency; to: Curre
  * (`setRate`) and by the configured rates source (`applyRates`, see currency.poller.ts).
  */
 export class CurrencyService {
+  constructor(private readonly searches: Pick<SearchesService, 'matchPriceFalls'>) {}
+
   async rates(em: EntityManager): Promise<Map<string, Decimal>> {
     const rows = await em.find(CurrencyRate, {});
     return new Map(rows.map((r) => [r.currency, new Money(r.unitsPerEur)]));
@@ -154,10 +168,12 @@ export class CurrencyService {
     if (errors.length) throw new DomainError('invalid', errors as [ErrorItem, ...ErrorItem[]]);
     const currency = input.currency as Currency;
     if (currency === BASE_CURRENCY) throw invalid('rate_fixed', `${BASE_CURRENCY} is the base currency; its rate is always 1`, { field: 'currency' });
-    return ctx.em.transactional(async (em) => {
+    return inTransaction(ctx, async (em, scope) => {
+      const before = await rowsOf<RateRow>(em, ratesBefore([currency]));
       const now = new Date();
       const stored = await em.upsert(CurrencyRate, { currency, unitsPerEur: (rate as Decimal).toFixed(), asOf: now, updatedAt: now }, { onConflictFields: ['currency'] });
       await rowsOf(em, repriceLots([currency]));
+      await this.searches.matchPriceFalls(em, scope, movedRates(before, new Map([[currency, rate as Decimal]])));
       return stored;
     });
   }
@@ -169,12 +185,13 @@ export class CurrencyService {
    * unchanged one is not rewritten. Returns how many rates changed, or null when skipped.
    */
   async applyRates(em: EntityManager, doc: RatesDocument): Promise<number | null> {
-    return em.transactional(async (tx) => {
+    return inTransaction({ em }, async (tx, scope) => {
       const conn = tx.getConnection();
       const trx = tx.getTransactionContext();
       const [{ locked }] = await conn.execute<{ locked: boolean }[]>('select pg_try_advisory_xact_lock(?) as locked', [RATES_REFRESH_LOCK], 'all', trx);
       if (!locked) return null;
       const rows = [...doc.rates];
+      const before = await rowsOf<RateRow>(tx, ratesBefore(rows.map(([currency]) => currency)));
       const changed = await conn.execute<{ currency: string }[]>(
         `insert into currency_rates (currency, units_per_eur, as_of, updated_at)
            values ${rows.map(() => '(?, ?::numeric, ?::timestamptz, now())').join(', ')}
@@ -187,7 +204,10 @@ export class CurrencyService {
         'all',
         trx,
       );
-      if (changed.length) await rowsOf(tx, repriceLots(changed.map((c) => c.currency)));
+      if (changed.length) {
+        await rowsOf(tx, repriceLots(changed.map((c) => c.currency)));
+        await this.searches.matchPriceFalls(tx, scope, movedRates(before, new Map(changed.map((c) => [c.currency, doc.rates.get(c.currency as Currency) as Decimal]))));
+      }
       return changed.length;
     });
   }

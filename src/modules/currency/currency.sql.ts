@@ -16,3 +16,10 @@ export const ratesOfRows = (rows: Rows): Map<string, Decimal> => new Map(rows.ma
 export const repriceLots = (currencies: readonly string[]): Sql =>
   sql`update lots l set units_per_eur = r.units_per_eur from currency_rates r
        where r.currency = l.currency and r.currency = any (${sql.array(currencies, 'text')}) and l.units_per_eur is distinct from r.units_per_eur`;
+
+/**
+ * The stored rates of `currencies`, locked until the transaction ends: what they were before the
+ * change about to be written (the saved searches' price-fall alerts compare before and after).
+ */
+export const ratesBefore = (currencies: readonly string[]): Sql =>
+  sql`select currency, units_per_eur::text from currency_rates where currency = any (${sql.array(currencies, 'text')}) for update`;

@@ -116,7 +116,7 @@ export class LiveFeeds {
     return stream;
   }
 
-  /** `savedSearchMatched`: the caller's notifications that a new lot matched a saved search (docs/saved-searches.md). */
+  /** `savedSearchMatched`: the caller's notifications that a lot matched a saved search (new, or its price fell) (docs/saved-searches.md). */
   async savedSearchMatches(ctx: RequestContext): Promise<LiveStream<NotificationEvent>> {
     const caller = requireCaller(ctx);
     const stream = new LiveStream<NotificationEvent>();

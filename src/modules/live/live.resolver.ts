@@ -52,7 +52,7 @@ export class LiveResolver {
   }
 
   @Subscription(() => NotificationGql, {
-    description: "The caller's saved_search_matched notifications: a new lot matched one of its saved searches (authentication required)",
+    description: "The caller's saved_search_matched notifications: a new lot matched one of its saved searches, or a lot's price fell under one's price max (authentication required)",
     subscribe: ({ context }: Subscribed<object>) => context.services.feeds.savedSearchMatches(context.ctx),
   })
   savedSearchMatched(@Root() n: NotificationEvent): NotificationGql {

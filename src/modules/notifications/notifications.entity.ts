@@ -33,7 +33,7 @@ export enum NotificationType {
   FinancingRejected = 29,
   /** Not in the contract: soft close moved the end of a lot the recipient takes part in (docs/auction-rules.md). */
   LotExtended = 30,
-  /** Not in the contract: a new lot matched one of the recipient's saved searches (docs/saved-searches.md). */
+  /** Not in the contract: a new lot matched one of the recipient's saved searches, or a lot's price fell under its price max (docs/saved-searches.md). */
   SavedSearchMatched = 31,
   /** Not in the contract: the recipient is offered a lot whose winner's deal was canceled (docs/auction-rules.md). */
   SecondChanceOffered = 34,
@@ -84,7 +84,7 @@ export const NOTIFICATION_TYPES: Readonly<Record<NotificationType, NotificationT
   [NotificationType.FinancingApproved]: t('financing_approved', ['lot_id'], true),
   [NotificationType.FinancingRejected]: t('financing_rejected', ['lot_id'], true),
   [NotificationType.LotExtended]: t('lot_extended', ['lot_id', 'end_time']),
-  [NotificationType.SavedSearchMatched]: t('saved_search_matched', ['lot_id']),
+  [NotificationType.SavedSearchMatched]: t('saved_search_matched', ['lot_id', 'search_id', 'reason']),
   [NotificationType.SecondChanceOffered]: t('second_chance_offered', ['lot_id', 'offer_id', 'amount', 'currency', 'expires_at']),
   [NotificationType.SecondChanceAnswered]: t('second_chance_answered', ['lot_id', 'offer_id', 'account_id', 'state']),
 };

@@ -82,8 +82,13 @@ export class NotificationsService {
    * rows `publishedBatch` reads, which the caller announces once it committed.
    */
   insertBatch(type: NotificationType, recipients: Sql, meta: Record<string, string>): Sql {
+    return this.insertRows(type, sql`select r.recipient, r.n, ${JSON.stringify(meta)}::jsonb as meta from (${recipients}) r`);
+  }
+
+  /** `insertBatch` for rows that carry their own meta: a query answering `(recipient, n, meta)`, meta a jsonb object of strings. */
+  insertRows(type: NotificationType, rows: Sql): Sql {
     return sql`insert into notifications (recipient, type, meta)
-       select r.recipient, ${type}, ${JSON.stringify(meta)}::jsonb from (${recipients}) r order by r.n, r.recipient
+       select r.recipient, ${type}, r.meta from (${rows}) r order by r.n, r.recipient
        returning id::text, recipient, type, meta, created_at::text`;
   }
 

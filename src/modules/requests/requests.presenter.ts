@@ -1,11 +1,11 @@
 import type { Resource } from '../../rest/document';
-import { wireName } from '../../rest/fields';
+import { allToWire } from '../../rest/fields';
 import type { CreateLotRequest } from './requests.entity';
 import { requestView, type RequestPricing } from './requests.view';
 
 /** The reviewable request resource (PROTOCOL.md §9): type create_lot_requests, in single responses and lists alike. */
 export function presentRequest(request: CreateLotRequest, pricing?: RequestPricing): Resource {
   const { lotId, ...view } = requestView(request, pricing);
-  const attributes: Record<string, unknown> = Object.fromEntries(Object.entries(view).map(([k, v]) => [wireName(k), v]));
+  const attributes = allToWire(view);
   return { type: 'create_lot_requests', id: request.id, attributes: { ...attributes, lot_id: lotId === null ? null : Number(lotId) } };
 }

@@ -1,7 +1,8 @@
 import { formatMoney } from '../../core/money';
 import { rfc3339 } from '../../core/time';
 import type { Resource } from '../../rest/document';
-import { wireName } from '../../rest/fields';
+import { wireName, type WiredDeep } from '../../rest/fields';
+import type { AuctionRules } from './rules.model';
 import type { FeeEstimate, RulesVersion } from './rules.service';
 
 /** A rules document with its keys in the wire's snake_case, at every depth. */
@@ -15,7 +16,7 @@ export function presentRules(r: RulesVersion): Resource {
   return {
     type: 'platform_rules',
     id: r.platformId,
-    attributes: { version: r.version, ...(toWire(r.rules) as object), created_at: r.createdAt && rfc3339(r.createdAt) },
+    attributes: { version: r.version, ...(toWire(r.rules) as WiredDeep<AuctionRules>), created_at: r.createdAt && rfc3339(r.createdAt) },
   };
 }
 

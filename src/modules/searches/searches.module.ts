@@ -1,5 +1,6 @@
 import type { AppModule } from '../../app-modules';
 import { Migration20261124210000SavedSearches } from './migrations/Migration20261124210000SavedSearches';
+import { Migration20261125130000SavedSearchPriceMax } from './migrations/Migration20261125130000SavedSearchPriceMax';
 import { SearchesResolver } from './searches.resolver';
 import { searchesRoutes } from './searches.routes';
 import { SearchesService } from './searches.service';
@@ -13,7 +14,10 @@ declare module '../../services' {
 /** Saved lot searches, matched against each new lot by the database. */
 export const searchesModule: AppModule = {
   name: 'searches',
-  migrations: [{ name: 'Migration20261124210000SavedSearches', class: Migration20261124210000SavedSearches }],
+  migrations: [
+    { name: 'Migration20261124210000SavedSearches', class: Migration20261124210000SavedSearches },
+    { name: 'Migration20261125130000SavedSearchPriceMax', class: Migration20261125130000SavedSearchPriceMax },
+  ],
   services: { searches: (s) => new SearchesService(s.notifications, s.mail) },
   routes: searchesRoutes,
   resolvers: [SearchesResolver],

@@ -5,12 +5,12 @@ import { requireCaller } from '../../core/policies';
 import type { TransactionScope } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { rowsOf } from '../../db/query';
-import { sql } from '../../db/sql';
+import { sql, type Sql } from '../../db/sql';
 import { DEFAULT_PRICE_CURRENCY } from '../lots/lots.listing';
 import { NotificationType } from '../notifications/notifications.entity';
 import type { BatchRow, NotificationsService } from '../notifications/notifications.service';
 import type { Outbox } from '../outbox/outbox.port';
-import { dueForEmail, matchingSearches } from './searches.sql';
+import { dueForEmail, matchingSearches, priceFalls, type MatchReason } from './searches.sql';
 import { SAVED_FILTERS, savedSearchInput, savedSearchRef, type SavedFilter, type SavedSearchInput, type SavedSearchRef } from './searches.input';
 
 export interface SavedSearch {
@@ -78,24 +78,45 @@ export class SearchesService {
 
   /**
    * Notifies the accounts whose saved searches a new lot matches: one statement, inside the
-   * transaction that made the lot; announced once it commits. A second one picks the searches
-   * due an email (at most one a day each), and those go through the outbox.
+   * transaction that made the lot; announced once it commits.
    */
-  async matchNewLot(em: EntityManager, scope: TransactionScope, lotId: string): Promise<number> {
-    const rows = await rowsOf<BatchRow>(em, this.notifications.insertBatch(NotificationType.SavedSearchMatched, matchingSearches(lotId), { lot_id: lotId }));
+  matchNewLot(em: EntityManager, scope: TransactionScope, lotId: string): Promise<number> {
+    return this.alert(em, scope, matchingSearches(lotId));
+  }
+
+  /**
+   * Notifies the accounts of the saved searches whose price max the open lots newly fall under
+   * since the rates of `changed` (currency → its rate before) moved: one statement, inside the
+   * transaction that wrote the rates; announced once it commits.
+   */
+  async matchPriceFalls(em: EntityManager, scope: TransactionScope, changed: ReadonlyMap<string, string>): Promise<number> {
+    if (!changed.size) return 0;
+    // The planner prices the range scans as if each met hundreds of searches and compiles the
+    // statement (JIT), which costs more than running it: off for the rest of this transaction.
+    await rowsOf(em, sql`select set_config('jit', 'off', true)`);
+    return this.alert(em, scope, priceFalls(changed));
+  }
+
+  /**
+   * Inserts a notification per matching (search, lot) row of `matches`, then picks the matched
+   * searches due an email (at most one a day each): those go through the outbox, one email per
+   * search naming its lots. Answers how many notifications were made.
+   */
+  private async alert(em: EntityManager, scope: TransactionScope, matches: Sql): Promise<number> {
+    const rows = await rowsOf<BatchRow>(em, this.notifications.insertRows(NotificationType.SavedSearchMatched, matches));
     const published = this.notifications.publishedBatch(rows);
     scope.afterCommit(() => this.notifications.announce(published));
     if (!rows.length) return 0;
-    const due = await rowsOf<{ id: string; account_id: string; email: string; platform_id: string | null }>(em, dueForEmail(lotId));
+    const lotsBySearch = new Map<string, { lots: string[]; reason: MatchReason }>();
+    for (const { meta } of rows) {
+      const entry = lotsBySearch.get(meta.search_id) ?? { lots: [], reason: meta.reason as MatchReason };
+      entry.lots.push(meta.lot_id);
+      lotsBySearch.set(meta.search_id, entry);
+    }
+    const due = await rowsOf<{ id: string; account_id: string; email: string; platform_id: string | null }>(em, dueForEmail([...lotsBySearch.keys()]));
     for (const d of due) {
-      await this.mail.send(em, {
-        channel: 'email',
-        recipient: d.email,
-        accountId: d.account_id,
-        platformId: d.platform_id,
-        subject: 'A new lot matches your saved search',
-        body: `Lot ${lotId} matches your saved search ${d.id}. Further matches of this search today are in your notifications only.`,
-      });
+      const { lots, reason } = lotsBySearch.get(d.id) as { lots: string[]; reason: MatchReason };
+      await this.mail.send(em, { channel: 'email', recipient: d.email, accountId: d.account_id, platformId: d.platform_id, ...emailOf(d.id, lots, reason) });
     }
     if (due.length) await em.flush();
     return rows.length;
@@ -109,4 +130,12 @@ export class SearchesService {
 
 function savedSearchOf(r: Record<string, unknown>): SavedSearch {
   return { id: r.id as string, accountId: r.account_id as string, filter: r.filters as Record<string, unknown>, currency: r.currency as string, createdAt: new Date(r.created_at as string) };
+}
+
+/** The daily email of a search: the lots that matched it now; further matches today are in the notifications only. */
+function emailOf(searchId: string, lots: readonly string[], reason: MatchReason): { subject: string; body: string } {
+  const later = 'Further matches of this search today are in your notifications only.';
+  return reason === 'new_lot'
+    ? { subject: 'A new lot matches your saved search', body: `Lot ${lots.join(', ')} matches your saved search ${searchId}. ${later}` }
+    : { subject: 'A lot fell under the price of your saved search', body: `The price of lot ${lots.join(', ')} fell under the price of your saved search ${searchId}. ${later}` };
 }

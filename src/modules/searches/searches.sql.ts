@@ -1,22 +1,17 @@
 import { sql, type Sql } from '../../db/sql';
 import { LotState } from '../lots/lots.entity';
 
+/** Why a saved search notified its account (the `reason` of a type-31 notification's meta). */
+export type MatchReason = 'new_lot' | 'price_fell';
+
 /** The lot's current price in its own currency, as the lot index prices it (lots.sql.ts). */
 const LOT_PRICE = sql`coalesce(l.highest_bid, case when l.lot_type = 0 then l.buy_now_price else l.start_price end)`;
 
-/**
- * Every saved search the lot matches, as `(recipient, n)` rows for `insertBatch`: one statement
- * whatever the number of searches. A null column does not filter; prices are compared in the
- * search's currency, converted through EUR as the lot index converts them.
- */
-export function matchingSearches(lotId: string): Sql {
-  return sql`select s.account_id as recipient, s.id as n
-      from lots l
-      join currency_rates rf on rf.currency = l.currency
-      join saved_searches s on true
-      join currency_rates rt on rt.currency = s.currency
-     where l.id = ${lotId} and l.lot_state = ${LotState.Pending}
-       and (s.country is null or s.country = l.country)
+/** The lot's price in the search's currency, through EUR with the rates `from` (the lot's currency) and `to` (the search's). */
+const priceIn = (from: Sql, to: Sql) => sql`round(${LOT_PRICE} / ${from}.units_per_eur * ${to}.units_per_eur, 2)`;
+
+/** Every filter of search `s` but its price bounds, on lot `l`: a null column does not filter. */
+const FILTERS = sql`(s.country is null or s.country = l.country)
        and (s.city is null or lower(s.city) = lower(l.city))
        and (s.maker is null or lower(s.maker) = lower(l.maker))
        and (s.model is null or lower(s.model) = lower(l.model))
@@ -24,19 +19,70 @@ export function matchingSearches(lotId: string): Sql {
        and (s.lot_types is null or l.lot_type = any (s.lot_types))
        and (s.fuels is null or l.fuel_type = any (s.fuels))
        and (s.year_min is null or l.year >= s.year_min) and (s.year_max is null or l.year <= s.year_max)
-       and (s.buy_now is null or (l.buy_now_price > 0) = s.buy_now)
-       and (s.price_min is null or round(${LOT_PRICE} / rf.units_per_eur * rt.units_per_eur, 2) >= s.price_min)
-       and (s.price_max is null or round(${LOT_PRICE} / rf.units_per_eur * rt.units_per_eur, 2) <= s.price_max)`;
+       and (s.buy_now is null or (l.buy_now_price > 0) = s.buy_now)`;
+
+/** The price bounds of search `s` on the lot's price at the current rates (`rf`, `rt`). */
+const PRICE_BOUNDS = sql`(s.price_min is null or ${priceIn(sql`rf`, sql`rt`)} >= s.price_min)
+       and (s.price_max is null or ${priceIn(sql`rf`, sql`rt`)} <= s.price_max)`;
+
+/** The rows `insertRows` takes: one notification per (search, lot), saying which and why. */
+const matchRow = (reason: MatchReason) =>
+  sql`s.account_id as recipient, s.id as n, jsonb_build_object('lot_id', l.id::text, 'search_id', s.id::text, 'reason', ${reason}::text) as meta`;
+
+/**
+ * Every saved search the new lot matches: one statement whatever the number of searches. Prices
+ * are compared in the search's currency, converted through EUR as the lot index converts them.
+ */
+export function matchingSearches(lotId: string): Sql {
+  return sql`select ${matchRow('new_lot')}
+      from lots l
+      join currency_rates rf on rf.currency = l.currency
+      join saved_searches s on true
+      join currency_rates rt on rt.currency = s.currency
+     where l.id = ${lotId} and l.lot_state = ${LotState.Pending}
+       and ${FILTERS} and ${PRICE_BOUNDS}`;
 }
 
 /**
- * Marks as emailed, and answers with their account's email, the searches the lot matches whose
- * last email is over a day old (or that never sent one): at most one email a day per search.
+ * Every (open lot, saved search with a price max) whose converted price the rate change moved
+ * from above the max to at or under it, the search otherwise matching: one statement whatever the
+ * number of lots and searches. `changed` maps each changed currency to its rate before; the
+ * current rates are those stored (the change is written already). A lot and a search in the same
+ * currency are never moved by a rate. Each open lot's price is computed before and after in every
+ * other currency, and the searches whose max lies between are found by a range scan of
+ * `saved_searches_price_max_idx`, so the cost follows the lots and the searches crossed, not
+ * lots × searches.
  */
-export function dueForEmail(lotId: string): Sql {
+export function priceFalls(changed: ReadonlyMap<string, string>): Sql {
+  const currencies = sql.array([...changed.keys()], 'text');
+  return sql`with before as (
+        select r.currency, coalesce(o.units_per_eur, r.units_per_eur) as units_per_eur
+          from currency_rates r
+          left join unnest(${currencies}, ${sql.array([...changed.values()], 'numeric')}) as o (currency, units_per_eur) using (currency)),
+      moved as materialized (
+        select l.id, rt.currency, ${priceIn(sql`rf`, sql`rt`)} as now_price, ${priceIn(sql`bf`, sql`bt`)} as was_price
+          from lots l
+          join currency_rates rf on rf.currency = l.currency
+          join before bf on bf.currency = l.currency
+          join currency_rates rt on rt.currency <> l.currency
+          join before bt on bt.currency = rt.currency
+         where l.lot_state = ${LotState.Pending} and (l.currency = any (${currencies}) or rt.currency = any (${currencies})))
+    select ${matchRow('price_fell')}
+      from moved m
+      join lots l on l.id = m.id
+      -- A range scan per (lot, currency); offset 0 keeps the planner from merging the whole index with every lot instead.
+      cross join lateral (select * from saved_searches s where s.currency = m.currency and s.price_max >= m.now_price and s.price_max < m.was_price offset 0) s
+     where ${FILTERS} and (s.price_min is null or m.now_price >= s.price_min)`;
+}
+
+/**
+ * Marks as emailed, and answers with their account's email, those of the searches whose last
+ * email is over a day old (or that never sent one): at most one email a day per search.
+ */
+export function dueForEmail(searchIds: readonly string[]): Sql {
   return sql`update saved_searches s set last_emailed_at = now()
-      from (${matchingSearches(lotId)}) m, accounts a
-     where s.id = m.n and a.id = s.account_id and a.email is not null
+      from accounts a
+     where s.id = any (${sql.array(searchIds, 'bigint')}) and a.id = s.account_id and a.email is not null
        and (s.last_emailed_at is null or s.last_emailed_at <= now() - interval '1 day')
      returning s.id::text, s.account_id, a.email, a.platform_id`;
 }
