@@ -41,6 +41,7 @@ export const ERROR_CODES = [
   { code: 'bid_too_low', status: 400, meaning: 'below the start price (first bid) or the highest bid plus `min_step`' },
   { code: 'bid_step_invalid', status: 400, meaning: 'more than `max_step` above the highest bid' },
   { code: 'duration_out_of_range', status: 400, meaning: "a new lot's `duration` lies outside the minimum and maximum duration of its platform's rules (docs/auction-rules.md)" },
+  { code: 'reserve_not_met', status: 400, meaning: "choose winner: the participant's highest bid is under the lot's reserve price; confirm with `accept_below_reserve: true` (docs/auction-rules.md)" },
   { code: 'platform_not_found', status: 400, meaning: '`platform_id` names no platform' },
   { code: 'invalid_seed', status: 400, meaning: '`seed` is not a secret key (`S…`)' },
   { code: 'no_phone_number', status: 400, meaning: 'a phone token was asked for an account without a phone number' },

@@ -74,6 +74,7 @@ export function createLotInput(reference: ReferenceService) {
       b2bVehiclePrice: price.optional(),
       b2cVehiclePrice: price.optional(),
       b2cTotalPrice: price.optional(),
+      reservePrice: price.optional(),
       startTime: z.number().int().positive().optional(),
       duration: z.number().int().positive().max(365 * 86400).optional(),
     })
@@ -85,7 +86,10 @@ export function createLotInput(reference: ReferenceService) {
         if (!v.maxStep) issue('maxStep', 'is required for an auction');
         else if (v.maxStep.lte(v.minStep)) issue('maxStep', 'must be greater than min_step');
         if (v.buyNowPrice.gt(0) && v.buyNowPrice.lte(v.startPrice)) issue('buyNowPrice', 'must exceed start_price');
+        if (v.reservePrice?.lte(v.startPrice)) issue('reservePrice', 'must exceed start_price');
+        else if (v.reservePrice && v.buyNowPrice.gt(0) && v.reservePrice.gt(v.buyNowPrice)) issue('reservePrice', 'must not exceed buy_now_price');
       } else {
+        if (v.reservePrice) issue('reservePrice', 'is for auctions only');
         if (!v.startPrice.isZero()) issue('startPrice', 'must be zero for a direct sale');
         if (!v.minStep.isZero()) issue('minStep', 'must be zero for a direct sale');
         if (v.maxStep && !v.maxStep.isZero()) issue('maxStep', 'must be zero for a direct sale');
@@ -107,6 +111,7 @@ export const CREATE_LOT_FIELDS = [
   'b2bVehiclePrice',
   'b2cVehiclePrice',
   'b2cTotalPrice',
+  'reservePrice',
   'startTime',
   'duration',
 ] as const satisfies readonly (keyof NewLotInput)[];

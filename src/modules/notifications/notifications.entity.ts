@@ -35,6 +35,10 @@ export enum NotificationType {
   LotExtended = 30,
   /** Not in the contract: a new lot matched one of the recipient's saved searches (docs/saved-searches.md). */
   SavedSearchMatched = 31,
+  /** Not in the contract: a lot ended with its reserve price not met; to its organizer and its highest bidder (docs/auction-rules.md). */
+  ReserveNotMet = 32,
+  /** Not in the contract: a lot whose reserve was not met finished because nobody chose a winner in time (docs/auction-rules.md). */
+  LotLapsed = 33,
 }
 
 export interface NotificationTypeInfo {
@@ -81,6 +85,8 @@ export const NOTIFICATION_TYPES: Readonly<Record<NotificationType, NotificationT
   [NotificationType.FinancingRejected]: t('financing_rejected', ['lot_id'], true),
   [NotificationType.LotExtended]: t('lot_extended', ['lot_id', 'end_time']),
   [NotificationType.SavedSearchMatched]: t('saved_search_matched', ['lot_id']),
+  [NotificationType.ReserveNotMet]: t('reserve_not_met', ['lot_id']),
+  [NotificationType.LotLapsed]: t('lot_lapsed', ['lot_id']),
 };
 
 export const NOTIFICATION_TYPE_CODES = Object.keys(NOTIFICATION_TYPES).map(Number) as NotificationType[];

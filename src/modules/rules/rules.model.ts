@@ -19,6 +19,8 @@ export interface AuctionRules {
   extendBy: number | null;
   /** How many times one lot's end may move; null: no limit. */
   maxExtensions: number | null;
+  /** Seconds after the end of a lot whose reserve was not met until it lapses (finished) when nobody chose a winner; null: never. */
+  reserveLapseAfter: number | null;
 }
 
 /** A price band: it holds prices up to `upTo` inclusive; the last band may be open (`upTo` null). */
@@ -50,6 +52,7 @@ export const NO_RULES: AuctionRules = {
   extendWindow: null,
   extendBy: null,
   maxExtensions: null,
+  reserveLapseAfter: null,
 };
 
 export const RULE_NAMES = Object.keys(NO_RULES) as (keyof AuctionRules)[];
