@@ -116,6 +116,7 @@ export const ERROR_CODES = [
   { code: 'notification_not_found', status: 404, meaning: '`DELETE /notifications/{id}`, `POST /notifications`: no notification with this id' },
   { code: 'max_bid_exists', status: 409, meaning: 'the caller already has an active max bid on the lot' },
   { code: 'open_lot_limit', status: 409, meaning: "a new lot: its organizer already has as many open lots on the platform as the platform's rules allow (`max_lots_per_seller`)" },
+  { code: 'lot_has_bids', status: 409, meaning: "`PATCH /lots/{id}`: the lot's reserve price changes only before its first accepted bid (docs/auction-rules.md)" },
   { code: 'rules_changed', status: 409, meaning: '`PATCH /platforms/{id}/rules`: another change of the rules was written at the same time; read them and try again' },
   { code: 'account_exists', status: 409, meaning: 'an account with this id (or email) exists' },
   { code: 'email_taken', status: 409, meaning: 'the email is used by another account of the platform' },

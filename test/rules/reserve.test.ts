@@ -105,6 +105,51 @@ describe('reserve_price on a new lot', () => {
   });
 });
 
+describe('PATCH /lots/{id} and updateLot', () => {
+  const patch = (who: Keypair, lotId: string, attributes: Record<string, unknown>) => world.t.client.as(who).patch(`/lots/${lotId}`, { data: { type: 'lots', id: lotId, attributes } });
+
+  it('sets, changes and drops the reserve before the first bid, for the organizer and platform staff only', async () => {
+    const lot = await createLot(world.t, world.platform, ENG_LOT);
+    const set = await patch(world.platform, lot.id, { reserve_price: '2500' });
+    expect(set.status).toBe(200);
+    expect(set.body.data.attributes).toMatchObject({ reserve_met: false, reserve_price: '2500.00' });
+    expect((await patch(world.admin.keypair, lot.id, { reserve_price: '2600.50' })).body.data.attributes.reserve_price).toBe('2600.50');
+    expect((await patch(world.users[0].keypair, lot.id, { reserve_price: '1' })).body.errors[0]).toMatchObject({ status: '403', code: 'not_allowed' });
+    expect((await world.t.client.patch(`/lots/${lot.id}`, { data: { type: 'lots', id: lot.id, attributes: { reserve_price: '3000' } } })).status).toBe(401);
+    const dropped = await patch(world.platform, lot.id, { reserve_price: null });
+    expect(dropped.status).toBe(200);
+    expect(dropped.body.data.attributes).not.toHaveProperty('reserve_met');
+    expect((await world.t.orm.em.fork().findOneOrFail(Lot, { id: lot.id })).reservePrice).toBeNull();
+  });
+
+  it('answers 400 naming the field, 404 for no lot, and 409 lot_has_bids once a bid was accepted', async () => {
+    const lot = await createLot(world.t, world.platform, ENG_LOT);
+    const low = await patch(world.platform, lot.id, { reserve_price: '999' });
+    expect(low.body.errors[0]).toMatchObject({ status: '400', code: 'invalid_field', source: { pointer: '/data/attributes/reserve_price' } });
+    expect(low.body.errors[0].detail).toContain('must exceed start_price');
+    expect((await patch(world.platform, lot.id, { reserve_price: 'lots' })).body.errors[0]).toMatchObject({ status: '400', source: { pointer: '/data/attributes/reserve_price' } });
+    expect((await patch(world.platform, lot.id, { start_price: '10' })).body.errors[0]).toMatchObject({ status: '400', code: 'invalid_field' });
+    expect((await patch(world.platform, '999999', { reserve_price: '3000' })).status).toBe(404);
+    await seat(world.t, lot.id, [world.users[0].id]);
+    expect((await bid(world.t, world.users[0].keypair, lot.id, { amount: '1000' })).status).toBe(204);
+    expect((await patch(world.platform, lot.id, { reserve_price: '3000' })).body.errors[0]).toMatchObject({ status: '409', code: 'lot_has_bids' });
+    const direct = await createLot(world.t, world.platform, { type: 'no_auction', currency: 'EUR', start_price: '0', buy_now_price: '12000', deposit: '0', min_step: '0', details: ENG_LOT.details });
+    expect((await patch(world.platform, direct.id, { reserve_price: '100' })).body.errors[0]).toMatchObject({ status: '400', source: { pointer: '/data/attributes/reserve_price' } });
+  });
+
+  it('over GraphQL: updateLot sets the reserve and answers the same errors', async () => {
+    const lot = await createLot(world.t, world.platform, ENG_LOT);
+    const UPDATE = 'mutation ($id: ID!, $input: UpdateLotInput!) { updateLot(id: $id, input: $input) { reserveMet reservePrice } }';
+    const set = await world.t.client.as(world.platform).graphql(UPDATE, { id: lot.id, input: { reservePrice: '4000' } });
+    expect(set.body.data.updateLot).toEqual({ reserveMet: false, reservePrice: '4000.00' });
+    const high = await world.t.client.as(world.platform).graphql(UPDATE, { id: lot.id, input: { reservePrice: '5000.01' } });
+    expect(high.body.errors[0].extensions).toMatchObject({ code: 'invalid_field', status: 400 });
+    expect(JSON.stringify(high.body.errors[0].extensions)).toContain('reservePrice');
+    const denied = await world.t.client.as(world.users[0].keypair).graphql(UPDATE, { id: lot.id, input: { reservePrice: '3000' } });
+    expect(denied.body.errors[0].extensions).toMatchObject({ code: 'not_allowed', status: 403 });
+  });
+});
+
 describe('reserve_met', () => {
   it('turns true once the highest bid reaches the reserve, on the lot and in lotUpdated', async () => {
     const lot = await createLot(world.t, world.platform, RESERVED);

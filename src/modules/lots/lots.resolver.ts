@@ -8,7 +8,7 @@ import { accountGql, AccountGql } from '../accounts/accounts.types';
 import { depositGql, participantGql, winnerDetailsGql } from '../trading/trading.mappers';
 import { DepositGql, ParticipantGql, WinnerDetailsGql } from '../trading/trading.types';
 import { viewLotGql } from './lots.mappers';
-import { CreateLotInput, LotCallbackGql, LotConnectionGql, LotFilterInput, LotGql, LotSortInput, LotStarGql } from './lots.types';
+import { CreateLotInput, UpdateLotInput, LotCallbackGql, LotConnectionGql, LotFilterInput, LotGql, LotSortInput, LotStarGql } from './lots.types';
 
 @ObjectType('CreateLotResult', { description: 'Staff create the lot; anyone else files a create_lot request' })
 class CreateLotResultGql {
@@ -58,6 +58,11 @@ export class LotsResolver {
   async createLot(@Arg('input', () => CreateLotInput) input: CreateLotInput, @Ctx() { ctx, services }: GraphQLContext): Promise<CreateLotResultGql> {
     const created = await services.lots.create(ctx, withoutNulls(input));
     return { lotId: created.lot?.id ?? null, requestId: created.request?.id ?? null };
+  }
+
+  @Mutation(() => LotGql, { description: "PATCH /lots/{id}: the lot's organizer or staff of its publisher change its reserve price before the first bid" })
+  async updateLot(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateLotInput) input: UpdateLotInput, @Ctx() { ctx, services }: GraphQLContext): Promise<LotGql> {
+    return viewLotGql(await services.lots.update(ctx, { ...input, id }));
   }
 
   @FieldResolver(() => AccountGql)

@@ -1,6 +1,8 @@
+import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
-import { invalid } from '../../core/errors';
-import { requireActive, requireCaller, seesLotRow, seesReservePrice, seesWinnerDetails, staffPlatforms } from '../../core/policies';
+import { forbidden, invalid } from '../../core/errors';
+import type { LivePublisher } from '../../live/live.port';
+import { managesLot, requireActive, requireCaller, seesLotRow, seesReservePrice, seesWinnerDetails, staffPlatforms } from '../../core/policies';
 import { inTransaction } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
 import type { BidRow } from '../bids/bids.entity';
@@ -8,6 +10,7 @@ import { seenBids, type SeenBid } from '../bids/bids.view';
 import { converterOf, type Converter, type CurrencyService } from '../currency/currency.service';
 import type { ReferenceService } from '../reference/reference.service';
 import type { IncrementBand } from '../rules/rules.model';
+import { requireReserveChangeable } from '../rules/reserve';
 import type { RulesService } from '../rules/rules.service';
 import type { CreateLotRequest } from '../requests/requests.entity';
 import type { RequestsService } from '../requests/requests.service';
@@ -15,7 +18,7 @@ import { draftOf } from './lots.draft';
 import { Lot } from './lots.entity';
 import { findLot } from './lots.find';
 import type { LotMaker } from './lots.maker';
-import { createLotInput, getLotInput, lotCountInput, lotPageInput, type NewLotInput, type GetLotInput, type LotCountInput, type LotPageInput } from './lots.input';
+import { createLotInput, getLotInput, lotCountInput, lotPageInput, updateLotInput, type NewLotInput, type GetLotInput, type LotCountInput, type LotPageInput, type UpdateLotInput } from './lots.input';
 import { LotListing } from './lots.listing';
 import { loadRelated, type LotRelation, type LotsRelated } from './lots.related';
 
@@ -44,6 +47,7 @@ export class LotsService {
     private readonly currency: CurrencyService,
     private readonly maker: LotMaker,
     private readonly rules: Pick<RulesService, 'ofLot'>,
+    private readonly live: LivePublisher,
     private readonly listing = new LotListing(),
   ) {
     this.createSchema = createLotInput(reference);
@@ -67,6 +71,28 @@ export class LotsService {
       if (!caller.platformId) throw invalid('no_platform', 'the caller belongs to no platform');
       return { request: await this.requests.submit(em, scope, caller.accountId, caller.platformId, draft) };
     });
+  }
+
+  /**
+   * PATCH /lots/{id}: the lot's organizer or staff of its publisher change its reserve price
+   * (docs/auction-rules.md), under the lock of its row, which the bid round takes too, so that
+   * "no bid yet" holds until the change commits.
+   */
+  async update(ctx: RequestContext, input: Untrusted<UpdateLotInput>): Promise<LotsView> {
+    requireCaller(ctx);
+    const id = await inTransaction(ctx, async (em, scope) => {
+      const lot = await findLot(em, input.id, LockMode.PESSIMISTIC_WRITE);
+      if (!managesLot(ctx.caller, lot)) throw forbidden('not_allowed', "only the lot's organizer or staff of its publisher may change it");
+      const { reservePrice } = validateInput(updateLotInput, input);
+      if (reservePrice !== undefined) {
+        requireReserveChangeable(lot, reservePrice);
+        lot.reservePrice = reservePrice;
+      }
+      await em.flush();
+      scope.afterCommit(() => this.live.publishLotChanged(lot.id));
+      return lot.id;
+    });
+    return this.get(ctx, { id });
   }
 
   /** GET /lots/{id}; `currency` shows the prices in another supported currency. */

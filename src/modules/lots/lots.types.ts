@@ -141,6 +141,11 @@ export class LotFilterInput {
   @Field(() => String, { nullable: true }) tab?: string;
 }
 
+@InputType('UpdateLotInput', { description: 'PATCH /lots/{id}: an absent field stays as it is' })
+export class UpdateLotInput {
+  @Field(() => String, { nullable: true, description: 'The hidden reserve price; null drops it. Only before the first accepted bid' }) reservePrice?: string | null;
+}
+
 @InputType('CreateLotInput')
 export class CreateLotInput {
   @Field(() => String, { description: 'eng or no_auction' }) type!: string;

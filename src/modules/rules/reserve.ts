@@ -1,6 +1,6 @@
-import { invalid } from '../../core/errors';
+import { conflict, invalid } from '../../core/errors';
 import type { Money } from '../../core/money';
-import type { Lot } from '../lots/lots.entity';
+import { LotState, LotType, type Lot } from '../lots/lots.entity';
 
 type Reserved = Pick<Lot, 'reservePrice' | 'highestBid'>;
 
@@ -24,4 +24,23 @@ export function requireReserveAccepted(lot: Pick<Lot, 'reservePrice'>, bid: Mone
   if (lot.reservePrice === null || acceptBelowReserve) return;
   if (bid !== null && bid.gte(lot.reservePrice)) return;
   throw invalid('reserve_not_met', `the participant's highest bid (${bid?.toFixed(2) ?? 'none'}) is under the lot's reserve price; choose it with acceptBelowReserve true`, { field: 'acceptBelowReserve' });
+}
+
+/** What is wrong with a reserve for an auction with these prices: it lies above the start price and at most at the buy-now price (when there is one). */
+export function reserveFault(reserve: Money, startPrice: Money, buyNowPrice: Money): string | null {
+  if (reserve.lte(startPrice)) return 'must exceed start_price';
+  if (buyNowPrice.gt(0) && reserve.gt(buyNowPrice)) return 'must not exceed buy_now_price';
+  return null;
+}
+
+/**
+ * A lot's reserve may change (or go, with null) while it is a pending auction without an
+ * accepted bid: once bidding began, bidders have seen `reserve_met` and bid by it.
+ */
+export function requireReserveChangeable(lot: Lot, reserve: Money | null): void {
+  if (lot.lotType !== LotType.Eng) throw invalid('invalid_field', 'reservePrice is for auctions only', { field: 'reservePrice' });
+  if (lot.lotState !== LotState.Pending) throw invalid('lot_closed', 'the lot is closed');
+  if (lot.highestBid !== null) throw conflict('lot_has_bids', 'the reserve price may change only before the first accepted bid');
+  const fault = reserve && reserveFault(reserve, lot.startPrice, lot.buyNowPrice);
+  if (fault) throw invalid('invalid_field', `reservePrice ${fault}`, { field: 'reservePrice' });
 }
