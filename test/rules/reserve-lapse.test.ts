@@ -29,6 +29,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => s?.close());
 
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const lotOf = (t: TestApp, id: string) => t.orm.em.fork().findOneOrFail(Lot, { id });
 
 /** Brings a lot to its last seconds, with the jobs of its new end, as if it had been created long ago. */
@@ -114,7 +115,7 @@ it('keeps a lot whose winner was chosen before the lapse, and sends no reserve n
 
 it('races a winner choice on one instance against the lapse on the other: exactly one of them happens', async () => {
   const lots: Lot[] = [];
-  for (let i = 0; i < 8; i++) lots.push(await createLot(s.a, platform, { ...RESERVED, deposit: '0' }));
+  for (let i = 0; i < 12; i++) lots.push(await createLot(s.a, platform, { ...RESERVED, deposit: '0' }));
   const seats: Participant[] = [];
   for (const lot of lots) {
     const p = await join(s.a, users[1].keypair, lot.id);
@@ -124,16 +125,17 @@ it('races a winner choice on one instance against the lapse on the other: exactl
   // Ended long enough ago that the lapse is due; their own jobs wait for the end they were created with.
   const end = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
   await s.a.orm.em.fork().nativeUpdate(Lot, { id: { $in: lots.map((l) => l.id) } }, { endTime: end });
-  const outcomes = await Promise.all(
-    lots.map(async (lot, i) => {
-      const [choice, lapse] = await Promise.all([
-        s.a.client.as(platform).post(`/v2/lots/${lot.id}/winners`, { data: { type: 'participants', id: seats[i].id, attributes: { accept_below_reserve: true } } }),
-        s.b.app.services.reserve.lapse({ em: s.b.orm.em.fork() }, { lotId: lot.id, endTime: end.toISOString() }),
-      ]);
-      const row = await lotOf(s.a, lot.id);
-      return { choice: choice.status === 200 ? 'won' : choice.body.errors[0].code, lapse, winner: row.winnerId !== null, lapsed: reserveLapsed(row), state: row.lotState };
-    }),
-  );
+  // One race per lot, one side started up to 12 ms after the other (the choice first on half the lots), so that either may take the lock first.
+  const outcomes = [];
+  for (const [i, lot] of lots.entries()) {
+    const lag = (i % 6) * 2;
+    const [choice, lapse] = await Promise.all([
+      delay(i < 6 ? lag : 0).then(() => s.a.client.as(platform).post(`/v2/lots/${lot.id}/winners`, { data: { type: 'participants', id: seats[i].id, attributes: { accept_below_reserve: true } } })),
+      delay(i < 6 ? 0 : lag).then(() => s.b.app.services.reserve.lapse({ em: s.b.orm.em.fork() }, { lotId: lot.id, endTime: end.toISOString() })),
+    ]);
+    const row = await lotOf(s.a, lot.id);
+    outcomes.push({ choice: choice.status === 200 ? 'won' : choice.body.errors[0].code, lapse, winner: row.winnerId !== null, lapsed: reserveLapsed(row), state: row.lotState });
+  }
   for (const o of outcomes) {
     expect([
       { choice: 'won', lapse: 'kept', winner: true, lapsed: false, state: LotState.Pending },
