@@ -122,7 +122,7 @@ describe('PATCH /lots/{id} and updateLot', () => {
     expect((await world.t.orm.em.fork().findOneOrFail(Lot, { id: lot.id })).reservePrice).toBeNull();
   });
 
-  it('answers 400 naming the field, 404 for no lot, and 409 lot_has_bids once a bid was accepted', async () => {
+  it('answers 400 naming the field or for an ended lot, 404 for no lot, and 409 lot_has_bids once a bid was accepted', async () => {
     const lot = await createLot(world.t, world.platform, ENG_LOT);
     const low = await patch(world.platform, lot.id, { reserve_price: '999' });
     expect(low.body.errors[0]).toMatchObject({ status: '400', code: 'invalid_field', source: { pointer: '/data/attributes/reserve_price' } });
@@ -130,6 +130,9 @@ describe('PATCH /lots/{id} and updateLot', () => {
     expect((await patch(world.platform, lot.id, { reserve_price: 'lots' })).body.errors[0]).toMatchObject({ status: '400', source: { pointer: '/data/attributes/reserve_price' } });
     expect((await patch(world.platform, lot.id, { start_price: '10' })).body.errors[0]).toMatchObject({ status: '400', code: 'invalid_field' });
     expect((await patch(world.platform, '999999', { reserve_price: '3000' })).status).toBe(404);
+    const ended = await createLot(world.t, world.platform, ENG_LOT);
+    await world.t.orm.em.fork().nativeUpdate(Lot, { id: ended.id }, { endTime: new Date(Date.now() - 1000) });
+    expect((await patch(world.platform, ended.id, { reserve_price: '3000' })).body.errors[0]).toMatchObject({ status: '400', code: 'lot_ended' });
     await seat(world.t, lot.id, [world.users[0].id]);
     expect((await bid(world.t, world.users[0].keypair, lot.id, { amount: '1000' })).status).toBe(204);
     expect((await patch(world.platform, lot.id, { reserve_price: '3000' })).body.errors[0]).toMatchObject({ status: '409', code: 'lot_has_bids' });
