@@ -77,6 +77,7 @@ export async function startJobs({ config, orm, services, log }: JobsDeps): Promi
     }
   });
   await boss.work<LotJobData>(LOT_QUEUES.lapse, work, async ([job]) => {
+    // Early by this process's clock: once more a second later.
     if ((await services.reserve.lapse({ em: orm.em.fork() }, job.data)) === 'early') {
       await boss.insert([{ name: LOT_QUEUES.lapse, data: job.data, singletonKey: singletonKeyOf(job.data), startAfter: new Date(Date.now() + 1000) }]);
     }

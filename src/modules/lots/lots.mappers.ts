@@ -7,7 +7,10 @@ import { shownSteps } from '../rules/increments';
 import type { IncrementBand } from '../rules/rules.model';
 import { reserveMet } from '../rules/reserve';
 
-/** A lot as GraphQL shows it; its steps are its increment table's band's when it has one. The reserve amount is kept for the `reservePrice` field, which shows it to the lot's managers only. */
+/**
+ * A lot as GraphQL shows it; its steps are its increment table's band's when it has one. The
+ * reserve amount is kept for the `reservePrice` field, which shows it to the lot's managers only.
+ */
 export function lotGql(lot: Lot, convert: Converter, currency = lot.currency, increments: readonly IncrementBand[] | null = null): LotGql {
   const price = (v: Money) => formatMoney(convert(v, lot.currency, currency));
   const maybe = (v: Money | null) => (v === null ? null : price(v));

@@ -25,7 +25,11 @@ export interface LotPresentation {
 function reserveAttributes(lot: Lot, seesReserve: boolean, price: (v: Money) => string) {
   const met = reserveMet(lot);
   if (met === null) return {};
-  return { reserve_met: met, ...(seesReserve && lot.reservePrice ? { reserve_price: price(lot.reservePrice) } : {}), ...(lot.lapsedAt ? { lapsed_at: rfc3339(lot.lapsedAt) } : {}) };
+  return {
+    reserve_met: met,
+    ...(seesReserve && lot.reservePrice ? { reserve_price: price(lot.reservePrice) } : {}),
+    ...(lot.lapsedAt ? { lapsed_at: rfc3339(lot.lapsedAt) } : {}),
+  };
 }
 
 export function lotAttributes(lot: Lot, p: Pick<LotPresentation, 'currency' | 'convert' | 'increments' | 'seesReserve'>) {
