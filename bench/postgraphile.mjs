@@ -64,8 +64,24 @@ function listings(maker, model) {
   ];
 }
 
+/**
+ * The bid path keeps no foreign keys on bids (Migration20261124120000BidKeys): a smart comment
+ * tells PostGraphile the relation they stood for, so that its lots still have their bids.
+ */
+async function declareBidsOfLots(url) {
+  const { Client } = require('pg');
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`comment on table bids is E'@foreignKey (lot_id) references lots (id)'`);
+  } finally {
+    await client.end();
+  }
+}
+
 /** Starts PostGraphile over `url` on a port of its own; answers its base URL and a close. */
 async function startPeer(url) {
+  await declareBidsOfLots(url);
   const middleware = postgraphile(url, 'public', {
     appendPlugins: [PgSimplifyInflectorPlugin, ConnectionFilterPlugin],
     graphqlRoute: '/graphql',

@@ -28,7 +28,8 @@ async function answers(url) {
 function runSuite(target) {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-run-'));
   const out = path.join(dir, 'results.json');
-  const env = { ...process.env, BENCH_OUT: out };
+  // The service in the suite's process runs as `npm start` runs it (src/process-defaults.ts).
+  const env = { NODE_ENV: 'production', ...process.env, BENCH_OUT: out };
   if (target === 'server') env.DATABASE_URL = SERVER;
   else delete env.DATABASE_URL;
   console.error(`== bench on the ${target === 'server' ? 'PostgreSQL server' : 'embedded PostgreSQL'}`);

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Keypair } from '@stellar/stellar-sdk';
 import Koa from 'koa';
@@ -103,6 +103,9 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
     plugins: [
       // Browsers get the offline GraphiQL (graphql/graphiql.ts), not Apollo's page from its CDN.
       ApolloServerPluginLandingPageDisabled(),
+      // No answer carries cache hints (signed, per-caller data); Apollo's default cache-control
+      // plugin would still wrap every field's resolver to compute them (bench/lots.mjs profile).
+      ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       selfRegistrationGuard,
       costLimit(costLimits),

@@ -90,6 +90,7 @@ const schema = z.object({
   FINISHING_NOTICE_SECONDS: z.coerce.number().int().min(1).default(10800),
   UNPAID_INVOICE_REMINDER_SECONDS: z.coerce.number().int().min(1).default(43200),
   CLEANUP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(300),
+  SECOND_CHANCE_EXPIRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
 });
 
 export type Config = z.infer<typeof schema>;

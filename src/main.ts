@@ -1,3 +1,4 @@
+import './process-defaults';
 import { createApp } from './app';
 import { loadMasterKeypair } from './auth/master';
 import { ConfigError, loadConfig } from './config';

@@ -5,7 +5,8 @@ import { expectStatus, one } from './resources';
 /**
  * The platform's auction rules (docs/auction-rules.md), set before its lots are created so that
  * every demo lot follows them: an increment table whose steps the demo's bids respect, soft close,
- * and a buyer's fee schedule. Answers the version.
+ * a buyer's fee schedule, and buying power of 25 × paid deposits (alice's about 2,750 EUR of
+ * deposits hold about 68,800 EUR of bids, more than the demo's bids need). Answers the version.
  */
 export async function setDemoRules(staff: Api, platformId: string): Promise<number> {
   const attributes = {
@@ -14,6 +15,7 @@ export async function setDemoRules(staff: Api, platformId: string): Promise<numb
     extend_by: 120,
     max_extensions: 10,
     buyer_fees: [{ up_to: '10000', fixed: '250' }, { up_to: null, fixed: '100', percent: '2' }],
+    buying_power_multiple: '25',
   };
   const res = await staff.json('PATCH', `/platforms/${platformId}/rules`, { data: { type: 'platform_rules', id: platformId, attributes } });
   return one(expectStatus(res, 200, 'setting the platform rules')).attributes.version as number;

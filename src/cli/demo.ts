@@ -51,7 +51,8 @@ function report(api: Api, defaultBase: string, cast: Cast, keyFiles: Map<string,
   }
   out('');
   out(`Platform rules (version ${rulesVersion}, docs/auction-rules.md): increment table 50 / 100 / 250 by price band, soft close`);
-  out('  (a bid in the last 2 minutes moves the end to 2 minutes after it, up to 10 times), buyer\'s fee by price band.');
+  out('  (a bid in the last 2 minutes moves the end to 2 minutes after it, up to 10 times), buyer\'s fee by price band,');
+  out('  buying power of 25 × paid deposits.');
   const reserved = lots.find((l) => l.vehicle === DEMO_RESERVE.vehicle);
   if (reserved) out(`Reserve price:      lot #${reserved.id} has a hidden reserve of ${Number(DEMO_RESERVE.reservePrice).toFixed(2)} ${reserved.vehicle.currency}: everyone sees reserve_met, staff see reserve_price.`);
   const busiest = bids[0].lot;
@@ -69,6 +70,8 @@ function report(api: Api, defaultBase: string, cast: Cast, keyFiles: Map<string,
   out(`Fee estimate:       ${fee.map(shellWord).join(' ')}`);
   out(`Verify a bid log:   npm run verify-bids -- ${api.base} ${closed.id}`);
   out(`Saved search:       alice's search for Toyota matched ${lots.filter((l) => l.vehicle.maker === 'Toyota').length} lots (npm run call -- --as alice GET /notifications)`);
+  const power = ['npm', 'run', 'call', '--', ...base, '--as', shown(keyFiles.get(challenger.name) as string), 'GET', `/accounts/${challenger.keypair.publicKey()}/buying_power`];
+  out(`Buying power:       ${power.map(shellWord).join(' ')}`);
   out(`Outbid as ${challenger.name}:${' '.repeat(9 - challenger.name.length)}${command.map(shellWord).join(' ')}`);
 }
 

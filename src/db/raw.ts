@@ -14,6 +14,8 @@ export interface Statement {
 
 /** What the hot paths may do inside `rawTransaction`, besides reading what the opening answered. */
 export interface RawTransaction {
+  /** Sends `statements` in one round trip, the transaction still open; answers the rows of each. */
+  query(statements: Statement[]): Promise<Rows[]>;
   /** Sends `statements` and the commit in one round trip; answers the rows of each statement. */
   commitWith(statements: Statement[]): Promise<Rows[]>;
 }
@@ -281,6 +283,7 @@ export async function rawTransaction<T>(em: EntityManager, opening: Statement[],
   try {
     const opened = await send(connection, [{ text: 'begin' }, GENERIC_PLANS, ...opening]);
     const tx: RawTransaction = {
+      query: async (statements) => (await send(connection, statements)).map((r) => r.rows),
       commitWith: async (statements) => {
         const results = await send(connection, [...statements, { text: 'commit' }]).catch((err) => {
           throw commitInDoubt(err) ?? err;

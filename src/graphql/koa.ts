@@ -24,6 +24,9 @@ export function apolloKoa(server: ApolloServer<GraphQLContext>, context: (koa: C
       httpGraphQLRequest: { method: koa.method.toUpperCase(), headers, search: koa.querystring, body: koa.state.body },
       context: () => context(koa, gone.signal),
     });
+    // Answers are the caller's own: no shared cache may keep them (what Apollo's cache-control
+    // plugin, turned off in app.ts, said for answers without hints).
+    koa.set('Cache-Control', 'no-store');
     for (const [name, value] of response.headers) koa.set(name, value);
     koa.status = response.status ?? 200;
     koa.body = response.body.kind === 'complete' ? response.body.string : Readable.from(response.body.asyncIterator);

@@ -3,6 +3,7 @@ import type { AppModule } from '../app-modules';
 import { accountsModule } from './accounts/accounts.module';
 import { bidLogModule } from './bidlog/bidlog.module';
 import { bidsModule } from './bids/bids.module';
+import { buyingPowerModule } from './buying-power/buying-power.module';
 import { blacklistModule } from './blacklist/blacklist.module';
 import { credentialsModule } from './credentials/credentials.module';
 import { currencyModule } from './currency/currency.module';
@@ -13,6 +14,7 @@ import { liveModule } from './live/live.module';
 import { lotsModule } from './lots/lots.module';
 import { messagesModule } from './messages/messages.module';
 import { notificationsModule } from './notifications/notifications.module';
+import { offersModule } from './offers/offers.module';
 import { outboxModule } from './outbox/outbox.module';
 import { platformsModule } from './platforms/platforms.module';
 import { recoveryModule } from './recovery/recovery.module';
@@ -40,10 +42,12 @@ export const MODULES: readonly AppModule[] = [
   lotsModule,
   bidsModule,
   bidLogModule,
+  buyingPowerModule,
   requestsModule,
   watchlistModule,
   searchesModule,
   tradingModule,
+  offersModule,
   documentsModule,
   notificationsModule,
   ledgerModule,

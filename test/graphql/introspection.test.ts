@@ -24,3 +24,12 @@ describe('POST /graphql with NODE_ENV=production', () => {
     expect(lot.body.data.__type.fields.map((f: { name: string }) => f.name)).toContain('highestBid');
   });
 });
+
+describe('POST /graphql answers', () => {
+  it('are marked Cache-Control: no-store, answered data and errors alike (they are the caller\'s own)', async () => {
+    const ok = await t.client.graphql('{ lots(first: 1) { nodes { id } } }');
+    const refused = await t.client.graphql('{ nosuchfield }');
+    expect([ok.status, ok.body.errors, ok.headers['cache-control']]).toEqual([200, undefined, 'no-store']);
+    expect([refused.status, refused.headers['cache-control']]).toEqual([400, 'no-store']);
+  });
+});

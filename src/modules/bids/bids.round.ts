@@ -1,11 +1,12 @@
 import type { Settled } from '../../core/batcher';
 import type { Caller } from '../../core/context';
 import { conflict, DomainError, forbidden, invalid, notFound } from '../../core/errors';
-import type { Money } from '../../core/money';
+import { Money } from '../../core/money';
 import { requireActive } from '../../core/policies';
 import type { RawTransaction, Rows } from '../../db/raw';
 import type { LotTimes } from '../../jobs/lot-clock';
 import { softClose } from '../rules/soft-close';
+import { roundPower, type RoundPower } from '../buying-power/buying-power.round';
 import { LotType } from '../lots/lots.entity';
 import { takesBids } from '../lots/lots.open';
 import type { PublishedNotification } from '../notifications/notifications.bus';
@@ -55,6 +56,9 @@ export async function runRound(tx: RawTransaction, [locked, participants, logHea
   if (!lot) throw notFound('lot_not_found', 'no lot with this id');
   if (lot.lotType !== LotType.Eng) throw invalid('lot_not_auction', 'bids are taken by auctions only');
   const involved = participantRowsOf(participants);
+  // Only a lot whose rules hold bids to buying power pays for it: one more round trip, under the bidders' locks.
+  const multiple = lot.rules?.buyingPowerMultiple ?? null;
+  const power = multiple === null ? null : await roundPower(tx, lot, multiple, involved.filter((p) => p.state === ParticipantState.Pending).map((p) => p.accountId));
   const standing: Standing = {
     startPrice: lot.startPrice,
     minStep: lot.minStep,
@@ -71,7 +75,7 @@ export async function runRound(tx: RawTransaction, [locked, participants, logHea
   const order = requests.map((_, i) => i).sort((a, b) => valueOf(requests[a]).comparedTo(valueOf(requests[b])) || a - b);
   for (const i of order) {
     try {
-      const { bidder, bids } = decide(lot, standing, involved, requests[i], now);
+      const { bidder, bids } = decide(lot, standing, involved, requests[i], now, power);
       changed.add(bidder);
       const previous = standing.leader;
       for (const b of bids) {
@@ -109,9 +113,10 @@ export async function runRound(tx: RawTransaction, [locked, participants, logHea
 
 /**
  * The bids one request places against the standing (its own, then the max bids' answers), or
- * the refusal of PROTOCOL.md §6 in its order of precedence. Changes nothing but the caller's max.
+ * the refusal of PROTOCOL.md §6 in its order of precedence, then buying_power_exceeded when the
+ * lot's rules hold bids to buying power (`power`). Changes nothing but the caller's max.
  */
-function decide(lot: LotRow, standing: Standing, involved: ParticipantRow[], r: BidRequest, now: Date): { bidder: ParticipantRow; bids: PlannedBid[] } {
+function decide(lot: LotRow, standing: Standing, involved: ParticipantRow[], r: BidRequest, now: Date, power: RoundPower | null): { bidder: ParticipantRow; bids: PlannedBid[] } {
   const participant = involved.find((p) => p.accountId === r.caller.accountId);
   if (!participant) throw forbidden('not_participant', 'the caller does not participate in this lot');
   requireActive(r.caller);
@@ -125,6 +130,7 @@ function decide(lot: LotRow, standing: Standing, involved: ParticipantRow[], r: 
     if (refusal === 'bid_too_low') throw invalid(refusal, `amount must be at least ${minimumNext(standing).toFixed(2)}`, { field: 'amount' });
     if (refusal) throw invalid(refusal, `amount may exceed the highest bid by at most ${stepsOf(standing, standing.highest as Money).maxStep.toFixed(2)}`, { field: 'amount' });
   }
+  if (power) requireBuyingPower(power, participant, r.amount, 'amount');
   const planned: PlannedBid[] = [];
   if (r.maxAmount !== undefined) {
     if (r.maxAmount.lt(minimumNext(standing))) {
@@ -132,6 +138,7 @@ function decide(lot: LotRow, standing: Standing, involved: ParticipantRow[], r: 
     }
     const maxActive = participant.maxBid !== null && (standing.leader === participant.id || (standing.highest !== null && participant.maxBid.gt(standing.highest)));
     if (maxActive) throw conflict('max_bid_exists', 'the caller already has an active max bid on this lot');
+    if (power) requireBuyingPower(power, participant, r.maxAmount, 'maxAmount');
     participant.maxBid = r.maxAmount;
     participant.maxBidAt = r.at;
     participant.maxBidDigest = r.caller.requestDigest ?? null;
@@ -142,7 +149,7 @@ function decide(lot: LotRow, standing: Standing, involved: ParticipantRow[], r: 
   const proxies = involved.filter((p) => p.state === ParticipantState.Pending && p.maxBid !== null);
   const answers = resolveProxies(
     after,
-    proxies.map((p) => ({ participantId: p.id, accountId: p.accountId, max: p.maxBid as Money, since: p.maxBidAt ?? p.updatedAt, digest: p.maxBidDigest })),
+    proxies.map((p) => ({ participantId: p.id, accountId: p.accountId, max: cappedMax(p, power), since: p.maxBidAt ?? p.updatedAt, digest: p.maxBidDigest })),
   );
   // The bid a max-bid request places for its caller at once is the caller's own; only the raises
   // that answer other bids are placed by proxy (PROTOCOL.md §9).
@@ -150,3 +157,17 @@ function decide(lot: LotRow, standing: Standing, involved: ParticipantRow[], r: 
   planned.push(...answers.map((b) => (ownMax && b.participantId === participant.id ? { ...b, byProxy: false } : b)));
   return { bidder: participant, bids: planned };
 }
+
+/** A bid or max bid beyond what the participant's buying power leaves for this lot is refused. */
+function requireBuyingPower(power: RoundPower, participant: ParticipantRow, amount: Money | undefined, field: 'amount' | 'maxAmount'): void {
+  const headroom = power.headroom(participant.accountId);
+  if (amount !== undefined && amount.gt(headroom)) {
+    throw invalid('buying_power_exceeded', `${field} exceeds the buying power left for this lot (${Money.max(headroom, 0).toFixed(2)})`, { field });
+  }
+}
+
+/** A max bid raises at most to what its buying power leaves for this lot: a raise beyond it stops there (docs/auction-rules.md). */
+const cappedMax = (p: ParticipantRow, power: RoundPower | null): Money => {
+  const max = p.maxBid as Money;
+  return power ? Money.min(max, power.headroom(p.accountId)) : max;
+};

@@ -39,6 +39,10 @@ export enum NotificationType {
   ReserveNotMet = 32,
   /** Not in the contract: a lot whose reserve was not met finished because nobody chose a winner in time (docs/auction-rules.md). */
   LotLapsed = 33,
+  /** Not in the contract: the recipient is offered a lot whose winner's deal was canceled (docs/auction-rules.md). */
+  SecondChanceOffered = 34,
+  /** Not in the contract: the bidder offered a second chance accepted or declined it, or it expired; meta `state` says which. */
+  SecondChanceAnswered = 35,
 }
 
 export interface NotificationTypeInfo {
@@ -87,6 +91,8 @@ export const NOTIFICATION_TYPES: Readonly<Record<NotificationType, NotificationT
   [NotificationType.SavedSearchMatched]: t('saved_search_matched', ['lot_id']),
   [NotificationType.ReserveNotMet]: t('reserve_not_met', ['lot_id']),
   [NotificationType.LotLapsed]: t('lot_lapsed', ['lot_id']),
+  [NotificationType.SecondChanceOffered]: t('second_chance_offered', ['lot_id', 'offer_id', 'amount', 'currency', 'expires_at']),
+  [NotificationType.SecondChanceAnswered]: t('second_chance_answered', ['lot_id', 'offer_id', 'account_id', 'state']),
 };
 
 export const NOTIFICATION_TYPE_CODES = Object.keys(NOTIFICATION_TYPES).map(Number) as NotificationType[];

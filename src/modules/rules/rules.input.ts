@@ -9,6 +9,11 @@ const percent = z
   .transform(String)
   .refine((p) => /^\d{1,3}(\.\d{1,4})?$/.test(p) && Number(p) <= 100, 'must be a percentage from 0 to 100 with at most four decimals')
   .transform((p) => String(Number(p)));
+const multiple = z
+  .union([z.string(), z.number()])
+  .transform(String)
+  .refine((m) => /^\d{1,6}(\.\d{1,4})?$/.test(m) && Number(m) > 0, 'must be a number greater than 0 with at most four decimals')
+  .transform((m) => String(Number(m)));
 const seconds = z.number().int().min(1).max(10 * 365 * 86400);
 
 /** Bands ascend by `upTo`; only the last may be open (null). Each fault names the band's `upTo`. */
@@ -62,6 +67,8 @@ export const updateRulesInput = z
     extendBy: seconds.max(86400).nullable().optional(),
     maxExtensions: z.number().int().min(1).max(10_000).nullable().optional(),
     reserveLapseAfter: seconds.nullable().optional(),
+    secondChanceTtl: seconds.max(30 * 86400).nullable().optional(),
+    buyingPowerMultiple: multiple.nullable().optional(),
   })
   .strict();
 export type UpdateRulesInput = z.input<typeof updateRulesInput>;

@@ -21,6 +21,10 @@ export interface AuctionRules {
   maxExtensions: number | null;
   /** Seconds after the end of a lot whose reserve was not met until it lapses (finished) when nobody chose a winner; null: never. */
   reserveLapseAfter: number | null;
+  /** Seconds a second-chance offer stays open at most; null: SECOND_CHANCE_DEFAULT_TTL. */
+  secondChanceTtl: number | null;
+  /** Buying power: a participant's leading and unpaid won bids on the platform, in EUR, stay within this multiple of its paid deposits. */
+  buyingPowerMultiple: string | null;
 }
 
 /** A price band: it holds prices up to `upTo` inclusive; the last band may be open (`upTo` null). */
@@ -53,7 +57,12 @@ export const NO_RULES: AuctionRules = {
   extendBy: null,
   maxExtensions: null,
   reserveLapseAfter: null,
+  secondChanceTtl: null,
+  buyingPowerMultiple: null,
 };
+
+/** How long a second-chance offer stays open at most when the lot's rules do not say (48 hours). */
+export const SECOND_CHANCE_DEFAULT_TTL = 48 * 3600;
 
 export const RULE_NAMES = Object.keys(NO_RULES) as (keyof AuctionRules)[];
 

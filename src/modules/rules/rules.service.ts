@@ -106,7 +106,8 @@ export class RulesService {
     return buyerFee((await this.ofLot(em, lot))?.buyerFees ?? null, amount);
   }
 
-  private async current(em: EntityManager, platformId: string): Promise<RulesVersion> {
+  /** The rules a platform has now (version 0: never configured). */
+  async current(em: EntityManager, platformId: string): Promise<RulesVersion> {
     const row = await em.findOne(PlatformRules, { platformId }, { orderBy: { version: 'desc' }, refresh: true });
     return row ? { platformId, version: row.version, rules: rulesOf(row.rules), createdAt: row.createdAt } : { platformId, version: 0, rules: NO_RULES, createdAt: null };
   }

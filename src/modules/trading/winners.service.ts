@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { invalid, notFound } from '../../core/errors';
 import { requireCaller } from '../../core/policies';
-import { inTransaction } from '../../core/transaction';
+import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { LotState, type Lot } from '../lots/lots.entity';
 import { findLot } from '../lots/lots.find';
@@ -101,25 +101,35 @@ export class WinnersService {
       if (accountId !== undefined && accountId !== participant.accountId) {
         throw invalid('not_participant', 'account_id is not the account of this participant', { field: 'accountId' });
       }
-      requireTradable(lot);
-      requireOpen(lot);
-      requireNoWinner(lot);
-      if (!OPEN_STATES.includes(participant.state)) {
-        throw invalid('participant_not_eligible', 'only a pending or deposit_pending participant can win');
-      }
-      if (buyNow && !supportsBuyNow(lot)) {
-        throw invalid('buy_now_not_supported', 'the lot does not support buy now', { field: 'buyNow' });
-      }
-      if (!buyNow) requireReserveAccepted(lot, participant.currentBid, acceptBelowReserve);
-      participant.state = buyNow ? ParticipantState.BuyNowWinner : ParticipantState.Winner;
-      lot.winnerId = participant.accountId;
-      const { lost, returned } = await settleLosers(em, lot.id, participant.id);
-      await this.chargeBuyerFee(em, lot, buyNow ? lot.buyNowPrice : (participant.currentBid ?? lot.startPrice));
-      await em.flush();
-      await this.notifications.emit(em, scope, NotificationType.Winner, [participant.accountId], { lot_id: lot.id });
-      scope.afterCommit(() => this.live?.publishLotChanged(lot.id));
-      return { winner: participant, lost, returned };
+      return this.award(em, scope, lot, participant, buyNow, acceptBelowReserve);
     });
+  }
+
+  /**
+   * The winner choice itself, on a lot its caller locked and after its caller checked who may
+   * choose: every rule of choosing a winner, the losers settled, the buyer's fee, the notice.
+   * A second-chance offer accepted (src/modules/offers) makes its winner through here too.
+   * `acceptBelowReserve` is the chooser's consent to a bid under the lot's reserve price.
+   */
+  async award(em: EntityManager, scope: TransactionScope, lot: Lot, participant: Participant, buyNow: boolean, acceptBelowReserve: boolean): Promise<WinnerChoice> {
+    requireTradable(lot);
+    requireOpen(lot);
+    requireNoWinner(lot);
+    if (!OPEN_STATES.includes(participant.state)) {
+      throw invalid('participant_not_eligible', 'only a pending or deposit_pending participant can win');
+    }
+    if (buyNow && !supportsBuyNow(lot)) {
+      throw invalid('buy_now_not_supported', 'the lot does not support buy now', { field: 'buyNow' });
+    }
+    if (!buyNow) requireReserveAccepted(lot, participant.currentBid, acceptBelowReserve);
+    participant.state = buyNow ? ParticipantState.BuyNowWinner : ParticipantState.Winner;
+    lot.winnerId = participant.accountId;
+    const { lost, returned } = await settleLosers(em, lot.id, participant.id);
+    await this.chargeBuyerFee(em, lot, buyNow ? lot.buyNowPrice : (participant.currentBid ?? lot.startPrice));
+    await em.flush();
+    await this.notifications.emit(em, scope, NotificationType.Winner, [participant.accountId], { lot_id: lot.id });
+    scope.afterCommit(() => this.live?.publishLotChanged(lot.id));
+    return { winner: participant, lost, returned };
   }
 
   /** DELETE /v2/lots/{id}/participants/{account}: the participant is rejected; a paid deposit goes back. */
@@ -213,7 +223,6 @@ export class WinnersService {
     });
   }
 
-  /** The winning participant, for the effects of deal_canceled and invoice_paid: 400 without one. */
   /** A lot created under a buyer's fee schedule records the winner's fee in its winner details. */
   private async chargeBuyerFee(em: EntityManager, lot: Lot, price: Money): Promise<void> {
     const schedule = (await this.rules.ofLot(em, lot))?.buyerFees;
@@ -223,6 +232,7 @@ export class WinnersService {
     details.feeCurrency = lot.currency;
   }
 
+  /** The winning participant, for the effects of deal_canceled and invoice_paid: 400 without one. */
   private async winnerOf(em: EntityManager, lot: Lot): Promise<Participant> {
     const winner = lot.winnerId ? await em.findOne(Participant, { lotId: lot.id, accountId: lot.winnerId }, { refresh: true }) : null;
     if (!winner) throw invalid('lot_has_no_winner', 'deal_canceled and invoice_paid need a lot with a winner');

@@ -1,0 +1,35 @@
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { formatMoney } from '../../core/money';
+import type { GraphQLContext } from '../../graphql/context';
+import type { SecondChanceOffer } from './offers.entity';
+import { SecondChanceOfferGql } from './offers.types';
+
+const offerGql = (o: SecondChanceOffer): SecondChanceOfferGql => ({ ...o, amount: formatMoney(o.amount) });
+
+@Resolver()
+export class OffersResolver {
+  @Query(() => [SecondChanceOfferGql], { description: "GET /lots/{id}/second_chance_offers: all to the lot's organizer and staff, a bidder's own to a bidder" })
+  async secondChanceOffers(@Arg('lotId', () => ID) lotId: string, @Ctx() { ctx, services }: GraphQLContext): Promise<SecondChanceOfferGql[]> {
+    return (await services.secondChance.list(ctx, { lotId })).map(offerGql);
+  }
+
+  @Mutation(() => SecondChanceOfferGql, { description: "POST /lots/{id}/second_chance_offers: the lot's organizer or staff offer a lot whose winner's deal was canceled to the next bidder" })
+  async offerSecondChance(
+    @Arg('lotId', () => ID) lotId: string,
+    @Ctx() { ctx, services }: GraphQLContext,
+    @Arg('accountId', () => String, { nullable: true, description: 'The bidder to offer it to; by default the highest bidder not offered it yet' }) accountId?: string | null,
+    @Arg('expiresIn', () => Int, { nullable: true, description: "Seconds the offer stays open; at most, and by default, the lot's second_chance_ttl (48 hours when unset)" }) expiresIn?: number | null,
+  ): Promise<SecondChanceOfferGql> {
+    return offerGql(await services.secondChance.offer(ctx, { lotId, accountId: accountId ?? undefined, expiresIn: expiresIn ?? undefined }));
+  }
+
+  @Mutation(() => SecondChanceOfferGql, { description: 'PATCH /lots/{id}/second_chance_offers/{offer-id}: the bidder offered accepts (and wins) or declines' })
+  async answerSecondChance(
+    @Arg('lotId', () => ID) lotId: string,
+    @Arg('offerId', () => ID) offerId: string,
+    @Arg('state', () => String, { description: 'accepted or declined' }) state: string,
+    @Ctx() { ctx, services }: GraphQLContext,
+  ): Promise<SecondChanceOfferGql> {
+    return offerGql(await services.secondChance.answer(ctx, { lotId, offerId, state }));
+  }
+}

@@ -1,0 +1,51 @@
+import type { Keypair } from '@stellar/stellar-sdk';
+import type { Lot } from '../../src/modules/lots/lots.entity';
+import type { Participant } from '../../src/modules/trading/trading.entity';
+import type { TestApp } from '../helpers/app';
+import type { TestResponse } from '../helpers/client';
+import { createLot } from '../helpers/lots';
+import { bid } from '../rules/rules.helpers';
+import { chooseWinner, FREE_LOT, join, participantOf, putWinnerDetails } from '../trading/trading.helpers';
+
+export const offerPath = (lotId: string) => `/lots/${lotId}/second_chance_offers`;
+
+export const offer = (t: TestApp, who: Keypair, lotId: string, attributes: Record<string, unknown> = {}): Promise<TestResponse> =>
+  t.client.as(who).post(offerPath(lotId), { data: { type: 'second_chance_offers', attributes } });
+
+export const answer = (t: TestApp, who: Keypair, lotId: string, offerId: string, state: string): Promise<TestResponse> =>
+  t.client.as(who).patch(`${offerPath(lotId)}/${offerId}`, { data: { type: 'second_chance_offers', id: offerId, attributes: { state } } });
+
+/** Makes an offer and fails loudly unless it answers 201; answers the offer's id. */
+export async function offered(t: TestApp, who: Keypair, lotId: string, attributes: Record<string, unknown> = {}): Promise<string> {
+  const res = await offer(t, who, lotId, attributes);
+  if (res.status !== 201) throw new Error(`offer failed: ${res.status} ${res.text}`);
+  return res.body.data.id;
+}
+
+export interface WonLot {
+  lot: Lot;
+  /** The bidders in the order of their bids: the last bid highest and won. */
+  bidders: Participant[];
+}
+
+/** A lot (no deposit) the bidders bid on in turn, 1000 then 50 more each; the highest bidder wins. */
+export async function wonLot(t: TestApp, organizer: Keypair, bidders: Keypair[], lotAttributes: Record<string, unknown> = FREE_LOT): Promise<WonLot> {
+  const lot = await createLot(t, organizer, lotAttributes);
+  for (const [i, who] of bidders.entries()) {
+    await join(t, who, lot.id);
+    const res = await bid(t, who, lot.id, { amount: String(1000 + 50 * i) });
+    if (res.status !== 204) throw new Error(`bid failed: ${res.status} ${res.text}`);
+  }
+  const winner = await participantOf(t, lot.id, bidders[bidders.length - 1].publicKey());
+  const chosen = await chooseWinner(t, organizer, lot.id, winner);
+  if (chosen.status !== 200) throw new Error(`winner choice failed: ${chosen.status} ${chosen.text}`);
+  return { lot, bidders: await Promise.all(bidders.map((b) => participantOf(t, lot.id, b.publicKey()))) };
+}
+
+/** As `wonLot`, then the winner's deal is canceled. */
+export async function canceledDeal(t: TestApp, organizer: Keypair, bidders: Keypair[], lotAttributes?: Record<string, unknown>): Promise<WonLot> {
+  const won = await wonLot(t, organizer, bidders, lotAttributes);
+  const res = await putWinnerDetails(t, organizer, won.lot.id, { deal_canceled: true });
+  if (res.status !== 200) throw new Error(`canceling the deal failed: ${res.status} ${res.text}`);
+  return won;
+}
