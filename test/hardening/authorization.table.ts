@@ -111,6 +111,8 @@ export const REST: Record<string, RestRow> = {
     call: (f) => ({ target: `/accounts/${f.userId}/saved_searches`, body: { data: { type: 'saved_searches', attributes: { filter: { maker: 'Toyota' } } } } }),
     roles: { others: 403, user: 201 },
   },
+  // Buying power: the account itself and staff of the platform it is read for (docs/auction-rules.md).
+  'GET /accounts/:id/buying_power': { auth: true, call: (f) => ({ target: `/accounts/${f.userId}/buying_power` }), roles: staffOfP(200, 403, { user: 200 }) },
   'GET /accounts/:id/saved_searches': { auth: true, call: (f) => ({ target: `/accounts/${f.userId}/saved_searches` }), roles: { others: 403, user: 200 } },
   'DELETE /accounts/:id/saved_searches/:searchId': { auth: true, call: (f) => ({ target: `/accounts/${f.userId}/saved_searches/999999` }), roles: { others: 403, user: 404 } },
   'DELETE /accounts/:id/stars/:lotId': { auth: true, call: (f) => ({ target: `/accounts/${f.userId}/stars/999999` }), roles: staffOfP(404, 403, { user: 404 }) },
@@ -154,7 +156,18 @@ export const REST: Record<string, RestRow> = {
     call: (f) => ({ target: `/platforms/${f.platformId}/rules`, body: { data: { type: 'platform_rules', id: f.platformId, attributes: { max_extensions: null } } } }),
     roles: staffOfP(200, 403),
   },
+  // Dropping a reserve the lot does not have: its managers change nothing the other rows meet.
+  'PATCH /lots/:id': { auth: true, call: (f) => ({ target: `/lots/${f.lotId}`, body: { data: { type: 'lots', id: f.lotId, attributes: { reserve_price: null } } } }), roles: staffOfP(200, 403) },
   'GET /lots/:id/fee_estimate': pub((f) => ({ target: `/lots/${f.lotId}/fee_estimate?amount=1000` })),
+  // The lot has no canceled deal: its managers get as far as 400 second_chance_not_allowed.
+  'POST /lots/:id/second_chance_offers': { auth: true, call: (f) => ({ target: `/lots/${f.lotId}/second_chance_offers`, body: { data: { type: 'second_chance_offers', attributes: {} } } }), roles: staffOfP(400, 403) },
+  // No offer was made: the managers see an empty list, and nobody else was offered it.
+  'GET /lots/:id/second_chance_offers': { auth: true, call: (f) => ({ target: `/lots/${f.lotId}/second_chance_offers` }), roles: staffOfP(200, 403) },
+  'PATCH /lots/:id/second_chance_offers/:offerId': {
+    auth: true,
+    call: (f) => ({ target: `/lots/${f.lotId}/second_chance_offers/999999`, body: { data: { type: 'second_chance_offers', attributes: { state: 'accepted' } } } }),
+    roles: all(404),
+  },
 };
 
 /**
@@ -167,11 +180,12 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
     ...['account', 'admins', 'brokers', 'convert', 'convertMany', 'countries', 'currencyRates', 'document', 'feeEstimate', 'fuelTypes', 'ledgerAccount', 'lot', 'lots', 'lotsCount', 'makers', 'ping', 'transmissionTypes', 'wheelPositions'].map(
       (name) => [name, { auth: false }],
     ),
-    ...['accountCreateLotRequests', 'accounts', 'blacklist', 'deposits', 'documents', 'lotMessages', 'me', 'messageDialogs', 'notificationCounts', 'notifications', 'platformRules', 'request', 'requests', 'savedSearches', 'unreadMessages', 'watchlist'].map(
+    ...['accountCreateLotRequests', 'accounts', 'blacklist', 'buyingPower', 'deposits', 'documents', 'lotMessages', 'me', 'messageDialogs', 'notificationCounts', 'notifications', 'platformRules', 'request', 'requests', 'savedSearches', 'secondChanceOffers', 'unreadMessages', 'watchlist'].map(
       (name) => [name, { auth: true }],
     ),
     ...['addMasterSigner', 'approveRecovery', 'createPlatform', 'issueToken', 'requestRecovery', 'resendVerification', 'submitTransaction'].map((name) => [name, { auth: false }]),
     ...[
+      'answerSecondChance',
       'blacklistAccount',
       'cancelRequest',
       'chooseWinner',
@@ -183,6 +197,7 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
       'markMessagesRead',
       'markNotificationRead',
       'markNotificationsRead',
+      'offerSecondChance',
       'placeBid',
       'rejectParticipant',
       'reportNotificationEvent',
@@ -199,6 +214,7 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
       'unblacklistAccount',
       'unstarLot',
       'updateAccount',
+      'updateLot',
       'updatePlatformRules',
     ].map((name) => [name, { auth: true }]),
   ]),
