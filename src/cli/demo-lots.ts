@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { multipartPayload, type Api } from './api';
 import { VEHICLES, type Vehicle } from './catalogue';
+import { reserveOf } from './demo-rules';
 import { carPicture } from './png';
 import { expectStatus, many, one, Refused, type Resource } from './resources';
 
@@ -59,7 +60,7 @@ function lotAttributes(vehicle: Vehicle, city: string | undefined, photo: string
     full_img_links: [photo],
   };
   const prices = auction
-    ? { type: 'eng', start_price: vehicle.price, ...auction, duration: 3 * DAY }
+    ? { type: 'eng', start_price: vehicle.price, ...auction, ...reserveOf(vehicle), duration: 3 * DAY }
     : { type: 'no_auction', start_price: '0', buy_now_price: vehicle.price, deposit: '0', min_step: '0', max_step: '0', duration: 14 * DAY };
   return { currency: vehicle.currency, ...prices, details };
 }

@@ -1,4 +1,5 @@
 import type { Api } from './api';
+import { VEHICLES, type Vehicle } from './catalogue';
 import { expectStatus, one } from './resources';
 
 /**
@@ -19,3 +20,13 @@ export async function setDemoRules(staff: Api, platformId: string): Promise<numb
   const res = await staff.json('PATCH', `/platforms/${platformId}/rules`, { data: { type: 'platform_rules', id: platformId, attributes } });
   return one(expectStatus(res, 200, 'setting the platform rules')).attributes.version as number;
 }
+
+/**
+ * The one demo lot with a reserve price: the first auction of the catalogue (the lot the demo bids
+ * on most), with a reserve above the demo's bids, so that it shows `reserve_met: false` until
+ * someone outbids enough, and its amount to the platform's staff only.
+ */
+export const DEMO_RESERVE = { vehicle: VEHICLES.find((v) => v.auction) as Vehicle, reservePrice: '11000' };
+
+/** The reserve attribute of a demo lot's body: only the reserve lot has one. */
+export const reserveOf = (vehicle: Vehicle): { reserve_price?: string } => (vehicle === DEMO_RESERVE.vehicle ? { reserve_price: DEMO_RESERVE.reservePrice } : {});

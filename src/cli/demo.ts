@@ -5,7 +5,7 @@ import { readMasterKeypair } from '../auth/master';
 import { Api } from './api';
 import { createCast, type Cast } from './demo-cast';
 import { createLots, type DemoLot } from './demo-lots';
-import { setDemoRules } from './demo-rules';
+import { DEMO_RESERVE, setDemoRules } from './demo-rules';
 import { amountAbove, closeSold, trade, type PlacedBid } from './demo-trading';
 import { keysDir, writeKeyFile } from './keys';
 import { expectStatus } from './resources';
@@ -53,6 +53,8 @@ function report(api: Api, defaultBase: string, cast: Cast, keyFiles: Map<string,
   out(`Platform rules (version ${rulesVersion}, docs/auction-rules.md): increment table 50 / 100 / 250 by price band, soft close`);
   out('  (a bid in the last 2 minutes moves the end to 2 minutes after it, up to 10 times), buyer\'s fee by price band,');
   out('  buying power of 25 × paid deposits.');
+  const reserved = lots.find((l) => l.vehicle === DEMO_RESERVE.vehicle);
+  if (reserved) out(`Reserve price:      lot #${reserved.id} has a hidden reserve of ${Number(DEMO_RESERVE.reservePrice).toFixed(2)} ${reserved.vehicle.currency}: everyone sees reserve_met, staff see reserve_price.`);
   const busiest = bids[0].lot;
   const next = bids.filter((b) => b.lot === busiest);
   const leader = next[next.length - 1];

@@ -83,6 +83,11 @@ export function seesLotRow(caller: Caller | null, lot: { organizerId: string; pu
   return caller?.accountId === accountId || managesLot(caller, lot);
 }
 
+/** A lot's reserve price is hidden from bidders: its managers alone see the amount (everyone sees whether it is met). */
+export function seesReservePrice(caller: Caller | null, lot: { organizerId: string; publisherId: string }): boolean {
+  return managesLot(caller, lot);
+}
+
 /** Winner details: the lot's managers and its winner. */
 export function seesWinnerDetails(caller: Caller | null, lot: { organizerId: string; publisherId: string; winnerId: string | null }): boolean {
   return managesLot(caller, lot) || (caller !== null && caller.accountId === lot.winnerId);

@@ -62,15 +62,24 @@ export async function startJobs({ config, orm, services, log }: JobsDeps): Promi
   await boss.start();
   const work = { pollingIntervalSeconds: config.JOBS_POLL_SECONDS };
 
-  const notices = new LotNotices(orm, services.notifications, services.live);
+  const notices = new LotNotices(orm, services.notifications, services.live, services.rules);
   for (const name of Object.values(LOT_QUEUES)) {
     await boss.createQueue(name, { name, policy: 'short', retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 300 });
   }
   await boss.work<LotJobData>(LOT_QUEUES.finishing, work, async ([job]) => notices.finishing(job.data));
   await boss.work<LotJobData>(LOT_QUEUES.ended, work, async ([job]) => {
+    const ended = await notices.ended(job.data);
     // Early by this process's clock (the queue reads the database's): once more at the end.
-    if (!(await notices.ended(job.data))) {
+    if (ended === 'early') {
       await boss.insert([{ name: LOT_QUEUES.ended, data: job.data, singletonKey: singletonKeyOf(job.data), startAfter: new Date(job.data.endTime) }]);
+    } else if (ended.lapseAt) {
+      await boss.insert([{ name: LOT_QUEUES.lapse, data: job.data, singletonKey: singletonKeyOf(job.data), startAfter: ended.lapseAt }]);
+    }
+  });
+  await boss.work<LotJobData>(LOT_QUEUES.lapse, work, async ([job]) => {
+    // Early by this process's clock: once more a second later.
+    if ((await services.reserve.lapse({ em: orm.em.fork() }, job.data)) === 'early') {
+      await boss.insert([{ name: LOT_QUEUES.lapse, data: job.data, singletonKey: singletonKeyOf(job.data), startAfter: new Date(Date.now() + 1000) }]);
     }
   });
   await boss.work<{ lotId: string }>(LOT_QUEUES.invoice, work, async ([job]) => notices.unpaidInvoice(job.data.lotId));

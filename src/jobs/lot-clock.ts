@@ -9,6 +9,8 @@ export const LOT_QUEUES = {
   ended: 'lot-ended',
   /** UNPAID_INVOICE_REMINDER_SECONDS after a lot is closed sold: notification 25. */
   invoice: 'lot-unpaid-invoice',
+  /** reserve_lapse_after past the end of a lot whose reserve was not met: it lapses unless a winner was chosen. */
+  lapse: 'lot-reserve-lapse',
 } as const;
 
 /** What the clock needs to know of a lot. */

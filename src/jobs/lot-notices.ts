@@ -7,7 +7,13 @@ import { staffOf } from '../modules/notifications/notifications.recipients';
 import type { NotificationsService } from '../modules/notifications/notifications.service';
 import type { LivePublisher } from '../live/live.port';
 import { ParticipantState } from '../modules/trading/trading.entity';
+import { reserveMet } from '../modules/rules/reserve';
+import { lapseTimeOf, reserveRecipients } from '../modules/rules/reserve.service';
+import type { RulesService } from '../modules/rules/rules.service';
 import type { LotJobData } from './lot-clock';
+
+/** What the end job did: 'early' when it came before the end; else when the lot lapses if nobody acts (null: never). */
+export type Ended = 'early' | { lapseAt: Date | null };
 
 /** What a firing is about, besides its recipients: the lot, the type and (type 24) the participant. */
 interface FiringKey {
@@ -52,6 +58,7 @@ export class LotNotices {
     private readonly orm: MikroORM,
     private readonly notifications: NotificationsService,
     private readonly live: LivePublisher,
+    private readonly rules: Pick<RulesService, 'ofLot'>,
   ) {}
 
   /** FINISHING_NOTICE_SECONDS before the end: types 1, 3 and 24 (eng), 2 (no_auction). */
@@ -85,22 +92,27 @@ export class LotNotices {
 
   /**
    * At the end of an eng lot that is still pending: type 26 to the publisher's staff, and a lot
-   * change (bidding stopped) once committed. Answers false when the job came before the end by
-   * this process's clock, so that the caller schedules it again.
+   * change (bidding stopped) once committed; with a reserve not met and no winner, type 32 to the
+   * organizer and the highest bidder, and the time the lot lapses (for the caller to schedule,
+   * on every run, so that a retry schedules it too). Answers 'early' when the job came before the
+   * end by this process's clock, so that the caller schedules it again.
    */
-  async ended(job: LotJobData, now = new Date()): Promise<boolean> {
-    if (now.getTime() < Date.parse(job.endTime)) return false;
-    await inTransaction({ em: this.orm.em.fork() }, async (em, scope) => {
+  async ended(job: LotJobData, now = new Date()): Promise<Ended> {
+    if (now.getTime() < Date.parse(job.endTime)) return 'early';
+    return inTransaction({ em: this.orm.em.fork() }, async (em, scope) => {
       const lot = await this.pendingLot(em, job);
-      if (lot?.lotType !== LotType.Eng) return;
+      if (lot?.lotType !== LotType.Eng) return { lapseAt: null };
+      const unmet = lot.winnerId === null && reserveMet(lot) === false;
+      if (unmet) await this.fire(em, scope, { lotId: lot.id, type: NotificationType.ReserveNotMet }, await reserveRecipients(em, lot), { lot_id: lot.id });
+      const lapseAt = unmet ? await lapseTimeOf(this.rules, em, lot) : null;
       const key = { lotId: lot.id, type: NotificationType.AuctionFinished };
       // The lot's own claim (no recipient) makes the lot change announced once, whoever its staff are.
       const [own] = await claim(em, { ...key, subject: 'lot' }, ['']);
-      if (own === undefined) return;
+      if (own === undefined) return { lapseAt };
       await this.fire(em, scope, key, await staffOf(em, lot.publisherId), { lot_id: lot.id });
       scope.afterCommit(() => this.live.publishLotChanged(lot.id));
+      return { lapseAt };
     });
-    return true;
   }
 
   /** UNPAID_INVOICE_REMINDER_SECONDS after a lot was closed sold: type 25 unless the invoice is paid. */

@@ -106,6 +106,15 @@ describe('npm run demo', () => {
     expect(answer(estimate).body.data.attributes).toMatchObject({ rules_version: 1, buyer_fee: expect.stringMatching(/^\d+\.\d{2}$/) });
   });
 
+  it('puts a reserve on one lot: reserve_met for everyone, the amount for staff', async () => {
+    const line = /^Reserve price: +lot #(\d+) has a hidden reserve of ([\d.]+) /m.exec(demo.stdout);
+    expect(line).not.toBeNull();
+    const [, lotId, amount] = line!;
+    expect((await t.client.as(keys.admin).get(`/lots/${lotId}`)).body.data.attributes).toMatchObject({ reserve_met: false, reserve_price: amount });
+    expect((await t.client.as(keys.alice).get(`/lots/${lotId}`)).body.data.attributes).toMatchObject({ reserve_met: false });
+    expect((await t.client.as(keys.alice).get(`/lots/${lotId}`)).body.data.attributes).not.toHaveProperty('reserve_price');
+  });
+
   it('refuses, saying how to fix it, where the master seed is not at hand', async () => {
     const elsewhere = mkdtempSync(path.join(tmpdir(), 'auction-demo-'));
     const run = await exec(process.execPath, ['dist/cli/demo.js', '--base', t.baseUrl], { PATH: process.env.PATH, DATA_DIR: elsewhere });

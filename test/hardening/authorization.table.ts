@@ -156,6 +156,8 @@ export const REST: Record<string, RestRow> = {
     call: (f) => ({ target: `/platforms/${f.platformId}/rules`, body: { data: { type: 'platform_rules', id: f.platformId, attributes: { max_extensions: null } } } }),
     roles: staffOfP(200, 403),
   },
+  // Dropping a reserve the lot does not have: its managers change nothing the other rows meet.
+  'PATCH /lots/:id': { auth: true, call: (f) => ({ target: `/lots/${f.lotId}`, body: { data: { type: 'lots', id: f.lotId, attributes: { reserve_price: null } } } }), roles: staffOfP(200, 403) },
   'GET /lots/:id/fee_estimate': pub((f) => ({ target: `/lots/${f.lotId}/fee_estimate?amount=1000` })),
   // The lot has no canceled deal: its managers get as far as 400 second_chance_not_allowed.
   'POST /lots/:id/second_chance_offers': { auth: true, call: (f) => ({ target: `/lots/${f.lotId}/second_chance_offers`, body: { data: { type: 'second_chance_offers', attributes: {} } } }), roles: staffOfP(400, 403) },
@@ -212,6 +214,7 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
       'unblacklistAccount',
       'unstarLot',
       'updateAccount',
+      'updateLot',
       'updatePlatformRules',
     ].map((name) => [name, { auth: true }]),
   ]),

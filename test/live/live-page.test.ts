@@ -113,4 +113,25 @@ describe('GET /live/{lot-id}', () => {
       await page.close();
     }
   });
+
+  it('says whether the reserve is met, and nothing of a reserve on a lot without one', async () => {
+    const lot = await createLot(t, platform, { ...FREE_LOT, reserve_price: '1100' });
+    await join(t, bidder.keypair, lot.id);
+    await bid(lot.id, '1000');
+    const { page, problems } = await open(lot.id);
+    try {
+      expect(await text(page, '#reserve')).toBe('not met');
+      await bid(lot.id, '1100');
+      await page.locator('#reserve', { hasText: /^met$/ }).waitFor({ timeout: 2000 });
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+    const plain = await open((await createLot(t, platform, FREE_LOT)).id);
+    try {
+      expect(await plain.page.locator('#reserve').isVisible()).toBe(false);
+    } finally {
+      await plain.page.close();
+    }
+  });
 });

@@ -3,7 +3,7 @@ import type { GraphQLContext } from '../../graphql/context';
 import { CONTEXT_FREE } from '../../live/context-free';
 import type { NotificationEvent } from '../../live/live.topics';
 import type { LotsView } from '../lots/lots.service';
-import { lotGql } from '../lots/lots.mappers';
+import { viewLotGql } from '../lots/lots.mappers';
 import { LotGql } from '../lots/lots.types';
 import { NotificationGql, notificationGql } from '../notifications/notifications.types';
 import type { BidView } from './live.feeds';
@@ -40,7 +40,7 @@ export class LiveResolver {
     subscribe: ({ args, context }: Subscribed<{ lotId: string }>) => context.services.feeds.lot(context.ctx, args.lotId),
   })
   lotUpdated(@Root() view: LotsView, @Arg('lotId', () => ID) _lotId: string): LotGql {
-    return lotGql(view.lots[0], view.convert);
+    return viewLotGql(view);
   }
 
   @Subscription(() => NotificationGql, {

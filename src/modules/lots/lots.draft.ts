@@ -21,6 +21,7 @@ export interface LotDraft {
   b2b_vehicle_price?: string;
   b2c_vehicle_price?: string;
   b2c_total_price?: string;
+  reserve_price?: string;
   start_time?: number;
   duration?: number;
   details: LotDetails;
@@ -39,6 +40,7 @@ export function draftOf(a: NewLot): LotDraft {
     ...optional('b2b_vehicle_price', a.b2bVehiclePrice),
     ...optional('b2c_vehicle_price', a.b2cVehiclePrice),
     ...optional('b2c_total_price', a.b2cTotalPrice),
+    ...optional('reserve_price', a.reservePrice),
     ...(a.startTime === undefined ? {} : { start_time: a.startTime }),
     ...(a.duration === undefined ? {} : { duration: a.duration }),
     details: a.details,
@@ -63,6 +65,7 @@ export function lotFieldsOf(draft: LotDraft, organizerId: string, publisherId: s
     b2bVehiclePrice: money(draft.b2b_vehicle_price),
     b2cVehiclePrice: money(draft.b2c_vehicle_price),
     b2cTotalPrice: money(draft.b2c_total_price),
+    reservePrice: money(draft.reserve_price),
     startTime,
     duration,
     endTime: new Date(startTime.getTime() + duration * 1000),

@@ -31,7 +31,7 @@ export class Lot {
   [OptionalProps]?:
     | 'lotState' | 'highestBid' | 'b2bVehiclePrice' | 'b2cVehiclePrice' | 'b2cTotalPrice' | 'winnerId'
     | 'country' | 'city' | 'year' | 'maker' | 'model' | 'vin' | 'wheel' | 'fuelType' | 'transmission'
-    | 'registered' | 'engineVolume' | 'sourceLotId' | 'yardNumber' | 'saleStatus' | 'rulesVersion' | 'extensions' | 'createdAt' | 'updatedAt';
+    | 'registered' | 'engineVolume' | 'sourceLotId' | 'yardNumber' | 'saleStatus' | 'rulesVersion' | 'extensions' | 'reservePrice' | 'lapsedAt' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'bigint', autoincrement: true })
   id!: string;
@@ -118,6 +118,14 @@ export class Lot {
   /** How many times soft close moved the lot's end. */
   @Property({ type: 'integer', default: 0 })
   extensions = 0;
+
+  /** The hidden reserve, in the lot's currency: a winner bidding less needs the manager's explicit consent (docs/auction-rules.md). */
+  @Property({ type: MoneyType, nullable: true })
+  reservePrice: Money | null = null;
+
+  /** When the lot finished because its reserve was not met and nobody chose a winner in time. */
+  @Property({ type: 'datetime', nullable: true })
+  lapsedAt: Date | null = null;
 
   @Property({ type: 'datetime', defaultRaw: 'now()' })
   createdAt: Date = new Date();

@@ -5,6 +5,7 @@ import { cursorPageInput, sortInput } from '../../core/page';
 import { CURRENCIES } from '../accounts/accounts.input';
 import { isCurrency } from '../currency/currency.input';
 import type { ReferenceService } from '../reference/reference.service';
+import { reserveFault } from '../rules/reserve';
 import { LOT_SORTS, lotFilterInput } from './lots.filter';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
@@ -74,6 +75,7 @@ export function createLotInput(reference: ReferenceService) {
       b2bVehiclePrice: price.optional(),
       b2cVehiclePrice: price.optional(),
       b2cTotalPrice: price.optional(),
+      reservePrice: price.optional(),
       startTime: z.number().int().positive().optional(),
       duration: z.number().int().positive().max(365 * 86400).optional(),
     })
@@ -85,7 +87,10 @@ export function createLotInput(reference: ReferenceService) {
         if (!v.maxStep) issue('maxStep', 'is required for an auction');
         else if (v.maxStep.lte(v.minStep)) issue('maxStep', 'must be greater than min_step');
         if (v.buyNowPrice.gt(0) && v.buyNowPrice.lte(v.startPrice)) issue('buyNowPrice', 'must exceed start_price');
+        const fault = v.reservePrice && reserveFault(v.reservePrice, v.startPrice, v.buyNowPrice);
+        if (fault) issue('reservePrice', fault);
       } else {
+        if (v.reservePrice) issue('reservePrice', 'is for auctions only');
         if (!v.startPrice.isZero()) issue('startPrice', 'must be zero for a direct sale');
         if (!v.minStep.isZero()) issue('minStep', 'must be zero for a direct sale');
         if (v.maxStep && !v.maxStep.isZero()) issue('maxStep', 'must be zero for a direct sale');
@@ -107,9 +112,14 @@ export const CREATE_LOT_FIELDS = [
   'b2bVehiclePrice',
   'b2cVehiclePrice',
   'b2cTotalPrice',
+  'reservePrice',
   'startTime',
   'duration',
 ] as const satisfies readonly (keyof NewLotInput)[];
+
+/** PATCH /lots/{id}: what a lot's managers may change after its creation (its reserve price, null to drop it). */
+export const updateLotInput = z.object({ id: z.unknown(), reservePrice: price.nullable().optional() }).strict();
+export type UpdateLotInput = z.input<typeof updateLotInput>;
 
 /** One lot: its id, and the currency to show its prices in (the lot's own by default). */
 export const getLotInput = z.object({

@@ -2,10 +2,19 @@ import { formatMoney, type Money } from '../../core/money';
 import type { Converter } from '../currency/currency.service';
 import { LOT_STATE_NAMES, LOT_TYPE_NAMES, shownHighestBid, type Lot } from './lots.entity';
 import type { LotGql } from './lots.types';
+import type { LotsView } from './lots.service';
+import { shownSteps } from '../rules/increments';
+import type { IncrementBand } from '../rules/rules.model';
+import { reserveMet } from '../rules/reserve';
 
-export function lotGql(lot: Lot, convert: Converter, currency = lot.currency): LotGql {
+/**
+ * A lot as GraphQL shows it; its steps are its increment table's band's when it has one. The
+ * reserve amount is kept for the `reservePrice` field, which shows it to the lot's managers only.
+ */
+export function lotGql(lot: Lot, convert: Converter, currency = lot.currency, increments: readonly IncrementBand[] | null = null): LotGql {
   const price = (v: Money) => formatMoney(convert(v, lot.currency, currency));
   const maybe = (v: Money | null) => (v === null ? null : price(v));
+  const steps = shownSteps(lot, increments);
   return {
     id: lot.id,
     lotType: lot.lotType,
@@ -16,8 +25,8 @@ export function lotGql(lot: Lot, convert: Converter, currency = lot.currency): L
     startPrice: price(lot.startPrice),
     buyNowPrice: price(lot.buyNowPrice),
     deposit: price(lot.deposit),
-    minStep: price(lot.minStep),
-    maxStep: price(lot.maxStep),
+    minStep: price(steps.minStep),
+    maxStep: price(steps.maxStep),
     highestBid: price(shownHighestBid(lot)),
     b2bVehiclePrice: maybe(lot.b2bVehiclePrice),
     b2cVehiclePrice: maybe(lot.b2cVehiclePrice),
@@ -31,7 +40,13 @@ export function lotGql(lot: Lot, convert: Converter, currency = lot.currency): L
     winnerId: lot.winnerId,
     details: lot.details,
     rulesVersion: lot.rulesVersion,
+    reserveMet: reserveMet(lot),
+    reserve: maybe(lot.reservePrice),
+    lapsedAt: lot.lapsedAt,
     createdAt: lot.createdAt,
     updatedAt: lot.updatedAt,
   };
 }
+
+/** The first (or the given) lot of a view, in the view's currency and with its increment table. */
+export const viewLotGql = (view: LotsView, lot = view.lots[0]): LotGql => lotGql(lot, view.convert, view.currency, view.increments?.get(lot.id) ?? null);

@@ -25,7 +25,7 @@ export const lotsModule: AppModule = {
   ],
   services: {
     lotMaker: (s) => new LotMaker(s.lotClock, s.rules, s.searches),
-    lots: (s) => new LotsService(s.reference, s.requests, s.currency, s.lotMaker),
+    lots: (s) => new LotsService(s.reference, s.requests, s.currency, s.lotMaker, s.rules, s.live),
   },
   routes: lotsRoutes,
   resolvers: [LotsResolver],

@@ -7,8 +7,8 @@ import { BidGql } from '../bids/bids.types';
 import { accountGql, AccountGql } from '../accounts/accounts.types';
 import { depositGql, participantGql, winnerDetailsGql } from '../trading/trading.mappers';
 import { DepositGql, ParticipantGql, WinnerDetailsGql } from '../trading/trading.types';
-import { lotGql } from './lots.mappers';
-import { CreateLotInput, LotCallbackGql, LotConnectionGql, LotFilterInput, LotGql, LotSortInput, LotStarGql } from './lots.types';
+import { viewLotGql } from './lots.mappers';
+import { CreateLotInput, UpdateLotInput, LotCallbackGql, LotConnectionGql, LotFilterInput, LotGql, LotSortInput, LotStarGql } from './lots.types';
 
 @ObjectType('CreateLotResult', { description: 'Staff create the lot; anyone else files a create_lot request' })
 class CreateLotResultGql {
@@ -31,7 +31,7 @@ export class LotsResolver {
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<LotGql> {
     const view = await services.lots.get(ctx, { id, currency });
-    return lotGql(view.lots[0], view.convert, view.currency);
+    return viewLotGql(view);
   }
 
   @Query(() => LotConnectionGql)
@@ -44,7 +44,7 @@ export class LotsResolver {
   ): Promise<LotConnectionGql> {
     const view = await services.lots.index(ctx, { filter, sort: sort ?? undefined, page: { cursor: after, limit: first } });
     return {
-      nodes: view.lots.map((l) => lotGql(l, view.convert, view.currency)),
+      nodes: view.lots.map((l) => viewLotGql(view, l)),
       pageInfo: { hasNextPage: view.next !== null, hasPreviousPage: view.prev !== null, endCursor: view.next, startCursor: view.prev },
     };
   }
@@ -58,6 +58,11 @@ export class LotsResolver {
   async createLot(@Arg('input', () => CreateLotInput) input: CreateLotInput, @Ctx() { ctx, services }: GraphQLContext): Promise<CreateLotResultGql> {
     const created = await services.lots.create(ctx, withoutNulls(input));
     return { lotId: created.lot?.id ?? null, requestId: created.request?.id ?? null };
+  }
+
+  @Mutation(() => LotGql, { description: "PATCH /lots/{id}: the lot's organizer or staff of its publisher change its reserve price before the first bid" })
+  async updateLot(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateLotInput) input: UpdateLotInput, @Ctx() { ctx, services }: GraphQLContext): Promise<LotGql> {
+    return viewLotGql(await services.lots.update(ctx, { ...input, id }));
   }
 
   @FieldResolver(() => AccountGql)
@@ -93,6 +98,11 @@ export class LotsResolver {
   @FieldResolver(() => [BidGql], { description: 'The bid history, oldest first' })
   async bids(@Root() lot: LotGql, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<BidGql[]> {
     return services.lots.seenBids(ctx, lot, await loaders.bids.load(lot.id)).map(bidGql);
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: "The hidden reserve price, to the lot's organizer and staff of its publisher; null to anyone else, or without a reserve" })
+  reservePrice(@Root() lot: LotGql, @Ctx() { ctx, services }: GraphQLContext): string | null {
+    return services.lots.seesReservePrice(ctx, lot) ? lot.reserve : null;
   }
 
   @FieldResolver(() => WinnerDetailsGql, { nullable: true })

@@ -1,13 +1,13 @@
 import type { RequestContext } from '../../core/context';
 import type { TopLevel } from '../../rest/document';
-import { inputDocument, parseDocument } from '../../rest/document';
-import { fromWire } from '../../rest/fields';
+import { inputDocument, parseDocument, requirePathId } from '../../rest/document';
+import { allFromWire, fromWire } from '../../rest/fields';
 import { cursorLinks } from '../../rest/pagination';
 import type { ParsedQuery } from '../../rest/query';
 import type { AppRouter } from '../../rest/router';
 import { LOT_FILTER_FIELDS } from './lots.filter';
 import { lotIncludes, relationsOf } from './lots.includes.presenter';
-import { CREATE_LOT_FIELDS, createLotInput } from './lots.input';
+import { CREATE_LOT_FIELDS, createLotInput, updateLotInput } from './lots.input';
 import { presentLots } from './lots.presenter';
 import { LOT_COUNT_QUERY, LOT_GET_QUERY, LOT_INDEX_QUERY } from './lots.schema';
 import type { LotsService, LotsView } from './lots.service';
@@ -16,7 +16,7 @@ import type { LotsService, LotsView } from './lots.service';
 export async function renderLots(lots: LotsService, ctx: RequestContext, view: LotsView, include: ReadonlySet<string>) {
   const relations = relationsOf(include);
   const { included, relationships } = lotIncludes(view.lots, await lots.related(ctx, view.lots, relations), relations);
-  return { data: presentLots(view, relationships), ...(include.size ? { included } : {}) };
+  return { data: presentLots(view, relationships, (lot) => lots.seesReservePrice(ctx, lot)), ...(include.size ? { included } : {}) };
 }
 
 const filterOf = (query: ParsedQuery) => fromWire(query.filters, LOT_FILTER_FIELDS);
@@ -44,5 +44,12 @@ export function lotsRoutes(router: AppRouter): void {
     const view = await lots.get(ctx, { id: params.id, currency: query.plain.currency });
     const { data, ...included } = await renderLots(lots, ctx, view, query.include);
     return { data: data[0], ...included };
+  });
+
+  router.patch('/lots/:id', { summary: "Change a lot's reserve price (its organizer or platform staff; before the first bid)", authenticated: true, body: { type: 'lots', input: updateLotInput, omit: ['id'], id: 'optional' }, response: 'lots' }, async ({ ctx, params, body }) => {
+    const { data } = parseDocument(inputDocument('lots'), body);
+    requirePathId(data.id, params.id, 'data.id must be the id of the lot in the path');
+    const view = await lots.update(ctx, { ...allFromWire(data.attributes), id: params.id });
+    return { data: (await renderLots(lots, ctx, view, new Set())).data[0] };
   });
 }

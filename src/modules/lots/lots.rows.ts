@@ -7,7 +7,7 @@ import type { Lot, LotState, LotType } from './lots.entity';
 export const LOT_COLUMNS = sql`l.id, l.lot_type, l.lot_state, l.currency, l.start_price, l.buy_now_price, l.deposit, l.min_step, l.max_step,
   l.highest_bid, l.b2b_vehicle_price, l.b2c_vehicle_price, l.b2c_total_price, l.start_time, l.duration, l.end_time, l.organizer_id,
   l.publisher_id, l.winner_id, l.details, l.country, l.city, l.year, l.maker, l.model, l.vin, l.wheel, l.fuel_type, l.transmission,
-  l.registered, l.engine_volume, l.source_lot_id, l.yard_number, l.sale_status, l.rules_version, l.extensions, l.created_at, l.updated_at`;
+  l.registered, l.engine_volume, l.source_lot_id, l.yard_number, l.sale_status, l.rules_version, l.extensions, l.reserve_price, l.lapsed_at, l.created_at, l.updated_at`;
 
 const money = (v: unknown) => (v === null ? null : new Money(v as string));
 
@@ -53,6 +53,8 @@ export function lotsOfRows(rows: Rows): Lot[] {
     saleStatus: r.sale_status as string | null,
     rulesVersion: r.rules_version as number | null,
     extensions: r.extensions as number,
+    reservePrice: money(r.reserve_price),
+    lapsedAt: timestamp(r.lapsed_at),
     createdAt: timestamp(r.created_at) as Date,
     updatedAt: timestamp(r.updated_at) as Date,
   }));

@@ -1,19 +1,24 @@
+import { LockMode } from '@mikro-orm/core';
 import type { RequestContext } from '../../core/context';
-import { invalid } from '../../core/errors';
-import { requireActive, requireCaller, seesLotRow, seesWinnerDetails, staffPlatforms } from '../../core/policies';
+import { forbidden, invalid } from '../../core/errors';
+import type { LivePublisher } from '../../live/live.port';
+import { managesLot, requireActive, requireCaller, seesLotRow, seesReservePrice, seesWinnerDetails, staffPlatforms } from '../../core/policies';
 import { inTransaction } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
 import type { BidRow } from '../bids/bids.entity';
 import { seenBids, type SeenBid } from '../bids/bids.view';
 import { converterOf, type Converter, type CurrencyService } from '../currency/currency.service';
 import type { ReferenceService } from '../reference/reference.service';
+import type { IncrementBand } from '../rules/rules.model';
+import { requireReserveChangeable } from '../rules/reserve';
+import type { RulesService } from '../rules/rules.service';
 import type { CreateLotRequest } from '../requests/requests.entity';
 import type { RequestsService } from '../requests/requests.service';
 import { draftOf } from './lots.draft';
 import { Lot } from './lots.entity';
 import { findLot } from './lots.find';
 import type { LotMaker } from './lots.maker';
-import { createLotInput, getLotInput, lotCountInput, lotPageInput, type NewLotInput, type GetLotInput, type LotCountInput, type LotPageInput } from './lots.input';
+import { createLotInput, getLotInput, lotCountInput, lotPageInput, updateLotInput, type NewLotInput, type GetLotInput, type LotCountInput, type LotPageInput, type UpdateLotInput } from './lots.input';
 import { LotListing } from './lots.listing';
 import { loadRelated, type LotRelation, type LotsRelated } from './lots.related';
 
@@ -24,6 +29,8 @@ export interface LotsView {
   convert: Converter;
   /** The currency the prices are to be shown in; each lot's own when absent. */
   currency?: string;
+  /** The increment table of each lot created under one, by lot id: the steps it shows follow its band. */
+  increments?: ReadonlyMap<string, readonly IncrementBand[]>;
 }
 
 export type CreatedLot = { lot: Lot; request?: undefined } | { request: CreateLotRequest; lot?: undefined };
@@ -39,6 +46,8 @@ export class LotsService {
     private readonly requests: RequestsService,
     private readonly currency: CurrencyService,
     private readonly maker: LotMaker,
+    private readonly rules: Pick<RulesService, 'ofLot'>,
+    private readonly live: LivePublisher,
     private readonly listing = new LotListing(),
   ) {
     this.createSchema = createLotInput(reference);
@@ -64,19 +73,41 @@ export class LotsService {
     });
   }
 
+  /**
+   * PATCH /lots/{id}: the lot's organizer or staff of its publisher change its reserve price
+   * (docs/auction-rules.md), under the lock of its row, which the bid round takes too, so that
+   * "no bid yet" holds until the change commits.
+   */
+  async update(ctx: RequestContext, input: Untrusted<UpdateLotInput>): Promise<LotsView> {
+    requireCaller(ctx);
+    const id = await inTransaction(ctx, async (em, scope) => {
+      const lot = await findLot(em, input.id, LockMode.PESSIMISTIC_WRITE);
+      if (!managesLot(ctx.caller, lot)) throw forbidden('not_allowed', "only the lot's organizer or staff of its publisher may change it");
+      const { reservePrice } = validateInput(updateLotInput, input);
+      if (reservePrice !== undefined) {
+        requireReserveChangeable(lot, reservePrice);
+        lot.reservePrice = reservePrice;
+      }
+      await em.flush();
+      scope.afterCommit(() => this.live.publishLotChanged(lot.id));
+      return lot.id;
+    });
+    return this.get(ctx, { id });
+  }
+
   /** GET /lots/{id}; `currency` shows the prices in another supported currency. */
   async get(ctx: RequestContext, input: Untrusted<GetLotInput>): Promise<LotsView> {
     const { id, currency } = validateInput(getLotInput, input, 'parameter');
     const lot = await findLot(ctx.em, id);
     const rates = await this.currency.rates(ctx.em);
-    return { lots: [lot], convert: converterOf(rates), currency };
+    return { lots: [lot], convert: converterOf(rates), currency, increments: await this.incrementsOf(ctx, [lot]) };
   }
 
   /** GET /lots: one page of lots. */
   async index(ctx: RequestContext, input: Untrusted<LotPageInput>): Promise<LotsView & { next: string | null; prev: string | null }> {
     const req = validateInput(lotPageInput, input, 'parameter');
     const page = await this.listing.page(ctx, req);
-    return { lots: page.items, next: page.next, prev: page.prev, convert: converterOf(page.rates), currency: req.filter.currency };
+    return { lots: page.items, next: page.next, prev: page.prev, convert: converterOf(page.rates), currency: req.filter.currency, increments: await this.incrementsOf(ctx, page.items) };
   }
 
   async count(ctx: RequestContext, input: Untrusted<LotCountInput>): Promise<number> {
@@ -102,8 +133,23 @@ export class LotsService {
     return seenBids(ctx.caller, lot, bids);
   }
 
+  /** Whether the caller sees the amount of a lot's reserve price (everyone sees `reserve_met`). */
+  seesReservePrice(ctx: RequestContext, lot: Pick<Lot, 'organizerId' | 'publisherId'>): boolean {
+    return seesReservePrice(ctx.caller, lot);
+  }
+
   /** A lot's winner details, for its managers and its winner only. */
   shownWinnerDetails<W>(ctx: RequestContext, lot: LotOwners, details: W | null): W | null {
     return details && seesWinnerDetails(ctx.caller, lot) ? details : null;
+  }
+
+  /** The increment tables of the lots created under one (versions are cached, so a page costs a lookup per version at most once per process). */
+  private async incrementsOf(ctx: RequestContext, lots: readonly Lot[]): Promise<Map<string, readonly IncrementBand[]>> {
+    const tables = new Map<string, readonly IncrementBand[]>();
+    for (const lot of lots) {
+      const increments = lot.rulesVersion === null ? null : (await this.rules.ofLot(ctx.em, lot))?.increments;
+      if (increments) tables.set(lot.id, increments);
+    }
+    return tables;
   }
 }

@@ -27,6 +27,10 @@ export class LotGql {
   @Field(() => String, { nullable: true, description: "The winning participant's account id" }) winnerId!: string | null;
   @Field(() => GraphQLJSONObject) details!: Record<string, unknown>;
   @Field(() => Int, { nullable: true, description: "The version of its platform's rules the lot was created with; null: none" }) rulesVersion!: number | null;
+  @Field(() => Boolean, { nullable: true, description: 'Whether the highest bid reached the reserve price; null: the lot has no reserve' }) reserveMet!: boolean | null;
+  /** The reserve in the shown currency, for the `reservePrice` field, which shows it to the lot's managers only. */
+  reserve!: string | null;
+  @Field(() => Date, { nullable: true, description: 'When the lot finished because its reserve was not met and nobody chose a winner in time' }) lapsedAt!: Date | null;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
 }
@@ -137,6 +141,11 @@ export class LotFilterInput {
   @Field(() => String, { nullable: true }) tab?: string;
 }
 
+@InputType('UpdateLotInput', { description: 'PATCH /lots/{id}: an absent field stays as it is' })
+export class UpdateLotInput {
+  @Field(() => String, { nullable: true, description: 'The hidden reserve price; null drops it. Only before the first accepted bid' }) reservePrice?: string | null;
+}
+
 @InputType('CreateLotInput')
 export class CreateLotInput {
   @Field(() => String, { description: 'eng or no_auction' }) type!: string;
@@ -150,6 +159,7 @@ export class CreateLotInput {
   @Field(() => String, { nullable: true }) b2bVehiclePrice?: string;
   @Field(() => String, { nullable: true }) b2cVehiclePrice?: string;
   @Field(() => String, { nullable: true }) b2cTotalPrice?: string;
+  @Field(() => String, { nullable: true, description: 'A hidden reserve price (auctions only): above start_price, at most buy_now_price' }) reservePrice?: string;
   @Field(() => Int, { nullable: true, description: 'Seconds since the POSIX epoch' }) startTime?: number;
   @Field(() => Int, { nullable: true, description: 'Seconds' }) duration?: number;
 }

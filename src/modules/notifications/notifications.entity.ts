@@ -35,6 +35,10 @@ export enum NotificationType {
   LotExtended = 30,
   /** Not in the contract: a new lot matched one of the recipient's saved searches, or a lot's price fell under its price max (docs/saved-searches.md). */
   SavedSearchMatched = 31,
+  /** Not in the contract: a lot ended with its reserve price not met; to its organizer and its highest bidder (docs/auction-rules.md). */
+  ReserveNotMet = 32,
+  /** Not in the contract: a lot whose reserve was not met finished because nobody chose a winner in time (docs/auction-rules.md). */
+  LotLapsed = 33,
   /** Not in the contract: the recipient is offered a lot whose winner's deal was canceled (docs/auction-rules.md). */
   SecondChanceOffered = 34,
   /** Not in the contract: the bidder offered a second chance accepted or declined it, or it expired; meta `state` says which. */
@@ -85,6 +89,8 @@ export const NOTIFICATION_TYPES: Readonly<Record<NotificationType, NotificationT
   [NotificationType.FinancingRejected]: t('financing_rejected', ['lot_id'], true),
   [NotificationType.LotExtended]: t('lot_extended', ['lot_id', 'end_time']),
   [NotificationType.SavedSearchMatched]: t('saved_search_matched', ['lot_id', 'search_id', 'reason']),
+  [NotificationType.ReserveNotMet]: t('reserve_not_met', ['lot_id']),
+  [NotificationType.LotLapsed]: t('lot_lapsed', ['lot_id']),
   [NotificationType.SecondChanceOffered]: t('second_chance_offered', ['lot_id', 'offer_id', 'amount', 'currency', 'expires_at']),
   [NotificationType.SecondChanceAnswered]: t('second_chance_answered', ['lot_id', 'offer_id', 'account_id', 'state']),
 };

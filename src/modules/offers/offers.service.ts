@@ -150,7 +150,8 @@ export class SecondChanceService {
     lot.winnerId = null;
     // Written before the winner choice, whose reads refresh what they load.
     await em.flush();
-    await this.winners.award(em, scope, lot, participant, false);
+    // The organizer offered the lot at this bidder's own highest bid: that is its consent to a price under a reserve.
+    await this.winners.award(em, scope, lot, participant, false, true);
   }
 
   /** An offer ends: its state, and the notice to the lot's organizer. */

@@ -25,6 +25,7 @@ export class CreateLotRequestGql {
   @Field(() => String, { nullable: true }) b2bVehiclePrice!: string | null;
   @Field(() => String, { nullable: true }) b2cVehiclePrice!: string | null;
   @Field(() => String, { nullable: true }) b2cTotalPrice!: string | null;
+  @Field(() => String, { nullable: true, description: 'The hidden reserve price the body gave; null: none' }) reservePrice?: string | null;
   @Field(() => String, { nullable: true, description: 'RFC 3339; null when the body gave none' }) startTime!: string | null;
   @Field(() => Int, { nullable: true, description: 'Seconds; null when the body gave none' }) duration!: number | null;
   @Field(() => GraphQLJSONObject) details!: Record<string, unknown>;

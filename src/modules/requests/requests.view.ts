@@ -11,7 +11,7 @@ export interface RequestPricing {
   convert: Converter;
 }
 
-type PriceKey = 'start_price' | 'buy_now_price' | 'deposit' | 'min_step' | 'max_step' | 'b2b_vehicle_price' | 'b2c_vehicle_price' | 'b2c_total_price';
+type PriceKey = 'start_price' | 'buy_now_price' | 'deposit' | 'min_step' | 'max_step' | 'b2b_vehicle_price' | 'b2c_vehicle_price' | 'b2c_total_price' | 'reserve_price';
 
 /**
  * The reviewable request of INTERFACE.md §2.9 and PROTOCOL.md §9 as both edges show it, built
@@ -37,6 +37,8 @@ export function requestView(r: CreateLotRequest, pricing?: RequestPricing) {
     b2bVehiclePrice: price('b2b_vehicle_price'),
     b2cVehiclePrice: price('b2c_vehicle_price'),
     b2cTotalPrice: price('b2c_total_price'),
+    // Only a body that gave a reserve shows one: the contract's requests show no such attribute.
+    ...(body.reserve_price === undefined ? {} : { reservePrice: price('reserve_price') }),
     buyNowSupport: new Money(body.buy_now_price).gt(0),
     currency,
     details: body.details as Record<string, unknown>,

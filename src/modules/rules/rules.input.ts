@@ -66,6 +66,7 @@ export const updateRulesInput = z
     extendWindow: seconds.max(86400).nullable().optional(),
     extendBy: seconds.max(86400).nullable().optional(),
     maxExtensions: z.number().int().min(1).max(10_000).nullable().optional(),
+    reserveLapseAfter: seconds.nullable().optional(),
     secondChanceTtl: seconds.max(30 * 86400).nullable().optional(),
     buyingPowerMultiple: multiple.nullable().optional(),
   })

@@ -19,6 +19,8 @@ export interface AuctionRules {
   extendBy: number | null;
   /** How many times one lot's end may move; null: no limit. */
   maxExtensions: number | null;
+  /** Seconds after the end of a lot whose reserve was not met until it lapses (finished) when nobody chose a winner; null: never. */
+  reserveLapseAfter: number | null;
   /** Seconds a second-chance offer stays open at most; null: SECOND_CHANCE_DEFAULT_TTL. */
   secondChanceTtl: number | null;
   /** Buying power: a participant's leading and unpaid won bids on the platform, in EUR, stay within this multiple of its paid deposits. */
@@ -54,6 +56,7 @@ export const NO_RULES: AuctionRules = {
   extendWindow: null,
   extendBy: null,
   maxExtensions: null,
+  reserveLapseAfter: null,
   secondChanceTtl: null,
   buyingPowerMultiple: null,
 };

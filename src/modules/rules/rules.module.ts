@@ -1,14 +1,17 @@
 import type { AppModule } from '../../app-modules';
 import { Migration20261124100000PlatformRules } from './migrations/Migration20261124100000PlatformRules';
 import { Migration20261124110000SoftClose } from './migrations/Migration20261124110000SoftClose';
+import { Migration20261125100000ReservePrice } from './migrations/Migration20261125100000ReservePrice';
 import { PlatformRules } from './rules.entity';
 import { RulesResolver } from './rules.resolver';
 import { rulesRoutes } from './rules.routes';
 import { RulesService } from './rules.service';
+import { ReserveService } from './reserve.service';
 
 declare module '../../services' {
   interface Services {
     rules: RulesService;
+    reserve: ReserveService;
   }
 }
 
@@ -18,8 +21,9 @@ export const rulesModule: AppModule = {
   migrations: [
     { name: 'Migration20261124100000PlatformRules', class: Migration20261124100000PlatformRules },
     { name: 'Migration20261124110000SoftClose', class: Migration20261124110000SoftClose },
+    { name: 'Migration20261125100000ReservePrice', class: Migration20261125100000ReservePrice },
   ],
-  services: { rules: () => new RulesService() },
+  services: { rules: () => new RulesService(), reserve: (s) => new ReserveService(s.notifications, s.bidLog, s.live, s.rules) },
   routes: rulesRoutes,
   resolvers: [RulesResolver],
 };

@@ -24,6 +24,8 @@ export const chooseWinnerInput = z.object({
   participantId: z.unknown(),
   buyNow: z.boolean({ error: 'must be true or false' }).default(false),
   accountId: z.string({ error: 'must be an account id' }).max(56).optional(),
+  /** Needed to choose a winner whose highest bid is under the lot's reserve price. */
+  acceptBelowReserve: z.boolean({ error: 'must be true or false' }).default(false),
 });
 export type ChooseWinnerInput = z.input<typeof chooseWinnerInput>;
 

@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
-import { lotGql } from '../lots/lots.mappers';
+import { viewLotGql } from '../lots/lots.mappers';
 import { LotGql } from '../lots/lots.types';
 import { participantGql, winnerDetailsGql } from './trading.mappers';
 import { ParticipantGql, WinnerDetailsGql, WinnerDetailsInput } from './trading.types';
@@ -33,8 +33,9 @@ export class TradingResolver {
     @Ctx() { ctx, services }: GraphQLContext,
     @Arg('buyNow', () => Boolean, { nullable: true, description: 'true makes the participant buy_now_winner' }) buyNow?: boolean | null,
     @Arg('accountId', () => String, { nullable: true, description: "When given, must be the participant's account id" }) accountId?: string | null,
+    @Arg('acceptBelowReserve', () => Boolean, { nullable: true, description: "Required true to choose a participant whose highest bid is under the lot's reserve price" }) acceptBelowReserve?: boolean | null,
   ): Promise<ParticipantGql> {
-    const { winner } = await services.winners.chooseWinner(ctx, { lotId, participantId, buyNow: buyNow ?? undefined, accountId: accountId ?? undefined });
+    const { winner } = await services.winners.chooseWinner(ctx, { lotId, participantId, buyNow: buyNow ?? undefined, accountId: accountId ?? undefined, acceptBelowReserve: acceptBelowReserve ?? undefined });
     return participantGql(winner);
   }
 
@@ -55,7 +56,7 @@ export class TradingResolver {
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<LotGql> {
     const { view } = await services.winners.close(ctx, { lotId, state });
-    return lotGql(view.lots[0], view.convert);
+    return viewLotGql(view);
   }
 
   @Mutation(() => WinnerDetailsGql, { description: "PUT /lots/{id}/winner_details: the lot's organizer or staff of its publisher record the winner's details" })

@@ -31,7 +31,7 @@ export function tradingRoutes(router: AppRouter): void {
 
   router.post('/v2/lots/:id/winners', { summary: 'Choose the winner of a lot', authenticated: true, body: { type: 'participants', input: chooseWinnerInput, omit: ['lotId', 'participantId'], id: 'required' }, response: 'participants', fields: { in: 'body', names: { participantId: 'id' } } }, async ({ ctx, params, body }) => {
     const { id, attributes } = parseDocument(inputDocument('participants'), body).data;
-    const { winner } = await winners.chooseWinner(ctx, { lotId: params.id, participantId: id, ...fromWire(attributes, ['buyNow', 'accountId']) });
+    const { winner } = await winners.chooseWinner(ctx, { lotId: params.id, participantId: id, ...fromWire(attributes, ['buyNow', 'accountId', 'acceptBelowReserve']) });
     return { data: presentParticipant(winner) };
   });
 

@@ -17,6 +17,7 @@ import { requireInvoice } from '../documents/documents.repository';
 import type { LotClock } from '../../jobs/lot-clock';
 import type { Money } from '../../core/money';
 import { buyerFee } from '../rules/fees';
+import { requireReserveAccepted } from '../rules/reserve';
 import type { RulesService } from '../rules/rules.service';
 import { NotificationType } from '../notifications/notifications.entity';
 import {
@@ -95,12 +96,12 @@ export class WinnersService {
       const participant = await em.findOne(Participant, { id: participantId }, { refresh: true });
       if (!participant) throw notFound('participant_not_found', 'no participant with this id', { field: 'participantId' });
       requireManager(ctx, lot, 'choose its winner');
-      const { buyNow, accountId } = validateInput(chooseWinnerInput, input);
+      const { buyNow, accountId, acceptBelowReserve } = validateInput(chooseWinnerInput, input);
       if (participant.lotId !== lot.id) throw invalid('not_participant', 'the participant belongs to another lot', { field: 'participantId' });
       if (accountId !== undefined && accountId !== participant.accountId) {
         throw invalid('not_participant', 'account_id is not the account of this participant', { field: 'accountId' });
       }
-      return this.award(em, scope, lot, participant, buyNow);
+      return this.award(em, scope, lot, participant, buyNow, acceptBelowReserve);
     });
   }
 
@@ -108,8 +109,9 @@ export class WinnersService {
    * The winner choice itself, on a lot its caller locked and after its caller checked who may
    * choose: every rule of choosing a winner, the losers settled, the buyer's fee, the notice.
    * A second-chance offer accepted (src/modules/offers) makes its winner through here too.
+   * `acceptBelowReserve` is the chooser's consent to a bid under the lot's reserve price.
    */
-  async award(em: EntityManager, scope: TransactionScope, lot: Lot, participant: Participant, buyNow: boolean): Promise<WinnerChoice> {
+  async award(em: EntityManager, scope: TransactionScope, lot: Lot, participant: Participant, buyNow: boolean, acceptBelowReserve: boolean): Promise<WinnerChoice> {
     requireTradable(lot);
     requireOpen(lot);
     requireNoWinner(lot);
@@ -119,6 +121,7 @@ export class WinnersService {
     if (buyNow && !supportsBuyNow(lot)) {
       throw invalid('buy_now_not_supported', 'the lot does not support buy now', { field: 'buyNow' });
     }
+    if (!buyNow) requireReserveAccepted(lot, participant.currentBid, acceptBelowReserve);
     participant.state = buyNow ? ParticipantState.BuyNowWinner : ParticipantState.Winner;
     lot.winnerId = participant.accountId;
     const { lost, returned } = await settleLosers(em, lot.id, participant.id);
