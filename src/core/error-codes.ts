@@ -43,7 +43,7 @@ export const ERROR_CODES = [
   { code: 'buying_power_exceeded', status: 400, meaning: "a bid's `amount` or a max bid's `max_amount` exceeds the buying power the platform's rules leave the bidder (`buying_power_multiple` × paid deposits, less the bids it holds on the platform's other lots; docs/auction-rules.md)" },
   { code: 'duration_out_of_range', status: 400, meaning: "a new lot's `duration` lies outside the minimum and maximum duration of its platform's rules (docs/auction-rules.md)" },
   { code: 'reserve_not_met', status: 400, meaning: "choose winner: the participant's highest bid is under the lot's reserve price; confirm with `accept_below_reserve: true` (docs/auction-rules.md)" },
-  { code: 'second_chance_not_allowed', status: 400, meaning: "`POST /lots/{id}/second_chance_offers`, or accepting an offer: the lot is closed, or its winner's deal was not canceled (docs/auction-rules.md)" },
+  { code: 'second_chance_not_allowed', status: 400, meaning: "`POST /lots/{id}/second_chance_offers`, or accepting an offer: its winner's deal was not canceled on an open lot, and its reserve did not lapse without a winner (docs/auction-rules.md)" },
   { code: 'no_second_chance_bidder', status: 400, meaning: '`POST /lots/{id}/second_chance_offers`: no bidder of the lot is left to offer it to (each lost bidder is offered once)' },
   { code: 'second_chance_bidder_ineligible', status: 400, meaning: '`POST /lots/{id}/second_chance_offers`: `account_id` names no lost bidder of the lot that has not been offered it yet' },
   { code: 'second_chance_ttl_exceeded', status: 400, meaning: "`POST /lots/{id}/second_chance_offers`: `expires_in` is longer than the lot's `second_chance_ttl` (48 hours when unset)" },

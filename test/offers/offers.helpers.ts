@@ -1,5 +1,5 @@
 import type { Keypair } from '@stellar/stellar-sdk';
-import type { Lot } from '../../src/modules/lots/lots.entity';
+import { Lot } from '../../src/modules/lots/lots.entity';
 import type { Participant } from '../../src/modules/trading/trading.entity';
 import type { TestApp } from '../helpers/app';
 import type { TestResponse } from '../helpers/client';
@@ -28,14 +28,20 @@ export interface WonLot {
   bidders: Participant[];
 }
 
-/** A lot (no deposit) the bidders bid on in turn, 1000 then 50 more each; the highest bidder wins. */
-export async function wonLot(t: TestApp, organizer: Keypair, bidders: Keypair[], lotAttributes: Record<string, unknown> = FREE_LOT): Promise<WonLot> {
+/** A new lot the bidders join and bid on in turn, 1000 then 50 more each. */
+async function biddenLot(t: TestApp, organizer: Keypair, bidders: Keypair[], lotAttributes: Record<string, unknown>): Promise<Lot> {
   const lot = await createLot(t, organizer, lotAttributes);
   for (const [i, who] of bidders.entries()) {
     await join(t, who, lot.id);
     const res = await bid(t, who, lot.id, { amount: String(1000 + 50 * i) });
     if (res.status !== 204) throw new Error(`bid failed: ${res.status} ${res.text}`);
   }
+  return lot;
+}
+
+/** A lot (no deposit) the bidders bid on in turn, 1000 then 50 more each; the highest bidder wins. */
+export async function wonLot(t: TestApp, organizer: Keypair, bidders: Keypair[], lotAttributes: Record<string, unknown> = FREE_LOT): Promise<WonLot> {
+  const lot = await biddenLot(t, organizer, bidders, lotAttributes);
   const winner = await participantOf(t, lot.id, bidders[bidders.length - 1].publicKey());
   const chosen = await chooseWinner(t, organizer, lot.id, winner);
   if (chosen.status !== 200) throw new Error(`winner choice failed: ${chosen.status} ${chosen.text}`);
@@ -48,4 +54,19 @@ export async function canceledDeal(t: TestApp, organizer: Keypair, bidders: Keyp
   const res = await putWinnerDetails(t, organizer, won.lot.id, { deal_canceled: true });
   if (res.status !== 200) throw new Error(`canceling the deal failed: ${res.status} ${res.text}`);
   return won;
+}
+
+/**
+ * A lot with a reserve of 3000 (no deposit) the bidders bid on in turn, 1000 then 50 more each,
+ * ended a minute ago and lapsed by the lapse job's own operation. The organizer's platform must set
+ * `reserve_lapse_after` (at most 60 seconds) before the lot is created.
+ */
+export async function lapsedLot(t: TestApp, organizer: Keypair, bidders: Keypair[], joiners: Keypair[] = []): Promise<Lot> {
+  const lot = await biddenLot(t, organizer, bidders, { ...FREE_LOT, reserve_price: '3000' });
+  for (const who of joiners) await join(t, who, lot.id);
+  const end = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+  await t.orm.em.fork().nativeUpdate(Lot, { id: lot.id }, { endTime: end });
+  const outcome = await t.app.services.reserve.lapse({ em: t.orm.em.fork() }, { lotId: lot.id, endTime: end.toISOString() });
+  if (outcome !== 'lapsed') throw new Error(`the lot did not lapse: ${outcome}`);
+  return lot;
 }

@@ -1,10 +1,12 @@
 import type { Keypair } from '@stellar/stellar-sdk';
+import { LotState } from '../../src/modules/lots/lots.entity';
 import { NotificationType as N } from '../../src/modules/notifications/notifications.entity';
 import { SecondChanceOffer } from '../../src/modules/offers/offers.entity';
 import { createAccount, createPlatform } from '../helpers/factories';
 import { notificationsOf, startTwoInstances, waitFor, type TwoInstances } from '../jobs/jobs.helpers';
 import { codeOf, lotRow } from '../trading/trading.helpers';
-import { answer, canceledDeal, offer, offered } from './offers.helpers';
+import { setRules } from '../rules/rules.helpers';
+import { answer, canceledDeal, lapsedLot, offer, offered } from './offers.helpers';
 
 // Two instances on one database, both working the job queue; the expiry job looks every second.
 let s: TwoInstances;
@@ -16,6 +18,8 @@ beforeAll(async () => {
   platform = await createPlatform(s.a);
   users = [];
   for (let i = 0; i < 3; i++) users.push((await createAccount(s.a, platform)).keypair);
+  // For the lapsed lots; the canceled deals' lots have no reserve, so it leaves them alone.
+  await setRules(s.a, platform, { reserve_lapse_after: 2 });
 }, 60_000);
 afterAll(() => s?.close());
 
@@ -49,27 +53,34 @@ describe('second-chance offers under concurrency, on two instances', () => {
     }
   }, 60_000);
 
-  it('of an acceptance and the expiry at the same moment, exactly one happens', async () => {
+  // The offer goes to the highest bidder left: users[1] after users[2]'s canceled deal, users[2] on a lapsed lot.
+  const RACED = [
+    { name: "a canceled deal's lot", lotOf: async () => (await canceledDeal(s.a, platform, users)).lot.id, bidder: 1, kept: () => ({ lotState: LotState.Pending, winnerId: users[2].publicKey() }) },
+    { name: 'a lapsed lot', lotOf: async () => (await lapsedLot(s.a, platform, users)).id, bidder: 2, kept: () => ({ lotState: LotState.Finished, winnerId: null }) },
+  ];
+
+  it.each(RACED)('of an acceptance and the expiry at the same moment on $name, exactly one happens', async ({ lotOf, bidder, kept }) => {
     for (let round = 0; round < 6; round++) {
-      const { lot } = await canceledDeal(s.a, platform, users);
-      const id = await offered(s.a, platform, lot.id);
+      const lotId = await lotOf();
+      const id = await offered(s.a, platform, lotId);
       // The offer expires around the moment the acceptance and an expiry run start (from 40 ms before to 160 ms after), so either may come first.
       const at = Date.now() + 150;
       await s.a.orm.em.fork().nativeUpdate(SecondChanceOffer, { id }, { expiresAt: new Date(at + round * 40 - 40) });
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
-      const [accepted, expired] = await Promise.all([answer(s.a, users[1], lot.id, id, 'accepted'), s.b.app.services.secondChance.expireDue(s.b.orm.em.fork())]);
+      const [accepted, expired] = await Promise.all([answer(s.a, users[bidder], lotId, id, 'accepted'), s.b.app.services.secondChance.expireDue(s.b.orm.em.fork())]);
       const row = await offerRow(id);
+      const lot = await lotRow(s.a, lotId);
       if (row.state === 'accepted') {
         expect(accepted.status).toBe(200);
         expect(expired).toBe(0);
-        expect((await lotRow(s.a, lot.id)).winnerId).toBe(users[1].publicKey());
+        expect({ lotState: lot.lotState, winnerId: lot.winnerId }).toEqual({ lotState: LotState.Pending, winnerId: users[bidder].publicKey() });
       } else {
         expect(row.state).toBe('expired');
         expect(accepted.status).toBe(409);
         expect(['second_chance_offer_expired', 'second_chance_offer_closed']).toContain(codeOf(accepted));
-        expect((await lotRow(s.a, lot.id)).winnerId).toBe(users[2].publicKey());
+        expect({ lotState: lot.lotState, winnerId: lot.winnerId }).toEqual(kept());
       }
-      expect(await answeredOf(lot.id)).toEqual([expect.objectContaining({ recipient: platform.publicKey(), meta: expect.objectContaining({ state: row.state }) })]);
+      expect(await answeredOf(lotId)).toEqual([expect.objectContaining({ recipient: platform.publicKey(), meta: expect.objectContaining({ state: row.state }) })]);
     }
   }, 60_000);
 

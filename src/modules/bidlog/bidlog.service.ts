@@ -93,7 +93,8 @@ export class BidLogService {
 
   /**
    * Signs the head of a closing lot's chain, in the close's transaction (the lot row is locked,
-   * so no bid is appended meanwhile); `lot` carries its new state and its winner.
+   * so no bid is appended meanwhile); `lot` carries its new state and its winner. A lapsed lot
+   * sold through a second-chance offer closes twice: the second head replaces the lapse's.
    */
   async seal(em: EntityManager, lot: Lot): Promise<SignedHead> {
     const rows = await entriesOf(em, [lot.id]);
@@ -115,7 +116,10 @@ export class BidLogService {
       em,
       sql`insert into bid_log_heads (lot_id, entries, head, highest_bid, winner_id, winner_seq, winner_salt, lot_state, signed_at, signer, signature)
           values (${lot.id}, ${head.entries}, ${head.head}, ${head.highestBid}, ${head.winnerId}, ${head.winnerSeq}, ${head.winnerSalt}, ${head.lotState},
-                  ${head.signedAt}, ${signed.signer}, ${signed.signature})`,
+                  ${head.signedAt}, ${signed.signer}, ${signed.signature})
+          on conflict (lot_id) do update set entries = excluded.entries, head = excluded.head, highest_bid = excluded.highest_bid, winner_id = excluded.winner_id,
+             winner_seq = excluded.winner_seq, winner_salt = excluded.winner_salt, lot_state = excluded.lot_state, signed_at = excluded.signed_at,
+             signer = excluded.signer, signature = excluded.signature`,
     );
     return signed;
   }

@@ -39,7 +39,7 @@ export enum NotificationType {
   ReserveNotMet = 32,
   /** Not in the contract: a lot whose reserve was not met finished because nobody chose a winner in time (docs/auction-rules.md). */
   LotLapsed = 33,
-  /** Not in the contract: the recipient is offered a lot whose winner's deal was canceled (docs/auction-rules.md). */
+  /** Not in the contract: the recipient is offered a lot whose winner's deal was canceled or whose reserve lapsed (docs/auction-rules.md). */
   SecondChanceOffered = 34,
   /** Not in the contract: the bidder offered a second chance accepted or declined it, or it expired; meta `state` says which. */
   SecondChanceAnswered = 35,

@@ -1,12 +1,15 @@
 import type { Lot } from '../lots/lots.entity';
 import { isClosed } from '../lots/lots.open';
+import { reserveLapsed } from '../rules/reserve';
 import type { WinnerDetails } from '../trading/trading.entity';
 
 /**
  * When a lot may be offered a second time (issue 16, item 5), checked when an offer is made and
- * again when it is accepted: the lot is still open and its winner's deal was canceled. The one
- * place that says so; a lapsed reserve joins here as a second reason.
+ * again when it is accepted: the lot is still open and its winner's deal was canceled, or its
+ * reserve lapsed with nobody chosen (finished, yet the organizer may still sell it to a bidder).
+ * The one place that says so.
  */
 export function secondChanceAllowed(lot: Lot, details: WinnerDetails | null): boolean {
+  if (reserveLapsed(lot) && lot.winnerId === null) return true;
   return !isClosed(lot) && details?.dealCanceled === true;
 }

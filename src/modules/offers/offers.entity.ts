@@ -6,7 +6,7 @@ import { MoneyType } from '../../db/money.type';
 export const OFFER_STATES = ['open', 'accepted', 'declined', 'expired'] as const;
 export type OfferState = (typeof OFFER_STATES)[number];
 
-/** A lot offered once more, after its winner's deal was canceled, to one bidder at that bidder's highest bid (docs/auction-rules.md). */
+/** A lot offered once more, after its winner's deal was canceled or its reserve lapsed, to one bidder at that bidder's highest bid (docs/auction-rules.md). */
 @Entity({ tableName: 'second_chance_offers' })
 export class SecondChanceOffer {
   [OptionalProps]?: 'state' | 'answeredAt' | 'createdAt';

@@ -11,7 +11,7 @@ declare module '../../services' {
   }
 }
 
-/** Second-chance offers: a lot whose winner's deal was canceled offered to its other bidders, one at a time. */
+/** Second-chance offers: a lot whose winner's deal was canceled, or whose reserve lapsed, offered to its other bidders, one at a time. */
 export const offersModule: AppModule = {
   name: 'offers',
   entities: [SecondChanceOffer],

@@ -13,7 +13,7 @@ export class OffersResolver {
     return (await services.secondChance.list(ctx, { lotId })).map(offerGql);
   }
 
-  @Mutation(() => SecondChanceOfferGql, { description: "POST /lots/{id}/second_chance_offers: the lot's organizer or staff offer a lot whose winner's deal was canceled to the next bidder" })
+  @Mutation(() => SecondChanceOfferGql, { description: "POST /lots/{id}/second_chance_offers: the lot's organizer or staff offer a lot whose winner's deal was canceled, or whose reserve lapsed, to the next bidder" })
   async offerSecondChance(
     @Arg('lotId', () => ID) lotId: string,
     @Ctx() { ctx, services }: GraphQLContext,

@@ -4,11 +4,11 @@ import type { AppRouter } from '../../rest/router';
 import { answerInput, offerInput } from './offers.input';
 import { presentOffer } from './offers.presenter';
 
-/** Second-chance offers of a lot whose winner's deal was canceled (docs/auction-rules.md). */
+/** Second-chance offers of a lot whose winner's deal was canceled or whose reserve lapsed (docs/auction-rules.md). */
 export function offersRoutes(router: AppRouter): void {
   const { secondChance } = router.services;
 
-  router.post('/lots/:id/second_chance_offers', { summary: "Offer a lot whose winner's deal was canceled to the next bidder (organizer or staff)", authenticated: true, status: 201, body: { type: 'second_chance_offers', input: offerInput, omit: ['lotId'] }, response: 'second_chance_offers' }, async ({ ctx, params, body }) => {
+  router.post('/lots/:id/second_chance_offers', { summary: "Offer a lot whose winner's deal was canceled, or whose reserve lapsed, to the next bidder (organizer or staff)", authenticated: true, status: 201, body: { type: 'second_chance_offers', input: offerInput, omit: ['lotId'] }, response: 'second_chance_offers' }, async ({ ctx, params, body }) => {
     const { attributes } = parseDocument(inputDocument('second_chance_offers'), body).data;
     return { data: presentOffer(await secondChance.offer(ctx, { lotId: params.id, ...fromWire(attributes, ['accountId', 'expiresIn']) })) };
   });

@@ -8,10 +8,12 @@ import { rfc3339 } from '../../core/time';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
-import type { Lot } from '../lots/lots.entity';
+import { LotState, type Lot } from '../lots/lots.entity';
 import { findLot } from '../lots/lots.find';
+import { isClosed } from '../lots/lots.open';
 import { NotificationType } from '../notifications/notifications.entity';
 import type { NotificationsService } from '../notifications/notifications.service';
+import { reserveLapsed } from '../rules/reserve';
 import { SECOND_CHANCE_DEFAULT_TTL } from '../rules/rules.model';
 import type { RulesService } from '../rules/rules.service';
 import { Participant, ParticipantState, WinnerDetails } from '../trading/trading.entity';
@@ -25,11 +27,11 @@ import { answerInput, offerInput, offersOfLotInput, type AnswerInput, type Offer
 const EXPIRY_BATCH = 100;
 
 const openAlready = () => conflict('second_chance_offer_open', 'an offer of this lot is open already; wait for its answer or its expiry');
-const notAllowed = () => invalid('second_chance_not_allowed', "a lot is offered a second time only while it is open and its winner's deal is canceled");
+const notAllowed = () => invalid('second_chance_not_allowed', "a lot is offered a second time only while it is open and its winner's deal is canceled, or once its reserve lapsed without a winner");
 
 /**
- * Second-chance offers (docs/auction-rules.md): after a winner's deal is canceled, the lot's
- * managers offer it to one lost bidder at a time, at that bidder's highest bid; the bidder
+ * Second-chance offers (docs/auction-rules.md): after a winner's deal is canceled, or the lot's
+ * reserve lapsed, the lot's managers offer it to one lost bidder at a time, at that bidder's highest bid; the bidder
  * accepts (and wins through the winner choice itself) or declines, or the offer expires. Every
  * change locks the lot's row first, so that offers, answers and expiry of one lot happen one
  * after the other on any number of instances.
@@ -140,6 +142,9 @@ export class SecondChanceService {
    * The bidder becomes the winner through the winner choice itself, so that all its rules hold:
    * the canceled winner steps aside, the bidder is back in the running, and the new deal starts
    * with winner details of its own (the canceled one's are dropped, deal_canceled with them).
+   * A lapsed lot is finished: it goes back to pending for the winner choice, which wants an open
+   * lot, and its organizer closes it sold as usual; it has ended, so it takes no bid meanwhile.
+   * `lapsedAt` stays, as its history.
    */
   private async accept(em: EntityManager, scope: TransactionScope, lot: Lot, offer: SecondChanceOffer): Promise<void> {
     const details = await detailsOf(em, lot);
@@ -148,6 +153,7 @@ export class SecondChanceService {
     if (participant.state === ParticipantState.Lost) participant.state = ParticipantState.Pending;
     if (details) WINNER_DETAILS_FIELDS.forEach((field) => Object.assign(details, { [field]: null }));
     lot.winnerId = null;
+    if (isClosed(lot) && reserveLapsed(lot)) lot.lotState = LotState.Pending;
     // Written before the winner choice, whose reads refresh what they load.
     await em.flush();
     // The organizer offered the lot at this bidder's own highest bid: that is its consent to a price under a reserve.
@@ -168,7 +174,7 @@ async function detailsOf(em: EntityManager, lot: Lot): Promise<WinnerDetails | n
 }
 
 /**
- * Whom the lot is offered to: a bidder that lost (it bid, and another won) and was never offered
+ * Whom the lot is offered to: a bidder that lost (it bid, and another won or the lot lapsed) and was never offered
  * this lot before; the highest bid first, or the one `accountId` names.
  */
 async function nextBidder(em: EntityManager, lot: Lot, accountId: string | undefined): Promise<{ bidder: Participant; amount: Money }> {

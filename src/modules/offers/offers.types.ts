@@ -1,6 +1,6 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 
-@ObjectType('SecondChanceOffer', { description: "A lot offered, after its winner's deal was canceled, to one bidder at that bidder's highest bid (docs/auction-rules.md)" })
+@ObjectType('SecondChanceOffer', { description: "A lot offered, after its winner's deal was canceled or its reserve lapsed, to one bidder at that bidder's highest bid (docs/auction-rules.md)" })
 export class SecondChanceOfferGql {
   @Field(() => ID) id!: string;
   @Field(() => ID) lotId!: string;
