@@ -30,10 +30,10 @@ type Snake<S extends string> = S extends `${infer H}${infer T}` ? `${H extends L
  * An object's type under its fields' wire names, as `wireName` renames them (the irregular names
  * are fields of no presented object): what the presenters' types say of their attributes.
  */
-export type Wired<T> = { [K in keyof T & string as Snake<K>]: T[K] };
+export type Wired<T> = { [K in keyof T as K extends string ? Snake<K> : never]: T[K] };
 
 /** `Wired` at every depth (a rules document). */
-export type WiredDeep<T> = T extends readonly (infer E)[] ? WiredDeep<E>[] : T extends object ? { [K in keyof T & string as Snake<K>]: WiredDeep<T[K]> } : T;
+export type WiredDeep<T> = T extends readonly (infer E)[] ? WiredDeep<E>[] : T extends object ? { [K in keyof T as K extends string ? Snake<K> : never]: WiredDeep<T[K]> } : T;
 
 /** The fields of a domain object under their wire names (one level). */
 export const allToWire = <T extends object>(fields: T): Wired<T> => Object.fromEntries(Object.entries(fields).map(([k, v]) => [wireName(k), v])) as Wired<T>;
