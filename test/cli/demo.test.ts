@@ -97,13 +97,24 @@ describe('npm run demo', () => {
   });
   it('sets the platform rules before its lots, so that every lot follows them, and shows how to read a fee', async () => {
     const rules = await t.client.as(keys.admin).get(`/platforms/${keys.platform.publicKey()}/rules`);
-    expect(rules.body.data.attributes).toMatchObject({ version: 1, extend_window: 120, extend_by: 120, max_extensions: 10, increments: expect.any(Array), buyer_fees: expect.any(Array) });
+    expect(rules.body.data.attributes).toMatchObject({ version: 1, extend_window: 120, extend_by: 120, max_extensions: 10, increments: expect.any(Array), buyer_fees: expect.any(Array), buying_power_multiple: '25' });
     const lots = await t.client.get(`/lots?filter[publisher]=${keys.platform.publicKey()}&page[limit]=100`);
     expect(lots.body.data.map((l: any) => l.attributes.rules_version)).toEqual(lots.body.data.map(() => 1));
     const line = /^Fee estimate: +npm run call -- (.+)$/m.exec(demo.stdout);
     expect(line).not.toBeNull();
     const estimate = await tool('call', ...shellWords(line![1]));
     expect(answer(estimate).body.data.attributes).toMatchObject({ rules_version: 1, buyer_fee: expect.stringMatching(/^\d+\.\d{2}$/) });
+  });
+
+  it('shows how to read a bidder\'s buying power: the multiple of its paid deposits, in EUR', async () => {
+    const line = /^Buying power: +npm run call -- (.+)$/m.exec(demo.stdout);
+    expect(line).not.toBeNull();
+    const power = answer(await tool('call', ...shellWords(line![1])));
+    expect(power.status).toMatch(/^200\b/);
+    expect(power.body.data).toMatchObject({ type: 'buying_power', attributes: { multiple: '25', currency: 'EUR' } });
+    const { deposits, limit } = power.body.data.attributes;
+    expect(Number(deposits)).toBeGreaterThan(0);
+    expect(limit).toBe((Number(deposits) * 25).toFixed(2));
   });
 
   it('puts a reserve on one lot: reserve_met for everyone, the amount for staff', async () => {

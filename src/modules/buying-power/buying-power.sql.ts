@@ -4,7 +4,7 @@ import { sql, type Sql } from '../../db/sql';
 import { LotState } from '../lots/lots.entity';
 import { DepositState, ParticipantState } from '../trading/trading.entity';
 
-/** An account's paid deposits and the bids it holds on one platform, in EUR (unrounded). */
+/** An account's paid deposits and the bids it holds on one platform, in EUR to the cent. */
 export interface PowerRow {
   accountId: string;
   depositsEur: Money;
@@ -33,14 +33,15 @@ export function lockPower(platformId: string, lotId: string, accountIds: readonl
  *   lot it leads while no winner is chosen, and each lot it won whose invoice is not paid: its
  *   winning bid (else the start price, as the winner choice charges), or the buy-now price for a
  *   buy-now winner. A deal canceled leaves the winner state, and so the amount in use.
- * Amounts are converted at the lots' stored rates. `exceptLot` leaves one lot out (the round's own).
+ * Amounts are converted at the lots' stored rates and summed to the cent, so that the limit shown
+ * is the multiple of the deposits shown, and the round holds bids to those same figures. `exceptLot` leaves one lot out (the round's own).
  */
 export function powerQuery(platformId: string, accountIds: readonly string[], exceptLot: string | null): Sql {
   return sql`select a.id as account_id,
-    (select coalesce(sum(d.amount / r.units_per_eur), 0)::text from deposits d
+    (select round(coalesce(sum(d.amount / r.units_per_eur), 0), 2)::text from deposits d
        join lots l on l.id = d.lot_id join currency_rates r on r.currency = d.currency
       where d.account_id = a.id and d.state = ${DepositState.Paid} and l.publisher_id = ${platformId}) as deposits_eur,
-    (select coalesce(sum(case when p.state = ${ParticipantState.BuyNowWinner} then l.buy_now_price else coalesce(p.current_bid, l.start_price) end / l.units_per_eur), 0)::text
+    (select round(coalesce(sum(case when p.state = ${ParticipantState.BuyNowWinner} then l.buy_now_price else coalesce(p.current_bid, l.start_price) end / l.units_per_eur), 0), 2)::text
        from participants p join lots l on l.id = p.lot_id left join winner_details w on w.lot_id = l.id
       where p.account_id = a.id and l.publisher_id = ${platformId} and l.lot_state = ${LotState.Pending} and l.id is distinct from ${exceptLot}::bigint
         and ((p.state = ${ParticipantState.Pending} and l.winner_id is null and p.current_bid = l.highest_bid)
