@@ -141,9 +141,18 @@ export async function ready(feed: Feed<unknown>, probe: () => void): Promise<voi
     () => 'the subscription to become active',
   );
   if (feed.errors.length) throw new Error(`subscription failed: ${JSON.stringify(feed.errors)}`);
-  await new Promise((r) => setTimeout(r, 50));
+  // Probes sent before the first answer may still be on their way (a loaded machine delays them
+  // past any fixed wait): forget what came until nothing more has come for a while.
+  for (let quietFor = 0, count = -1, waited = 0; quietFor < QUIET_MS && waited < 5000; waited += 50) {
+    quietFor = feed.events.length === count ? quietFor + 50 : 0;
+    count = feed.events.length;
+    await new Promise((r) => setTimeout(r, 50));
+  }
   feed.events = [];
 }
+
+/** How long no probe may have arrived before `ready` counts them all in. */
+const QUIET_MS = 250;
 
 export async function until(test: () => boolean, ms: number, what: () => string): Promise<void> {
   const deadline = Date.now() + ms;
