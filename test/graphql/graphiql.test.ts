@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { launchChromium } from '../helpers/browser';
+import { launchChromium, offlinePage } from '../helpers/browser';
 
 let t: TestApp;
 let browser: Browser;
@@ -16,19 +16,7 @@ afterAll(async () => {
 
 describe('GET /graphql in a browser', () => {
   it('loads GraphiQL from this origin alone and runs { __typename }', async () => {
-    const page = await browser.newPage();
-    const outside: string[] = [];
-    const problems: string[] = [];
-    await page.route('**/*', (route) => {
-      const url = new URL(route.request().url());
-      if (url.hostname === '127.0.0.1' || url.protocol === 'data:') return route.continue();
-      outside.push(url.href);
-      return route.abort();
-    });
-    page.on('pageerror', (err) => problems.push(err.message));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`${msg.text()} (${msg.location().url})`);
-    });
+    const { page, outside, problems } = await offlinePage(browser, t.baseUrl);
     const res = await page.goto(`${t.baseUrl}/graphql`);
     expect(res?.status()).toBe(200);
     expect(res?.headers()['content-type']).toBe('text/html; charset=utf-8');

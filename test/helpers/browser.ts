@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 
@@ -44,4 +44,26 @@ async function unpackedOnce(unpack: () => Promise<string>): Promise<string> {
 export async function launchChromium(): Promise<Browser> {
   // Root in a container has no user namespaces for Chromium's sandbox.
   return chromium.launch({ executablePath: await executablePath(), args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+}
+
+/**
+ * A page whose every request off `base`'s host is refused and recorded, as on a machine with no
+ * network, with the page's errors and console errors collected.
+ */
+export async function offlinePage(browser: Browser, base: string): Promise<{ page: Page; outside: string[]; problems: string[] }> {
+  const host = new URL(base).hostname;
+  const page = await browser.newPage();
+  const outside: string[] = [];
+  const problems: string[] = [];
+  await page.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.hostname === host || url.protocol === 'data:') return route.continue();
+    outside.push(url.href);
+    return route.abort();
+  });
+  page.on('pageerror', (err) => problems.push(err.message));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`${msg.text()} (${msg.location().url})`);
+  });
+  return { page, outside, problems };
 }

@@ -1,6 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { launchChromium } from '../helpers/browser';
+import { launchChromium, offlinePage } from '../helpers/browser';
 
 let t: TestApp;
 let browser: Browser;
@@ -14,27 +14,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** A page whose every request off this origin is refused and recorded, as on a machine with no network. */
-async function offlinePage(): Promise<{ page: Page; outside: string[]; problems: string[] }> {
-  const page = await browser.newPage();
-  const outside: string[] = [];
-  const problems: string[] = [];
-  await page.route('**/*', (route) => {
-    const url = new URL(route.request().url());
-    if (url.hostname === '127.0.0.1' || url.hostname === 'localhost' || url.protocol === 'data:') return route.continue();
-    outside.push(url.href);
-    return route.abort();
-  });
-  page.on('pageerror', (err) => problems.push(err.message));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') problems.push(`${msg.text()} (${msg.location().url})`);
-  });
-  return { page, outside, problems };
-}
-
 describe('GET /docs', () => {
   it('renders every operation of /openapi.json offline, under a same-origin CSP', async () => {
-    const { page, outside, problems } = await offlinePage();
+    const { page, outside, problems } = await offlinePage(browser, t.baseUrl);
     const res = await page.goto(`${t.baseUrl}/docs`);
     expect(res?.status()).toBe(200);
     expect(res?.headers()['content-security-policy']).toContain("default-src 'self'");
