@@ -91,7 +91,6 @@ async function seed(pool, clients) {
   return { users, hot: lots[0], spread: lots.slice(1) };
 }
 
-/** The bid transaction as plain SQL: what the service does for an accepted plain bid. */
 /** The lot locked for the bid, as both direct baselines read it. */
 async function lockedLot(client, lotId) {
   const { rows } = await client.query('select highest_bid, start_price, min_step, max_step from lots where id = $1 for update', [lotId]);
@@ -101,21 +100,14 @@ async function lockedLot(client, lotId) {
 /** The least amount the lot takes next: the start price, then the highest bid plus the minimal step. */
 const floorOf = (lot) => (lot.highest_bid === null ? Number(lot.start_price) : Number(lot.highest_bid) + Number(lot.min_step));
 
-async function directBid(pool, lotId, accountId, amount) {
+/** A baseline bid's transaction: `work` answers 'accepted' (committed) or 'refused' (rolled back). */
+async function bidTransaction(pool, work) {
   const client = await pool.connect();
   try {
     await client.query('begin');
-    const lot = await lockedLot(client, lotId);
-    if (amount < floorOf(lot)) {
-      await client.query('rollback');
-      return 'refused';
-    }
-    const { rows: p } = await client.query('select id from participants where lot_id = $1 and account_id = $2', [lotId, accountId]);
-    await client.query('insert into bids (lot_id, participant_id, account_id, amount) values ($1, $2, $3, $4)', [lotId, p[0].id, accountId, amount]);
-    await client.query('update participants set current_bid = $1 where id = $2', [amount, p[0].id]);
-    await client.query('update lots set highest_bid = $1 where id = $2', [amount, lotId]);
-    await client.query('commit');
-    return 'accepted';
+    const outcome = await work(client);
+    await client.query(outcome === 'accepted' ? 'commit' : 'rollback');
+    return outcome;
   } catch {
     await client.query('rollback').catch(() => {});
     return 'failed';
@@ -124,22 +116,30 @@ async function directBid(pool, lotId, accountId, amount) {
   }
 }
 
+/** The bid transaction as plain SQL: what the service does for an accepted plain bid. */
+function directBid(pool, lotId, accountId, amount) {
+  return bidTransaction(pool, async (client) => {
+    const lot = await lockedLot(client, lotId);
+    if (amount < floorOf(lot)) return 'refused';
+    const { rows: p } = await client.query('select id from participants where lot_id = $1 and account_id = $2', [lotId, accountId]);
+    await client.query('insert into bids (lot_id, participant_id, account_id, amount) values ($1, $2, $3, $4)', [lotId, p[0].id, accountId, amount]);
+    await client.query('update participants set current_bid = $1 where id = $2', [amount, p[0].id]);
+    await client.query('update lots set highest_bid = $1 where id = $2', [amount, lotId]);
+    return 'accepted';
+  });
+}
+
 /**
  * The bid as the contract shapes it, as plain SQL: the replay record and the account read of
  * authentication, then the plain bid's statements and the overbid notification of the previous
  * leader (PROTOCOL.md §3.1, §7).
  */
-async function contractBid(pool, lotId, accountId, amount) {
-  const client = await pool.connect();
-  try {
-    await client.query('begin');
+function contractBid(pool, lotId, accountId, amount) {
+  return bidTransaction(pool, async (client) => {
     await client.query(`insert into seen_signatures (digest, expires_at) values ($1, now() + interval '10 minutes')`, [randomBytes(32)]);
     await client.query('select a.id, a.account_type, a.platform_id, b.state from accounts a left join blacklist b on b.account_id = a.id where a.id = $1', [accountId]);
     const lot = await lockedLot(client, lotId);
-    if (amount < floorOf(lot)) {
-      await client.query('rollback');
-      return 'refused';
-    }
+    if (amount < floorOf(lot)) return 'refused';
     const { rows: p } = await client.query('select id from participants where lot_id = $1 and account_id = $2', [lotId, accountId]);
     const { rows: leader } = await client.query('select account_id from participants where lot_id = $1 and current_bid = $2', [lotId, lot.highest_bid]);
     await client.query('insert into bids (lot_id, participant_id, account_id, amount) values ($1, $2, $3, $4)', [lotId, p[0].id, accountId, amount]);
@@ -148,14 +148,8 @@ async function contractBid(pool, lotId, accountId, amount) {
     if (leader[0] && leader[0].account_id !== accountId) {
       await client.query(`insert into notifications (recipient, type, meta) values ($1, 6, jsonb_build_object('lot_id', $2::text))`, [leader[0].account_id, lotId]);
     }
-    await client.query('commit');
     return 'accepted';
-  } catch {
-    await client.query('rollback').catch(() => {});
-    return 'failed';
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /**
