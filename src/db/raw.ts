@@ -271,6 +271,13 @@ export async function rawQuery(em: EntityManager, ...statements: Statement[]): P
   }
 }
 
+/** Sends `statements` and the commit in one round trip; a connection lost meanwhile leaves the outcome unknown. */
+function committing(connection: Connection, statements: Statement[]): Promise<{ rows: Rows; rowCount: number | null }[]> {
+  return send(connection, [...statements, { text: 'commit' }]).catch((err) => {
+    throw commitInDoubt(err) ?? err;
+  });
+}
+
 /**
  * A transaction through the driver, for the hottest path (bids): `opening` is sent with the
  * `begin` in one round trip and `work` gets the rows of each of its statements; `work` ends
@@ -285,9 +292,7 @@ export async function rawTransaction<T>(em: EntityManager, opening: Statement[],
     const tx: RawTransaction = {
       query: async (statements) => (await send(connection, statements)).map((r) => r.rows),
       commitWith: async (statements) => {
-        const results = await send(connection, [...statements, { text: 'commit' }]).catch((err) => {
-          throw commitInDoubt(err) ?? err;
-        });
+        const results = await committing(connection, statements);
         open = false;
         return results.slice(0, statements.length).map((r) => r.rows);
       },
@@ -296,10 +301,7 @@ export async function rawTransaction<T>(em: EntityManager, opening: Statement[],
       tx,
       opened.slice(2).map((r) => r.rows),
     );
-    if (open)
-      await send(connection, [{ text: 'commit' }]).catch((err) => {
-        throw commitInDoubt(err) ?? err;
-      });
+    if (open) await committing(connection, []);
     open = false;
     return result;
   } catch (err) {
