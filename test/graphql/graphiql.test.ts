@@ -1,23 +1,11 @@
-import type { Browser } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { launchChromium, offlinePage } from '../helpers/browser';
+import { appAndBrowser, offlinePage } from '../helpers/browser';
 
-let t: TestApp;
-let browser: Browser;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+const w = appAndBrowser();
 
 describe('GET /graphql in a browser', () => {
   it('loads GraphiQL from this origin alone and runs { __typename }', async () => {
-    const { page, outside, problems } = await offlinePage(browser, t.baseUrl);
-    const res = await page.goto(`${t.baseUrl}/graphql`);
+    const { page, outside, problems } = await offlinePage(w.browser, w.t.baseUrl);
+    const res = await page.goto(`${w.t.baseUrl}/graphql`);
     expect(res?.status()).toBe(200);
     expect(res?.headers()['content-type']).toBe('text/html; charset=utf-8');
     expect(res?.headers()['content-security-policy']).toContain("default-src 'self'");
@@ -34,13 +22,13 @@ describe('GET /graphql in a browser', () => {
 
 describe('GET /graphql for API clients', () => {
   it('still runs a query when JSON is asked for', async () => {
-    const res = await t.client.get('/graphql?query=%7B__typename%7D', { headers: { accept: 'application/json', 'apollo-require-preflight': 'true' } });
+    const res = await w.t.client.get('/graphql?query=%7B__typename%7D', { headers: { accept: 'application/json', 'apollo-require-preflight': 'true' } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { __typename: 'Query' } });
   });
 
   it('answers no page to a client that accepts anything', async () => {
-    const res = await t.client.get('/graphql?query=%7B__typename%7D', { headers: { accept: '*/*' } });
+    const res = await w.t.client.get('/graphql?query=%7B__typename%7D', { headers: { accept: '*/*' } });
     expect(res.headers['content-type']).not.toMatch(/text\/html/);
   });
 });

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { startTestApp, type TestApp } from './app';
 
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 
@@ -66,4 +67,18 @@ export async function offlinePage(browser: Browser, base: string): Promise<{ pag
     if (msg.type() === 'error') problems.push(`${msg.text()} (${msg.location().url})`);
   });
   return { page, outside, problems };
+}
+
+/** A test app and a browser for the test file: started before its tests, closed after them. */
+export function appAndBrowser(): { t: TestApp; browser: Browser } {
+  const world = {} as { t: TestApp; browser: Browser };
+  beforeAll(async () => {
+    world.t = await startTestApp();
+    world.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await world.browser?.close();
+    await world.t?.close();
+  });
+  return world;
 }

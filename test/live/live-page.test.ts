@@ -1,42 +1,34 @@
 import type { Keypair } from '@stellar/stellar-sdk';
-import type { Browser, Page, WebSocketRoute } from 'playwright-core';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { launchChromium } from '../helpers/browser';
+import type { Page, WebSocketRoute } from 'playwright-core';
+import { appAndBrowser } from '../helpers/browser';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { createLot } from '../helpers/lots';
 import { closeLot, FREE_LOT, join } from '../trading/trading.helpers';
 
-let t: TestApp;
-let browser: Browser;
+const w = appAndBrowser();
 let platform: Keypair;
 let bidder: CreatedAccount;
 
 beforeAll(async () => {
-  t = await startTestApp();
-  browser = await launchChromium();
-  platform = await createPlatform(t);
-  bidder = await createAccount(t, platform);
-});
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
+  platform = await createPlatform(w.t);
+  bidder = await createAccount(w.t, platform);
 });
 
 const bid = async (lotId: string, amount: string) => {
-  const res = await t.client.as(bidder.keypair).post(`/lots/${lotId}/bid_requests`, { data: { type: 'bid_requests', attributes: { amount } } });
+  const res = await w.t.client.as(bidder.keypair).post(`/lots/${lotId}/bid_requests`, { data: { type: 'bid_requests', attributes: { amount } } });
   if (res.status !== 204) throw new Error(`bid refused: ${res.status} ${res.text}`);
 };
 
 /** Opens the live page of a lot, failing on any script error or refused resource (a CSP mistake shows here). */
 async function open(lotId: string, beforeLoad?: (page: Page) => Promise<void>): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage();
+  const page = await w.browser.newPage();
   await beforeLoad?.(page);
   const problems: string[] = [];
   page.on('pageerror', (err) => problems.push(err.message));
   page.on('console', (msg) => {
     if (msg.type() === 'error') problems.push(`${msg.text()} (${msg.location().url})`);
   });
-  await page.goto(`${t.baseUrl}/live/${lotId}`);
+  await page.goto(`${w.t.baseUrl}/live/${lotId}`);
   await page.waitForSelector('#status[data-state="live"]', { timeout: 5000 });
   return { page, problems };
 }
@@ -45,8 +37,8 @@ const text = (page: Page, selector: string) => page.locator(selector).innerText(
 
 describe('GET /live/{lot-id}', () => {
   it('shows the lot and its bids, then each new bid within a second', async () => {
-    const lot = await createLot(t, platform, FREE_LOT);
-    await join(t, bidder.keypair, lot.id);
+    const lot = await createLot(w.t, platform, FREE_LOT);
+    await join(w.t, bidder.keypair, lot.id);
     await bid(lot.id, '1000');
     const { page, problems } = await open(lot.id);
     try {
@@ -72,12 +64,12 @@ describe('GET /live/{lot-id}', () => {
   });
 
   it('follows the lot state through lotUpdated', async () => {
-    const lot = await createLot(t, platform, FREE_LOT);
+    const lot = await createLot(w.t, platform, FREE_LOT);
     const { page, problems } = await open(lot.id);
     try {
       expect(await text(page, '#highest-bid')).toBe('—');
       expect(await page.locator('#no-bids').isVisible()).toBe(true);
-      expect((await closeLot(t, platform, lot.id, 'finished')).status).toBe(200);
+      expect((await closeLot(w.t, platform, lot.id, 'finished')).status).toBe(200);
       await page.locator('#state', { hasText: /^finished$/ }).waitFor({ timeout: 1000 });
       expect(await text(page, '#countdown-label')).toBe('Ended');
       expect(problems).toEqual([]);
@@ -87,8 +79,8 @@ describe('GET /live/{lot-id}', () => {
   });
 
   it('catches up after its socket drops, with the bids placed meanwhile', async () => {
-    const lot = await createLot(t, platform, FREE_LOT);
-    await join(t, bidder.keypair, lot.id);
+    const lot = await createLot(w.t, platform, FREE_LOT);
+    await join(w.t, bidder.keypair, lot.id);
     await bid(lot.id, '1000');
     // The page's sockets pass through the browser's router, which can cut one as a network would.
     const sockets: WebSocketRoute[] = [];
@@ -115,8 +107,8 @@ describe('GET /live/{lot-id}', () => {
   });
 
   it('says whether the reserve is met, and nothing of a reserve on a lot without one', async () => {
-    const lot = await createLot(t, platform, { ...FREE_LOT, reserve_price: '1100' });
-    await join(t, bidder.keypair, lot.id);
+    const lot = await createLot(w.t, platform, { ...FREE_LOT, reserve_price: '1100' });
+    await join(w.t, bidder.keypair, lot.id);
     await bid(lot.id, '1000');
     const { page, problems } = await open(lot.id);
     try {
@@ -127,7 +119,7 @@ describe('GET /live/{lot-id}', () => {
     } finally {
       await page.close();
     }
-    const plain = await open((await createLot(t, platform, FREE_LOT)).id);
+    const plain = await open((await createLot(w.t, platform, FREE_LOT)).id);
     try {
       expect(await plain.page.locator('#reserve').isVisible()).toBe(false);
     } finally {
