@@ -1,6 +1,8 @@
+import { getMetadataStorage } from 'type-graphql';
 import type { FilterKind } from '../../src/core/filter-kinds';
 import { LOT_FILTER_FIELDS, lotFilterInput } from '../../src/modules/lots/lots.filter';
 import { LOT_FILTERS, LOT_INDEX_QUERY } from '../../src/modules/lots/lots.schema';
+import { LotFilterInput } from '../../src/modules/lots/lots.types';
 import { fromWire, wireName } from '../../src/rest/fields';
 import { parseQuery } from '../../src/rest/query';
 
@@ -26,6 +28,13 @@ describe('the lot filters: one table, both edges', () => {
   it('the REST query takes every filter the domain checks, under its wire name, and no other', () => {
     expect(Object.keys(LOT_FILTERS).sort()).toEqual(LOT_FILTER_FIELDS.map(wireName).sort());
     expect(Object.keys(LOT_FILTERS)).toEqual(expect.arrayContaining(['partnerA_status', 'trim_partnerA', 'lot_state', 'has_participants_from']));
+  });
+
+  it('GraphQL’s LotFilter input has a field for every filter the domain checks, and no other', () => {
+    const fields = getMetadataStorage()
+      .fields.filter((f) => f.target === LotFilterInput)
+      .map((f) => f.name);
+    expect(fields.sort()).toEqual([...LOT_FILTER_FIELDS].sort());
   });
 
   it.each(LOT_FILTER_FIELDS.map((field) => [field]))('a value of filter %s that the query parser takes, the domain takes too', (field) => {
