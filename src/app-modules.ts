@@ -20,7 +20,7 @@ export type ServiceFactories = { [K in keyof Services]?: (services: Services, in
 
 /**
  * One area of the domain as the app sees it: its tables, its schema history, its services, its two
- * edges and its background work. An area's folder holds its `<area>.module.ts`; `src/modules.ts`
+ * edges and its background work. An area's folder holds its `<area>.module.ts`; `src/modules/index.ts`
  * lists them, so that a new area is one folder and one line.
  */
 export interface AppModule {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ERROR_CODES } from '../core/error-codes';
+import { DEFAULT_TEXT_MAX } from '../core/filter-kinds';
 import { JSONAPI } from './document';
 import { wireName } from './fields';
 import RESOURCE_ATTRIBUTES from './resource-attributes.json';
@@ -16,7 +17,7 @@ const pathParams = (path: string) => [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map
 function filterSchema(kind: FilterKind): Schema {
   switch (kind.kind) {
     case 'string':
-      return { type: 'string', minLength: 1, maxLength: kind.max ?? 200 };
+      return { type: 'string', minLength: 1, maxLength: kind.max ?? DEFAULT_TEXT_MAX };
     case 'enum':
       return { type: 'string', enum: [...kind.values] };
     case 'list':

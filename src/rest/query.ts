@@ -1,21 +1,13 @@
 import { DomainError, type CodeOfKind, type ErrorItem } from '../core/errors';
+import { DEFAULT_TEXT_MAX, type FilterKind } from '../core/filter-kinds';
 import { parseMoney, type Money } from '../core/money';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../core/page';
 import type { Range } from '../core/range';
-import { termOf, type Leniency } from '../core/vocabulary';
-
-
-export type FilterKind =
-  | { kind: 'string'; max?: number }
-  | ({ kind: 'enum'; values: readonly string[] } & Leniency)
-  | ({ kind: 'list'; values?: readonly string[]; item?: RegExp } & Leniency)
-  | { kind: 'integer' }
-  | { kind: 'boolean' }
-  | { kind: 'range'; of: 'integer' | 'decimal' };
+import { termOf } from '../core/vocabulary';
 
 export type FilterValue = string | string[] | number | boolean | Range<number | Money>;
 
-export type { Range };
+export type { FilterKind, Range };
 
 export interface QuerySpec {
   plain?: Record<string, FilterKind & { required?: boolean }>;
@@ -50,8 +42,10 @@ const bad = (reason: string): Parsed => ({ ok: false, reason });
 
 function parseValue(kind: FilterKind, raw: string): Parsed {
   switch (kind.kind) {
-    case 'string':
-      return raw.length === 0 || raw.length > (kind.max ?? 200) ? bad(`must be 1 to ${kind.max ?? 200} characters`) : ok(raw);
+    case 'string': {
+      const max = kind.max ?? DEFAULT_TEXT_MAX;
+      return raw.length === 0 || raw.length > max ? bad(`must be 1 to ${max} characters`) : ok(raw);
+    }
     case 'enum': {
       const term = termOf(raw, kind.values, kind);
       return term === undefined ? bad(`must be one of ${kind.values.join(', ')}`) : ok(term);

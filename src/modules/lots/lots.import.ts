@@ -7,7 +7,7 @@ import { AccountType } from '../accounts/accounts.entity';
 import { CURRENCIES } from '../accounts/accounts.input';
 import { ReferenceService } from '../reference/reference.service';
 import { LotType } from './lots.entity';
-import { PARTNER_A_STATUS_VALUES } from './lots.filter';
+import { PARTNER_A_STATUS_VALUES } from './lots.filter.table';
 import { detailsSchema } from './lots.input';
 import { detailColumns, lotNameOf } from './lots.draft';
 

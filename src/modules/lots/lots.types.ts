@@ -92,7 +92,7 @@ export class DecimalRangeInput {
   @Field(() => String, { nullable: true }) max?: string;
 }
 
-/** The REST filters of GET /lots, field for field (camelCase). */
+/** The lot filters of `lots.filter.table.ts`, field for field (test/unit/lot-filters.test.ts holds them equal). */
 @InputType('LotFilter')
 export class LotFilterInput {
   @Field(() => String, { nullable: true }) country?: string;
