@@ -13,6 +13,7 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded';
 import { migrate, openDatabase } from './db/orm';
 import { AccountType } from './modules/accounts/accounts.entity';
 import { DEFAULT_BATCH_SIZE, IMPORT_SOURCES, importLots, type ImportProgress, type ImportSource, type ImportSummary } from './modules/lots/lots.import';
+import { ACCOUNT_ID } from './core/ids';
 
 const USAGE = `usage: npm run import:lots -- --source partnerA|partnerB [--platform G…] [--batch N] FILE
 
@@ -51,7 +52,7 @@ function parse(argv: string[]): Args | 'help' {
   if (values.help) return 'help';
   if (!values.source) throw new UsageError('--source is required');
   if (!(values.source in IMPORT_SOURCES)) throw new UsageError(`--source must be one of ${Object.keys(IMPORT_SOURCES).join(', ')}`);
-  if (values.platform !== undefined && !/^G[A-Z2-7]{55}$/.test(values.platform)) throw new UsageError('--platform must be an account id (G…, 56 characters)');
+  if (values.platform !== undefined && !ACCOUNT_ID.test(values.platform)) throw new UsageError('--platform must be an account id (G…, 56 characters)');
   const batch = values.batch === undefined ? DEFAULT_BATCH_SIZE : Number(values.batch);
   if (!Number.isInteger(batch) || batch < 1 || batch > 5000) throw new UsageError('--batch must be an integer from 1 to 5000');
   if (positionals.length !== 1) throw new UsageError(positionals.length ? 'give exactly one FILE' : 'FILE is required');

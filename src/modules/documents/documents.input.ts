@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Untrusted } from '../../core/validate';
+import { ACCOUNT_ID } from '../../core/ids';
 
-const ACCOUNT_ID = /^G[A-Z2-7]{55}$/;
 /** Our ids: 22 random URL-safe characters and the extension of the detected type. */
 export const DOCUMENT_ID = /^[A-Za-z0-9_-]{22}\.(pdf|png|jpg|html)$/;
 export const MAX_OWNERS = 100;

@@ -1,6 +1,7 @@
 import type { FilterKind } from '../../core/filter-kinds';
 import { CURRENCIES } from '../accounts/accounts.input';
 import { FUEL_IDS } from '../reference/reference.service';
+import { ACCOUNT_ID } from '../../core/ids';
 
 const LOT_TYPE_VALUES = ['no_auction', 'eng', 'partnerA', 'partnerB'] as const;
 const LOT_STATE_VALUES = ['pending', 'sold', 'finished'] as const;
@@ -10,7 +11,6 @@ export const PARTNER_A_STATUS_VALUES = ['approval', 'pure', 'min'] as const;
 const WHEEL_VALUES = ['left', 'right'] as const;
 const TAB_VALUES = ['won', 'lost'] as const;
 
-const ACCOUNT_ID = /^G[A-Z2-7]{55}$/;
 const LOT_ID = /^\d{1,18}$/;
 const VIN = /^[A-Za-z0-9]{1,32}$/;
 

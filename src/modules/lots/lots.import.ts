@@ -10,6 +10,7 @@ import { LotType } from './lots.entity';
 import { PARTNER_A_STATUS_VALUES } from './lots.filter.table';
 import { detailsSchema } from './lots.input';
 import { detailColumns, lotNameOf } from './lots.draft';
+import { ACCOUNT_ID } from '../../core/ids';
 
 /**
  * Import of external-source lots (INTERFACE.md §2.3, PROTOCOL.md §5: lot_type 2 partnerA,
@@ -245,7 +246,7 @@ function reasonOf(error: z.ZodError, value: unknown): string {
 
 /** Checks that the account exists and may publish lots (a platform, or the master account). */
 async function requirePlatform(em: EntityManager, platformId: string): Promise<void> {
-  const rows = /^G[A-Z2-7]{55}$/.test(platformId)
+  const rows = ACCOUNT_ID.test(platformId)
     ? await em.getConnection().execute<{ account_type: number }[]>('select account_type from accounts where id = ?', [platformId])
     : [];
   const type = rows[0]?.account_type;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { integerId } from '../../core/ids';
+import { ACCOUNT_ID, integerId } from '../../core/ids';
 
-export const ACCOUNT_ID = /^G[A-Z2-7]{55}$/;
 /** Longest message text, in characters (Unicode code points); the table checks the same. */
 export const MAX_MESSAGE_LENGTH = 4000;
 export const MESSAGE_SORTS = ['created_at'] as const;
