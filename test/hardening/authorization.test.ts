@@ -109,7 +109,10 @@ describe('authorization audit', () => {
   test('REST: every operation answers each caller its exact status', async () => {
     const t: TestApp = w.t;
     const { fixture, keys, tokens, leaks } = w;
-    for (const route of t.app.router.jsonApiOperations) {
+    const before = cells.length;
+    const routes = t.app.router.jsonApiOperations;
+    expect(routes.length).toBe(Object.keys(REST).length);
+    for (const route of routes) {
       const op = `${route.method.toUpperCase()} ${route.path}`;
       const row = REST[op];
       const method = route.method.toUpperCase();
@@ -129,6 +132,7 @@ describe('authorization audit', () => {
       check(op, 'replayed', WRITES.has(method) ? 401 : first.status, second);
       for (const [name, token] of Object.entries(tokens)) check(op, name, 401, await t.client.request(method, target, { ...opts, bearer: token }));
     }
+    expect(new Set(cells.slice(before).map((c) => c.op)).size).toBe(routes.length);
     expect(mismatches()).toEqual([]);
   });
 
@@ -190,6 +194,9 @@ describe('authorization audit', () => {
     } finally {
       await Promise.all(sockets.map((s) => s.dispose()));
     }
+    // One cell per subscription field for the anonymous socket, each bad token and the stopped account.
+    expect(Object.keys(SUBSCRIPTIONS).length).toBeGreaterThan(0);
+    expect(cells.length - before).toBe(Object.keys(SUBSCRIPTIONS).length * (Object.keys(tokens).length + 2));
     expect(mismatches(before)).toEqual([]);
   });
 

@@ -115,13 +115,16 @@ describe('every REST route refuses bad input with a 4xx error document and chang
   test('declared operations', async () => {
     const t = w.t;
     const faults: string[] = [];
-    for (const route of t.app.router.jsonApiOperations) {
+    const routes = t.app.router.jsonApiOperations;
+    expect(routes.length).toBeGreaterThan(0);
+    for (const route of routes) {
       const shape = await probe(t, route, realTarget(route.path, w.world));
       const all = { ...casesFor(route, w.world, shape, () => Keypair.random()), ...(route.method === 'post' && route.path === '/documents' ? multipartCases() : {}) };
       const outcome = await walk(`${route.method.toUpperCase()} ${route.path}`, all, route.method, faultOfRefusal);
       outcomes.push(outcome);
       faults.push(...outcome.faults);
     }
+    expect(outcomes.filter((o) => o.tried === 0).map((o) => o.route)).toEqual([]);
     expect(faults).toEqual([]);
   });
 

@@ -4,7 +4,8 @@ import { NotificationType as N } from '../../src/modules/notifications/notificat
 import { SecondChanceOffer } from '../../src/modules/offers/offers.entity';
 import { createAccount, createPlatform } from '../helpers/factories';
 import { notificationsOf, startTwoInstances, waitFor, type TwoInstances } from '../jobs/jobs.helpers';
-import { codeOf, lotRow } from '../trading/trading.helpers';
+import { closeLot, codeOf, lotRow } from '../trading/trading.helpers';
+import { logCommits } from '../concurrency/instances';
 import { setRules } from '../rules/rules.helpers';
 import { answer, canceledDeal, lapsedLot, offer, offered } from './offers.helpers';
 
@@ -20,11 +21,13 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) users.push((await createAccount(s.a, platform)).keypair);
   // For the lapsed lots; the canceled deals' lots have no reserve, so it leaves them alone.
   await setRules(s.a, platform, { reserve_lapse_after: 2 });
+  await logCommits((text) => s.a.orm.em.getConnection().execute(text));
 }, 60_000);
 afterAll(() => s?.close());
 
 const answeredOf = async (lotId: string) => (await notificationsOf(s.a, [N.SecondChanceAnswered])).filter((n) => n.meta.lot_id === lotId);
 const winnersOf = async (lotId: string, accountId: string) => (await notificationsOf(s.a, [N.Winner])).filter((n) => n.meta.lot_id === lotId && n.recipient === accountId);
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const offerRow = (id: string) => s.a.orm.em.fork().findOneOrFail(SecondChanceOffer, { id });
 
 describe('second-chance offers under concurrency, on two instances', () => {
@@ -36,6 +39,36 @@ describe('second-chance offers under concurrency, on two instances', () => {
       expect(codeOf(results.find((r) => r.status === 409)!)).toBe('second_chance_offer_open');
       expect(await s.a.orm.em.fork().count(SecondChanceOffer, { lotId: lot.id })).toBe(1);
     }
+  }, 60_000);
+
+  it('of an offer and a close sent together, the offer is made only if it committed before the close', async () => {
+    const seen: string[] = [];
+    for (let round = 0; round < 8; round++) {
+      const { lot } = await canceledDeal(s.a, platform, users);
+      // One side starts up to 12 ms after the other (the offer first in half the rounds), so that either may take the lot first.
+      const lag = (round % 4) * 4;
+      const [made, closed] = await Promise.all([
+        delay(round < 4 ? 0 : lag).then(() => offer(s.a, platform, lot.id)),
+        delay(round < 4 ? lag : 0).then(() => closeLot(s.b, platform, lot.id, 'finished')),
+      ]);
+      expect(closed.status).toBe(200);
+      const commits = await s.a.orm.em
+        .getConnection()
+        .execute<{ kind: string; seq: string }[]>(
+          `select c.kind, c.seq::text from test_commits c left join second_chance_offers o on c.kind = 'offer' and o.id = c.ref
+            where (c.kind = 'lot' and c.ref = ? and c.lot_state = ?) or o.lot_id = ? order by c.seq`,
+          [lot.id, LotState.Finished, lot.id],
+        );
+      // An offer made on a lot the close had already finished commits after it: the offer read the lot open without its lock.
+      if (made.status === 201) expect(commits.map((c) => c.kind)).toEqual(['offer', 'lot']);
+      else {
+        expect({ status: made.status, code: codeOf(made) }).toEqual({ status: 400, code: 'second_chance_not_allowed' });
+        expect(commits.map((c) => c.kind)).toEqual(['lot']);
+      }
+      seen.push(made.status === 201 ? 'offer first' : 'close first');
+    }
+    // Each race must really have been one: both orders happened.
+    expect(new Set(seen).size).toBe(2);
   }, 60_000);
 
   it('of two answers at once (accept twice, accept and decline), exactly one counts', async () => {
