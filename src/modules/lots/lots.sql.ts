@@ -25,19 +25,19 @@ const priceExpression = (rate: Sql) => sql`round(l.price_eur * ${rate}, 2)`;
 
 /**
  * filter[price]: the converted price, rounded to the cent as responses show it, in the range;
- * sorted by price, also the bounds in EUR that this implies (a cent wider than rounding can move
- * a price), which the index on price_eur serves.
+ * when the sort's index holds price_eur, also the bounds in EUR that this implies (a cent wider
+ * than rounding can move a price), which that index tests.
  */
 function priceRange(r: Range<Money>, c: ConditionContext, add: (condition: Sql) => void): void {
   if (c.targetRate === undefined) throw new Error('filter[price] needs the target rate');
   const rate = sql`${c.targetRate}::numeric`;
   if (r.min !== null) {
     add(sql`${priceExpression(rate)} >= ${r.min.toFixed(2)}`);
-    if (c.byPrice) add(sql`l.price_eur >= (${r.min.toFixed(2)}::numeric - 0.01) / ${rate}`);
+    if (c.priceIndexed) add(sql`l.price_eur >= (${r.min.toFixed(2)}::numeric - 0.01) / ${rate}`);
   }
   if (r.max !== null) {
     add(sql`${priceExpression(rate)} <= ${r.max.toFixed(2)}`);
-    if (c.byPrice) add(sql`l.price_eur <= (${r.max.toFixed(2)}::numeric + 0.01) / ${rate}`);
+    if (c.priceIndexed) add(sql`l.price_eur <= (${r.max.toFixed(2)}::numeric + 0.01) / ${rate}`);
   }
 }
 
@@ -57,12 +57,13 @@ export interface ConditionContext {
   /** Units per EUR of the selected currency: needed by filter[price] only. */
   targetRate?: string;
   /**
-   * The page is sorted by price: filter[price] bounds price_eur too, so that its index serves
-   * the range and the order at once. Under another sort the bounds would lead the planner to
-   * read the whole range through that index and sort it (200 ms at 100,000 lots, where walking
-   * the sort's own index and filtering costs a few).
+   * The page's order is read from an index that holds price_eur (see sortExpression):
+   * filter[price] bounds price_eur too, so that the walk tests the range on the index entries.
+   * Under another sort the bounds would lead the planner to read the whole range through the
+   * price index and sort it (200 ms at 100,000 lots, where walking the sort's own index and
+   * filtering costs a few).
    */
-  byPrice?: boolean;
+  priceIndexed?: boolean;
   now: Date;
 }
 
@@ -132,22 +133,24 @@ export function lotConditions(f: LotFilter, c: ConditionContext): Sql {
 }
 
 /**
- * The SQL expression each sort key orders by, and how its cursor carries it. Prices order by
+ * The SQL expression each sort key orders by, how its cursor carries it, and whether the index
+ * that serves the order holds price_eur too (ConditionContext.priceIndexed). Prices order by
  * their stored value in EUR, which every target rate orders alike, so that an index serves them.
  */
-export function sortExpression(key: LotSortKey): { expr: Sql; kind: SortKind } {
+export function sortExpression(key: LotSortKey): { expr: Sql; kind: SortKind; priceIndexed: boolean } {
   switch (key) {
     case 'start_time':
-      return { expr: sql`l.start_time`, kind: 'timestamp' };
+      return { expr: sql`l.start_time`, kind: 'timestamp', priceIndexed: false };
     case 'time_left':
-      return { expr: sql`l.end_time`, kind: 'timestamp' };
+      return { expr: sql`l.end_time`, kind: 'timestamp', priceIndexed: false };
     case 'price':
-      return { expr: sql`l.price_eur`, kind: 'numeric' };
+      return { expr: sql`l.price_eur`, kind: 'numeric', priceIndexed: true };
+    // Migration20261125140000BuyNowPriceIndex
     case 'buy_now_price':
-      return { expr: sql`l.buy_now_price_eur`, kind: 'numeric' };
+      return { expr: sql`l.buy_now_price_eur`, kind: 'numeric', priceIndexed: true };
     case 'created_at':
-      return { expr: sql`l.created_at`, kind: 'timestamp' };
+      return { expr: sql`l.created_at`, kind: 'timestamp', priceIndexed: false };
     case 'updated_at':
-      return { expr: sql`l.updated_at`, kind: 'timestamp' };
+      return { expr: sql`l.updated_at`, kind: 'timestamp', priceIndexed: false };
   }
 }
