@@ -15,19 +15,31 @@ export async function countStatements(t: TestApp, work: () => Promise<unknown>):
   return n;
 }
 
+/** A statement as the driver sent it: its text, with `$n` placeholders, and their values. */
+export interface SentStatement {
+  text: string;
+  values: unknown[];
+}
+
 /**
  * Every statement the server runs while `work` runs, whoever sends it (the ORM, or the driver's
  * pipelines of the listing and authentication, which the ORM's query events miss): each query the
  * driver sends, and each statement of a pipeline (also when the connection had it prepared).
  */
-export async function statementsSent(work: () => Promise<unknown>): Promise<string[]> {
+export async function statementsSentWithValues(work: () => Promise<unknown>): Promise<SentStatement[]> {
   const original = Client.prototype.query;
-  const sent: string[] = [];
+  const sent: SentStatement[] = [];
   Client.prototype.query = function query(this: Client, config: unknown, ...rest: unknown[]) {
     // A pipeline of prepared statements (db/raw.ts) carries its statements' texts, sent or already parsed.
-    const pipeline = (config as { statements?: { text: string }[] } | null)?.statements;
-    const text = typeof config === 'string' ? config : ((config as { text?: string }).text ?? '');
-    sent.push(...(pipeline ? pipeline.map((p) => p.text) : text.split(';\n')));
+    const pipeline = (config as { statements?: SentStatement[] } | null)?.statements;
+    if (pipeline) sent.push(...pipeline.map(({ text, values }) => ({ text, values })));
+    else {
+      const text = typeof config === 'string' ? config : ((config as { text?: string }).text ?? '');
+      const values = (typeof config === 'string' ? rest[0] : (config as { values?: unknown }).values) ?? [];
+      // Several statements in one query text take no values.
+      const parts = text.split(';\n');
+      sent.push(...parts.map((part) => ({ text: part, values: parts.length > 1 || !Array.isArray(values) ? [] : values })));
+    }
     return (original as (...args: unknown[]) => unknown).call(this, config, ...rest);
   } as typeof original;
   try {
@@ -36,4 +48,9 @@ export async function statementsSent(work: () => Promise<unknown>): Promise<stri
     Client.prototype.query = original;
   }
   return sent;
+}
+
+/** The texts of `statementsSentWithValues`. */
+export async function statementsSent(work: () => Promise<unknown>): Promise<string[]> {
+  return (await statementsSentWithValues(work)).map((s) => s.text);
 }

@@ -48,7 +48,7 @@ export class LotListing {
     const keyset = { key: req.sort.key, desc: req.sort.desc, cursor: req.page.cursor, limit: req.page.limit };
     const plan = planKeyset(keyset);
     const page = keysetClauses(expr, kind, sql`l.id`, plan);
-    const { rates, rows } = await this.read(ctx, req.filter, req.sort.key === 'price', (where) =>
+    const { rates, rows } = await this.read(ctx, req.filter, (where) =>
       sql`select ${LOT_COLUMNS}, ${page.sortValue} as sort_value from lots l
        where ${where} and ${page.beyond} order by ${page.orderBy} limit ${plan.take}`,
     );
@@ -59,21 +59,20 @@ export class LotListing {
 
   async count(ctx: RequestContext, filter: LotFilter): Promise<number> {
     await this.authorize(ctx, filter);
-    const { rows } = await this.read(ctx, filter, false, (where) => sql`select count(*) as n from lots l where ${where}`);
+    const { rows } = await this.read(ctx, filter, (where) => sql`select count(*) as n from lots l where ${where}`);
     return Number(rows[0].n);
   }
 
   /**
-   * The rates and the rows of `statement` under the filter's conditions (`byPrice`: sorted by
-   * price, see ConditionContext). Without filter[price]
+   * The rates and the rows of `statement` under the filter's conditions. Without filter[price]
    * they travel in one round trip. With it, the rates are read first: the price's bounds in EUR
-   * then carry the target rate as a value, which the planner weighs against the column's
-   * statistics (from a subquery it guessed a few rows, and sorted 30,000 lots by start time).
+   * are then values, which the planner weighs against the column's statistics (from a subquery
+   * it guessed a few rows, and sorted 30,000 lots by start time).
    */
-  private async read(ctx: RequestContext, filter: LotFilter, byPrice: boolean, statement: (where: Sql) => Sql): Promise<{ rates: Map<string, Decimal>; rows: Rows }> {
+  private async read(ctx: RequestContext, filter: LotFilter, statement: (where: Sql) => Sql): Promise<{ rates: Map<string, Decimal>; rows: Rows }> {
     const currency = filter.currency ?? DEFAULT_PRICE_CURRENCY;
     if (filter.tab && !ctx.caller) throw unauthenticated('unauthenticated', 'filter[tab] needs a signature or bearer token');
-    const where = (targetRate?: string) => lotConditions(filter, { callerId: ctx.caller?.accountId ?? null, targetRate, byPrice, now: new Date() });
+    const where = (targetRate?: string) => lotConditions(filter, { callerId: ctx.caller?.accountId ?? null, targetRate, now: new Date() });
     if (!filter.price) {
       const [stored, { rows }] = await rawQuery(ctx.em, sql.render(RATES_QUERY), sql.render(statement(where())));
       return { rates: checkedRates(currency, stored.rows), rows };

@@ -7,6 +7,7 @@ import { LotsService } from './lots.service';
 import { Migration20261122020000Catalogue } from './migrations/Migration20261122020000Catalogue';
 import { Migration20261122040000LotIndexes } from './migrations/Migration20261122040000LotIndexes';
 import { Migration20261124100000LotSortKeys } from './migrations/Migration20261124100000LotSortKeys';
+import { Migration20261125140000BuyNowPriceIndex } from './migrations/Migration20261125140000BuyNowPriceIndex';
 
 declare module '../../services' {
   interface Services {
@@ -22,6 +23,7 @@ export const lotsModule: AppModule = {
     { name: 'Migration20261122020000Catalogue', class: Migration20261122020000Catalogue },
     { name: 'Migration20261122040000LotIndexes', class: Migration20261122040000LotIndexes },
     { name: 'Migration20261124100000LotSortKeys', class: Migration20261124100000LotSortKeys },
+    { name: 'Migration20261125140000BuyNowPriceIndex', class: Migration20261125140000BuyNowPriceIndex },
   ],
   services: {
     lotMaker: (s) => new LotMaker(s.lotClock, s.rules, s.searches),

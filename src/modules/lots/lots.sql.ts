@@ -1,3 +1,4 @@
+import Decimal from 'decimal.js';
 import type { Money } from '../../core/money';
 import type { Range } from '../../core/range';
 import type { SortKind } from '../../db/keyset';
@@ -16,29 +17,29 @@ const ACCOUNT_CODES: Record<string, number> = {
   platform: AccountType.Platform,
 };
 
-/**
- * The lot's price converted to the target rate (units per EUR), rounded as responses are. Its
- * price in EUR (its highest bid, else its start (eng) or buy-now price, over its currency's rate)
- * is stored (Migration20261124100000LotSortKeys).
- */
-const priceExpression = (rate: Sql) => sql`round(l.price_eur * ${rate}, 2)`;
+/** Quotients to this many significant digits, rounded up (see priceRange). */
+const Bound = Decimal.clone({ precision: 100, rounding: Decimal.ROUND_CEIL });
+const HALF_CENT = new Bound('0.005');
 
 /**
- * filter[price]: the converted price, rounded to the cent as responses show it, in the range;
- * sorted by price, also the bounds in EUR that this implies (a cent wider than rounding can move
- * a price), which the index on price_eur serves.
+ * filter[price]: the lot's price converted to the target rate (units per EUR) and rounded to the
+ * cent as responses show it, round(price_eur * rate, 2), in the range; its price in EUR is stored
+ * (Migration20261124100000LotSortKeys). Stated as bounds on price_eur itself, which the planner
+ * estimates from the column's statistics (the rounded product it guessed at 0.5% of the lots
+ * whatever the range, and chose its plans by that) and an index holding price_eur tests: since a
+ * product is exact and round() rounds half away from zero, round(x * rate, 2) >= min exactly when
+ * x >= (min - 0.005) / rate, and <= max exactly when x < (max + 0.005) / rate. The quotients are
+ * rounded up at 100 significant digits, which keeps them exact for the comparison: a stored
+ * price_eur has at most 40 decimals (a division keeps 16 significant digits, and the smallest
+ * quotient is 0.01 over a rate below 10^18), and no such value lies between a quotient and its
+ * rounding.
  */
 function priceRange(r: Range<Money>, c: ConditionContext, add: (condition: Sql) => void): void {
   if (c.targetRate === undefined) throw new Error('filter[price] needs the target rate');
-  const rate = sql`${c.targetRate}::numeric`;
-  if (r.min !== null) {
-    add(sql`${priceExpression(rate)} >= ${r.min.toFixed(2)}`);
-    if (c.byPrice) add(sql`l.price_eur >= (${r.min.toFixed(2)}::numeric - 0.01) / ${rate}`);
-  }
-  if (r.max !== null) {
-    add(sql`${priceExpression(rate)} <= ${r.max.toFixed(2)}`);
-    if (c.byPrice) add(sql`l.price_eur <= (${r.max.toFixed(2)}::numeric + 0.01) / ${rate}`);
-  }
+  const rate = new Bound(c.targetRate);
+  const inEur = (price: Money) => Bound.div(price, rate).toFixed();
+  if (r.min !== null) add(sql`l.price_eur >= ${inEur(new Bound(r.min).minus(HALF_CENT))}::numeric`);
+  if (r.max !== null) add(sql`l.price_eur < ${inEur(new Bound(r.max).plus(HALF_CENT))}::numeric`);
 }
 
 /** A LIKE pattern of what starts with `prefix`, its wildcards escaped with a backslash. */
@@ -56,13 +57,6 @@ export interface ConditionContext {
   callerId: string | null;
   /** Units per EUR of the selected currency: needed by filter[price] only. */
   targetRate?: string;
-  /**
-   * The page is sorted by price: filter[price] bounds price_eur too, so that its index serves
-   * the range and the order at once. Under another sort the bounds would lead the planner to
-   * read the whole range through that index and sort it (200 ms at 100,000 lots, where walking
-   * the sort's own index and filtering costs a few).
-   */
-  byPrice?: boolean;
   now: Date;
 }
 
