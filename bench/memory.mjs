@@ -31,7 +31,7 @@ function metric(text, name) {
 }
 
 /** The memory of a service child process now; the heap figures come from its /metrics. */
-export async function serviceMemory({ pid, port }) {
+async function serviceMemory({ pid, port }) {
   const text = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => (r.ok ? r.text() : ''), () => '');
   return {
     rssMb: +(memoryOf(pid).rss / 1024).toFixed(1),
