@@ -17,6 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { freshDatabase, resetStatementStats, statementStats } from './db.mjs';
 import { randomBytes } from 'node:crypto';
+import { markMemory } from './memory.mjs';
 import { cpuOf, signer, startService } from './service.mjs';
 
 const require = createRequire(import.meta.url);
@@ -190,6 +191,7 @@ export async function bidsBench() {
     await orm.close();
     const { users, hot, spread } = await seed(pool, CLIENTS);
     service = await startService(db.url);
+    await markMemory('bids', 'start', service);
     const { port } = service;
     const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
     const signers = users.map(signer);
@@ -241,10 +243,12 @@ export async function bidsBench() {
     if (!db.statements) result.statementStats = `not measured: ${db.unavailable}`;
     const hotDirect = await measured(() => drive(CLIENTS, sqlBid(hotLot)));
     const hotHttp = await serverPhase(hotLot);
+    await markMemory('bids', 'after one hot lot', service);
     result['one hot lot'] = { http: hotHttp, directSql: hotDirect, acceptedRatioToDirect: +(hotHttp.acceptedPerSecond / Math.max(1, hotDirect.acceptedPerSecond)).toFixed(3) };
     const spreadDirect = await measured(() => drive(CLIENTS, sqlBid(anyLot)));
     const spreadContract = await measured(() => drive(CLIENTS, contractSqlBid(anyLot)));
     const spreadHttp = await serverPhase(anyLot);
+    await markMemory('bids', `after ${SPREAD} lots`, service);
     const broken = await brokenInvariants(pool);
     result[`${SPREAD} lots`] = {
       http: spreadHttp,

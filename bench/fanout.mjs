@@ -28,6 +28,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { freshDatabase } from './db.mjs';
+import { markMemory } from './memory.mjs';
 import { memoryOf, signer, startService } from './service.mjs';
 
 const require = createRequire(import.meta.url);
@@ -112,7 +113,8 @@ function subscribers(port, lotId, count) {
 /** One service instance with its subscribers, added to `started` as soon as it runs. */
 async function instance(started, url, lotId, count, env) {
   const server = await startService(url, env);
-  const s = { server, subs: null, memory: { start: rssMb(server.pid) }, failures: 0 };
+  const s = { server, subs: null, memory: { start: rssMb(server.pid) }, failures: 0, section: `fanout, ${count} subscribers${env.REDIS_URL ? `, instance ${started.length + 1} on Redis` : ''}` };
+  await markMemory(s.section, 'start', server);
   started.push(s);
   s.subs = subscribers(server.port, lotId, count);
   s.failures = (await s.subs.ask({ type: 'open' })).reduce((n, o) => n + o.failures, 0);
@@ -216,6 +218,7 @@ async function scenario(count, instances) {
       const user = cpu.user - cpuBefore[k].user;
       const system = cpu.system - cpuBefore[k].system;
       s.memory.afterBids = rssMb(s.server.pid);
+      await markMemory(s.section, 'after the bids', s.server);
       s.memory.peakSampled = Math.max(peaks[k], s.memory.afterBids);
       s.memory.peakKernel = +(memoryOf(s.server.pid).hwm / 1024).toFixed(1);
       const collected = (await s.subs.ask({ type: 'collect' })).flat();
@@ -236,6 +239,7 @@ async function scenario(count, instances) {
       await s.subs.stop();
       await sleep(2000);
       s.memory.subscribersGone = rssMb(s.server.pid);
+      await markMemory(s.section, 'subscribers gone', s.server);
       perInstance.push({
         subscribers: count,
         subscribeFailures: s.failures,

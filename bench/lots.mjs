@@ -17,6 +17,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { freshDatabase } from './db.mjs';
+import { markMemory } from './memory.mjs';
 import { rng, vehicle } from './make-feed.mjs';
 import { peerBench } from './postgraphile.mjs';
 
@@ -356,6 +357,7 @@ export async function lotsBench() {
       const [maker, model] = [seeded.sample[3][COLUMNS.indexOf('maker')], seeded.sample[3][COLUMNS.indexOf('model')]];
       result.postgraphile = await peerBench({ url: db.url, base, samples, maker, model, fetchOk, timed });
     }
+    await markMemory('lots', 'after the listings');
     return result;
   } finally {
     agent.destroy();

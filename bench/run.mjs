@@ -62,7 +62,7 @@ async function main() {
     results[target] = runSuite(target);
   }
   console.log(JSON.stringify(results, null, 2));
-  for (const [target, r] of Object.entries(results)) for (const line of r.bids?.goals ?? []) console.log(`${target}: ${line}`);
+  for (const [target, r] of Object.entries(results)) for (const line of [...(r.bids?.goals ?? []), ...(r.memory?.goals ?? [])]) console.log(`${target}: ${line}`);
   if (results.embedded && results.server) {
     const e = figures(results.embedded);
     const s = figures(results.server);

@@ -11,6 +11,7 @@ import { bidsBench } from './bids.mjs';
 import { freshDatabase } from './db.mjs';
 import { fanoutBench } from './fanout.mjs';
 import { lotsBench } from './lots.mjs';
+import { markMemory, memoryGoal } from './memory.mjs';
 import { searchesBench } from './searches.mjs';
 
 const require = createRequire(import.meta.url);
@@ -84,6 +85,7 @@ async function main() {
   await em.flush();
 
   const results = { database: db.kind, connections: CONNECTIONS, seconds: DURATION };
+  await markMemory('http', 'start');
   results.signature = signatureVerification();
 
   const scenarios = [
@@ -101,10 +103,13 @@ async function main() {
     http[name] = { requestsPerSecond: Math.round(rps), ratioToBaseline: +(rps / baseline).toFixed(3), p99ms: res.latency.p99, non2xx: res.non2xx };
   }
   results.http = http;
+  await markMemory('http', 'after its requests');
   if (process.env.BENCH_LOTS !== '0') results.lots = await lotsBench();
   if (process.env.BENCH_BIDS !== '0') results.bids = await bidsBench();
   if (process.env.BENCH_FANOUT !== '0') results.fanout = await fanoutBench();
   if (process.env.BENCH_SEARCHES !== '0') results.searches = await searchesBench();
+  await markMemory('http', 'end, after every section');
+  results.memory = await memoryGoal();
   writeFileSync(process.env.BENCH_OUT, JSON.stringify(results, null, 2));
 
   await app.close();

@@ -4,8 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Keypair } from '@stellar/stellar-sdk';
+import type { DocumentNode } from 'graphql';
 import Koa from 'koa';
 import { WebSocketServer } from 'ws';
 import { Authenticator } from './auth/authenticate';
@@ -97,6 +99,11 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
     // Validating a document costs time in its size before its cost can be known (a thousand
     // aliases: about a second of the event loop), so a document is first refused by its length.
     parseOptions: { maxTokens: costLimits.maxTokens },
+    // Parsed documents, kept by their text. Apollo's default bound, 30 MiB as it counts sizes (a
+    // document's JSON, a quarter of what its syntax tree takes), is some 120 MB of heap, more than
+    // the rest of the service; a soak whose queries carried literal ids kept filling it. Any
+    // caller may send new texts; clients that pass variables need a handful.
+    documentStore: new InMemoryLRUCache<DocumentNode>({ maxSize: 4 * 2 ** 20 }),
     // main.ts shuts everything down in order; Apollo's own handler would re-raise the signal and
     // end the process (exit 143) before the database and the job queue were closed.
     stopOnTerminationSignals: false,

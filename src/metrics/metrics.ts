@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Settled } from '../core/batcher';
 import { DomainError } from '../core/errors';
+import { heapUsedAfterFullGc, watchFullGc } from './heap-after-gc';
 
 /** What the live delivery reports when asked: open sockets, running subscriptions, messages sent so far. */
 export interface LiveFigures {
@@ -56,6 +57,16 @@ export class Metrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'auction_' });
+    watchFullGc();
+    new Gauge({
+      name: 'auction_nodejs_heap_used_after_full_gc_bytes',
+      help: 'V8 heap in use (young generation aside) right after the latest full collection: the live objects; climbing under a steady load means a leak (0 before the first)',
+      registers: [this.registry],
+      collect() {
+        const bytes = heapUsedAfterFullGc();
+        if (bytes !== null) this.set(bytes);
+      },
+    });
     // `collect` runs with the metric as `this`: the sources are reached through these.
     const live = () => this.live?.() ?? null;
     const queues = () => this.queues?.() ?? null;

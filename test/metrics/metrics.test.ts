@@ -1,8 +1,12 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { BID_PLACED, auction, bid, probeBid, ready, socketsClosedAfterEach } from '../live/support';
 import { startTestApp } from '../helpers/app';
 import { appWithPlatform } from '../helpers/world';
 
 const TOKEN = 'metrics-token-for-the-tests';
+const HEAP_AFTER_GC = 'auction_nodejs_heap_used_after_full_gc_bytes';
 const world = appWithPlatform({ accounts: 2, env: { METRICS_TOKEN: TOKEN, JOBS: 'on' } });
 const sockets = socketsClosedAfterEach();
 
@@ -73,6 +77,24 @@ describe('GET /metrics', () => {
     expect(sample(text, 'auction_db_pool_connections{state="used"}')).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'auction_db_pool_connections{state="free"}')! + sample(text, 'auction_db_pool_connections{state="used"}')!).toBeGreaterThan(0);
     expect(sample(text, 'auction_db_pool_connections{state="pending"}')).toBe(0);
+  });
+
+  it('reports the heap the live objects take after the latest full collection', async () => {
+    // A full collection on demand, as `node --expose-gc` gives it; the observer hears of it a turn later.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const collected = async () => {
+      gc();
+      await sleep(50);
+      return sample(await scrape(), HEAP_AFTER_GC)!;
+    };
+    const kept: { objects?: { i: number }[] } = { objects: Array.from({ length: 2_000_000 }, (_, i) => ({ i })) };
+    const holding = await collected();
+    delete kept.objects;
+    const released = await collected();
+    expect(released).toBeGreaterThan(0);
+    // Two million small objects and their array: some 75 MB here, which the second collection freed.
+    expect(holding - released).toBeGreaterThan(25 * 1024 * 1024);
   });
 
   it('needs the METRICS_TOKEN from a caller that is not loopback (a forwarded request is not)', async () => {
