@@ -10,6 +10,16 @@ export type Rows = Record<string, unknown>[];
 export interface Statement {
   text: string;
   params?: readonly unknown[];
+  /**
+   * Planned afresh for its values at every run (sent unnamed), for a statement whose best plan
+   * depends on them: a listing's filters. A named statement is planned generically after its
+   * fifth run when that plan's estimate looks cheaper, and a generic range's estimate is a guess:
+   * `country = $1 and year between $2 and $3`, newest first, was then read through the (country,
+   * year) index and sorted, 5,286 of 100,000 lots (7 ms in bench/lots.mjs), where its values'
+   * plan walks the start-time index through a few hundred. A listing's many texts (one per mix
+   * of filters) would also use up the names the hot paths keep.
+   */
+  customPlan?: boolean;
 }
 
 /** What the hot paths may do inside `rawTransaction`, besides reading what the opening answered. */
@@ -107,6 +117,7 @@ function prepared(statement: Statement): Prepared {
     text += `$${i + 1}${rest}`;
   }
   const types = params.map(typeOf);
+  if (statement.customPlan) return { name: '', text, types, values: params.slice() };
   const key = `${types.join(',')}:${text}`;
   let name = names.get(key);
   if (name === undefined && names.size < NAMED_LIMIT) {
