@@ -148,6 +148,8 @@ export const GENERIC_PLANS: Statement = { text: `select set_config('plan_cache_m
 class Pipeline implements Submittable {
   readonly results: { rows: Rows; rowCount: number | null }[] = [];
   private fields: { name: string; parse: (value: string) => unknown }[] = [];
+  /** Every row of a result starts as a copy of this one, so that all share one shape (as `pg`'s rows do). */
+  private emptyRow: Record<string, unknown> = {};
   private rows: Rows = [];
   private error: unknown = null;
 
@@ -182,11 +184,16 @@ class Pipeline implements Submittable {
 
   handleRowDescription(message: { fields: Field[] }): void {
     this.fields = message.fields.map((f) => ({ name: f.name, parse: this.connection.getTypeParser(f.dataTypeID, f.format) }));
+    this.emptyRow = Object.fromEntries(this.fields.map((f) => [f.name, null]));
   }
 
   handleDataRow(message: { fields: (string | null)[] }): void {
-    const row: Record<string, unknown> = {};
-    message.fields.forEach((value, i) => (row[this.fields[i].name] = value === null ? null : this.fields[i].parse(value)));
+    const row = { ...this.emptyRow };
+    const values = message.fields;
+    for (let i = 0; i < values.length; i++) {
+      const value = values[i];
+      if (value !== null) row[this.fields[i].name] = this.fields[i].parse(value);
+    }
     this.rows.push(row);
   }
 
