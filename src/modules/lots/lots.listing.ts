@@ -73,8 +73,10 @@ export class LotListing {
   private async read(ctx: RequestContext, filter: LotFilter, byPrice: boolean, statement: (where: Sql) => Sql): Promise<{ rates: Map<string, Decimal>; rows: Rows }> {
     const currency = filter.currency ?? DEFAULT_PRICE_CURRENCY;
     if (filter.tab && !ctx.caller) throw unauthenticated('unauthenticated', 'filter[tab] needs a signature or bearer token');
-    const where = (targetRate?: string) => lotConditions(filter, { callerId: ctx.caller?.accountId ?? null, targetRate, byPrice, now: new Date() });
-    const filtered = (targetRate?: string) => ({ ...sql.render(statement(where(targetRate))), customPlan: true });
+    const filtered = (targetRate?: string) => {
+      const { where, planPerValues } = lotConditions(filter, { callerId: ctx.caller?.accountId ?? null, targetRate, byPrice, now: new Date() });
+      return { ...sql.render(statement(where)), customPlan: planPerValues };
+    };
     if (!filter.price) {
       const [stored, { rows }] = await rawQuery(ctx.em, sql.render(RATES_QUERY), filtered());
       return { rates: checkedRates(currency, stored.rows), rows };
