@@ -12,31 +12,46 @@ export interface GraphQLContext {
   signal?: AbortSignal;
 }
 
+/** Each context's loaders, kept beside it: a context stays as it was made (resolvers never write to it). */
+const loadersOf = new WeakMap<LazyLoadersContext, Loaders>();
+
+/**
+ * Its loaders are made on first use: a page of lots without relations, or an event of a
+ * subscription whose fields read none, never reads them. The getter is the class's, not the
+ * object's own: Apollo copies each request's context with Object.assign, which would read it.
+ */
+class LazyLoadersContext implements GraphQLContext {
+  constructor(
+    readonly ctx: RequestContext,
+    readonly services: Services,
+    readonly signal?: AbortSignal,
+  ) {}
+
+  get loaders(): Loaders {
+    let loaders = loadersOf.get(this);
+    if (!loaders) loadersOf.set(this, (loaders = createLoaders(this.ctx.em, this.signal)));
+    return loaders;
+  }
+}
+
 export function graphqlContext(ctx: RequestContext, services: Services, signal?: AbortSignal): GraphQLContext {
-  return { ctx, services, loaders: createLoaders(ctx.em, signal), signal };
+  return new LazyLoadersContext(ctx, services, signal);
 }
 
 /**
- * A subscription's context, whose entity manager and loaders are made on first use: thousands of
- * subscribers of a context-free subscription never read the loaders, and would otherwise each
- * hold a set of DataLoaders for as long as they stay subscribed.
+ * A subscription's context, whose entity manager (and loaders) are made on first use: thousands
+ * of subscribers of a context-free subscription never read them, and would otherwise each hold an
+ * entity manager and a set of DataLoaders for as long as they stay subscribed.
  */
 export function lazyGraphqlContext(ctx: Omit<RequestContext, 'em'>, fork: () => EntityManager, services: Services): GraphQLContext {
   let em: EntityManager | undefined;
-  let loaders: Loaders | undefined;
   const lazy: RequestContext = {
     ...ctx,
     get em() {
       return (em ??= fork());
     },
   };
-  return {
-    ctx: lazy,
-    services,
-    get loaders() {
-      return (loaders ??= createLoaders(lazy.em));
-    },
-  };
+  return graphqlContext(lazy, services);
 }
 
 /**

@@ -112,18 +112,36 @@ export function checkCost(
   return cost;
 }
 
-/** The limit over HTTP: a refused operation answers 400 (Apollo reads `extensions.http`) and runs nothing. */
+/** Variable sets remembered per document as within the limits; the oldest is forgotten first. */
+const PASSED_PER_DOCUMENT = 100;
+/** Variables longer than this (as JSON) are costed every time rather than kept. */
+const LONGEST_REMEMBERED_VARIABLES = 1000;
+
+/**
+ * The limit over HTTP: a refused operation answers 400 (Apollo reads `extensions.http`) and runs
+ * nothing. Apollo keeps one parsed document per query text (its document store), so a query asked
+ * again with the same variables is known to pass without walking it again: the walk cost a tenth
+ * of a listing's time in the service (bench/lots.mjs profile).
+ */
 export function costLimit(limits: CostLimits): ApolloServerPlugin<GraphQLContext> {
+  const passed = new WeakMap<DocumentNode, Set<string>>();
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ schema, document, request, operationName }) {
+          const key = `${operationName ?? ''}:${JSON.stringify(request.variables ?? null)}`;
+          const known = passed.get(document);
+          if (known?.has(key)) return;
           try {
             checkCost(schema, document, request.variables, operationName, limits);
           } catch (err) {
             if (!(err instanceof DomainError)) throw err;
             throw new GraphQLError(err.message, { originalError: err, extensions: { http: { status: 400 } } });
           }
+          if (key.length > LONGEST_REMEMBERED_VARIABLES) return;
+          const kept = known ?? new Set<string>();
+          if (kept.size >= PASSED_PER_DOCUMENT) kept.delete(kept.values().next().value as string);
+          passed.set(document, kept.add(key));
         },
       };
     },

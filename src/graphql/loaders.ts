@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Account } from '../modules/accounts/accounts.entity';
+import type { Account } from '../modules/accounts/accounts.entity';
+import { accountsByIds } from '../modules/accounts/accounts.sql';
 import { Deposit, Participant, WinnerDetails } from '../modules/trading/trading.entity';
 import { Callback, Star } from '../modules/watchlist/watchlist.entity';
 import { Lot } from '../modules/lots/lots.entity';
@@ -33,7 +34,7 @@ export function createLoaders(em: EntityManager, signal?: AbortSignal) {
   return {
     account: new DataLoader<string, Account | null>(async (ids) => {
       signal?.throwIfAborted();
-      const rows = new Map((await em.find(Account, { id: { $in: [...ids] } })).map((a) => [a.id, a]));
+      const rows = new Map((await accountsByIds(em, ids)).map((a) => [a.id, a]));
       return ids.map((id) => rows.get(id) ?? null);
     }),
     participant: new DataLoader<string, Participant | null>(async (ids) => {

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
-import { buildSchemaSync, type NonEmptyArray } from 'type-graphql';
+import { buildSchemaSync, getMetadataStorage, type NonEmptyArray } from 'type-graphql';
 import { MODULES } from '../modules';
 import { guardArguments } from './argument-guard';
 import { stopWhenClientGone } from './cancellation';
@@ -21,7 +21,21 @@ const NO_TOPICS = {
   },
 };
 
+/**
+ * type-graphql gives every plain field (a property, no resolver method) a resolver of its own that
+ * runs the field's middlewares and auth checks before reading the property. A type whose fields
+ * have neither reads them as its `simpleResolvers` option says, through graphql-js's default
+ * resolver: a page of 20 lots of 22 fields is 440 calls fewer, each through two wrappers (this
+ * one, and the cancellation check of `stopWhenClientGone`, which wraps fields with a resolver).
+ */
+function plainFieldsReadDirectly(): void {
+  const storage = getMetadataStorage();
+  const guarded = new Set([...storage.middlewares, ...storage.authorizedFields].map((m) => m.target));
+  for (const type of storage.objectTypes) if (!guarded.has(type.target)) type.simpleResolvers ??= true;
+}
+
 export function buildAppSchema(): GraphQLSchema {
+  plainFieldsReadDirectly();
   const [first, ...rest] = MODULES.flatMap((m) => m.resolvers ?? []);
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   const resolvers: NonEmptyArray<Function> = [first, ...rest];

@@ -71,6 +71,17 @@ describe('rawQuery', () => {
     expect(prepared).toEqual([{ n: 1 }]);
   });
 
+  it('sends a statement marked customPlan unnamed, so that no run of it is planned generically (a listing sorted 5,000 lots so)', async () => {
+    const em = orm.em.fork() as EntityManager;
+    const listing = { text: 'select ?::int * 2 as doubled /* planned for its values */', customPlan: true };
+    // Past the fifth run, a named statement may be planned generically.
+    for (const n of [1, 2, 3, 4, 5, 6, 7]) {
+      await expect(rawQuery(em, { ...listing, params: [n] })).resolves.toEqual([expect.objectContaining({ rows: [{ doubled: n * 2 }] })]);
+    }
+    const [{ rows: prepared }] = await rawQuery(em, { text: `select count(*)::int as n from pg_prepared_statements where statement like '%planned for its values */'` });
+    expect(prepared).toEqual([{ n: 0 }]);
+  });
+
   it('parses a statement afresh on the connection where a failed pipeline skipped its parse', async () => {
     // A pool of one connection of its own, apart from the sessions the test above terminates.
     const own = await openDatabase(db.url, 1);

@@ -72,14 +72,17 @@ export class LotListing {
   private async read(ctx: RequestContext, filter: LotFilter, statement: (where: Sql) => Sql): Promise<{ rates: Map<string, Decimal>; rows: Rows }> {
     const currency = filter.currency ?? DEFAULT_PRICE_CURRENCY;
     if (filter.tab && !ctx.caller) throw unauthenticated('unauthenticated', 'filter[tab] needs a signature or bearer token');
-    const where = (targetRate?: string) => lotConditions(filter, { callerId: ctx.caller?.accountId ?? null, targetRate, now: new Date() });
+    const filtered = (targetRate?: string) => {
+      const { where, planPerValues } = lotConditions(filter, { callerId: ctx.caller?.accountId ?? null, targetRate, now: new Date() });
+      return { ...sql.render(statement(where)), customPlan: planPerValues };
+    };
     if (!filter.price) {
-      const [stored, { rows }] = await rawQuery(ctx.em, sql.render(RATES_QUERY), sql.render(statement(where())));
+      const [stored, { rows }] = await rawQuery(ctx.em, sql.render(RATES_QUERY), filtered());
       return { rates: checkedRates(currency, stored.rows), rows };
     }
     const [stored] = await rawQuery(ctx.em, sql.render(RATES_QUERY));
     const rates = checkedRates(currency, stored.rows);
-    const [{ rows }] = await rawQuery(ctx.em, sql.render(statement(where((rates.get(currency) as Decimal).toString()))));
+    const [{ rows }] = await rawQuery(ctx.em, filtered((rates.get(currency) as Decimal).toString()));
     return { rates, rows };
   }
 

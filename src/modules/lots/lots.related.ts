@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../core/context';
 import { isStaffOf, seesLotRow, seesWinnerDetails } from '../../core/policies';
-import { Account } from '../accounts/accounts.entity';
+import type { Account } from '../accounts/accounts.entity';
+import { accountsByIds } from '../accounts/accounts.sql';
 import { Bid } from '../bids/bids.entity';
 import { seenBids, type SeenBid } from '../bids/bids.view';
 import { unreadPerLot } from '../messages/messages.listing';
@@ -70,7 +71,7 @@ export async function loadRelated(ctx: RequestContext, lots: Lot[], relations: R
     related.shownCallbacks.forEach((c) => accountIds.add(c.accountId));
   }
   if (accountIds.size) {
-    for (const account of await ctx.em.find(Account, { id: { $in: [...accountIds] } })) {
+    for (const account of await accountsByIds(ctx.em, [...accountIds])) {
       related.accounts.set(account.id, { account, full: ctx.caller?.accountId === account.id || isStaffOf(ctx.caller, account.platformId) });
     }
   }

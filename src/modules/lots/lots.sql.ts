@@ -60,15 +60,24 @@ export interface ConditionContext {
   now: Date;
 }
 
-/** WHERE conditions for a filter; every value travels as a parameter. */
-export function lotConditions(f: LotFilter, c: ConditionContext): Sql {
+/**
+ * WHERE conditions for a filter; every value travels as a parameter. `planPerValues`: some
+ * condition's selectivity is a fixed guess without its value (a range, a pattern, a text search),
+ * so a generic plan of the statement may read the lots the wrong way (db/raw.ts, `customPlan`).
+ */
+export function lotConditions(f: LotFilter, c: ConditionContext): { where: Sql; planPerValues: boolean } {
   const parts: Sql[] = [];
+  let planPerValues = false;
   const add = (condition: Sql) => parts.push(condition);
+  const guessed = (condition: Sql) => {
+    planPerValues = true;
+    add(condition);
+  };
   const range = <T extends number | Money>(expr: Sql, r: Range<T> | undefined) => {
     if (!r) return;
     const value = (v: T): unknown => (typeof v === 'number' ? v : v.toFixed(2));
-    if (r.min !== null) add(sql`${expr} >= ${value(r.min)}`);
-    if (r.max !== null) add(sql`${expr} <= ${value(r.max)}`);
+    if (r.min !== null) guessed(sql`${expr} >= ${value(r.min)}`);
+    if (r.max !== null) guessed(sql`${expr} <= ${value(r.max)}`);
   };
   const related = (table: Sql, extra: Sql = sql`true`) => sql`exists (select 1 from ${table} x where x.lot_id = l.id and ${extra})`;
   const flag = (value: boolean | undefined, yes: Sql) => {
@@ -90,15 +99,15 @@ export function lotConditions(f: LotFilter, c: ConditionContext): Sql {
   if (f.wheel) add(sql`l.wheel = ${f.wheel}`);
   range(sql`l.year`, f.year);
   range(sql`l.engine_volume`, f.engineVolume);
-  if (f.price) priceRange(f.price, c, add);
+  if (f.price) priceRange(f.price, c, guessed);
   if (f.transmission) add(sql`upper(l.transmission) = upper(${f.transmission})`);
   if (f.fuel) add(sql`l.fuel_type in (${sql.list(f.fuel)})`);
   if (f.maker) add(sql`lower(l.maker) = lower(${f.maker})`);
   if (f.model) add(sql`lower(l.model) = lower(${f.model})`);
-  if (f.modelPrefix) add(sql`lower(l.model) like ${startsWith(f.modelPrefix.toLowerCase())} escape '\\'`);
-  if (f.startTime !== undefined) add(sql`l.start_time >= to_timestamp(${f.startTime})`);
-  if (f.trimPartnerA !== undefined) add(sql`not (l.lot_type = 2 and l.start_time < ${new Date(c.now.getTime() + f.trimPartnerA * 1000)})`);
-  if (f.trimPartnerB !== undefined) add(sql`not (l.lot_type = 3 and l.start_time < ${new Date(c.now.getTime() + f.trimPartnerB * 1000)})`);
+  if (f.modelPrefix) guessed(sql`lower(l.model) like ${startsWith(f.modelPrefix.toLowerCase())} escape '\\'`);
+  if (f.startTime !== undefined) guessed(sql`l.start_time >= to_timestamp(${f.startTime})`);
+  if (f.trimPartnerA !== undefined) guessed(sql`not (l.lot_type = 2 and l.start_time < ${new Date(c.now.getTime() + f.trimPartnerA * 1000)})`);
+  if (f.trimPartnerB !== undefined) guessed(sql`not (l.lot_type = 3 and l.start_time < ${new Date(c.now.getTime() + f.trimPartnerB * 1000)})`);
   range(sql`extract(epoch from l.start_time)`, f.timePeriod);
   if (f.yardNumber !== undefined) add(sql`l.yard_number = ${f.yardNumber}`);
   if (f.partnerAStatus) add(sql`l.sale_status in (${sql.list(f.partnerAStatus)})`);
@@ -111,9 +120,9 @@ export function lotConditions(f: LotFilter, c: ConditionContext): Sql {
   if (f.hasParticipantsFrom) {
     add(related(sql`participants`, sql`exists (select 1 from accounts a where a.id = x.account_id and a.platform_id in (${sql.list(f.hasParticipantsFrom)}))`));
   }
-  if (f.isFinished !== undefined) add(f.isFinished ? lotOver(c.now) : lotOpen(c.now));
+  if (f.isFinished !== undefined) guessed(f.isFinished ? lotOver(c.now) : lotOpen(c.now));
   if (f.buyNow !== undefined) add(f.buyNow ? sql`l.buy_now_price > 0` : sql`l.buy_now_price = 0`);
-  if (f.search) add(sql`l.search @@ websearch_to_tsquery('simple', ${f.search})`);
+  if (f.search) guessed(sql`l.search @@ websearch_to_tsquery('simple', ${f.search})`);
   if (f.publisher) add(sql`l.publisher_id in (${sql.list(f.publisher)})`);
   if (f.directSalePublisher) add(sql`(l.lot_type <> 0 or l.publisher_id in (${sql.list(f.directSalePublisher)}))`);
   if (f.organizer) add(sql`l.organizer_id = ${f.organizer}`);
@@ -122,7 +131,7 @@ export function lotConditions(f: LotFilter, c: ConditionContext): Sql {
   flag(f.invoicePaid, related(sql`winner_details`, sql`x.invoice_paid`));
   if (f.tab) add(related(sql`participants`, sql`x.account_id = ${c.callerId} and x.state in (${sql.list(f.tab === 'won' ? WON : LOST)})`));
 
-  return sql.and(parts);
+  return { where: sql.and(parts), planPerValues };
 }
 
 /**
