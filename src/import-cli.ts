@@ -8,12 +8,12 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { readMasterKeypair } from './auth/master';
 import { ConfigError, loadConfig, type Config } from './config';
 import { DomainError } from './core/errors';
+import { ACCOUNT_ID } from './core/ids';
 import { logger } from './core/logger';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded';
 import { migrate, openDatabase } from './db/orm';
 import { AccountType } from './modules/accounts/accounts.entity';
 import { DEFAULT_BATCH_SIZE, IMPORT_SOURCES, importLots, type ImportProgress, type ImportSource, type ImportSummary } from './modules/lots/lots.import';
-import { ACCOUNT_ID } from './core/ids';
 
 const USAGE = `usage: npm run import:lots -- --source partnerA|partnerB [--platform G…] [--batch N] FILE
 

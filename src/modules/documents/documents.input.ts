@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { Untrusted } from '../../core/validate';
 import { ACCOUNT_ID } from '../../core/ids';
+import type { Untrusted } from '../../core/validate';
 
 /** Our ids: 22 random URL-safe characters and the extension of the detected type. */
 export const DOCUMENT_ID = /^[A-Za-z0-9_-]{22}\.(pdf|png|jpg|html)$/;

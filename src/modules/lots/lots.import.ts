@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { invalid } from '../../core/errors';
+import { ACCOUNT_ID } from '../../core/ids';
 import { httpLink } from '../../core/links';
 import { formatMoney, priceInput } from '../../core/money';
 import { AccountType } from '../accounts/accounts.entity';
@@ -10,7 +11,6 @@ import { LotType } from './lots.entity';
 import { PARTNER_A_STATUS_VALUES } from './lots.filter.table';
 import { detailsSchema } from './lots.input';
 import { detailColumns, lotNameOf } from './lots.draft';
-import { ACCOUNT_ID } from '../../core/ids';
 
 /**
  * Import of external-source lots (INTERFACE.md §2.3, PROTOCOL.md §5: lot_type 2 partnerA,

@@ -1,7 +1,7 @@
 import { DomainError, type ErrorItem } from '../../core/errors';
+import { ACCOUNT_ID } from '../../core/ids';
 import type { ParsedQuery, QuerySpec } from '../../rest/query';
 import { DEFAULT_MESSAGE_PAGE_SIZE, MAX_SEARCH_LENGTH, MESSAGE_SORTS } from './messages.input';
-import { ACCOUNT_ID } from '../../core/ids';
 
 const account = { kind: 'string', max: 56 } as const;
 const accounts = { kind: 'list', item: ACCOUNT_ID } as const;
