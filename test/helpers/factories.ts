@@ -83,3 +83,6 @@ export async function insertSigner(orm: MikroORM, accountId: string, signer: Key
   em.create(AccountSigner, { accountId, signerKey: signer.publicKey() });
   await em.flush();
 }
+
+/** An account id of the same shape as `id` that no account has: its last character changed. */
+export const absentAccountId = (id: string) => id.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));

@@ -1,5 +1,5 @@
 import { startTestApp, type TestApp } from '../helpers/app';
-import { createAccount, type CreatedAccount } from '../helpers/factories';
+import { absentAccountId, createAccount, type CreatedAccount } from '../helpers/factories';
 import { createLot, DIRECT_SALE, ENG_LOT } from '../helpers/lots';
 import type { Lot } from '../../src/modules/lots/lots.entity';
 import { makeWorld, sent, unreadCount, type World } from './messages.helpers';
@@ -162,7 +162,7 @@ describe('PATCH /accounts/{id}/messages/', () => {
   it('answers 401 unsigned, 404 for an unknown account, 400 for malformed attributes or an unknown lot', async () => {
     expect((await t.client.patch(`/accounts/${seller.id}/messages/`, { data: { attributes: { sender: w.buyer.id, lot_id: car.id } } })).status).toBe(401);
     const other = await createAccount(t, w.platform);
-    const ghost = other.id.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+    const ghost = absentAccountId(other.id);
     const missing = await markRead(seller.keypair, ghost, { sender: w.buyer.id, lot_id: car.id });
     expect(missing.status).toBe(404);
     expect(missing.body.errors[0].code).toBe('account_not_found');
