@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freshDatabase } from './db.mjs';
-import { memoryOf, startService } from './service.mjs';
+import { memoryOf, metricOf, startService } from './service.mjs';
 
 const require = createRequire(import.meta.url);
 const { Keypair } = require('@stellar/stellar-sdk');
@@ -24,20 +24,14 @@ const SUBSCRIBERS = Number(process.env.BENCH_SOAK_SUBSCRIBERS ?? 200);
 const mb = (bytes) => (bytes === null || bytes === undefined || Number.isNaN(bytes) ? null : +(bytes / 1048576).toFixed(1));
 const marks = [];
 
-/** One sample of a service's /metrics, by name (the first series of that name). */
-function metric(text, name) {
-  const m = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
-  return m ? Number(m[1]) : null;
-}
-
 /** The memory of a service child process now; the heap figures come from its /metrics. */
 async function serviceMemory({ pid, port }) {
-  const text = await fetch(`http://127.0.0.1:${port}/metrics`).then((r) => (r.ok ? r.text() : ''), () => '');
+  const base = `http://127.0.0.1:${port}`;
   return {
     rssMb: +(memoryOf(pid).rss / 1024).toFixed(1),
-    heapUsedMb: mb(metric(text, 'auction_nodejs_heap_size_used_bytes')),
+    heapUsedMb: mb(await metricOf(base, 'auction_nodejs_heap_size_used_bytes')),
     // 0 until the first full collection.
-    heapAfterFullGcMb: mb(metric(text, 'auction_nodejs_heap_used_after_full_gc_bytes') || null),
+    heapAfterFullGcMb: mb((await metricOf(base, 'auction_nodejs_heap_used_after_full_gc_bytes')) || null),
   };
 }
 

@@ -27,6 +27,17 @@ export function memoryOf(pid) {
   return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
 }
 
+/**
+ * One series of a service's /metrics (its first sample, whatever its labels), or null when absent or
+ * refused. METRICS_TOKEN is sent when set (a caller that is not on the service's host needs it).
+ */
+export async function metricOf(base, name) {
+  const headers = process.env.METRICS_TOKEN ? { authorization: `Bearer ${process.env.METRICS_TOKEN}` } : {};
+  const text = await fetch(`${base}/metrics`, { headers }).then((r) => (r.ok ? r.text() : ''), () => '');
+  const m = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
+  return m ? Number(m[1]) : null;
+}
+
 /** Starts the service on a database and waits until it is ready; `stop()` ends it with SIGTERM. */
 export async function startService(url, env = {}) {
   const port = await freePort();

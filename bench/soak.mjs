@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { memoryOf, metricOf } from './service.mjs';
 
 const require = createRequire(import.meta.url);
 const { Keypair } = require('@stellar/stellar-sdk');
@@ -192,17 +193,9 @@ const minute = () => +((Date.now() - (DEADLINE - Number(args.minutes) * 60_000))
 // 0 (or absent) until the service's first full collection.
 const toMb = (bytes) => (bytes ? Math.round(bytes / 1048576) : null);
 
-/** One series of the service's /metrics (its first sample), or null when absent or refused. */
-async function metric(name) {
-  const headers = process.env.METRICS_TOKEN ? { authorization: `Bearer ${process.env.METRICS_TOKEN}` } : {};
-  const text = await fetch(`${BASE}/metrics`, { headers }).then((r) => (r.ok ? r.text() : ''), () => '');
-  const m = new RegExp(`^${name} (\\S+)$`, 'm').exec(text);
-  return m ? Number(m[1]) : null;
-}
-
 async function sampleMemory() {
-  const heap = await metric('auction_nodejs_heap_used_after_full_gc_bytes');
-  const kb = args.pid ? Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${args.pid}/status`, 'utf8'))?.[1]) : null;
+  const heap = await metricOf(BASE, 'auction_nodejs_heap_used_after_full_gc_bytes');
+  const kb = args.pid ? memoryOf(args.pid).rss : null;
   stats.memory.push({ minute: minute(), heapAfterFullGcMb: toMb(heap), rssMb: kb === null ? null : Math.round(kb / 1024) });
 }
 
