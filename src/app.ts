@@ -22,6 +22,7 @@ import { graphqlErrorFormatter, internalErrorRequestId } from './graphql/errors'
 import { selfRegistrationGuard } from './graphql/guards';
 import { graphiqlRoutes, withGraphiql } from './graphql/graphiql';
 import { apolloKoa } from './graphql/koa';
+import { jitGateway } from './graphql/jit';
 import { buildAppSchema } from './graphql/schema';
 import { serveGraphqlWs } from './graphql/ws';
 import { refreshRates } from './modules/currency/currency.refresh';
@@ -90,7 +91,7 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
   const limiter = services.rateLimits;
   const costLimits = { maxCost: config.GRAPHQL_MAX_COST, maxDepth: config.GRAPHQL_MAX_DEPTH, maxTokens: config.GRAPHQL_MAX_TOKENS };
   const apollo = new ApolloServer<GraphQLContext>({
-    schema,
+    gateway: jitGateway(schema),
     formatError: graphqlErrorFormatter(null),
     includeStacktraceInErrorResponses: false,
     // POST /graphql is public and anonymous callers may introspect (PROTOCOL.md §9); Apollo
