@@ -7,7 +7,8 @@ COPY src ./src
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production PORT=8080 DATA_DIR=/data
+# glibc's malloc arenas: docs/operations.md, "Memory".
+ENV NODE_ENV=production PORT=8080 DATA_DIR=/data MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist

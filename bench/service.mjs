@@ -50,6 +50,8 @@ export async function startService(url, env = {}) {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: mkdtempSync(path.join(tmpdir(), 'bench-service-')),
+      // As `npm start` and the image run it (docs/operations.md, "Memory").
+      MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
       MASTER_SEED: Keypair.random().secret(),
       // A log line per request would be part of what is measured; warnings still show.
       LOG_LEVEL: 'warn',
