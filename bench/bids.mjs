@@ -244,7 +244,10 @@ export async function bidsBench() {
     const hotDirect = await measured(() => drive(CLIENTS, sqlBid(hotLot)));
     const hotHttp = await serverPhase(hotLot);
     await markMemory('bids', 'after one hot lot', service);
-    result['one hot lot'] = { http: hotHttp, directSql: hotDirect, acceptedRatioToDirect: +(hotHttp.acceptedPerSecond / Math.max(1, hotDirect.acceptedPerSecond)).toFixed(3) };
+    // The direct clients race for one row and most of their amounts arrive after a higher one
+    // (refused): its accepted bids tell the order of the race, its transactions (accepted or
+    // refused, each locking the row) what the database does for one lot.
+    result['one hot lot'] = { http: hotHttp, directSql: hotDirect, acceptedRatioToDirectTransactions: +(hotHttp.acceptedPerSecond / Math.max(1, hotDirect.attemptsPerSecond)).toFixed(3) };
     const spreadDirect = await measured(() => drive(CLIENTS, sqlBid(anyLot)));
     const spreadContract = await measured(() => drive(CLIENTS, contractSqlBid(anyLot)));
     const spreadHttp = await serverPhase(anyLot);
@@ -267,7 +270,7 @@ export async function bidsBench() {
         { text: `${broken} lots breaking the invariants (all lots, after every phase)`, ok: broken === 0 },
       ]),
       goal('goal 2, bids on one hot lot', [
-        { text: `${hotHttp.acceptedPerSecond}/s ≥ 2,500/s (${result['one hot lot'].acceptedRatioToDirect}× the hot-lot direct SQL, ${hotDirect.acceptedPerSecond}/s same run)`, ok: hotHttp.acceptedPerSecond >= 2500 },
+        { text: `${hotHttp.acceptedPerSecond}/s ≥ 2,500/s (${result['one hot lot'].acceptedRatioToDirectTransactions}× the hot-lot direct SQL's ${hotDirect.attemptsPerSecond} transactions/s, ${hotDirect.acceptedPerSecond}/s of them accepted, same run)`, ok: hotHttp.acceptedPerSecond >= 2500 },
         { text: `p99 ${hotHttp.p99Ms} ms ≤ 50 ms`, ok: hotHttp.p99Ms <= 50 },
         { text: `${hotHttp.failed} 5xx`, ok: hotHttp.failed === 0 },
       ]),
