@@ -5,11 +5,13 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 /** How many times a document runs through graphql-js before it is compiled. */
 const RUNS_BEFORE_COMPILING = 2;
 
-/** A document's runs so far, and its operations once compiled, by name ('' when it has one). */
-interface Plans {
-  runs: number;
-  compiled: Map<string, CompiledQuery>;
-}
+/**
+ * Compiled operations kept, the least recently used dropped first. A plan holds some 35 KB of
+ * heap before it runs, more once V8 has compiled it; kept for as long as Apollo keeps their
+ * documents (4 MiB of them), a soak whose queries carried literal ids kept 24 MB of plans. Clients
+ * that pass variables use a few dozen operations.
+ */
+const PLANS_KEPT = 128;
 
 /**
  * graphql-jit's errors carry no `extensions` object where graphql-js's always do, and Apollo's
@@ -32,20 +34,31 @@ function asGraphqlJsErrors(result: ExecutionResult): ExecutionResult {
  * beyond REST, and compiled pages took about half that extra CPU. A document is compiled only once it
  * comes back: a one-off text, which any caller may send, costs no compilation. Apollo Server 4+
  * takes a custom executor only through its gateway option; parsing, validation, plugins and error
- * formatting stay Apollo's. Compiled plans live as long as Apollo's document store keeps the
- * parsed document they were made from.
+ * formatting stay Apollo's.
  */
 export function jitGateway(schema: GraphQLSchema): GatewayInterface {
-  const plans = new WeakMap<DocumentNode, Plans>();
-  const executor: GatewayExecutor = async ({ document, operationName, request, context }) => {
-    let known = plans.get(document);
-    if (!known) plans.set(document, (known = { runs: 0, compiled: new Map() }));
-    const name = operationName ?? '';
-    let plan = known.compiled.get(name);
-    if (!plan && ++known.runs > RUNS_BEFORE_COMPILING) {
-      const made = compileQuery(schema, document, operationName ?? undefined);
-      if (isCompiledQuery(made)) known.compiled.set(name, (plan = made));
+  const runs = new WeakMap<DocumentNode, number>();
+  /** By operation name and query hash, the least recently used first. */
+  const plans = new Map<string, CompiledQuery>();
+  const planOf = (document: DocumentNode, operationName: string | null, queryHash: string): CompiledQuery | null => {
+    const key = `${operationName ?? ''}\n${queryHash}`;
+    const kept = plans.get(key);
+    if (kept) {
+      plans.delete(key);
+      plans.set(key, kept);
+      return kept;
     }
+    const seen = (runs.get(document) ?? 0) + 1;
+    runs.set(document, seen);
+    if (seen <= RUNS_BEFORE_COMPILING) return null;
+    const made = compileQuery(schema, document, operationName ?? undefined);
+    if (!isCompiledQuery(made)) return null;
+    plans.set(key, made);
+    if (plans.size > PLANS_KEPT) plans.delete(plans.keys().next().value as string);
+    return made;
+  };
+  const executor: GatewayExecutor = async ({ document, operationName, queryHash, request, context }) => {
+    const plan = planOf(document, operationName, queryHash);
     const variables = request.variables ?? {};
     if (!plan) return execute({ schema, document, contextValue: context, variableValues: variables, operationName });
     return asGraphqlJsErrors(await plan.query(undefined, context, variables));
