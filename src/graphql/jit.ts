@@ -1,15 +1,16 @@
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
 import { execute, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { LRUCache } from 'lru-cache';
 
 /** How many times a document runs through graphql-js before it is compiled. */
 const RUNS_BEFORE_COMPILING = 2;
 
 /**
  * Compiled operations kept, the least recently used dropped first. A plan holds some 35 KB of
- * heap before it runs, more once V8 has compiled it; kept for as long as Apollo keeps their
- * documents (4 MiB of them), a soak whose queries carried literal ids kept 24 MB of plans. Clients
- * that pass variables use a few dozen operations.
+ * heap before it runs, more once it has: kept beside every document of Apollo's store (4 MiB of
+ * documents), the plans of a soak whose queries carried literal ids took 24 MB. Clients that pass
+ * variables use a few dozen operations.
  */
 const PLANS_KEPT = 128;
 
@@ -31,30 +32,25 @@ function asGraphqlJsErrors(result: ExecutionResult): ExecutionResult {
  * Executes operations through graphql-jit, which compiles a document once into a function that
  * resolves and serialises its fields without graphql-js's per-field interpretation: in a profile
  * of bench/lots.mjs, graphql-js's execution was most of what a page of lots costs over GraphQL
- * beyond REST, and compiled pages took about half that extra CPU. A document is compiled only once it
- * comes back: a one-off text, which any caller may send, costs no compilation. Apollo Server 4+
- * takes a custom executor only through its gateway option; parsing, validation, plugins and error
- * formatting stay Apollo's.
+ * beyond REST, and compiled pages cost about half that extra CPU. A document is compiled only
+ * once it comes back: a one-off text, which any caller may send, costs no compilation. Apollo
+ * Server 4+ takes a custom executor only through its gateway option; parsing, validation, plugins
+ * and error formatting stay Apollo's.
  */
 export function jitGateway(schema: GraphQLSchema): GatewayInterface {
   const runs = new WeakMap<DocumentNode, number>();
-  /** By operation name and query hash, the least recently used first. */
-  const plans = new Map<string, CompiledQuery>();
+  /** By operation name and query hash. */
+  const plans = new LRUCache<string, CompiledQuery>({ max: PLANS_KEPT });
   const planOf = (document: DocumentNode, operationName: string | null, queryHash: string): CompiledQuery | null => {
     const key = `${operationName ?? ''}\n${queryHash}`;
     const kept = plans.get(key);
-    if (kept) {
-      plans.delete(key);
-      plans.set(key, kept);
-      return kept;
-    }
+    if (kept) return kept;
     const seen = (runs.get(document) ?? 0) + 1;
     runs.set(document, seen);
     if (seen <= RUNS_BEFORE_COMPILING) return null;
     const made = compileQuery(schema, document, operationName ?? undefined);
     if (!isCompiledQuery(made)) return null;
     plans.set(key, made);
-    if (plans.size > PLANS_KEPT) plans.delete(plans.keys().next().value as string);
     return made;
   };
   const executor: GatewayExecutor = async ({ document, operationName, queryHash, request, context }) => {
