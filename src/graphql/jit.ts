@@ -7,7 +7,7 @@ import { LRUCache } from 'lru-cache';
 const RUNS_BEFORE_COMPILING = 2;
 
 /**
- * Compiled operations kept, the least recently used dropped first. A plan holds some 35 KB of
+ * Compiled operations kept, the least recently used dropped first. A plan holds about 33 KB of
  * heap before it runs, more once it has: kept beside every document of Apollo's store (4 MiB of
  * documents), the plans of a soak whose queries carried literal ids took 24 MB. Clients that pass
  * variables use a few dozen operations.
