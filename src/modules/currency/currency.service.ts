@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import Decimal from 'decimal.js';
 import type { RequestContext } from '../../core/context';
 import { DomainError, forbidden, invalid, type ErrorItem } from '../../core/errors';
-import { formatMoney, Money, parseMoney } from '../../core/money';
+import { asMoney, formatMoney, Money, parseMoney } from '../../core/money';
 import { isStaffOfAnyPlatform, requireCaller } from '../../core/policies';
 import { CURRENCIES } from '../accounts/accounts.input';
 import { rowsOf } from '../../db/query';
@@ -18,7 +18,7 @@ export type Converter = (amount: Decimal.Value, from: string, to: string) => Mon
 /** Converts through EUR with the stored rates; results are rounded half-up to two decimals. */
 export function converterOf(rates: Map<string, Decimal>): Converter {
   return (amount, from, to) => {
-    const value = new Money(amount);
+    const value = asMoney(amount);
     if (from === to) return value.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
     const fromRate = rates.get(from);
     const toRate = rates.get(to);
