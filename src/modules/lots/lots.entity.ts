@@ -134,6 +134,12 @@ export class Lot {
   updatedAt: Date = new Date();
 }
 
+/** The columns copied out of `details` for filters and sorts: no page shows them (`details` does). */
+type FilterColumns = 'country' | 'city' | 'year' | 'maker' | 'model' | 'vin' | 'wheel' | 'fuelType' | 'transmission' | 'registered' | 'engineVolume' | 'sourceLotId' | 'yardNumber' | 'saleStatus';
+
+/** A lot as a page of lots shows it: every column but the filters' copies of its details. */
+export type ListedLot = Omit<Lot, FilterColumns>;
+
 /**
  * The highest bid as both edges show it: 0.00 until the first accepted bid (PROTOCOL.md §9). The
  * column stays null until then, which is how the first-bid rule tells the first bid.

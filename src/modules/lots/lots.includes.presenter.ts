@@ -6,7 +6,7 @@ import { presentBid } from '../bids/bids.presenter';
 import { presentUnread } from '../messages/messages.presenter';
 import { presentDeposit, presentParticipant, presentWinnerDetails } from '../trading/trading.presenter';
 import type { Star } from '../watchlist/watchlist.entity';
-import type { Lot } from './lots.entity';
+import type { ListedLot } from './lots.entity';
 import { LOT_RELATIONS, type LotRelation, type LotsRelated, type ShownAccount } from './lots.related';
 
 /** The `include` names of the lot endpoints: the relations of a lot as the wire spells them. */
@@ -30,7 +30,7 @@ const accountResource = ({ account, full }: ShownAccount): Resource => ({
 const starId = (s: Star) => `${s.lotId}-${s.accountId}`;
 
 /** What a page of lots shows beside the lots, as JSON:API relationships and included resources (each resource once). */
-export function lotIncludes(lots: Lot[], related: LotsRelated, relations: ReadonlySet<LotRelation>): LotIncludes {
+export function lotIncludes(lots: ListedLot[], related: LotsRelated, relations: ReadonlySet<LotRelation>): LotIncludes {
   const relationships: LotIncludes['relationships'] = new Map(lots.map((l) => [l.id, {}]));
   const relate = (lotId: string, name: string, data: ResourceIdentifier | ResourceIdentifier[] | null) => {
     (relationships.get(lotId) as Record<string, unknown>)[name] = { data };
@@ -44,7 +44,7 @@ export function lotIncludes(lots: Lot[], related: LotsRelated, relations: Readon
       included.push(r);
     }
   };
-  const ofLot = <T extends { lotId: string }>(rows: T[], lot: Lot) => rows.filter((r) => r.lotId === lot.id);
+  const ofLot = <T extends { lotId: string }>(rows: T[], lot: ListedLot) => rows.filter((r) => r.lotId === lot.id);
 
   for (const lot of lots) relate(lot.id, 'callbacks', ofLot(related.callbacks, lot).map((c) => ({ type: 'callbacks', id: c.id })));
   for (const lot of lots) {

@@ -9,9 +9,9 @@ import { Account } from '../accounts/accounts.entity';
 import { keysetPage, planKeyset } from '../../core/cursors';
 import type { KeysetPage } from '../../core/page';
 import { RATES_QUERY, ratesOfRows } from '../currency/currency.sql';
-import type { Lot } from './lots.entity';
 import type { LotFilter } from './lots.filter';
 import type { LotPage } from './lots.input';
+import type { ListedLot } from './lots.entity';
 import { LOT_COLUMNS, lotsOfRows } from './lots.rows';
 import { lotConditions, sortExpression } from './lots.sql';
 
@@ -32,7 +32,7 @@ function checkedRates(currency: string, rows: Rows): Map<string, Decimal> {
 }
 
 /** A page of lots, and the rates to show their prices with: read in one round trip. */
-export interface ListedPage extends KeysetPage<Lot> {
+export interface ListedPage extends KeysetPage<ListedLot> {
   rates: Map<string, Decimal>;
 }
 

@@ -1,6 +1,6 @@
 import { formatMoney, type Money } from '../../core/money';
 import type { Converter } from '../currency/currency.service';
-import { LOT_STATE_NAMES, LOT_TYPE_NAMES, shownHighestBid, type Lot } from './lots.entity';
+import { LOT_STATE_NAMES, LOT_TYPE_NAMES, shownHighestBid, type ListedLot } from './lots.entity';
 import type { LotGql } from './lots.types';
 import type { LotsView } from './lots.service';
 import { shownSteps } from '../rules/increments';
@@ -11,7 +11,7 @@ import { reserveMet } from '../rules/reserve';
  * A lot as GraphQL shows it; its steps are its increment table's band's when it has one. The
  * reserve amount is kept for the `reservePrice` field, which shows it to the lot's managers only.
  */
-export function lotGql(lot: Lot, convert: Converter, currency = lot.currency, increments: readonly IncrementBand[] | null = null): LotGql {
+export function lotGql(lot: ListedLot, convert: Converter, currency = lot.currency, increments: readonly IncrementBand[] | null = null): LotGql {
   const price = (v: Money) => formatMoney(convert(v, lot.currency, currency));
   const maybe = (v: Money | null) => (v === null ? null : price(v));
   const steps = shownSteps(lot, increments);

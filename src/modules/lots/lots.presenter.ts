@@ -6,7 +6,7 @@ import type { Converter } from '../currency/currency.service';
 import { shownSteps } from '../rules/increments';
 import type { IncrementBand } from '../rules/rules.model';
 import { reserveMet } from '../rules/reserve';
-import { LOT_STATE_NAMES, LOT_TYPE_NAMES, shownHighestBid, type Lot } from './lots.entity';
+import { LOT_STATE_NAMES, LOT_TYPE_NAMES, shownHighestBid, type ListedLot } from './lots.entity';
 import type { LotIncludes } from './lots.includes.presenter';
 import type { LotsView } from './lots.service';
 
@@ -22,7 +22,7 @@ export interface LotPresentation {
 }
 
 /** What a lot shows of its reserve: nothing without one, `reserve_met` to all, the amount to its managers. */
-function reserveAttributes(lot: Lot, seesReserve: boolean, price: (v: Money) => string) {
+function reserveAttributes(lot: ListedLot, seesReserve: boolean, price: (v: Money) => string) {
   const met = reserveMet(lot);
   if (met === null) return {};
   return {
@@ -32,7 +32,7 @@ function reserveAttributes(lot: Lot, seesReserve: boolean, price: (v: Money) => 
   };
 }
 
-export function lotAttributes(lot: Lot, p: Pick<LotPresentation, 'currency' | 'convert' | 'increments' | 'seesReserve'>) {
+export function lotAttributes(lot: ListedLot, p: Pick<LotPresentation, 'currency' | 'convert' | 'increments' | 'seesReserve'>) {
   const currency = p.currency ?? lot.currency;
   const price = (v: Money | null) => (v === null ? null : formatMoney(p.convert(v, lot.currency, currency)));
   const steps = shownSteps(lot, p.increments ?? null);
@@ -67,7 +67,7 @@ export function lotAttributes(lot: Lot, p: Pick<LotPresentation, 'currency' | 'c
   };
 }
 
-export function presentLot(lot: Lot, p: LotPresentation): Resource {
+export function presentLot(lot: ListedLot, p: LotPresentation): Resource {
   return {
     type: 'lots',
     id: lot.id,
@@ -80,7 +80,7 @@ export function presentLot(lot: Lot, p: LotPresentation): Resource {
  * Lots in the currency of their view, each with the relationships its includes found (callbacks
  * are always named); `seesReserve` answers, per lot, whether the caller sees its reserve price.
  */
-export function presentLots(view: LotsView, relationships: LotIncludes['relationships'], seesReserve: (lot: Lot) => boolean): Resource[] {
+export function presentLots(view: LotsView, relationships: LotIncludes['relationships'], seesReserve: (lot: ListedLot) => boolean): Resource[] {
   return view.lots.map((lot) => {
     const resource = presentLot(lot, { currency: view.currency, convert: view.convert, callbackIds: [], increments: view.increments?.get(lot.id), seesReserve: seesReserve(lot) });
     return { ...resource, relationships: relationships.get(lot.id) ?? resource.relationships };

@@ -7,7 +7,7 @@ import { seenBids, type SeenBid } from '../bids/bids.view';
 import { unreadPerLot } from '../messages/messages.listing';
 import { Deposit, Participant, WinnerDetails } from '../trading/trading.entity';
 import { Callback, Star } from '../watchlist/watchlist.entity';
-import type { Lot } from './lots.entity';
+import type { ListedLot } from './lots.entity';
 import { bidsOfLots, callbacksOfLots, participantsOfLots } from './lots.related.sql';
 
 export const LOT_RELATIONS = ['participants', 'callbacks', 'platform', 'deposits', 'winnerDetails', 'organizer', 'stars', 'bids', 'messages'] as const;
@@ -45,10 +45,10 @@ export interface LotsRelated {
  * rows (participants, deposits, callbacks, stars, winner details) are kept whole for the lot's
  * managers and, for anyone else, only where they are the caller's own.
  */
-export async function loadRelated(ctx: RequestContext, lots: Lot[], relations: ReadonlySet<LotRelation>): Promise<LotsRelated> {
+export async function loadRelated(ctx: RequestContext, lots: ListedLot[], relations: ReadonlySet<LotRelation>): Promise<LotsRelated> {
   const ids = lots.map((l) => l.id);
   const byId = new Map(lots.map((l) => [l.id, l]));
-  const visible = <T extends { lotId: string; accountId: string }>(rows: T[]) => rows.filter((r) => seesLotRow(ctx.caller, byId.get(r.lotId) as Lot, r.accountId));
+  const visible = <T extends { lotId: string; accountId: string }>(rows: T[]) => rows.filter((r) => seesLotRow(ctx.caller, byId.get(r.lotId) as ListedLot, r.accountId));
   const related: LotsRelated = {
     callbacks: [],
     shownCallbacks: null,
@@ -80,11 +80,11 @@ export async function loadRelated(ctx: RequestContext, lots: Lot[], relations: R
   if (relations.has('stars')) related.stars = visible(await ctx.em.find(Star, { lotId: { $in: ids } }, { orderBy: { createdAt: 'asc' } }));
   if (relations.has('winnerDetails')) {
     const rows = await ctx.em.find(WinnerDetails, { lotId: { $in: ids } });
-    related.winnerDetails = rows.filter((w) => seesWinnerDetails(ctx.caller, byId.get(w.lotId) as Lot));
+    related.winnerDetails = rows.filter((w) => seesWinnerDetails(ctx.caller, byId.get(w.lotId) as ListedLot));
   }
   if (relations.has('bids')) {
     const rows = await bidsOfLots(ctx.em, ids);
-    related.bids = rows.flatMap((b) => seenBids(ctx.caller, byId.get(b.lotId) as Lot, [b]));
+    related.bids = rows.flatMap((b) => seenBids(ctx.caller, byId.get(b.lotId) as ListedLot, [b]));
   }
   if (relations.has('messages')) {
     const caller = ctx.caller;

@@ -1,13 +1,12 @@
 import { Money } from '../../core/money';
 import { timestamp, type Rows } from '../../db/raw';
 import { sql } from '../../db/sql';
-import type { Lot, LotState, LotType } from './lots.entity';
+import type { ListedLot, LotState, LotType } from './lots.entity';
 
-/** The columns of a listed lot, as `lotsOfRows` reads them (the listing reads no more). */
+/** The columns of a listed lot, as `lotsOfRows` reads them (a third of a row's values were the filters' copies). */
 export const LOT_COLUMNS = sql`l.id, l.lot_type, l.lot_state, l.currency, l.start_price, l.buy_now_price, l.deposit, l.min_step, l.max_step,
   l.highest_bid, l.b2b_vehicle_price, l.b2c_vehicle_price, l.b2c_total_price, l.start_time, l.duration, l.end_time, l.organizer_id,
-  l.publisher_id, l.winner_id, l.details, l.country, l.city, l.year, l.maker, l.model, l.vin, l.wheel, l.fuel_type, l.transmission,
-  l.registered, l.engine_volume, l.source_lot_id, l.yard_number, l.sale_status, l.rules_version, l.extensions, l.reserve_price, l.lapsed_at, l.created_at, l.updated_at`;
+  l.publisher_id, l.winner_id, l.details, l.rules_version, l.extensions, l.reserve_price, l.lapsed_at, l.created_at, l.updated_at`;
 
 const money = (v: unknown) => (v === null ? null : new Money(v as string));
 
@@ -15,7 +14,7 @@ const money = (v: unknown) => (v === null ? null : new Money(v as string));
  * Lots from the driver's rows, typed as the ORM would map them but never managed by it: a page is
  * read-only, and the unit of work's hydration and identity map cost more than the statement.
  */
-export function lotsOfRows(rows: Rows): Lot[] {
+export function lotsOfRows(rows: Rows): ListedLot[] {
   return rows.map((r) => ({
     id: r.id as string,
     lotType: r.lot_type as LotType,
@@ -37,20 +36,6 @@ export function lotsOfRows(rows: Rows): Lot[] {
     publisherId: r.publisher_id as string,
     winnerId: r.winner_id as string | null,
     details: r.details as Record<string, unknown>,
-    country: r.country as string | null,
-    city: r.city as string | null,
-    year: r.year as number | null,
-    maker: r.maker as string | null,
-    model: r.model as string | null,
-    vin: r.vin as string | null,
-    wheel: r.wheel as string | null,
-    fuelType: r.fuel_type as string | null,
-    transmission: r.transmission as string | null,
-    registered: r.registered as boolean | null,
-    engineVolume: r.engine_volume === null ? null : Number(r.engine_volume),
-    sourceLotId: r.source_lot_id as string | null,
-    yardNumber: r.yard_number as number | null,
-    saleStatus: r.sale_status as string | null,
     rulesVersion: r.rules_version as number | null,
     extensions: r.extensions as number,
     reservePrice: money(r.reserve_price),

@@ -15,7 +15,7 @@ import type { RulesService } from '../rules/rules.service';
 import type { CreateLotRequest } from '../requests/requests.entity';
 import type { RequestsService } from '../requests/requests.service';
 import { draftOf } from './lots.draft';
-import { Lot } from './lots.entity';
+import { Lot, type ListedLot } from './lots.entity';
 import { findLot } from './lots.find';
 import type { LotMaker } from './lots.maker';
 import { createLotInput, getLotInput, lotCountInput, lotPageInput, updateLotInput, type NewLotInput, type GetLotInput, type LotCountInput, type LotPageInput, type UpdateLotInput } from './lots.input';
@@ -25,7 +25,7 @@ import { loadRelated, type LotRelation, type LotsRelated } from './lots.related'
 const START_TIME_TOLERANCE_S = 60;
 
 export interface LotsView {
-  lots: Lot[];
+  lots: ListedLot[];
   convert: Converter;
   /** The currency the prices are to be shown in; each lot's own when absent. */
   currency?: string;
@@ -116,7 +116,7 @@ export class LotsService {
   }
 
   /** What the lots show beside them (REST includes), as the caller may see it: one query per relation. */
-  related(ctx: RequestContext, lots: Lot[], relations: ReadonlySet<LotRelation>): Promise<LotsRelated> {
+  related(ctx: RequestContext, lots: ListedLot[], relations: ReadonlySet<LotRelation>): Promise<LotsRelated> {
     return loadRelated(ctx, lots, relations);
   }
 
@@ -144,7 +144,7 @@ export class LotsService {
   }
 
   /** The increment tables of the lots created under one (versions are cached, so a page costs a lookup per version at most once per process). */
-  private async incrementsOf(ctx: RequestContext, lots: readonly Lot[]): Promise<Map<string, readonly IncrementBand[]>> {
+  private async incrementsOf(ctx: RequestContext, lots: readonly ListedLot[]): Promise<Map<string, readonly IncrementBand[]>> {
     const tables = new Map<string, readonly IncrementBand[]>();
     for (const lot of lots) {
       const increments = lot.rulesVersion === null ? null : (await this.rules.ofLot(ctx.em, lot))?.increments;
