@@ -262,16 +262,19 @@ export async function bidsBench() {
       lotsBreakingInvariants: broken,
     };
     const spreadRatio = result[`${SPREAD} lots`].acceptedRatioToContractShaped;
+    // Each client sends its next bid when the last is answered: at the database's own rate, a
+    // request waits CLIENTS / rate on average (Little's law), which no p99 can beat.
+    const waits = (direct, name) => `${name}, same run: p99 ${direct.p99Ms} ms; ${CLIENTS} clients at its ${direct.attemptsPerSecond} transactions/s wait ${Math.round((1000 * CLIENTS) / Math.max(1, direct.attemptsPerSecond))} ms on average`;
     result.goals = [
       goal(`goal 1, bids across ${SPREAD} lots`, [
         { text: `${spreadHttp.acceptedPerSecond}/s = ${spreadRatio}× contract-shaped direct SQL (${spreadContract.acceptedPerSecond}/s, same run) ≥ 0.6×`, ok: spreadRatio >= 0.6 },
-        { text: `p99 ${spreadHttp.p99Ms} ms ≤ 60 ms`, ok: spreadHttp.p99Ms <= 60 },
+        { text: `p99 ${spreadHttp.p99Ms} ms ≤ 60 ms (${waits(spreadContract, 'contract-shaped direct SQL')})`, ok: spreadHttp.p99Ms <= 60 },
         { text: `${spreadHttp.failed} 5xx`, ok: spreadHttp.failed === 0 },
         { text: `${broken} lots breaking the invariants (all lots, after every phase)`, ok: broken === 0 },
       ]),
       goal('goal 2, bids on one hot lot', [
         { text: `${hotHttp.acceptedPerSecond}/s ≥ 2,500/s (${result['one hot lot'].acceptedRatioToDirectTransactions}× the hot-lot direct SQL's ${hotDirect.attemptsPerSecond} transactions/s, ${hotDirect.acceptedPerSecond}/s of them accepted, same run)`, ok: hotHttp.acceptedPerSecond >= 2500 },
-        { text: `p99 ${hotHttp.p99Ms} ms ≤ 50 ms`, ok: hotHttp.p99Ms <= 50 },
+        { text: `p99 ${hotHttp.p99Ms} ms ≤ 50 ms (${waits(hotDirect, 'hot-lot direct SQL')})`, ok: hotHttp.p99Ms <= 50 },
         { text: `${hotHttp.failed} 5xx`, ok: hotHttp.failed === 0 },
       ]),
     ];
