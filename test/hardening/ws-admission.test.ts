@@ -94,4 +94,28 @@ describe('WebSocket admission: total and per-address caps', () => {
     subscribe(b, '7');
     expect(await errorOf(b, '7')).toBe('running');
   });
+
+  it('counts the subscriptions of a closed socket out of both caps, again and again', async () => {
+    const lot = await createLot(world.t, world.platform);
+    const query = `subscription { bidPlaced(lotId: "${lot.id}") { amount } }`;
+    const outcome = async (r: Raw, id: string) => {
+      r.socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query } }));
+      await until(() => r.messages.some((m) => m.id === id && m.type === 'error'), 500).catch(() => undefined);
+      return r.messages.find((m) => m.id === id && m.type === 'error')?.payload[0]?.extensions?.code ?? 'running';
+    };
+    const steady = await open('127.0.0.3');
+    expect([await outcome(steady, 's1'), await outcome(steady, 's2')]).toEqual(['running', 'running']);
+    for (let round = 0; round < 3; round++) {
+      const a = await open('127.0.0.1');
+      expect([await outcome(a, `${round}-1`), await outcome(a, `${round}-2`)]).toEqual(['running', 'running']);
+      // Four run: the service is full, whichever address asks.
+      expect(await outcome(a, `${round}-3`)).toBe('too_many_subscriptions');
+      expect(await outcome(steady, `s${round}-3`)).toBe('too_many_subscriptions');
+      a.socket.close();
+      await a.closed;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const last = await open('127.0.0.1');
+    expect([await outcome(last, 'l1'), await outcome(last, 'l2')]).toEqual(['running', 'running']);
+  });
 });
