@@ -1,0 +1,22 @@
+import { rfc3339 } from '../../src/core/time';
+
+/** The form every response showed before: toISOString without its milliseconds. */
+const iso = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+describe('rfc3339', () => {
+  it('writes a UTC date as YYYY-MM-DDTHH:MM:SSZ, its milliseconds dropped', () => {
+    expect(rfc3339(new Date(Date.UTC(2026, 0, 5, 3, 4, 9, 999)))).toBe('2026-01-05T03:04:09Z');
+    expect(rfc3339(new Date('2026-11-24 22:31:59.123+00'))).toBe('2026-11-24T22:31:59Z');
+  });
+
+  it('answers as toISOString does, across four centuries, leap days and the edges of a day', () => {
+    const dates = [new Date(Date.UTC(2024, 1, 29, 23, 59, 59)), new Date(Date.UTC(2000, 11, 31, 0, 0, 0)), new Date(Date.UTC(1000, 0, 1)), new Date(Date.UTC(9999, 11, 31, 23, 59, 59))];
+    for (let t = Date.UTC(1900, 0, 1); t < Date.UTC(2300, 0, 1); t += 9_876_543_217) dates.push(new Date(t));
+    for (const date of dates) expect(rfc3339(date)).toBe(iso(date));
+  });
+
+  it('keeps toISOString for years outside 1000-9999, and its error for an invalid date', () => {
+    for (const date of [new Date(Date.UTC(999, 5, 1)), new Date(Date.UTC(10000, 0, 1)), new Date(Date.UTC(-1, 0, 1))]) expect(rfc3339(date)).toBe(iso(date));
+    expect(() => rfc3339(new Date(Number.NaN))).toThrow(RangeError);
+  });
+});
