@@ -4,6 +4,7 @@ import { buildSchemaSync, getMetadataStorage, type NonEmptyArray } from 'type-gr
 import { MODULES } from '../modules';
 import { guardArguments } from './argument-guard';
 import { stopWhenClientGone } from './cancellation';
+import { DateTimeISO } from './date-scalar';
 
 export const SCHEMA_FILE = 'schema/schema.graphql';
 
@@ -43,6 +44,7 @@ export function buildAppSchema(): GraphQLSchema {
     resolvers,
     validate: false,
     pubSub: NO_TOPICS,
+    scalarsMap: [{ type: Date, scalar: DateTimeISO }],
   })));
 }
 

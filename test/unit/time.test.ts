@@ -1,4 +1,6 @@
-import { rfc3339 } from '../../src/core/time';
+import { GraphQLDateTimeISO } from 'graphql-scalars';
+import { DateTimeISO } from '../../src/graphql/date-scalar';
+import { isoTimestamp, rfc3339 } from '../../src/core/time';
 
 /** The form every response showed before: toISOString without its milliseconds. */
 const iso = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -18,5 +20,28 @@ describe('rfc3339', () => {
   it('keeps toISOString for years outside 1000-9999, and its error for an invalid date', () => {
     for (const date of [new Date(Date.UTC(999, 5, 1)), new Date(Date.UTC(10000, 0, 1)), new Date(Date.UTC(-1, 0, 1))]) expect(rfc3339(date)).toBe(iso(date));
     expect(() => rfc3339(new Date(Number.NaN))).toThrow(RangeError);
+  });
+});
+
+describe("GraphQL's DateTimeISO", () => {
+  const dates = [new Date(Date.UTC(2026, 10, 24, 22, 31, 59, 7)), new Date(Date.UTC(2024, 1, 29, 23, 59, 59, 999)), new Date(Date.UTC(1000, 0, 1))];
+  for (let t = Date.UTC(1900, 0, 1); t < Date.UTC(2300, 0, 1); t += 9_876_543_217) dates.push(new Date(t));
+
+  it('writes a date as toISOString does, milliseconds included', () => {
+    for (const date of dates) {
+      expect(isoTimestamp(date)).toBe(date.toISOString());
+      expect(DateTimeISO.serialize(date)).toBe(date.toISOString());
+    }
+  });
+
+  it("answers as graphql-scalars' own scalar for anything else: far years, strings, numbers and errors", () => {
+    for (const value of [new Date(Date.UTC(999, 5, 1)), new Date(Date.UTC(10000, 0, 1)), '2026-11-24T22:31:59Z', 1_795_564_813_592]) {
+      expect(DateTimeISO.serialize(value)).toEqual(GraphQLDateTimeISO.serialize(value));
+    }
+    expect(isoTimestamp(new Date(Number.NaN))).toBeNull();
+    expect(() => DateTimeISO.serialize(new Date(Number.NaN))).toThrow('DateTime cannot represent an invalid Date instance');
+    expect(() => DateTimeISO.serialize({})).toThrow(/non string, non numeric or non Date/);
+    expect(DateTimeISO.parseValue('2026-11-24T22:31:59.123Z')).toEqual(GraphQLDateTimeISO.parseValue('2026-11-24T22:31:59.123Z'));
+    expect(DateTimeISO.name).toBe(GraphQLDateTimeISO.name);
   });
 });
