@@ -23,6 +23,9 @@ const count = (sockets: Iterable<Operations>) => {
   return n;
 };
 
+/** A count's upper bound after one more subscribe: the exact count once the bound would pass `cap`. */
+const boundAfterSubscribe = (bound: number, cap: number, exact: () => number) => (bound + 1 > cap ? exact() : bound + 1);
+
 /**
  * Caps on the sockets and subscriptions of this instance, in total and per client address (the
  * peer's: behind a proxy, the proxy's), so that one address cannot hold every socket and the
@@ -72,19 +75,16 @@ export class WsAdmission {
 
   /** Why a new subscription of the socket (already counted in its operations) is refused, if it is. */
   subscriptionRefusal(socket: WebSocket, request: IncomingMessage): DomainError | null {
-    if (++this.total > this.limits.maxSubscriptions) {
-      this.total = count(this.operations.values());
-      if (this.total > this.limits.maxSubscriptions) {
-        return invalid('too_many_subscriptions', `the service runs at most ${this.limits.maxSubscriptions} subscriptions at once; try again later`);
-      }
+    this.total = boundAfterSubscribe(this.total, this.limits.maxSubscriptions, () => count(this.operations.values()));
+    if (this.total > this.limits.maxSubscriptions) {
+      return invalid('too_many_subscriptions', `the service runs at most ${this.limits.maxSubscriptions} subscriptions at once; try again later`);
     }
     const address = request.socket.remoteAddress ?? '';
-    let mine = (this.perAddress.get(address) ?? 0) + 1;
-    if (mine > this.limits.maxSubscriptionsPerAddress) {
-      const sockets = this.byAddress.get(address) ?? new Set([socket]);
-      mine = count([...sockets].map((s) => this.operations.get(s)).filter((o): o is Operations => !!o));
-    }
-    if (this.byAddress.has(address)) this.perAddress.set(address, mine);
+    const sockets = this.byAddress.get(address);
+    const mine = boundAfterSubscribe(this.perAddress.get(address) ?? 0, this.limits.maxSubscriptionsPerAddress, () =>
+      count([...(sockets ?? [socket])].map((s) => this.operations.get(s)).filter((o): o is Operations => !!o)),
+    );
+    if (sockets) this.perAddress.set(address, mine);
     if (mine > this.limits.maxSubscriptionsPerAddress) {
       return invalid('too_many_subscriptions', `the sockets of one address run at most ${this.limits.maxSubscriptionsPerAddress} subscriptions at once`);
     }

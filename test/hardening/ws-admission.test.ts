@@ -45,6 +45,14 @@ async function until(done: () => boolean, ms = 5000): Promise<void> {
 
 const acknowledged = (r: Raw) => r.messages.some((m) => m.type === 'connection_ack');
 
+const bidsOf = (lotId: string) => `subscription { bidPlaced(lotId: "${lotId}") { amount } }`;
+const subscribe = (r: Raw, id: string, query: string) => r.socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query } }));
+/** The code of the error that ended subscription `id`, or 'running' when none came within `ms`. */
+async function errorOf(r: Raw, id: string, ms: number): Promise<string> {
+  await until(() => r.messages.some((m) => m.id === id && m.type === 'error'), ms).catch(() => undefined);
+  return r.messages.find((m) => m.id === id && m.type === 'error')?.payload[0]?.extensions?.code ?? 'running';
+}
+
 describe('WebSocket admission: total and per-address caps', () => {
   it('closes a socket beyond WS_MAX_CONNECTIONS_PER_ADDRESS with 1013 too_many_connections; another address still connects', async () => {
     const [a, b] = [await open('127.0.0.1'), await open('127.0.0.1')];
@@ -70,38 +78,30 @@ describe('WebSocket admission: total and per-address caps', () => {
   });
 
   it('refuses subscriptions beyond WS_MAX_SUBSCRIPTIONS_PER_ADDRESS and WS_MAX_TOTAL_SUBSCRIPTIONS with too_many_subscriptions', async () => {
-    const lot = await createLot(world.t, world.platform);
-    const subscribe = (r: Raw, id: string) =>
-      r.socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query: `subscription { bidPlaced(lotId: "${lot.id}") { amount } }` } }));
-    const errorOf = async (r: Raw, id: string) => {
-      await until(() => r.messages.some((m) => m.id === id && m.type === 'error'), 2000).catch(() => undefined);
-      return r.messages.find((m) => m.id === id && m.type === 'error')?.payload[0]?.extensions?.code ?? 'running';
-    };
+    const query = bidsOf((await createLot(world.t, world.platform)).id);
     const [a, b] = [await open('127.0.0.1'), await open('127.0.0.1')];
-    for (const id of ['1', '2']) subscribe(a, id);
-    subscribe(b, '3');
-    subscribe(b, '4');
-    expect(await errorOf(b, '4')).toBe('too_many_subscriptions');
-    expect(await errorOf(a, '1')).toBe('running');
+    for (const id of ['1', '2']) subscribe(a, id, query);
+    subscribe(b, '3', query);
+    subscribe(b, '4', query);
+    expect(await errorOf(b, '4', 2000)).toBe('too_many_subscriptions');
+    expect(await errorOf(a, '1', 2000)).toBe('running');
     const c = await open('127.0.0.2');
-    subscribe(c, '5');
-    expect(await errorOf(c, '5')).toBe('running');
-    subscribe(c, '6');
-    expect(await errorOf(c, '6')).toBe('too_many_subscriptions');
+    subscribe(c, '5', query);
+    expect(await errorOf(c, '5', 2000)).toBe('running');
+    subscribe(c, '6', query);
+    expect(await errorOf(c, '6', 2000)).toBe('too_many_subscriptions');
     // One ends: the address has room again.
     a.socket.send(JSON.stringify({ id: '1', type: 'complete' }));
     await new Promise((r) => setTimeout(r, 200));
-    subscribe(b, '7');
-    expect(await errorOf(b, '7')).toBe('running');
+    subscribe(b, '7', query);
+    expect(await errorOf(b, '7', 2000)).toBe('running');
   });
 
   it('counts the subscriptions of a closed socket out of both caps, again and again', async () => {
-    const lot = await createLot(world.t, world.platform);
-    const query = `subscription { bidPlaced(lotId: "${lot.id}") { amount } }`;
-    const outcome = async (r: Raw, id: string) => {
-      r.socket.send(JSON.stringify({ id, type: 'subscribe', payload: { query } }));
-      await until(() => r.messages.some((m) => m.id === id && m.type === 'error'), 500).catch(() => undefined);
-      return r.messages.find((m) => m.id === id && m.type === 'error')?.payload[0]?.extensions?.code ?? 'running';
+    const query = bidsOf((await createLot(world.t, world.platform)).id);
+    const outcome = (r: Raw, id: string) => {
+      subscribe(r, id, query);
+      return errorOf(r, id, 500);
     };
     const steady = await open('127.0.0.3');
     expect([await outcome(steady, 's1'), await outcome(steady, 's2')]).toEqual(['running', 'running']);
