@@ -1,5 +1,6 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { rfc3339 } from '../../core/time';
+import type { GraphQLContext } from '../../graphql/context';
 import { Account, ACCOUNT_TYPE_NAMES, AccountType } from './accounts.entity';
 
 @ObjectType('Account', {
@@ -49,6 +50,12 @@ const VISIBLE: Record<Exclude<AccountGqlView, 'full'>, ReadonlySet<keyof Account
   contact: new Set([...PUBLIC, 'email', 'phoneNumber', 'city', 'region', 'brokerCities', 'socialTokenA', 'socialTokenB']),
   verified: new Set([...PUBLIC, 'currency', 'email', 'emailVerified', 'flags', 'locale', 'phoneNumber', 'phoneVerified']),
 };
+
+/** An account beside another resource (a lot's organizer, a message's sender), as its caller may see it; one query for the request's accounts. */
+export async function shownAccount({ ctx, services, loaders }: GraphQLContext, id: string): Promise<AccountGql> {
+  const account = (await loaders.account.load(id)) as Account;
+  return accountGql(account, services.accounts.seesFull(ctx, account) ? 'full' : 'public');
+}
 
 export function accountGql(a: Account, view: AccountGqlView): AccountGql {
   const broker = a.accountType === AccountType.Broker;

@@ -1,10 +1,10 @@
 import { Arg, Ctx, Field, FieldResolver, ID, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { withoutNulls } from '../../core/validate';
 import type { GraphQLContext } from '../../graphql/context';
-import type { Account } from '../accounts/accounts.entity';
+import type { Source } from '../../graphql/source';
 import { bidGql } from '../bids/bids.mappers';
 import { BidGql } from '../bids/bids.types';
-import { accountGql, AccountGql } from '../accounts/accounts.types';
+import { AccountGql, shownAccount } from '../accounts/accounts.types';
 import { depositGql, participantGql, winnerDetailsGql } from '../trading/trading.mappers';
 import { DepositGql, ParticipantGql, WinnerDetailsGql } from '../trading/trading.types';
 import { viewLotGql } from './lots.mappers';
@@ -14,12 +14,6 @@ import { CreateLotInput, UpdateLotInput, LotCallbackGql, LotConnectionGql, LotFi
 class CreateLotResultGql {
   @Field(() => ID, { nullable: true }) lotId!: string | null;
   @Field(() => ID, { nullable: true }) requestId!: string | null;
-}
-
-/** An account beside a lot, in full to itself and staff of its platform; one query for the page's accounts. */
-async function shownAccount({ ctx, services, loaders }: GraphQLContext, id: string): Promise<AccountGql> {
-  const account = (await loaders.account.load(id)) as Account;
-  return accountGql(account, services.accounts.seesFull(ctx, account) ? 'full' : 'public');
 }
 
 @Resolver(() => LotGql)
@@ -66,47 +60,47 @@ export class LotsResolver {
   }
 
   @FieldResolver(() => AccountGql)
-  organizer(@Root() lot: LotGql, @Ctx() context: GraphQLContext): Promise<AccountGql> {
+  organizer(@Root() lot: Source<LotGql>, @Ctx() context: GraphQLContext): Promise<AccountGql> {
     return shownAccount(context, lot.organizerId);
   }
 
   @FieldResolver(() => AccountGql, { description: 'The platform that publishes the lot (REST include=platform)' })
-  platform(@Root() lot: LotGql, @Ctx() context: GraphQLContext): Promise<AccountGql> {
+  platform(@Root() lot: Source<LotGql>, @Ctx() context: GraphQLContext): Promise<AccountGql> {
     return shownAccount(context, lot.publisherId);
   }
 
   @FieldResolver(() => [ParticipantGql])
-  async participants(@Root() lot: LotGql, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<ParticipantGql[]> {
+  async participants(@Root() lot: Source<LotGql>, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<ParticipantGql[]> {
     return services.lots.visibleRows(ctx, lot, await loaders.participants.load(lot.id)).map(participantGql);
   }
 
   @FieldResolver(() => [DepositGql])
-  async deposits(@Root() lot: LotGql, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<DepositGql[]> {
+  async deposits(@Root() lot: Source<LotGql>, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<DepositGql[]> {
     return services.lots.visibleRows(ctx, lot, await loaders.deposits.load(lot.id)).map(depositGql);
   }
 
   @FieldResolver(() => [LotCallbackGql])
-  async callbacks(@Root() lot: LotGql, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<LotCallbackGql[]> {
+  async callbacks(@Root() lot: Source<LotGql>, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<LotCallbackGql[]> {
     return services.lots.visibleRows(ctx, lot, await loaders.callbacks.load(lot.id));
   }
 
   @FieldResolver(() => [LotStarGql])
-  async stars(@Root() lot: LotGql, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<LotStarGql[]> {
+  async stars(@Root() lot: Source<LotGql>, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<LotStarGql[]> {
     return services.lots.visibleRows(ctx, lot, await loaders.stars.load(lot.id));
   }
 
   @FieldResolver(() => [BidGql], { description: 'The bid history, oldest first' })
-  async bids(@Root() lot: LotGql, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<BidGql[]> {
+  async bids(@Root() lot: Source<LotGql>, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<BidGql[]> {
     return services.lots.seenBids(ctx, lot, await loaders.bids.load(lot.id)).map(bidGql);
   }
 
   @FieldResolver(() => String, { nullable: true, description: "The hidden reserve price, to the lot's organizer and staff of its publisher; null to anyone else, or without a reserve" })
-  reservePrice(@Root() lot: LotGql, @Ctx() { ctx, services }: GraphQLContext): string | null {
+  reservePrice(@Root() lot: Source<LotGql>, @Ctx() { ctx, services }: GraphQLContext): string | null {
     return services.lots.seesReservePrice(ctx, lot) ? lot.reserve : null;
   }
 
   @FieldResolver(() => WinnerDetailsGql, { nullable: true })
-  async winnerDetails(@Root() lot: LotGql, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<WinnerDetailsGql | null> {
+  async winnerDetails(@Root() lot: Source<LotGql>, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<WinnerDetailsGql | null> {
     const row = services.lots.shownWinnerDetails(ctx, lot, await loaders.winnerDetails.load(lot.id));
     return row && winnerDetailsGql(row);
   }

@@ -1,7 +1,7 @@
 import { Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
-import type { Account } from '../accounts/accounts.entity';
-import { accountGql, AccountGql } from '../accounts/accounts.types';
+import type { Source } from '../../graphql/source';
+import { AccountGql, shownAccount } from '../accounts/accounts.types';
 import { converterOf } from '../currency/currency.service';
 import type { Lot } from '../lots/lots.entity';
 import { lotGql } from '../lots/lots.mappers';
@@ -15,44 +15,39 @@ async function lotOf({ loaders }: GraphQLContext, id: string): Promise<LotGql> {
   return lotGql((await loaders.lot.load(id)) as Lot, OWN_CURRENCY);
 }
 
-async function accountOf({ ctx, services, loaders }: GraphQLContext, id: string): Promise<AccountGql> {
-  const account = (await loaders.account.load(id)) as Account;
-  return accountGql(account, services.accounts.seesFull(ctx, account) ? 'full' : 'public');
-}
-
 @Resolver(() => MessageGql)
 export class MessageFieldsResolver {
   @FieldResolver(() => LotGql)
-  lot(@Root() m: MessageGql, @Ctx() context: GraphQLContext): Promise<LotGql> {
+  lot(@Root() m: Source<MessageGql>, @Ctx() context: GraphQLContext): Promise<LotGql> {
     return lotOf(context, m.lotId);
   }
 
   @FieldResolver(() => AccountGql)
-  sender(@Root() m: MessageGql, @Ctx() context: GraphQLContext): Promise<AccountGql> {
-    return accountOf(context, m.senderId);
+  sender(@Root() m: Source<MessageGql>, @Ctx() context: GraphQLContext): Promise<AccountGql> {
+    return shownAccount(context, m.senderId);
   }
 
   @FieldResolver(() => AccountGql)
-  receiver(@Root() m: MessageGql, @Ctx() context: GraphQLContext): Promise<AccountGql> {
-    return accountOf(context, m.receiverId);
+  receiver(@Root() m: Source<MessageGql>, @Ctx() context: GraphQLContext): Promise<AccountGql> {
+    return shownAccount(context, m.receiverId);
   }
 }
 
 @Resolver(() => DialogGql)
 export class DialogFieldsResolver {
   @FieldResolver(() => LotGql)
-  lot(@Root() d: DialogGql, @Ctx() context: GraphQLContext): Promise<LotGql> {
+  lot(@Root() d: Source<DialogGql>, @Ctx() context: GraphQLContext): Promise<LotGql> {
     return lotOf(context, d.lotId);
   }
 
   @FieldResolver(() => AccountGql)
-  account(@Root() d: DialogGql, @Ctx() context: GraphQLContext): Promise<AccountGql> {
-    return accountOf(context, d.accountId);
+  account(@Root() d: Source<DialogGql>, @Ctx() context: GraphQLContext): Promise<AccountGql> {
+    return shownAccount(context, d.accountId);
   }
 
   @FieldResolver(() => AccountGql, { description: 'The companion' })
-  companion(@Root() d: DialogGql, @Ctx() context: GraphQLContext): Promise<AccountGql> {
-    return accountOf(context, d.withId);
+  companion(@Root() d: Source<DialogGql>, @Ctx() context: GraphQLContext): Promise<AccountGql> {
+    return shownAccount(context, d.withId);
   }
 }
 
@@ -60,7 +55,7 @@ export class DialogFieldsResolver {
 @Resolver(() => LotGql)
 export class LotMessagesResolver {
   @FieldResolver(() => Int, { nullable: true, description: "The caller's unread messages about the lot; null for anonymous callers" })
-  async unreadMessages(@Root() lot: LotGql, @Ctx() { ctx, loaders }: GraphQLContext): Promise<number | null> {
+  async unreadMessages(@Root() lot: Source<LotGql>, @Ctx() { ctx, loaders }: GraphQLContext): Promise<number | null> {
     return ctx.caller ? loaders.unreadMessages.load(`${ctx.caller.accountId}:${lot.id}`) : null;
   }
 }

@@ -1,6 +1,7 @@
 import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { sortArg } from '../../graphql/args';
 import type { GraphQLContext } from '../../graphql/context';
+import type { Source } from '../../graphql/source';
 import { depositGql, participantGql } from './trading.mappers';
 import { DepositConnectionGql, DepositGql, ParticipantGql } from './trading.types';
 
@@ -38,7 +39,7 @@ export class DepositsResolver {
   }
 
   @FieldResolver(() => ParticipantGql, { nullable: true, description: 'The participant that made the deposit' })
-  async participant(@Root() deposit: DepositGql, @Ctx() { loaders }: GraphQLContext): Promise<ParticipantGql | null> {
+  async participant(@Root() deposit: Source<DepositGql>, @Ctx() { loaders }: GraphQLContext): Promise<ParticipantGql | null> {
     const row = await loaders.participant.load(deposit.participantId);
     return row && participantGql(row);
   }
