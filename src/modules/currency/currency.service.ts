@@ -15,6 +15,12 @@ import { ratesBefore, repriceLots } from './currency.sql';
 
 export type Converter = (amount: Decimal.Value, from: string, to: string) => Money;
 
+/**
+ * An amount as a page shows it in `to`: converted, to two decimals. In its own currency it is only
+ * formatted, which rounds it alike, without the converted copy that most of a page's prices made.
+ */
+export const shownPrice = (convert: Converter, amount: Money, from: string, to: string): string => formatMoney(from === to ? amount : convert(amount, from, to));
+
 /** Converts through EUR with the stored rates; results are rounded half-up to two decimals. */
 export function converterOf(rates: Map<string, Decimal>): Converter {
   return (amount, from, to) => {

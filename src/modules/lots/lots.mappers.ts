@@ -1,5 +1,5 @@
-import { formatMoney, type Money } from '../../core/money';
-import type { Converter } from '../currency/currency.service';
+import type { Money } from '../../core/money';
+import { shownPrice, type Converter } from '../currency/currency.service';
 import { LOT_STATE_NAMES, LOT_TYPE_NAMES, shownHighestBid, type ListedLot } from './lots.entity';
 import type { LotGql } from './lots.types';
 import type { LotsView } from './lots.service';
@@ -12,7 +12,7 @@ import { reserveMet } from '../rules/reserve';
  * reserve amount is kept for the `reservePrice` field, which shows it to the lot's managers only.
  */
 export function lotGql(lot: ListedLot, convert: Converter, currency = lot.currency, increments: readonly IncrementBand[] | null = null): LotGql {
-  const price = (v: Money) => formatMoney(convert(v, lot.currency, currency));
+  const price = (v: Money) => shownPrice(convert, v, lot.currency, currency);
   const maybe = (v: Money | null) => (v === null ? null : price(v));
   const steps = shownSteps(lot, increments);
   return {

@@ -1,8 +1,7 @@
 import type { Money } from '../../core/money';
-import { formatMoney } from '../../core/money';
 import { rfc3339 } from '../../core/time';
 import type { Resource } from '../../rest/document';
-import type { Converter } from '../currency/currency.service';
+import { shownPrice, type Converter } from '../currency/currency.service';
 import { shownSteps } from '../rules/increments';
 import type { IncrementBand } from '../rules/rules.model';
 import { reserveMet } from '../rules/reserve';
@@ -34,7 +33,7 @@ function reserveAttributes(lot: ListedLot, seesReserve: boolean, price: (v: Mone
 
 export function lotAttributes(lot: ListedLot, p: Pick<LotPresentation, 'currency' | 'convert' | 'increments' | 'seesReserve'>) {
   const currency = p.currency ?? lot.currency;
-  const price = (v: Money | null) => (v === null ? null : formatMoney(p.convert(v, lot.currency, currency)));
+  const price = (v: Money | null) => (v === null ? null : shownPrice(p.convert, v, lot.currency, currency));
   const steps = shownSteps(lot, p.increments ?? null);
   return {
     buy_now_price: price(lot.buyNowPrice),
