@@ -37,15 +37,15 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const PAGE = `query($first: Int!) { lots(first: $first) { nodes {
-  id highestBid organizer { id accountType } platform { id accountType }
+const PAGE = `query($first: Int!, $filter: LotFilter) { lots(first: $first, filter: $filter) { nodes {
+  id highestBid startPrice organizer { id accountType } platform { id accountType }
   participants { id accountId } bids { id amount bidderId }
 } } }`;
 
-async function page(first: number): Promise<{ statements: string[]; nodes: any[] }> {
+async function page(first: number, filter?: object): Promise<{ statements: string[]; nodes: any[] }> {
   let nodes: any[] = [];
   const statements = await statementsSent(async () => {
-    const res = await t.client.as(platform).graphql(PAGE, { first });
+    const res = await t.client.as(platform).graphql(PAGE, { first, filter });
     expect(res.body.errors).toBeUndefined();
     nodes = res.body.data.lots.nodes;
   });
@@ -70,14 +70,25 @@ describe('the statements of a GraphQL page of lots with bids, participants, orga
     expect(busier.statements).toHaveLength(five.statements.length);
   });
 
-  it('read the lots, the rates, the accounts, the participants and the bids once each', async () => {
+  it('read the lots, the accounts, the participants and the bids once each, and the rates only when a currency is asked', async () => {
     const { statements } = await page(20);
     const reading = (table: string) => statements.filter((s) => new RegExp(`\\bfrom "?${table}"?`).test(s));
     expect(reading('lots')).toHaveLength(1);
-    expect(reading('currency_rates')).toHaveLength(1);
+    // Prices in their lots' own currencies need no rate.
+    expect(reading('currency_rates')).toHaveLength(0);
     expect(reading('participants')).toHaveLength(1);
     expect(reading('bids')).toHaveLength(1);
     // The organizer and the platform in one query, beside the caller's own authentication.
     expect(statements.filter((s) => /\bfrom "?accounts"?/.test(s) && /\bin\b/i.test(s))).toHaveLength(1);
+  });
+
+  it('read the rates once beside the lots when the prices are asked in a currency, and show them converted', async () => {
+    const own = await page(5);
+    const { statements, nodes } = await page(5, { currency: 'GEL' });
+    expect(statements.filter((s) => /\bfrom "?currency_rates"?/.test(s))).toHaveLength(1);
+    expect(statements).toHaveLength(own.statements.length + 1);
+    expect(nodes.map((n) => n.id)).toEqual(own.nodes.map((n) => n.id));
+    expect(Number(own.nodes[0].startPrice)).toBeGreaterThan(0);
+    expect(nodes[0].startPrice).not.toBe(own.nodes[0].startPrice);
   });
 });

@@ -2,7 +2,7 @@ import type { Keypair } from '@stellar/stellar-sdk';
 import { Participant, ParticipantState } from '../../src/modules/trading/trading.entity';
 import { Callback, Star } from '../../src/modules/watchlist/watchlist.entity';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { countStatements } from '../helpers/statements';
+import { countStatements, statementsSent } from '../helpers/statements';
 import { createAccount, createPlatform } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
 
@@ -54,5 +54,27 @@ describe('the number of SQL statements of a page of lots', () => {
     const large = await countStatements(t, gql(20));
     expect(large).toBe(small);
     expect(large).toBeLessThanOrEqual(10);
+  });
+});
+
+describe('the statements of one lot', () => {
+  const readsRates = (statements: string[]) => statements.filter((s) => /\bfrom "?currency_rates"?/.test(s)).length;
+
+  it('read no rates when the prices show in its own currency, and the rates once to convert them', async () => {
+    const lot = await createLot(t, platform, ENG_LOT);
+    let own: any;
+    let converted: any;
+    const plain = await statementsSent(async () => {
+      own = await t.client.get(`/lots/${lot.id}`);
+    });
+    const inGel = await statementsSent(async () => {
+      converted = await t.client.get(`/lots/${lot.id}?currency=GEL`);
+    });
+    expect(own.status).toBe(200);
+    expect(converted.status).toBe(200);
+    expect(readsRates(plain)).toBe(0);
+    expect(readsRates(inGel)).toBe(1);
+    expect(Number(own.body.data.attributes.start_price)).toBeGreaterThan(0);
+    expect(converted.body.data.attributes.start_price).not.toBe(own.body.data.attributes.start_price);
   });
 });

@@ -31,7 +31,7 @@ function checkedRates(currency: string, rows: Rows): Map<string, Decimal> {
   return rates;
 }
 
-/** A page of lots, and the rates to show their prices with: read in one round trip. */
+/** A page of lots, and the rates to show their prices with (none when they show in their own currencies): read in one round trip. */
 export interface ListedPage extends KeysetPage<ListedLot> {
   rates: Map<string, Decimal>;
 }
@@ -64,10 +64,11 @@ export class LotListing {
   }
 
   /**
-   * The rates and the rows of `statement` under the filter's conditions. Without filter[price]
-   * they travel in one round trip. With it, the rates are read first: the price's bounds in EUR
-   * are then values, which the planner weighs against the column's statistics (from a subquery
-   * it guessed a few rows, and sorted 30,000 lots by start time).
+   * The rates and the rows of `statement` under the filter's conditions. Without filter[currency]
+   * and filter[price] no price is converted or compared, and the rates are not read. Without
+   * filter[price] they travel in one round trip. With it, the rates are read first: the price's
+   * bounds in EUR are then values, which the planner weighs against the column's statistics (from
+   * a subquery it guessed a few rows, and sorted 30,000 lots by start time).
    */
   private async read(ctx: RequestContext, filter: LotFilter, statement: (where: Sql) => Sql): Promise<{ rates: Map<string, Decimal>; rows: Rows }> {
     const currency = filter.currency ?? DEFAULT_PRICE_CURRENCY;
@@ -76,6 +77,10 @@ export class LotListing {
       const { where, planPerValues } = lotConditions(filter, { callerId: ctx.caller?.accountId ?? null, targetRate, now: new Date() });
       return { ...sql.render(statement(where)), customPlan: planPerValues };
     };
+    if (filter.currency === undefined && !filter.price) {
+      const [{ rows }] = await rawQuery(ctx.em, filtered());
+      return { rates: new Map(), rows };
+    }
     if (!filter.price) {
       const [stored, { rows }] = await rawQuery(ctx.em, sql.render(RATES_QUERY), filtered());
       return { rates: checkedRates(currency, stored.rows), rows };

@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import type Decimal from 'decimal.js';
 import type { RequestContext } from '../../core/context';
 import { forbidden, invalid } from '../../core/errors';
 import type { LivePublisher } from '../../live/live.port';
@@ -99,7 +100,8 @@ export class LotsService {
   async get(ctx: RequestContext, input: Untrusted<GetLotInput>): Promise<LotsView> {
     const { id, currency } = validateInput(getLotInput, input, 'parameter');
     const lot = await findLot(ctx.em, id);
-    const rates = await this.currency.rates(ctx.em);
+    // As a page's (LotListing.read): prices in the lot's own currency need no rate.
+    const rates = currency === undefined ? new Map<string, Decimal>() : await this.currency.rates(ctx.em);
     return { lots: [lot], convert: converterOf(rates), currency, increments: await this.incrementsOf(ctx, [lot]) };
   }
 
