@@ -12,8 +12,9 @@ export const offerPath = (lotId: string) => `/lots/${lotId}/second_chance_offers
 export const offer = (t: TestApp, who: Keypair, lotId: string, attributes: Record<string, unknown> = {}): Promise<TestResponse> =>
   t.client.as(who).post(offerPath(lotId), { data: { type: 'second_chance_offers', attributes } });
 
-export const answer = (t: TestApp, who: Keypair, lotId: string, offerId: string, state: string): Promise<TestResponse> =>
-  t.client.as(who).patch(`${offerPath(lotId)}/${offerId}`, { data: { type: 'second_chance_offers', id: offerId, attributes: { state } } });
+/** `signedAt` sets the signature's x-date; now by default. */
+export const answer = (t: TestApp, who: Keypair, lotId: string, offerId: string, state: string, signedAt?: Date): Promise<TestResponse> =>
+  t.client.as(who).patch(`${offerPath(lotId)}/${offerId}`, { data: { type: 'second_chance_offers', id: offerId, attributes: { state } } }, signedAt ? { headers: { 'x-date': signedAt.toISOString() } } : {});
 
 /** Makes an offer and fails loudly unless it answers 201; answers the offer's id. */
 export async function offered(t: TestApp, who: Keypair, lotId: string, attributes: Record<string, unknown> = {}): Promise<string> {

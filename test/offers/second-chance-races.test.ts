@@ -75,7 +75,13 @@ describe('second-chance offers under concurrency, on two instances', () => {
     for (const second of ['accepted', 'declined']) {
       const { lot } = await canceledDeal(s.a, platform, users);
       const id = await offered(s.a, platform, lot.id);
-      const results = await Promise.all([answer(s.a, users[1], lot.id, id, 'accepted'), answer(s.b, users[1], lot.id, id, second)]);
+      // Two attempts, each signed at its own millisecond: the same write signed twice in one
+      // millisecond is one signature, and its second arrival a replay (401, PROTOCOL.md §3.1).
+      const at = Date.now();
+      const results = await Promise.all([
+        answer(s.a, users[1], lot.id, id, 'accepted', new Date(at)),
+        answer(s.b, users[1], lot.id, id, second, new Date(at + 1)),
+      ]);
       expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
       expect(codeOf(results.find((r) => r.status === 409)!)).toBe('second_chance_offer_closed');
       const state = results.find((r) => r.status === 200)!.body.data.attributes.state;
