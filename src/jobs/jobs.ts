@@ -10,6 +10,7 @@ import { scheduleLotClocks } from './cleaners';
 import type { Cleaner, Job, Recurring } from './job';
 import { LOT_QUEUES, singletonKeyOf, type LotJobData } from './lot-clock';
 import { LotNotices } from './lot-notices';
+import { QueueDb } from './queue-db';
 
 export interface JobsDeps {
   config: Config;
@@ -50,11 +51,10 @@ export function jobsOf(services: Services, config: Config): Job[] {
  * the completion of transactions relayed to Horizon.
  */
 export async function startJobs({ config, orm, services, log }: JobsDeps): Promise<Jobs> {
+  const db = new QueueDb(orm.config.get('clientUrl') as string, 3, (err) => log.warn({ err: loggable(err) }, 'job queue error'));
   const boss = new PgBoss({
-    connectionString: orm.config.get('clientUrl'),
+    db,
     schema: JOBS_SCHEMA,
-    max: 3,
-    application_name: 'auction-jobs',
     // No cron schedules: the recurring work reschedules itself, at intervals of seconds.
     schedule: false,
   });
@@ -109,6 +109,7 @@ export async function startJobs({ config, orm, services, log }: JobsDeps): Promi
     async stop() {
       services.lotClock.detach();
       await boss.stop({ graceful: true, wait: true, timeout: STOP_TIMEOUT_MS });
+      await db.close();
     },
   };
 }
