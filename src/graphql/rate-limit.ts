@@ -1,23 +1,12 @@
 import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, Kind, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import { GraphQLError, Kind, type FragmentDefinitionNode } from 'graphql';
 import { DomainError } from '../core/errors';
 import type { RateLimiter } from '../modules/limits/rate-limit';
 import type { GraphQLContext } from './context';
+import { selectedFields } from './selections';
 
 /** The twin of `POST /accounts`. */
 const ACCOUNT_CREATION = 'createAccount';
-
-/** The root fields a selection runs, through fragments and inline fragments too. */
-function rootFields(selectionSet: SelectionSetNode, document: DocumentNode, seen = new Set<string>()): string[] {
-  return selectionSet.selections.flatMap((s) => {
-    if (s.kind === Kind.FIELD) return [s.name.value];
-    if (s.kind === Kind.INLINE_FRAGMENT) return rootFields(s.selectionSet, document, seen);
-    if (seen.has(s.name.value)) return [];
-    seen.add(s.name.value);
-    const fragment = document.definitions.find((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === s.name.value);
-    return fragment ? rootFields(fragment.selectionSet, document, seen) : [];
-  });
-}
 
 /**
  * A mutation counts against the caller's rate limits as a REST write does (`modules/limits/rate-limit.ts`),
@@ -30,7 +19,8 @@ export function graphqlRateLimit(limiter: RateLimiter): ApolloServerPlugin<Graph
       return {
         async didResolveOperation({ contextValue, operation, document }) {
           if (operation?.operation !== 'mutation') return;
-          const creates = rootFields(operation.selectionSet, document).includes(ACCOUNT_CREATION);
+          const fragmentOf = (name: string) => document.definitions.find((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === name);
+          const creates = selectedFields(operation.selectionSet, fragmentOf).some((f) => f.name.value === ACCOUNT_CREATION);
           try {
             await limiter.hit(contextValue.ctx, creates ? 'account_creation' : 'write');
           } catch (err) {

@@ -12,6 +12,7 @@ import { RATES_QUERY, ratesOfRows } from '../currency/currency.sql';
 import type { LotFilter } from './lots.filter';
 import type { LotPage } from './lots.input';
 import type { ListedLot } from './lots.entity';
+import { embeddedColumns, embeddedOfRows, type Embeddable, type Embedded } from './lots.embedded';
 import { LOT_COLUMNS, lotsOfRows } from './lots.rows';
 import { lotConditions, sortExpression } from './lots.sql';
 
@@ -34,6 +35,7 @@ function checkedRates(currency: string, rows: Rows): Map<string, Decimal> {
 /** A page of lots, and the rates to show their prices with (none when they show in their own currencies): read in one round trip. */
 export interface ListedPage extends KeysetPage<ListedLot> {
   rates: Map<string, Decimal>;
+  embedded: Embedded;
 }
 
 /**
@@ -42,19 +44,21 @@ export interface ListedPage extends KeysetPage<ListedLot> {
  * times the statement).
  */
 export class LotListing {
-  async page(ctx: RequestContext, req: LotPage): Promise<ListedPage> {
+  /** `embed`: the relations the page's own statement reads beside its lots (lots.embedded.ts). */
+  async page(ctx: RequestContext, req: LotPage, embed: ReadonlySet<Embeddable>): Promise<ListedPage> {
     await this.authorize(ctx, req.filter);
     const { expr, kind } = sortExpression(req.sort.key);
     const keyset = { key: req.sort.key, desc: req.sort.desc, cursor: req.page.cursor, limit: req.page.limit };
     const plan = planKeyset(keyset);
     const page = keysetClauses(expr, kind, sql`l.id`, plan);
     const { rates, rows } = await this.read(ctx, req.filter, (where) =>
-      sql`select ${LOT_COLUMNS}, ${page.sortValue} as sort_value from lots l
+      sql`select ${LOT_COLUMNS}, ${page.sortValue} as sort_value${embeddedColumns(ctx.em, embed)} from lots l
        where ${where} and ${page.beyond} order by ${page.orderBy} limit ${plan.take}`,
     );
     const lots = lotsOfRows(rows);
     const positions = new Map(lots.map((lot, i) => [lot, { value: rows[i].sort_value as string, id: lot.id }]));
-    return { ...keysetPage(keyset, plan, lots, (lot) => positions.get(lot) as { value: string; id: string }), rates };
+    const shown = keysetPage(keyset, plan, lots, (lot) => positions.get(lot) as { value: string; id: string });
+    return { ...shown, rates, embedded: embeddedOfRows(ctx.em, rows.slice(0, shown.items.length), embed) };
   }
 
   async count(ctx: RequestContext, filter: LotFilter): Promise<number> {

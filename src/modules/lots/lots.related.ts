@@ -8,10 +8,17 @@ import { unreadPerLot } from '../messages/messages.listing';
 import { Deposit, Participant, WinnerDetails } from '../trading/trading.entity';
 import { Callback, Star } from '../watchlist/watchlist.entity';
 import type { ListedLot } from './lots.entity';
+import { embeddableOf, type Embeddable, type Embedded } from './lots.embedded';
 import { bidsOfLots, callbacksOfLots, participantsOfLots } from './lots.related.sql';
 
 export const LOT_RELATIONS = ['participants', 'callbacks', 'platform', 'deposits', 'winnerDetails', 'organizer', 'stars', 'bids', 'messages'] as const;
 export type LotRelation = (typeof LOT_RELATIONS)[number];
+
+/** What a page's statement is to read for `loadRelated`: the callbacks, which it always reads, and the embeddable relations asked for. */
+export const embeddedFor = (relations: ReadonlySet<LotRelation>): ReadonlySet<Embeddable> => embeddableOf(new Set<string>([...relations, 'callbacks']));
+
+/** Rows by their bigint ids, as `order by id` gives them. */
+const inIdOrder = (a: { id: string }, b: { id: string }) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 /** An account beside a lot, and whether the caller sees all of it (itself, or staff of its platform). */
 export interface ShownAccount {
@@ -45,7 +52,7 @@ export interface LotsRelated {
  * rows (participants, deposits, callbacks, stars, winner details) are kept whole for the lot's
  * managers and, for anyone else, only where they are the caller's own.
  */
-export async function loadRelated(ctx: RequestContext, lots: ListedLot[], relations: ReadonlySet<LotRelation>): Promise<LotsRelated> {
+export async function loadRelated(ctx: RequestContext, lots: ListedLot[], relations: ReadonlySet<LotRelation>, embedded?: Embedded): Promise<LotsRelated> {
   const ids = lots.map((l) => l.id);
   const byId = new Map(lots.map((l) => [l.id, l]));
   const visible = <T extends { lotId: string; accountId: string }>(rows: T[]) => rows.filter((r) => seesLotRow(ctx.caller, byId.get(r.lotId) as ListedLot, r.accountId));
@@ -62,7 +69,7 @@ export async function loadRelated(ctx: RequestContext, lots: ListedLot[], relati
   };
   if (!lots.length) return related;
 
-  related.callbacks = await callbacksOfLots(ctx.em, ids);
+  related.callbacks = embedded?.callbacks ? ids.flatMap((id) => embedded.callbacks?.get(id) ?? []).sort(inIdOrder) : await callbacksOfLots(ctx.em, ids);
   const accountIds = new Set<string>();
   if (relations.has('organizer')) lots.forEach((l) => accountIds.add(l.organizerId));
   if (relations.has('platform')) lots.forEach((l) => accountIds.add(l.publisherId));
@@ -70,11 +77,10 @@ export async function loadRelated(ctx: RequestContext, lots: ListedLot[], relati
     related.shownCallbacks = visible(related.callbacks);
     related.shownCallbacks.forEach((c) => accountIds.add(c.accountId));
   }
-  if (accountIds.size) {
-    for (const account of await accountsByIds(ctx.em, [...accountIds])) {
-      related.accounts.set(account.id, { account, full: ctx.caller?.accountId === account.id || isStaffOf(ctx.caller, account.platformId) });
-    }
-  }
+  const shown = (account: Account) => related.accounts.set(account.id, { account, full: ctx.caller?.accountId === account.id || isStaffOf(ctx.caller, account.platformId) });
+  const missing = [...accountIds].filter((id) => !embedded?.accounts.has(id));
+  for (const id of accountIds) if (embedded?.accounts.has(id)) shown(embedded.accounts.get(id) as Account);
+  if (missing.length) (await accountsByIds(ctx.em, missing)).forEach(shown);
   if (relations.has('participants')) related.participants = visible(await participantsOfLots(ctx.em, ids));
   if (relations.has('deposits')) related.deposits = visible(await ctx.em.find(Deposit, { lotId: { $in: ids } }, { orderBy: { id: 'asc' } }));
   if (relations.has('stars')) related.stars = visible(await ctx.em.find(Star, { lotId: { $in: ids } }, { orderBy: { createdAt: 'asc' } }));
@@ -83,7 +89,7 @@ export async function loadRelated(ctx: RequestContext, lots: ListedLot[], relati
     related.winnerDetails = rows.filter((w) => seesWinnerDetails(ctx.caller, byId.get(w.lotId) as ListedLot));
   }
   if (relations.has('bids')) {
-    const rows = await bidsOfLots(ctx.em, ids);
+    const rows = embedded?.bids ? ids.flatMap((id) => embedded.bids?.get(id) ?? []).sort(inIdOrder) : await bidsOfLots(ctx.em, ids);
     related.bids = rows.flatMap((b) => seenBids(ctx.caller, byId.get(b.lotId) as ListedLot, [b]));
   }
   if (relations.has('messages')) {

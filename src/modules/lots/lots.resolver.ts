@@ -1,12 +1,15 @@
-import { Arg, Ctx, Field, FieldResolver, ID, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, Field, FieldResolver, ID, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { withoutNulls } from '../../core/validate';
 import type { GraphQLContext } from '../../graphql/context';
+import { fieldsUnder } from '../../graphql/selections';
 import type { Source } from '../../graphql/source';
 import { bidGql } from '../bids/bids.mappers';
 import { BidGql } from '../bids/bids.types';
 import { AccountGql, shownAccount } from '../accounts/accounts.types';
 import { depositGql, participantGql, winnerDetailsGql } from '../trading/trading.mappers';
 import { DepositGql, ParticipantGql, WinnerDetailsGql } from '../trading/trading.types';
+import { embeddableOf } from './lots.embedded';
 import { viewLotGql } from './lots.mappers';
 import { CreateLotInput, UpdateLotInput, LotCallbackGql, LotConnectionGql, LotFilterInput, LotGql, LotSortInput, LotStarGql } from './lots.types';
 
@@ -34,9 +37,15 @@ export class LotsResolver {
     @Arg('sort', () => LotSortInput, { nullable: true }) sort: LotSortInput | undefined,
     @Arg('first', () => Int, { defaultValue: 15 }) first: number,
     @Arg('after', () => String, { nullable: true }) after: string | undefined,
-    @Ctx() { ctx, services }: GraphQLContext,
+    @Ctx() { ctx, services, loaders }: GraphQLContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<LotConnectionGql> {
-    const view = await services.lots.index(ctx, { filter, sort: sort ?? undefined, page: { cursor: after, limit: first } });
+    const embed = embeddableOf(fieldsUnder(info, 'nodes'));
+    const view = await services.lots.index(ctx, { filter, sort: sort ?? undefined, page: { cursor: after, limit: first } }, embed);
+    // The field resolvers then find what the page's statement read in the request's loaders.
+    for (const [lotId, bids] of view.embedded?.bids ?? []) loaders.bids.prime(lotId, bids);
+    for (const [lotId, callbacks] of view.embedded?.callbacks ?? []) loaders.callbacks.prime(lotId, callbacks);
+    for (const [id, account] of view.embedded?.accounts ?? []) loaders.account.prime(id, account);
     return {
       nodes: view.lots.map((l) => viewLotGql(view, l)),
       pageInfo: { hasNextPage: view.next !== null, hasPreviousPage: view.prev !== null, endCursor: view.next, startCursor: view.prev },

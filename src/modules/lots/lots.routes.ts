@@ -9,13 +9,14 @@ import { LOT_FILTER_FIELDS } from './lots.filter';
 import { lotIncludes, relationsOf } from './lots.includes.presenter';
 import { CREATE_LOT_FIELDS, createLotInput, updateLotInput } from './lots.input';
 import { presentLots } from './lots.presenter';
+import { embeddedFor } from './lots.related';
 import { LOT_COUNT_QUERY, LOT_GET_QUERY, LOT_INDEX_QUERY } from './lots.schema';
 import type { LotsService, LotsView } from './lots.service';
 
 /** The lots of a view as resources, with what `include` asks for beside them. */
 export async function renderLots(lots: LotsService, ctx: RequestContext, view: LotsView, include: ReadonlySet<string>) {
   const relations = relationsOf(include);
-  const { included, relationships } = lotIncludes(view.lots, await lots.related(ctx, view.lots, relations), relations);
+  const { included, relationships } = lotIncludes(view.lots, await lots.related(ctx, view.lots, relations, view.embedded), relations);
   return { data: presentLots(view, relationships, (lot) => lots.seesReservePrice(ctx, lot)), ...(include.size ? { included } : {}) };
 }
 
@@ -30,7 +31,8 @@ export function lotsRoutes(router: AppRouter): void {
   });
 
   router.get('/lots', { summary: 'Search lots', query: LOT_INDEX_QUERY, response: ['lots'], fields: 'query' }, async (req): Promise<TopLevel> => {
-    const view = await lots.index(req.ctx, { filter: filterOf(req.query), sort: req.query.sort, page: req.query.page });
+    const embed = embeddedFor(relationsOf(req.query.include));
+    const view = await lots.index(req.ctx, { filter: filterOf(req.query), sort: req.query.sort, page: req.query.page }, embed);
     const { data, ...included } = await renderLots(lots, req.ctx, view, req.query.include);
     return { data, ...included, links: cursorLinks(req.path, req.search, view, req.koa.originalUrl), meta: { on_page: view.lots.length } };
   });

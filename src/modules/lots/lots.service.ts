@@ -21,9 +21,11 @@ import { findLot } from './lots.find';
 import type { LotMaker } from './lots.maker';
 import { createLotInput, getLotInput, lotCountInput, lotPageInput, updateLotInput, type NewLotInput, type GetLotInput, type LotCountInput, type LotPageInput, type UpdateLotInput } from './lots.input';
 import { LotListing } from './lots.listing';
+import type { Embeddable, Embedded } from './lots.embedded';
 import { loadRelated, type LotRelation, type LotsRelated } from './lots.related';
 
 const START_TIME_TOLERANCE_S = 60;
+const NOTHING: ReadonlySet<Embeddable> = new Set();
 
 export interface LotsView {
   lots: ListedLot[];
@@ -32,6 +34,8 @@ export interface LotsView {
   currency?: string;
   /** The increment table of each lot created under one, by lot id: the steps it shows follow its band. */
   increments?: ReadonlyMap<string, readonly IncrementBand[]>;
+  /** The relations the page's statement read beside its lots, when it was asked to (`index`). */
+  embedded?: Embedded;
 }
 
 export type CreatedLot = { lot: Lot; request?: undefined } | { request: CreateLotRequest; lot?: undefined };
@@ -105,11 +109,12 @@ export class LotsService {
     return { lots: [lot], convert: converterOf(rates), currency, increments: await this.incrementsOf(ctx, [lot]) };
   }
 
-  /** GET /lots: one page of lots. */
-  async index(ctx: RequestContext, input: Untrusted<LotPageInput>): Promise<LotsView & { next: string | null; prev: string | null }> {
+  /** GET /lots: one page of lots; `embed` names the relations to read beside them in the page's own statement. */
+  async index(ctx: RequestContext, input: Untrusted<LotPageInput>, embed: ReadonlySet<Embeddable> = NOTHING): Promise<LotsView & { next: string | null; prev: string | null }> {
     const req = validateInput(lotPageInput, input, 'parameter');
-    const page = await this.listing.page(ctx, req);
-    return { lots: page.items, next: page.next, prev: page.prev, convert: converterOf(page.rates), currency: req.filter.currency, increments: await this.incrementsOf(ctx, page.items) };
+    const page = await this.listing.page(ctx, req, embed);
+    const { items: lots, next, prev, embedded } = page;
+    return { lots, next, prev, embedded, convert: converterOf(page.rates), currency: req.filter.currency, increments: await this.incrementsOf(ctx, lots) };
   }
 
   async count(ctx: RequestContext, input: Untrusted<LotCountInput>): Promise<number> {
@@ -117,9 +122,9 @@ export class LotsService {
     return this.listing.count(ctx, filter);
   }
 
-  /** What the lots show beside them (REST includes), as the caller may see it: one query per relation. */
-  related(ctx: RequestContext, lots: ListedLot[], relations: ReadonlySet<LotRelation>): Promise<LotsRelated> {
-    return loadRelated(ctx, lots, relations);
+  /** What the lots show beside them (REST includes), as the caller may see it: one query per relation the page did not embed. */
+  related(ctx: RequestContext, lots: ListedLot[], relations: ReadonlySet<LotRelation>, embedded?: Embedded): Promise<LotsRelated> {
+    return loadRelated(ctx, lots, relations, embedded);
   }
 
   /**

@@ -1,0 +1,40 @@
+import { Kind, type FieldNode, type FragmentDefinitionNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+
+/**
+ * The fields a selection asks for, through fragments and inline fragments. A field under @skip or
+ * @include counts as asked: callers read ahead with this, and reading a relation no one shows only
+ * costs its reading.
+ */
+export function selectedFields(selectionSet: SelectionSetNode, fragmentOf: (name: string) => FragmentDefinitionNode | undefined, seen = new Set<string>()): FieldNode[] {
+  return selectionSet.selections.flatMap((s) => {
+    if (s.kind === Kind.FIELD) return [s];
+    if (s.kind === Kind.INLINE_FRAGMENT) return selectedFields(s.selectionSet, fragmentOf, seen);
+    if (seen.has(s.name.value)) return [];
+    seen.add(s.name.value);
+    const fragment = fragmentOf(s.name.value);
+    return fragment ? selectedFields(fragment.selectionSet, fragmentOf, seen) : [];
+  });
+}
+
+const underCache = new WeakMap<FieldNode, Map<string, ReadonlySet<string>>>();
+
+/**
+ * The names of the fields asked for under `child` of the field being resolved (`nodes` of a
+ * connection). Kept per field node: a document's nodes live as long as it is cached, and the
+ * answer depends on nothing else.
+ */
+export function fieldsUnder(info: GraphQLResolveInfo, child: string): ReadonlySet<string> {
+  const [first] = info.fieldNodes;
+  let byChild = underCache.get(first);
+  if (!byChild) underCache.set(first, (byChild = new Map()));
+  const known = byChild.get(child);
+  if (known) return known;
+  const fragmentOf = (name: string) => info.fragments[name];
+  const names = new Set<string>();
+  for (const field of info.fieldNodes.flatMap((f) => (f.selectionSet ? selectedFields(f.selectionSet, fragmentOf) : []))) {
+    if (field.name.value !== child || !field.selectionSet) continue;
+    for (const inner of selectedFields(field.selectionSet, fragmentOf)) names.add(inner.name.value);
+  }
+  byChild.set(child, names);
+  return names;
+}

@@ -1,0 +1,81 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Money } from '../../core/money';
+import { timestamp, type Rows } from '../../db/raw';
+import { sql, type Sql } from '../../db/sql';
+import type { Account } from '../accounts/accounts.entity';
+import { accountArrayById, accountOfArray } from '../accounts/accounts.sql';
+import type { Bid } from '../bids/bids.entity';
+import type { Callback } from '../watchlist/watchlist.entity';
+
+/** The relations a page of lots may read in its own statement, as the callers name them. */
+export const EMBEDDABLE = ['organizer', 'platform', 'bids', 'callbacks'] as const;
+export type Embeddable = (typeof EMBEDDABLE)[number];
+
+/** The embeddable relations among those a caller asks for (REST's include, GraphQL's fields of a lot). */
+export const embeddableOf = (asked: ReadonlySet<string>): ReadonlySet<Embeddable> => new Set(EMBEDDABLE.filter((r) => asked.has(r)));
+
+/**
+ * What a page's own statement read beside its lots, in the state that statement saw, as stored
+ * (before the visibility rules): the bids and callbacks of every lot on the page, by lot id, and the accounts.
+ * Null where it was not asked for.
+ */
+export interface Embedded {
+  bids: ReadonlyMap<string, Bid[]> | null;
+  callbacks: ReadonlyMap<string, Callback[]> | null;
+  accounts: ReadonlyMap<string, Account>;
+}
+
+const BIDS = sql`(select json_agg(json_build_array(b.id::text, b.participant_id::text, b.account_id, b.amount::text, b.placed_by_proxy, b.created_at) order by b.id)
+  from bids b where b.lot_id = l.id) as embedded_bids`;
+
+const CALLBACKS = sql`(select json_agg(json_build_array(c.id::text, c.account_id, c.created_at) order by c.id) from callbacks c where c.lot_id = l.id) as embedded_callbacks`;
+
+/**
+ * The page statement's columns for `embed`: a subquery per lot and relation, which PostgreSQL runs
+ * for the page's rows only (after its limit). One round trip then reads what the page shows, where
+ * the relations' own statements took a second one after the page (as PostGraphile does).
+ */
+export function embeddedColumns(em: EntityManager, embed: ReadonlySet<Embeddable>): Sql {
+  let columns = sql``;
+  if (embed.has('organizer')) columns = sql`${columns}, ${accountArrayById(em, sql`l.organizer_id`)} as embedded_organizer`;
+  if (embed.has('platform')) columns = sql`${columns}, ${accountArrayById(em, sql`l.publisher_id`)} as embedded_platform`;
+  if (embed.has('bids')) columns = sql`${columns}, ${BIDS}`;
+  if (embed.has('callbacks')) columns = sql`${columns}, ${CALLBACKS}`;
+  return columns;
+}
+
+type BidArray = [string, string, string, string, boolean, string];
+type CallbackArray = [string, string, string];
+
+export function embeddedOfRows(em: EntityManager, rows: Rows, embed: ReadonlySet<Embeddable>): Embedded {
+  const accounts = new Map<string, Account>();
+  const keep = (values: unknown) => {
+    if (values === null) return;
+    const account = accountOfArray(em, values as unknown[]);
+    if (!accounts.has(account.id)) accounts.set(account.id, account);
+  };
+  const bids = embed.has('bids') ? new Map<string, Bid[]>() : null;
+  const callbacks = embed.has('callbacks') ? new Map<string, Callback[]>() : null;
+  for (const r of rows) {
+    if (embed.has('organizer')) keep(r.embedded_organizer);
+    if (embed.has('platform')) keep(r.embedded_platform);
+    const lotId = r.id as string;
+    bids?.set(
+      lotId,
+      ((r.embedded_bids as BidArray[] | null) ?? []).map(([id, participantId, accountId, amount, placedByProxy, createdAt]) => ({
+        id,
+        lotId,
+        participantId,
+        accountId,
+        amount: new Money(amount),
+        placedByProxy,
+        createdAt: timestamp(createdAt) as Date,
+      })),
+    );
+    callbacks?.set(
+      lotId,
+      ((r.embedded_callbacks as CallbackArray[] | null) ?? []).map(([id, accountId, createdAt]) => ({ id, lotId, accountId, createdAt: timestamp(createdAt) as Date })),
+    );
+  }
+  return { bids, callbacks, accounts };
+}
