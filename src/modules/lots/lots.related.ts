@@ -69,7 +69,10 @@ export async function loadRelated(ctx: RequestContext, lots: ListedLot[], relati
   };
   if (!lots.length) return related;
 
-  related.callbacks = embedded?.callbacks ? ids.flatMap((id) => embedded.callbacks?.get(id) ?? []).sort(inIdOrder) : await callbacksOfLots(ctx.em, ids);
+  // Rows the page's statement read (lots.embedded.ts), else read now; in id order either way.
+  const rowsOf = <T extends { id: string }>(read: ReadonlyMap<string, T[]> | null | undefined, load: () => Promise<T[]>): Promise<T[]> =>
+    read ? Promise.resolve(ids.flatMap((id) => read.get(id) ?? []).sort(inIdOrder)) : load();
+  related.callbacks = await rowsOf(embedded?.callbacks, () => callbacksOfLots(ctx.em, ids));
   const accountIds = new Set<string>();
   if (relations.has('organizer')) lots.forEach((l) => accountIds.add(l.organizerId));
   if (relations.has('platform')) lots.forEach((l) => accountIds.add(l.publisherId));
@@ -78,8 +81,12 @@ export async function loadRelated(ctx: RequestContext, lots: ListedLot[], relati
     related.shownCallbacks.forEach((c) => accountIds.add(c.accountId));
   }
   const shown = (account: Account) => related.accounts.set(account.id, { account, full: ctx.caller?.accountId === account.id || isStaffOf(ctx.caller, account.platformId) });
-  const missing = [...accountIds].filter((id) => !embedded?.accounts.has(id));
-  for (const id of accountIds) if (embedded?.accounts.has(id)) shown(embedded.accounts.get(id) as Account);
+  const missing: string[] = [];
+  for (const id of accountIds) {
+    const account = embedded?.accounts.get(id);
+    if (account) shown(account);
+    else missing.push(id);
+  }
   if (missing.length) (await accountsByIds(ctx.em, missing)).forEach(shown);
   if (relations.has('participants')) related.participants = visible(await participantsOfLots(ctx.em, ids));
   if (relations.has('deposits')) related.deposits = visible(await ctx.em.find(Deposit, { lotId: { $in: ids } }, { orderBy: { id: 'asc' } }));
@@ -89,7 +96,7 @@ export async function loadRelated(ctx: RequestContext, lots: ListedLot[], relati
     related.winnerDetails = rows.filter((w) => seesWinnerDetails(ctx.caller, byId.get(w.lotId) as ListedLot));
   }
   if (relations.has('bids')) {
-    const rows = embedded?.bids ? ids.flatMap((id) => embedded.bids?.get(id) ?? []).sort(inIdOrder) : await bidsOfLots(ctx.em, ids);
+    const rows = await rowsOf(embedded?.bids, () => bidsOfLots(ctx.em, ids));
     related.bids = rows.flatMap((b) => seenBids(ctx.caller, byId.get(b.lotId) as ListedLot, [b]));
   }
   if (relations.has('messages')) {
