@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { formatMoney, parseMoney } from '../../src/core/money';
+import { formatMoney, Money, parseMoney } from '../../src/core/money';
 
 describe('parseMoney', () => {
   it.each([
@@ -85,8 +85,27 @@ describe('formatMoney', () => {
     ['1.0049999', '1.00'],
     ['123456789012345678.995', '123456789012345679.00'],
     [new Decimal('12.345'), '12.35'],
+    ['7', '7.00'],
+    ['123.4', '123.40'],
+    ['-5.5', '-5.50'],
+    ['-0', '0.00'],
+    ['-0.004', '-0.00'],
+    ['1e21', '1000000000000000000000.00'],
+    ['1e-8', '0.00'],
   ])('formats %p as %s', (input, expected) => {
     expect(formatMoney(input)).toBe(expected);
+  });
+
+  it('writes every amount as toFixed(2) rounding half up would, short or not', () => {
+    // Amounts of every magnitude and sign, as read (two places), converted (many) and multiplied.
+    let seed = 7;
+    const next = () => (seed = (seed * 16807) % 2147483647);
+    for (let i = 0; i < 20_000; i++) {
+      const amount = new Money(`${next() % 2 ? '-' : ''}${next()}${next()}e${(next() % 36) - 16}`);
+      for (const value of [amount, amount.toDecimalPlaces(2), amount.toDecimalPlaces(1), amount.div(3), amount.times('1.1')]) {
+        expect(formatMoney(value)).toBe(value.toFixed(2, Decimal.ROUND_HALF_UP));
+      }
+    }
   });
 
   it('formats a parsed amount with exactly two decimals', () => {
