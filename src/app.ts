@@ -74,7 +74,7 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
   });
 
   const metrics = new Metrics();
-  services.bids.onRound((outcomes) => metrics.bidRound(outcomes));
+  services.bids.onRound((outcomes, seconds) => metrics.bidRound(outcomes, seconds));
   if (jobs) metrics.watchQueues(() => jobs.depths());
   const pool = orm.em.getConnection().getKnex().client.pool as { numUsed(): number; numFree(): number; numPendingAcquires(): number };
   metrics.watchPool(() => ({ used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires() }));

@@ -54,6 +54,12 @@ export class Metrics {
     buckets: [1, 2, 4, 8, 16, 32, 64],
     registers: [this.registry],
   });
+  private readonly roundTime = new Histogram({
+    name: 'auction_bid_round_seconds',
+    help: 'A round of bids, from asking the pool for a connection to its commit answered: the lot stays locked within it',
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+    registers: [this.registry],
+  });
 
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'auction_' });
@@ -138,9 +144,10 @@ export class Metrics {
     this.latency.observe({ method, route: route ?? 'unmatched', status: String(status) }, seconds);
   }
 
-  /** One decided round of bids on a lot: each request's outcome, in order. */
-  bidRound(outcomes: readonly Settled<{ bids: readonly unknown[] }>[]): void {
+  /** One decided round of bids on a lot: each request's outcome, in order, and how long the round took. */
+  bidRound(outcomes: readonly Settled<{ bids: readonly unknown[] }>[], seconds: number): void {
     this.roundSize.observe(outcomes.length);
+    this.roundTime.observe(seconds);
     for (const outcome of outcomes) {
       if (outcome.ok) {
         this.bidRequests.inc({ outcome: 'accepted', code: '' });

@@ -42,9 +42,10 @@ describe('GET /metrics', () => {
     expect(text).not.toContain('route="/lots/123456"');
   });
 
-  it('counts bids accepted and refused by code, and the sizes of their rounds', async () => {
+  it('counts bids accepted and refused by code, and the sizes and times of their rounds', async () => {
     const [a, b] = world.accounts;
     const lotId = await auction(world.t, world.platform, [a.id, b.id]);
+    const started = performance.now();
     await bid(world.t, a.keypair, lotId, { amount: '1000' });
     const low = await world.t.client.as(b.keypair).post(`/lots/${lotId}/bid_requests`, { data: { type: 'bid_requests', attributes: { amount: '1000' } } });
     expect(low.status).toBe(400);
@@ -54,6 +55,10 @@ describe('GET /metrics', () => {
     expect(sample(text, 'auction_bids_placed_total')).toBe(1);
     expect(sample(text, 'auction_bid_round_size_count')).toBe(2);
     expect(sample(text, 'auction_bid_round_size_sum')).toBe(2);
+    // Each round took some time, all of it within the test's.
+    expect(sample(text, 'auction_bid_round_seconds_count')).toBe(2);
+    expect(sample(text, 'auction_bid_round_seconds_sum')).toBeGreaterThan(0);
+    expect(sample(text, 'auction_bid_round_seconds_sum')).toBeLessThan((performance.now() - started) / 1000);
   });
 
   it('reports sockets, subscriptions and deliveries of the live feeds', async () => {

@@ -20,6 +20,12 @@ const ROUND_SIZE = 64;
 /** A request places at most its own bid and two proxy answers (`resolveProxies`). */
 const BIDS_PER_REQUEST = 3;
 
+/**
+ * A round's outcomes, and its seconds from asking the pool for a connection to its commit
+ * answered (the lot's lock is held within them).
+ */
+type RoundWatcher = (outcomes: readonly Settled<PlacedBids>[], seconds: number) => void;
+
 interface Pending extends BidRequest {
   ctx: RequestContext;
 }
@@ -33,14 +39,16 @@ interface Pending extends BidRequest {
 export class BidsService {
   private readonly rounds = new KeyedBatcher<Pending, PlacedBids>(async (lotId, requests) => {
     const bidders = [...new Set(requests.map((r) => r.caller.accountId))];
+    const began = performance.now();
     const round = await rawTransaction(requests[0].ctx.em, openRound(lotId, bidders, BIDS_PER_REQUEST * requests.length), (tx, opened) => runRound(tx, opened, requests, this.notifications));
+    const seconds = (performance.now() - began) / 1000;
     this.notifications.announce(round.notifications);
     this.announce(round.outcomes);
     if (round.extended) await this.clock.lotTimesSet([round.extended]);
-    for (const watch of this.roundWatchers) watch(round.outcomes);
+    for (const watch of this.roundWatchers) watch(round.outcomes, seconds);
     return round.outcomes;
   }, ROUND_SIZE);
-  private readonly roundWatchers: ((outcomes: readonly Settled<PlacedBids>[]) => void)[] = [];
+  private readonly roundWatchers: RoundWatcher[] = [];
 
   constructor(
     private readonly notifications: NotificationsService,
@@ -49,8 +57,8 @@ export class BidsService {
     private readonly clock: LotClock,
   ) {}
 
-  /** `watch` sees every decided round after it committed (the metrics count outcomes and round sizes). */
-  onRound(watch: (outcomes: readonly Settled<PlacedBids>[]) => void): void {
+  /** `watch` sees every decided round after it committed (the metrics count outcomes, round sizes and times). */
+  onRound(watch: RoundWatcher): void {
     this.roundWatchers.push(watch);
   }
 
