@@ -3,7 +3,8 @@
 // directly through the driver at the same concurrency, in the same run; over 100 lots also against
 // the contract-shaped transaction (with the replay record, the account read and the overbid
 // notification the contract adds). Each bid phase reports pg_stat_statements per accepted bid
-// where the database has it (bench/db.mjs), and the goals of issue 14 as lines with ✓ or ✗.
+// where the database has it (bench/db.mjs), the service's rounds (how many, their size and time)
+// and its event loop's lag from its /metrics, and the goals of issue 14 as lines with ✓ or ✗.
 //
 //   BENCH_BIDS_SECONDS=5    duration of each scenario
 //   BENCH_BIDS_CLIENTS=64   concurrent clients
@@ -16,9 +17,10 @@ import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { freshDatabase, resetStatementStats, statementStats } from './db.mjs';
+import { goal } from './goals.mjs';
 import { randomBytes } from 'node:crypto';
 import { markMemory } from './memory.mjs';
-import { cpuOf, signer, startService } from './service.mjs';
+import { cpuOf, metricsOf, signer, startService } from './service.mjs';
 
 const require = createRequire(import.meta.url);
 const { Pool } = require('pg');
@@ -170,11 +172,29 @@ async function brokenInvariants(pool) {
   return rows[0].broken;
 }
 
-/** A goal of issue 14 as one line of the report: figure, bound, baseline and ✓ or ✗. */
-function goal(name, checks) {
-  const ok = checks.every((c) => c.ok);
-  const parts = checks.map((c) => `${c.text} ${c.ok ? '✓' : '✗'}`);
-  return `${ok ? '✓' : '✗'} ${name}: ${parts.join('; ')}`;
+const ROUND_SERIES = ['auction_bid_round_seconds_sum', 'auction_bid_round_seconds_count', 'auction_bid_round_size_sum'];
+const LAG_SERIES = ['auction_nodejs_eventloop_lag_p50_seconds', 'auction_nodejs_eventloop_lag_p99_seconds'];
+/** prom-client times the event loop with a timer every 10 ms (its default) and reports each whole wait, these 10 ms included. */
+const LAG_TIMER_MS = 10;
+
+/** The service's round counters now; the scrape also restarts its event-loop lag figures. */
+const roundCounters = (base) => metricsOf(base, ROUND_SERIES);
+
+/**
+ * The rounds of a phase from the service's /metrics: how many, the requests each decided and the
+ * time each took on average (from asking for a connection to its commit answered), and how late
+ * the event loop's timer ran since `roundCounters`. A round's two round trips wait for the event
+ * loop as well as for the database.
+ */
+async function roundsSince(base, [seconds, count, size]) {
+  const [seconds1, count1, size1, lag50, lag99] = await metricsOf(base, [...ROUND_SERIES, ...LAG_SERIES]);
+  const rounds = count1 - count;
+  return {
+    rounds,
+    requestsPerRound: +((size1 - size) / Math.max(1, rounds)).toFixed(1),
+    msPerRound: +((1000 * (seconds1 - seconds)) / Math.max(1, rounds)).toFixed(2),
+    eventLoopLagMs: { p50: +(lag50 * 1000 - LAG_TIMER_MS).toFixed(2), p99: +(lag99 * 1000 - LAG_TIMER_MS).toFixed(2) },
+  };
 }
 
 export async function bidsBench() {
@@ -228,6 +248,7 @@ export async function bidsBench() {
     };
     const serverPhase = (pick) =>
       measured(async () => {
+        const counters = await roundCounters(`http://127.0.0.1:${port}`);
         const cpuBefore = { server: cpuOf(service.pid), generator: process.cpuUsage() };
         const http = await drive(CLIENTS, httpBid(pick));
         // Cores busy while the bids ran (1.0: one core all the time); the machine's are shared with PostgreSQL.
@@ -236,6 +257,7 @@ export async function bidsBench() {
           server: +((cpuOf(service.pid) - cpuBefore.server) / SECONDS).toFixed(2),
           loadGenerator: +((generator.user + generator.system) / 1e6 / SECONDS).toFixed(2),
         };
+        http.rounds = await roundsSince(`http://127.0.0.1:${port}`, counters);
         return http;
       });
 
@@ -283,6 +305,10 @@ export async function bidsBench() {
       const { perUnit, statements } = phase.statementsPerAcceptedBid;
       console.error(`pg_stat_statements, ${name}, per accepted bid: ${perUnit.statements} statements, ${perUnit.databaseMs} ms, ${perUnit.walBytes} WAL bytes`);
       console.table(statements);
+    }
+    for (const [name, phase] of [['one hot lot', hotHttp], [`${SPREAD} lots`, spreadHttp]]) {
+      const r = phase.rounds;
+      console.error(`${name}: ${r.rounds} rounds of ${r.requestsPerRound} requests, ${r.msPerRound} ms each from asking for a connection to commit; event loop lag p50 ${r.eventLoopLagMs.p50} ms, p99 ${r.eventLoopLagMs.p99} ms; service ${phase.cpuCores.server} cores`);
     }
     for (const line of result.goals) console.error(line);
     agent.destroy();

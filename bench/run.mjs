@@ -62,7 +62,9 @@ async function main() {
     results[target] = runSuite(target);
   }
   console.log(JSON.stringify(results, null, 2));
-  for (const [target, r] of Object.entries(results)) for (const line of [...(r.bids?.goals ?? []), ...(r.memory?.goals ?? [])]) console.log(`${target}: ${line}`);
+  for (const [target, r] of Object.entries(results)) {
+    for (const section of [r.bids, r.lots, r.fanout, r.memory]) for (const line of section?.goals ?? []) console.log(`${target}: ${line}`);
+  }
   if (results.embedded && results.server) {
     const e = figures(results.embedded);
     const s = figures(results.server);

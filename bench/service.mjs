@@ -28,14 +28,23 @@ export function memoryOf(pid) {
 }
 
 /**
- * One series of a service's /metrics (its first sample, whatever its labels), or null when absent or
- * refused. METRICS_TOKEN is sent when set (a caller that is not on the service's host needs it).
+ * Series of a service's /metrics (each its first sample, whatever its labels; null when absent or
+ * refused), from one scrape: a scrape restarts the event-loop lag figures. METRICS_TOKEN is sent
+ * when set (a caller that is not on the service's host needs it).
  */
-export async function metricOf(base, name) {
+export async function metricsOf(base, names) {
   const headers = process.env.METRICS_TOKEN ? { authorization: `Bearer ${process.env.METRICS_TOKEN}` } : {};
   const text = await fetch(`${base}/metrics`, { headers }).then((r) => (r.ok ? r.text() : ''), () => '');
-  const m = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
-  return m ? Number(m[1]) : null;
+  return names.map((name) => {
+    const m = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text);
+    return m ? Number(m[1]) : null;
+  });
+}
+
+/** One series of a service's /metrics, as `metricsOf` reads it. */
+export async function metricOf(base, name) {
+  const [value] = await metricsOf(base, [name]);
+  return value;
 }
 
 /** Starts the service on a database and waits until it is ready; `stop()` ends it with SIGTERM. */
