@@ -31,6 +31,9 @@ export const JOBS_SCHEMA = 'pgboss';
 const CLEANUP_QUEUE = 'cleanup';
 const STOP_TIMEOUT_MS = 10_000;
 
+/** Works a queue: each job's handler runs while the queue's connections stay open (`QueueDb.holding`). */
+type Work = <T>(name: string, handler: PgBoss.WorkHandler<T>) => Promise<string>;
+
 /** The periodic housekeeping, run in this order every CLEANUP_INTERVAL_SECONDS; one failing does not stop the others. */
 export function cleanersOf(jobs: Job[], services: Services): Cleaner[] {
   return [
@@ -60,14 +63,14 @@ export async function startJobs({ config, orm, services, log }: JobsDeps): Promi
   });
   boss.on('error', (err) => log.warn({ err: loggable(err) }, 'job queue error'));
   await boss.start();
-  const work = { pollingIntervalSeconds: config.JOBS_POLL_SECONDS };
+  const work: Work = (name, handler) => boss.work(name, { pollingIntervalSeconds: config.JOBS_POLL_SECONDS }, db.holding(handler));
 
   const notices = new LotNotices(orm, services.notifications, services.live, services.rules);
   for (const name of Object.values(LOT_QUEUES)) {
     await boss.createQueue(name, { name, policy: 'short', retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 300 });
   }
-  await boss.work<LotJobData>(LOT_QUEUES.finishing, work, async ([job]) => notices.finishing(job.data));
-  await boss.work<LotJobData>(LOT_QUEUES.ended, work, async ([job]) => {
+  await work<LotJobData>(LOT_QUEUES.finishing, async ([job]) => notices.finishing(job.data));
+  await work<LotJobData>(LOT_QUEUES.ended, async ([job]) => {
     const ended = await notices.ended(job.data);
     // Early by this process's clock (the queue reads the database's): once more at the end.
     if (ended === 'early') {
@@ -76,13 +79,13 @@ export async function startJobs({ config, orm, services, log }: JobsDeps): Promi
       await boss.insert([{ name: LOT_QUEUES.lapse, data: job.data, singletonKey: singletonKeyOf(job.data), startAfter: ended.lapseAt }]);
     }
   });
-  await boss.work<LotJobData>(LOT_QUEUES.lapse, work, async ([job]) => {
+  await work<LotJobData>(LOT_QUEUES.lapse, async ([job]) => {
     // Early by this process's clock: once more a second later.
     if ((await services.reserve.lapse({ em: orm.em.fork() }, job.data)) === 'early') {
       await boss.insert([{ name: LOT_QUEUES.lapse, data: job.data, singletonKey: singletonKeyOf(job.data), startAfter: new Date(Date.now() + 1000) }]);
     }
   });
-  await boss.work<{ lotId: string }>(LOT_QUEUES.invoice, work, async ([job]) => notices.unpaidInvoice(job.data.lotId));
+  await work<{ lotId: string }>(LOT_QUEUES.invoice, async ([job]) => notices.unpaidInvoice(job.data.lotId));
 
   const jobs = jobsOf(services, config);
   const cleaners = cleanersOf(jobs, services);
@@ -109,7 +112,7 @@ export async function startJobs({ config, orm, services, log }: JobsDeps): Promi
     async stop() {
       services.lotClock.detach();
       await boss.stop({ graceful: true, wait: true, timeout: STOP_TIMEOUT_MS });
-      await db.close();
+      await db.close(STOP_TIMEOUT_MS);
     },
   };
 }
@@ -124,11 +127,11 @@ async function recurring(
   name: string,
   everySeconds: number,
   firstAfterSeconds: number,
-  work: PgBoss.WorkOptions,
+  work: Work,
   run: () => Promise<void>,
 ): Promise<void> {
   await boss.createQueue(name, { name, policy: 'short', retryLimit: 1, retryDelay: 1, expireInSeconds: 900 });
-  await boss.work(name, work, async () => {
+  await work(name, async () => {
     await boss.sendAfter(name, {}, { singletonKey: name }, everySeconds);
     await run();
   });

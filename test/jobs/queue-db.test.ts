@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { QueueDb } from '../../src/jobs/queue-db';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 
@@ -13,7 +14,7 @@ describe("the job queue's connections", () => {
     const queue = new QueueDb(db.url, 1, (err) => errors.push(err));
     // One connection: the first query runs and the three others wait for it as close begins.
     const queries = [1, 2, 3, 4].map((n) => queue.executeSql('select $1::int as n, pg_sleep(0.05)', [n]));
-    const closed = queue.close();
+    const closed = queue.close(10_000);
     const answers = await Promise.all(queries);
     expect(answers.map((a) => a.rows[0].n)).toEqual([1, 2, 3, 4]);
     await closed;
@@ -21,4 +22,27 @@ describe("the job queue's connections", () => {
     expect(errors).toEqual([]);
   });
 
+  it('stay open for a job handler running as they close, and for the query sent as it ends', async () => {
+    const queue = new QueueDb(db.url, 1, () => undefined);
+    const handler = queue.holding<unknown>(async () => {
+      await sleep(200);
+      return 'done';
+    });
+    // As pg-boss records a job's outcome: in the tick its handler ends, without waiting for it.
+    const recorded = handler([]).then((result) => queue.executeSql('select $1::text as result', [result]));
+    await queue.close(10_000);
+    expect((await recorded).rows[0].result).toBe('done');
+  });
+
+  it('end after their time limit even while a handler still runs', async () => {
+    const queue = new QueueDb(db.url, 1, () => undefined);
+    let release!: () => void;
+    const hung = queue.holding<unknown>(() => new Promise<void>((resolve) => (release = resolve)))([]);
+    const began = Date.now();
+    await queue.close(300);
+    expect(Date.now() - began).toBeGreaterThanOrEqual(290);
+    await expect(queue.executeSql('select 1', [])).rejects.toThrow(/after calling end/);
+    release();
+    await hung;
+  });
 });
