@@ -153,8 +153,20 @@ function rowMaker(names: string[]): RowMaker {
   return make;
 }
 
-/** The statements parsed on each connection, by name; a failed pipeline leaves its own in doubt. */
-const parsedOn = new WeakMap<Connection, Map<string, 'parsed' | 'doubtful'>>();
+/** How the rows of a statement are read: its columns' parsers and its row maker. */
+interface Described {
+  parsers: Parser[];
+  makeRow: RowMaker;
+}
+
+/** A statement that answers no rows (the server described it with NoData). */
+const NO_ROWS: Described = { parsers: [], makeRow: () => ({}) };
+
+/**
+ * The statements parsed on each connection, by name, and once run their rows' description; a
+ * failed pipeline leaves its own in doubt.
+ */
+const parsedOn = new WeakMap<Connection, Map<string, 'parsed' | 'doubtful' | Described>>();
 
 /**
  * Sent at the start of every transaction of these paths. By default a named statement is planned
@@ -168,13 +180,19 @@ export const GENERIC_PLANS: Statement = { text: `select set_config('plan_cache_m
 /**
  * Statements sent as one pipeline of the extended protocol: each bound and executed, one Sync
  * behind them all, so several statements still cost one round trip, and each is parsed once per
- * connection (a named statement of the driver) instead of at every call. Like a multi-statement
- * query, the first error skips the rest.
+ * connection (a named statement of the driver) instead of at every call. A named statement's
+ * rows are described by the server at its first run on a connection only: the description, and
+ * the parsers and row maker built from it, are kept with the statement: describing every run
+ * cost 5–7 µs of CPU in the service (6%) for a page of 20 rows of 26 columns, and a message each
+ * way. Like a multi-statement query, the first error skips the rest.
  */
 class Pipeline implements Submittable {
   readonly results: { rows: Rows; rowCount: number | null }[] = [];
-  private parsers: Parser[] = [];
-  private makeRow: RowMaker = () => ({});
+  /** Per statement, its rows' description when the connection already had it. */
+  private readonly known: (Described | null)[] = [];
+  private current: Described = NO_ROWS;
+  /** The current statement's description as the server sent it in this pipeline. */
+  private describedNow: Described | null = null;
   private rows: Rows = [];
   private error: unknown = null;
 
@@ -191,46 +209,63 @@ class Pipeline implements Submittable {
     try {
       for (const s of this.statements) {
         const state = s.name ? parsed.get(s.name) : undefined;
-        if (state !== 'parsed') {
+        if (state === undefined || state === 'doubtful') {
           // Closing a statement that does not exist is no error: a doubtful one is parsed afresh.
           if (state === 'doubtful') wire.close({ type: 'S', name: s.name });
           wire.parse({ name: s.name, text: s.text, types: s.types });
           if (s.name) parsed.set(s.name, 'parsed');
         }
         wire.bind({ statement: s.name, values: s.values, valueMapper: prepareValue });
-        wire.describe({ type: 'P', name: '' });
+        const known = typeof state === 'object' ? state : null;
+        this.known.push(known);
+        if (!known) wire.describe({ type: 'P', name: '' });
         wire.execute({ portal: '', rows: 0 });
       }
       wire.sync();
     } finally {
       wire.stream.uncork?.();
     }
+    this.current = this.known[0] ?? NO_ROWS;
   }
 
   handleRowDescription(message: { fields: Field[] }): void {
-    this.parsers = message.fields.map((f) => this.connection.getTypeParser(f.dataTypeID, f.format));
-    this.makeRow = rowMaker(message.fields.map((f) => f.name));
+    this.describedNow = {
+      parsers: message.fields.map((f) => this.connection.getTypeParser(f.dataTypeID, f.format)),
+      makeRow: rowMaker(message.fields.map((f) => f.name)),
+    };
+    this.current = this.describedNow;
   }
 
   handleDataRow(message: { fields: (string | null)[] }): void {
-    this.rows.push(this.makeRow(message.fields, this.parsers));
+    this.rows.push(this.current.makeRow(message.fields, this.current.parsers));
   }
 
   handleCommandComplete(message: { text: string }): void {
     const count = /(\d+)$/.exec(message.text);
-    this.results.push({ rows: this.rows, rowCount: count ? Number(count[1]) : null });
+    this.next({ rows: this.rows, rowCount: count ? Number(count[1]) : null });
     this.rows = [];
   }
 
   handleEmptyQuery(): void {
-    this.results.push({ rows: [], rowCount: null });
+    this.next({ rows: [], rowCount: null });
+  }
+
+  /** The current statement is done: its description is kept for its next runs, and the next one's taken up. */
+  private next(result: { rows: Rows; rowCount: number | null }): void {
+    const index = this.results.length;
+    const name = this.statements[index]?.name;
+    const parsed = parsedOn.get(this.connection);
+    if (name && !this.known[index] && parsed?.get(name) === 'parsed') parsed.set(name, this.describedNow ?? NO_ROWS);
+    this.results.push(result);
+    this.describedNow = null;
+    this.current = this.known[index + 1] ?? NO_ROWS;
   }
 
   /** The driver hands the error over and forgets the query: the answer is given here. */
   handleError(error: unknown): void {
     // Which of the statements this pipeline parsed exist now is unknown.
     const parsed = parsedOn.get(this.connection);
-    for (const s of this.statements) if (s.name && parsed?.get(s.name) === 'parsed') parsed.set(s.name, 'doubtful');
+    for (const s of this.statements) if (s.name && parsed?.has(s.name)) parsed.set(s.name, 'doubtful');
     this.error = error;
     this.done(error, this.results);
   }

@@ -82,6 +82,39 @@ describe('rawQuery', () => {
     expect(prepared).toEqual([{ n: 0 }]);
   });
 
+  it("reads each named statement's rows by its own columns at every run, described by the server at the first run only", async () => {
+    const own = await openDatabase(db.url, 1);
+    try {
+      const em = own.em.fork() as EntityManager;
+      await rawQuery(em, { text: 'create table described (id int, at timestamptz, price numeric(20,2), meta jsonb)' });
+      const pipeline = (n: number) => [
+        { text: 'insert into described values (?, ?, ?, ?)', params: [n, new Date(Date.UTC(2026, 0, n)), `${n}.50`, JSON.stringify({ n })] },
+        { text: 'select id, at, price, meta from described where id = ?', params: [n] },
+        { text: 'update described set price = price + 1 where id = ?', params: [n] },
+        { text: 'select count(*)::int as rows, max(id) as last, bool_and(id > 0) as positive from described' },
+      ];
+      // Run after run, on the one connection: rows, no rows, rows, each by its own description.
+      for (const n of [1, 2, 3, 4]) {
+        const [inserted, selected, updated, counted] = await rawQuery(em, ...pipeline(n));
+        expect(inserted).toEqual({ rows: [], rowCount: 1 });
+        // Timestamps come as PostgreSQL's text on the ORM's connections (`timestamp` in src/db/raw.ts reads them).
+        expect(selected.rows).toEqual([{ id: n, at: expect.stringMatching(/^2026-01-0\d/), price: `${n}.50`, meta: { n } }]);
+        expect(new Date(selected.rows[0].at as string)).toEqual(new Date(Date.UTC(2026, 0, n)));
+        expect(updated).toEqual({ rows: [], rowCount: 1 });
+        expect(counted.rows).toEqual([{ rows: n, last: n, positive: true }]);
+      }
+      // A statement whose result changed under it fails once, then is parsed and described afresh.
+      await rawQuery(em, { text: 'alter table described add column note text' });
+      const all = { text: 'select * from described where id = ?', params: [1] };
+      await expect(rawQuery(em, all)).resolves.toEqual([expect.objectContaining({ rows: [expect.objectContaining({ id: 1, note: null })] })]);
+      await rawQuery(em, { text: 'alter table described add column extra int default 7' });
+      await expect(rawQuery(em, all)).rejects.toThrow('cached plan must not change result type');
+      await expect(rawQuery(em, all)).resolves.toEqual([expect.objectContaining({ rows: [{ id: 1, at: expect.stringMatching(/^2026-01-01/), price: '2.50', meta: { n: 1 }, note: null, extra: 7 }] })]);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('parses a statement afresh on the connection where a failed pipeline skipped its parse', async () => {
     // A pool of one connection of its own, apart from the sessions the test above terminates.
     const own = await openDatabase(db.url, 1);
