@@ -190,9 +190,8 @@ class Pipeline implements Submittable {
   readonly results: { rows: Rows; rowCount: number | null }[] = [];
   /** Per statement, its rows' description when the connection already had it. */
   private readonly known: (Described | null)[] = [];
+  /** The current statement's description: as the connection knew it, else as the server sent it, else no rows. */
   private current: Described = NO_ROWS;
-  /** The current statement's description as the server sent it in this pipeline. */
-  private describedNow: Described | null = null;
   private rows: Rows = [];
   private error: unknown = null;
 
@@ -229,11 +228,10 @@ class Pipeline implements Submittable {
   }
 
   handleRowDescription(message: { fields: Field[] }): void {
-    this.describedNow = {
+    this.current = {
       parsers: message.fields.map((f) => this.connection.getTypeParser(f.dataTypeID, f.format)),
       makeRow: rowMaker(message.fields.map((f) => f.name)),
     };
-    this.current = this.describedNow;
   }
 
   handleDataRow(message: { fields: (string | null)[] }): void {
@@ -255,9 +253,8 @@ class Pipeline implements Submittable {
     const index = this.results.length;
     const name = this.statements[index]?.name;
     const parsed = parsedOn.get(this.connection);
-    if (name && !this.known[index] && parsed?.get(name) === 'parsed') parsed.set(name, this.describedNow ?? NO_ROWS);
+    if (name && !this.known[index] && parsed?.get(name) === 'parsed') parsed.set(name, this.current);
     this.results.push(result);
-    this.describedNow = null;
     this.current = this.known[index + 1] ?? NO_ROWS;
   }
 
