@@ -162,11 +162,19 @@ interface Described {
 /** A statement that answers no rows (the server described it with NoData). */
 const NO_ROWS: Described = { parsers: [], makeRow: () => ({}) };
 
+type StatementState = 'parsed' | 'doubtful' | Described;
+
 /**
  * The statements parsed on each connection, by name, and once run their rows' description; a
  * failed pipeline leaves its own in doubt.
  */
-const parsedOn = new WeakMap<Connection, Map<string, 'parsed' | 'doubtful' | Described>>();
+const parsedOn = new WeakMap<Connection, Map<string, StatementState>>();
+
+function parsedStatementsOf(connection: Connection): Map<string, StatementState> {
+  let parsed = parsedOn.get(connection);
+  if (!parsed) parsedOn.set(connection, (parsed = new Map()));
+  return parsed;
+}
 
 /**
  * Sent at the start of every transaction of these paths. By default a named statement is planned
@@ -181,10 +189,10 @@ export const GENERIC_PLANS: Statement = { text: `select set_config('plan_cache_m
  * Statements sent as one pipeline of the extended protocol: each bound and executed, one Sync
  * behind them all, so several statements still cost one round trip, and each is parsed once per
  * connection (a named statement of the driver) instead of at every call. A named statement's
- * rows are described by the server at its first run on a connection only: the description, and
- * the parsers and row maker built from it, are kept with the statement: describing every run
- * cost 5–7 µs of CPU in the service (6%) for a page of 20 rows of 26 columns, and a message each
- * way. Like a multi-statement query, the first error skips the rest.
+ * rows are described by the server at its first run on a connection only, and the parsers and
+ * row maker built from that description are kept with the statement (describing every run cost
+ * 5–7 µs of CPU in the service, 6%, for a page of 20 rows of 26 columns, and a message each way).
+ * Like a multi-statement query, the first error skips the rest.
  */
 class Pipeline implements Submittable {
   readonly results: { rows: Rows; rowCount: number | null }[] = [];
@@ -194,25 +202,27 @@ class Pipeline implements Submittable {
   private current: Described = NO_ROWS;
   private rows: Rows = [];
   private error: unknown = null;
+  /** The statements parsed on this pipeline's connection. */
+  private readonly parsed: Map<string, StatementState>;
 
   constructor(
     private readonly connection: Connection,
     private readonly statements: Prepared[],
     private readonly done: (error: unknown, results: { rows: Rows; rowCount: number | null }[]) => void,
-  ) {}
+  ) {
+    this.parsed = parsedStatementsOf(connection);
+  }
 
   submit(wire: Wire): void {
-    let parsed = parsedOn.get(this.connection);
-    if (!parsed) parsedOn.set(this.connection, (parsed = new Map()));
     wire.stream.cork?.();
     try {
       for (const s of this.statements) {
-        const state = s.name ? parsed.get(s.name) : undefined;
+        const state = s.name ? this.parsed.get(s.name) : undefined;
         if (state === undefined || state === 'doubtful') {
           // Closing a statement that does not exist is no error: a doubtful one is parsed afresh.
           if (state === 'doubtful') wire.close({ type: 'S', name: s.name });
           wire.parse({ name: s.name, text: s.text, types: s.types });
-          if (s.name) parsed.set(s.name, 'parsed');
+          if (s.name) this.parsed.set(s.name, 'parsed');
         }
         wire.bind({ statement: s.name, values: s.values, valueMapper: prepareValue });
         const known = typeof state === 'object' ? state : null;
@@ -252,8 +262,7 @@ class Pipeline implements Submittable {
   private next(result: { rows: Rows; rowCount: number | null }): void {
     const index = this.results.length;
     const name = this.statements[index]?.name;
-    const parsed = parsedOn.get(this.connection);
-    if (name && !this.known[index] && parsed?.get(name) === 'parsed') parsed.set(name, this.current);
+    if (name && !this.known[index] && this.parsed.get(name) === 'parsed') this.parsed.set(name, this.current);
     this.results.push(result);
     this.current = this.known[index + 1] ?? NO_ROWS;
   }
@@ -261,8 +270,7 @@ class Pipeline implements Submittable {
   /** The driver hands the error over and forgets the query: the answer is given here. */
   handleError(error: unknown): void {
     // Which of the statements this pipeline parsed exist now is unknown.
-    const parsed = parsedOn.get(this.connection);
-    for (const s of this.statements) if (s.name && parsed?.has(s.name)) parsed.set(s.name, 'doubtful');
+    for (const s of this.statements) if (s.name && this.parsed.has(s.name)) this.parsed.set(s.name, 'doubtful');
     this.error = error;
     this.done(error, this.results);
   }

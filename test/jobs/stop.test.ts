@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { JOBS_SCHEMA } from '../../src/jobs/jobs';
 import { LOT_QUEUES } from '../../src/jobs/lot-clock';
@@ -19,10 +20,10 @@ it('an instance that stops while its workers wait on the database records the jo
       (await blocker.query<{ n: number }>(`select count(*)::int as n from pg_stat_activity where application_name = 'auction-jobs' and wait_event_type = 'Lock'`)).rows[0].n;
     await waitFor('the queue connections to wait on the lock', async () => (await waiting()) > 0);
     // Each worker polls every half second: by now every one has a fetch blocked or queued.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await sleep(1500);
 
     const closed = t.close();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await sleep(300);
     await blocker.query('commit');
     await closed;
 
