@@ -18,14 +18,15 @@ const CSP = [
   `script-src ${hashOf('script')}`,
   `style-src ${hashOf('style')}`,
   "connect-src 'self'",
-  // The empty data: favicon spares the browser a request for /favicon.ico.
-  'img-src data:',
+  // The lot's photo: a document of this service or an https link of the lot's details; the
+  // empty data: favicon spares the browser a request for /favicon.ico.
+  "img-src 'self' https: data:",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** GET /live/{lot-id}: a page following one lot as it happens (bids, state, countdown). */
+/** GET /live/{lot-id}: a page following one lot as it happens (photo, bids, state, countdown, soft-close extensions). */
 export function livePageRoutes(router: AppRouter): void {
   router.raw(['get'], '/live/:id', { summary: 'A page following one lot as it happens', produces: 'text/html' }, async (koa) => {
     // The same lookup as GET /lots/{id}: an unknown or malformed id is its 404 lot_not_found.
