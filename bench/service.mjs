@@ -68,6 +68,7 @@ export async function startService(url, env = {}) {
       // limits, meant for strangers on the internet, would measure themselves instead.
       WS_MAX_CONNECTIONS_PER_ADDRESS: '100000',
       WS_MAX_SUBSCRIPTIONS_PER_ADDRESS: '1000000',
+      WS_SUBSCRIPTION_BUDGET_PER_ADDRESS: '1000000000',
       RATE_LIMIT_WRITES_PER_ADDRESS: '0',
       RATE_LIMIT_WRITES_PER_ACCOUNT: '0',
       RATE_LIMIT_ACCOUNTS_PER_ADDRESS: '0',

@@ -13,6 +13,8 @@ import { fanoutBench } from './fanout.mjs';
 import { lotsBench } from './lots.mjs';
 import { markMemory, memoryGoal } from './memory.mjs';
 import { searchesBench } from './searches.mjs';
+import { stallBench } from './stall.mjs';
+import { stallLiveBench } from './stall-live.mjs';
 
 const require = createRequire(import.meta.url);
 const autocannon = require('autocannon');
@@ -108,6 +110,8 @@ async function main() {
   if (process.env.BENCH_BIDS !== '0') results.bids = await bidsBench();
   if (process.env.BENCH_FANOUT !== '0') results.fanout = await fanoutBench();
   if (process.env.BENCH_SEARCHES !== '0') results.searches = await searchesBench();
+  if (process.env.BENCH_STALL !== '0') results.stall = await stallBench();
+  if (process.env.BENCH_STALL_LIVE !== '0') results.stallLive = await stallLiveBench();
   await markMemory('http', 'end, after every section');
   results.memory = await memoryGoal();
   writeFileSync(process.env.BENCH_OUT, JSON.stringify(results, null, 2));

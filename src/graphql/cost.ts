@@ -1,19 +1,8 @@
-import {
-  getNamedType,
-  getNullableType,
-  GraphQLError,
-  isListType,
-  Kind,
-  type DocumentNode,
-  type FragmentDefinitionNode,
-  type GraphQLField,
-  type GraphQLSchema,
-  type SelectionSetNode,
-} from 'graphql';
-import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
+import { getNamedType, getNullableType, GraphQLError, isListType, parse, type DocumentNode, type GraphQLField, type GraphQLSchema, type ValidationRule } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { DomainError, invalid } from '../core/errors';
 import type { GraphQLContext } from './context';
+import { measureOperations, shapeOf, type FieldCost } from './cost-analysis';
 
 export interface CostLimits {
   maxCost: number;
@@ -26,12 +15,18 @@ export interface CostLimits {
 const PAGE_SIZE_ARGS = ['first', 'last', 'limit', 'size'] as const;
 /** A page argument left out may still mean a full page: the largest the listings serve. */
 const LARGEST_PAGE = 100;
-/** A list without a size argument (a lot's bids, an account's cities) counts as this many items. */
+/** A list without a size argument (a lot's participants, an account's cities) counts as this many items. */
 export const UNSIZED_LIST_ITEMS = 10;
-/** Reading the schema costs no database work, but each alias of it renders the whole schema again. */
-const SCHEMA_COST = 100;
-/** Fragments expanded beyond this many field nodes refuse the query without walking further. */
-const MAX_QUERY_NODES = 20_000;
+/**
+ * Fragment spreads a document may have, and fields of one selection answering under one name:
+ * beyond, graphql-js's validation (which compares them pairwise) takes tens of milliseconds of
+ * the event loop per document. Generated clients spread a few dozen fragments and repeat a name
+ * a few times.
+ */
+const MAX_SPREADS = 32;
+const MAX_SAME_NAME = 8;
+/** Levels of arrays and objects the variables may nest: the deepest input of the schema has a handful. */
+export const MAX_VARIABLES_DEPTH = 32;
 
 function itemsOf(field: GraphQLField<unknown, unknown>, args: Record<string, unknown>, listField: boolean): number {
   const sizes = field.args.filter((a) => (PAGE_SIZE_ARGS as readonly string[]).includes(a.name));
@@ -45,46 +40,46 @@ function itemsOf(field: GraphQLField<unknown, unknown>, args: Record<string, unk
   return lists.length ? Math.max(1, ...lists.map((l) => l.length)) : UNSIZED_LIST_ITEMS;
 }
 
+const PAGE_TYPE = /(Connection|Page)$/;
+
 /**
  * Each field costs 1 plus its selection, times the items it answers: the page size of a paged
  * field, the length of a list argument, or `UNSIZED_LIST_ITEMS` for a list without either. The
  * `nodes`/`items` list of a page is the page itself, already counted by the field that took the size.
  */
-const estimator: ComplexityEstimator = ({ type, field, args, childComplexity }) => {
-  if (type.name.startsWith('__')) return 0;
-  if (field.name === '__schema') return SCHEMA_COST;
-  if (field.name.startsWith('__')) return 1;
+const fieldCost: FieldCost = (field, parent, args, childCost) => {
   const listField = isListType(getNullableType(field.type));
-  const pageOfParent = /(Connection|Page)$/.test(type.name) && (field.name === 'nodes' || field.name === 'items');
-  const items = pageOfParent ? 1 : itemsOf(field, args, listField || /(Connection|Page)$/.test(getNamedType(field.type).name));
-  return 1 + items * childComplexity;
+  const pageOfParent = PAGE_TYPE.test(parent.name) && (field.name === 'nodes' || field.name === 'items');
+  const items = pageOfParent ? 1 : itemsOf(field, args, listField || PAGE_TYPE.test(getNamedType(field.type).name));
+  return 1 + items * childCost;
 };
-
-function depthOf(selectionSet: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, seen: Set<string>): number {
-  let deepest = 0;
-  for (const selection of selectionSet.selections) {
-    if (selection.kind === Kind.FIELD) {
-      // The schema's own types nest `ofType` by design and read no data.
-      if (selection.name.value.startsWith('__')) continue;
-      deepest = Math.max(deepest, 1 + (selection.selectionSet ? depthOf(selection.selectionSet, fragments, seen) : 0));
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      deepest = Math.max(deepest, depthOf(selection.selectionSet, fragments, seen));
-    } else {
-      const fragment = fragments.get(selection.name.value);
-      // A fragment spreading itself is refused by validation; here it only must not loop.
-      if (!fragment || seen.has(fragment.name.value)) continue;
-      deepest = Math.max(deepest, depthOf(fragment.selectionSet, fragments, new Set([...seen, fragment.name.value])));
-    }
-  }
-  return deepest;
-}
 
 const tooCostly = (detail: string) => invalid('query_too_costly', detail);
 
 /**
- * Refuses, before anything runs, an operation whose cost (aliases × page sizes × nested lists,
- * fragments included) or depth is over the limits: one request of a thousand aliases would
- * otherwise hold the database and gigabytes of memory for minutes. Returns the cost.
+ * Refuses variables nested deeper than `MAX_VARIABLES_DEPTH`, walking them without recursion:
+ * everything after (the costing, JSON of them, coercion) recurses, and 5,000 levels overflowed
+ * the stack into a 500.
+ */
+export function assertVariablesDepth(variables: unknown): void {
+  const pending: [unknown, number][] = [[variables, 0]];
+  while (pending.length) {
+    const [value, depth] = pending.pop() as [unknown, number];
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_VARIABLES_DEPTH) throw invalid('bad_user_input', `the variables nest more than ${MAX_VARIABLES_DEPTH} levels deep`, { field: 'variables' });
+    for (const item of Object.values(value)) pending.push([item, depth + 1]);
+  }
+}
+
+/** A cost too large to print as a number (chains of fragments double it at each link). */
+const shown = (cost: number) => (Number.isSafeInteger(cost) ? String(cost) : `more than ${Number.MAX_SAFE_INTEGER}`);
+
+/**
+ * Refuses, before anything runs and before the document is validated, an operation whose cost
+ * (aliases × page sizes × nested lists, each spread of a fragment included) or depth is over the
+ * limits, or that reads `__schema` more than once: one request of a thousand aliases would
+ * otherwise hold the database and gigabytes of memory for minutes. The measure takes time linear
+ * in the document (cost-analysis.ts). Returns the cost.
  */
 export function checkCost(
   schema: GraphQLSchema,
@@ -93,22 +88,17 @@ export function checkCost(
   operationName: string | undefined | null,
   limits: CostLimits,
 ): number {
-  const fragments = new Map(
-    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
-  );
-  for (const definition of document.definitions) {
-    if (definition.kind !== Kind.OPERATION_DEFINITION || (operationName && definition.name?.value !== operationName)) continue;
-    const depth = depthOf(definition.selectionSet, fragments, new Set());
-    if (depth > limits.maxDepth) throw tooCostly(`the query nests ${depth} fields deep, more than the limit of ${limits.maxDepth}`);
+  assertVariablesDepth(variables);
+  const measures = measureOperations(schema, document, variables ?? {}, operationName, fieldCost);
+  for (const m of measures) {
+    if (m.schemaReads > 1) throw tooCostly(`the query reads __schema ${m.schemaReads} times; an operation reads it at most once`);
+    if (m.depth > limits.maxDepth) throw tooCostly(`the query nests ${m.depth} fields deep, more than the limit of ${limits.maxDepth}`);
   }
-  let cost: number;
-  try {
-    cost = getComplexity({ schema, query: document, variables, operationName: operationName ?? undefined, estimators: [estimator], maxQueryNodes: MAX_QUERY_NODES });
-  } catch (err) {
-    if (!(err instanceof GraphQLError)) throw err;
-    throw tooCostly(`the query expands to more than ${MAX_QUERY_NODES} fields`);
-  }
-  if (cost > limits.maxCost) throw tooCostly(`the query costs ${cost}, more than the limit of ${limits.maxCost}`);
+  const cost = Math.max(0, ...measures.map((m) => m.cost));
+  if (cost > limits.maxCost) throw tooCostly(`the query costs ${shown(cost)}, more than the limit of ${limits.maxCost}`);
+  const shape = shapeOf(document);
+  if (shape.spreads > MAX_SPREADS) throw tooCostly(`the query spreads fragments ${shape.spreads} times, more than the limit of ${MAX_SPREADS}`);
+  if (shape.sameName > MAX_SAME_NAME) throw tooCostly(`the query asks ${shape.sameName} fields under one name in one selection, more than the limit of ${MAX_SAME_NAME}`);
   return cost;
 }
 
@@ -117,33 +107,64 @@ const PASSED_PER_DOCUMENT = 100;
 /** Variables longer than this (as JSON) are costed every time rather than kept. */
 const LONGEST_REMEMBERED_VARIABLES = 1000;
 
+/** A refusal as Apollo answers it: 400 (it reads `extensions.http`), shaped by the error formatter. */
+function refusal(err: unknown): unknown {
+  return err instanceof DomainError ? new GraphQLError(err.message, { originalError: err, extensions: { http: { status: 400 } } }) : err;
+}
+
 /**
- * The limit over HTTP: a refused operation answers 400 (Apollo reads `extensions.http`) and runs
- * nothing. Apollo keeps one parsed document per query text (its document store), so a query asked
- * again with the same variables is known to pass without walking it again: the walk cost a tenth
- * of a listing's time in the service (bench/lots.mjs profile).
+ * The limit over HTTP: a refused operation answers 400 and runs nothing. A new text is measured
+ * before graphql-js validates it, whose rules take time superlinear in the fragments a document
+ * spreads (200 chained spreads: half a second), and which no hook of Apollo's can stop once
+ * begun, nor refuse with an answer: a refused text is replaced by a one-field stand-in, which
+ * `rule` refuses with the measure's error. Apollo keeps one parsed document per query text (its
+ * document store), so a query asked again with the same variables is known to pass without
+ * walking it again: the walk cost a tenth of a listing's time in the service (bench/lots.mjs
+ * profile). Both go into Apollo's configuration: `plugin` in `plugins`, `rule` in `validationRules`.
  */
-export function costLimit(limits: CostLimits): ApolloServerPlugin<GraphQLContext> {
+export function costLimit(limits: CostLimits): { plugin: ApolloServerPlugin<GraphQLContext>; rule: ValidationRule } {
   const passed = new WeakMap<DocumentNode, Set<string>>();
-  return {
+  const refused = new WeakMap<DocumentNode, DomainError>();
+  const check = (schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | null | undefined) => {
+    assertVariablesDepth(variables);
+    const key = `${operationName ?? ''}:${JSON.stringify(variables ?? null)}`;
+    const known = passed.get(document);
+    if (known?.has(key)) return;
+    checkCost(schema, document, variables, operationName, limits);
+    if (key.length > LONGEST_REMEMBERED_VARIABLES) return;
+    const kept = known ?? new Set<string>();
+    if (kept.size >= PASSED_PER_DOCUMENT) kept.delete(kept.values().next().value as string);
+    passed.set(document, kept.add(key));
+  };
+  const plugin: ApolloServerPlugin<GraphQLContext> = {
     async requestDidStart() {
       return {
-        async didResolveOperation({ schema, document, request, operationName }) {
-          const key = `${operationName ?? ''}:${JSON.stringify(request.variables ?? null)}`;
-          const known = passed.get(document);
-          if (known?.has(key)) return;
+        async validationDidStart(requestContext) {
+          const { schema, document, request } = requestContext;
           try {
-            checkCost(schema, document, request.variables, operationName, limits);
+            check(schema, document, request.variables, request.operationName);
           } catch (err) {
             if (!(err instanceof DomainError)) throw err;
-            throw new GraphQLError(err.message, { originalError: err, extensions: { http: { status: 400 } } });
+            const standIn = parse('{ __typename }');
+            refused.set(standIn, err);
+            (requestContext as { document: DocumentNode }).document = standIn;
           }
-          if (key.length > LONGEST_REMEMBERED_VARIABLES) return;
-          const kept = known ?? new Set<string>();
-          if (kept.size >= PASSED_PER_DOCUMENT) kept.delete(kept.values().next().value as string);
-          passed.set(document, kept.add(key));
+        },
+        async didResolveOperation({ schema, document, request, operationName }) {
+          try {
+            check(schema, document, request.variables, operationName);
+          } catch (err) {
+            throw refusal(err);
+          }
         },
       };
     },
   };
+  const rule: ValidationRule = (context) => ({
+    Document(node) {
+      const err = refused.get(node);
+      if (err) context.reportError(new GraphQLError(err.message, { originalError: err }));
+    },
+  });
+  return { plugin, rule };
 }

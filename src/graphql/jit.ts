@@ -20,8 +20,12 @@ const PLANS_KEPT = 128;
  */
 function asGraphqlJsErrors(result: ExecutionResult): ExecutionResult {
   if (!result.errors?.length) return result;
+  // Without data nothing ran: the variables did not coerce, which graphql-js reports on their
+  // definitions and Apollo then answers as BAD_USER_INPUT; graphql-jit names no node.
+  const coercion = result.data === undefined;
   const errors = result.errors.map((e) => {
-    const error = new GraphQLError(e.message, { path: e.path, originalError: e.originalError, extensions: e.extensions });
+    const extensions = coercion ? { ...e.extensions, code: 'BAD_USER_INPUT' } : e.extensions;
+    const error = new GraphQLError(e.message, { path: e.path, originalError: e.originalError, extensions });
     Object.assign(error, { locations: e.locations });
     return error;
   });

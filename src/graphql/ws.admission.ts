@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
+import { clientOf } from '../core/client-address';
 import { invalid, type DomainError } from '../core/errors';
+import { addressGroup } from '../modules/limits/address-group';
 
 export interface AdmissionLimits {
   maxConnections: number;
@@ -27,9 +29,10 @@ const count = (sockets: Iterable<Operations>) => {
 const boundAfterSubscribe = (bound: number, cap: number, exact: () => number) => (bound + 1 > cap ? exact() : bound + 1);
 
 /**
- * Caps on the sockets and subscriptions of this instance, in total and per client address (the
- * peer's: behind a proxy, the proxy's), so that one address cannot hold every socket and the
- * memory of thousands of subscriptions. The per-socket cap stays with the socket (WS_MAX_SUBSCRIPTIONS).
+ * Caps on the sockets and subscriptions of this instance, in total and per client address (behind
+ * trusted proxies, the address they forwarded; an IPv6 /64 counts as one), so that one address
+ * cannot hold every socket and the memory of thousands of subscriptions. The per-socket cap
+ * stays with the socket (WS_MAX_SUBSCRIPTIONS).
  *
  * graphql-ws ends operations on several paths, so the running ones are counted from its records,
  * not kept as a tally. Counting every socket at each subscribe made 5,000 subscribers cost 12.5
@@ -48,7 +51,7 @@ export class WsAdmission {
 
   /** Takes a new socket, or closes it with 1013 and the reason `too_many_connections`. */
   connect(socket: WebSocket, request: IncomingMessage): void {
-    const address = request.socket.remoteAddress ?? '';
+    const address = addressGroup(clientOf(request).address);
     const mine = this.byAddress.get(address) ?? new Set<WebSocket>();
     if (this.sockets >= this.limits.maxConnections || mine.size >= this.limits.maxConnectionsPerAddress) {
       socket.close(CLOSE_TOO_MANY, 'too_many_connections');
@@ -79,7 +82,7 @@ export class WsAdmission {
     if (this.total > this.limits.maxSubscriptions) {
       return invalid('too_many_subscriptions', `the service runs at most ${this.limits.maxSubscriptions} subscriptions at once; try again later`);
     }
-    const address = request.socket.remoteAddress ?? '';
+    const address = addressGroup(clientOf(request).address);
     const sockets = this.byAddress.get(address);
     const mine = boundAfterSubscribe(this.perAddress.get(address) ?? 0, this.limits.maxSubscriptionsPerAddress, () =>
       count([...(sockets ?? [socket])].map((s) => this.operations.get(s)).filter((o): o is Operations => !!o)),

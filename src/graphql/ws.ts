@@ -5,16 +5,19 @@ import { getOperationAST, GraphQLError, parse, validate, type DocumentNode, type
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { Authenticator } from '../auth/authenticate';
+import { clientOf } from '../core/client-address';
 import type { Caller } from '../core/context';
 import { DomainError, invalid } from '../core/errors';
 import type { Logger } from '../core/logger';
 import { LiveFanout } from '../live/live.fanout';
 import { assertUncompressed } from '../live/ws-frames';
+import { addressGroup } from '../modules/limits/address-group';
 import type { Services } from '../services';
 import { checkCost, type CostLimits } from './cost';
 import { eventContext, lazyGraphqlContext, type GraphQLContext } from './context';
 import { graphqlErrorFormatter } from './errors';
 import { WsAdmission, type AdmissionLimits } from './ws.admission';
+import { WsBudget, type BudgetLimits } from './ws.budget';
 import { CLOSE, WsSessions } from './ws.sessions';
 
 interface Extra extends Record<PropertyKey, unknown> {
@@ -28,6 +31,8 @@ export interface WsOptions {
   /** Operations one socket may have running at once. */
   maxSubscriptions: number;
   admission: AdmissionLimits;
+  /** Cost of the subscriptions one address, and one account, may run at once. */
+  budget: BudgetLimits;
   cost: CostLimits;
   /** Interval of the server's pings; a socket that does not answer within it is dropped. 0: none. */
   keepAliveMs: number;
@@ -67,7 +72,12 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
   const sessions = new WsSessions();
   const documents = new Map<string, DocumentNode>();
   // Every subscription message passes `accepts` before it is sent: the metrics count them there.
-  const figures = { deliveries: 0 };
+  const figures = {
+    deliveries: 0,
+    get executions() {
+      return fanout.executions;
+    },
+  };
   // A subscriber that reads slower than events arrive would otherwise hold an ever growing
   // buffer; it is closed instead, and may reconnect and resume with `after`.
   const accepts = (socket: WebSocket): boolean => {
@@ -82,8 +92,11 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
     accepts,
     (context) => (context as GraphQLContext).ctx.requestId,
     (context) => eventContext(context as GraphQLContext),
+    // The caller is fixed at connect, and what a subscriber may see is decided by it alone.
+    (context) => JSON.stringify((context as GraphQLContext).ctx.caller),
   );
   const admission = new WsAdmission(options.admission);
+  const budget = new WsBudget(options.budget);
   // Registered before graphql-ws's own listener: a refused socket is closed before it is served.
   wss.on('connection', (socket, request) => admission.connect(socket, request));
   const stopped = services.live.onAccountStopped(({ accountId }) => sessions.closeAccount(accountId));
@@ -127,12 +140,24 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
         const refusal = admission.subscriptionRefusal(connection.extra.socket, connection.extra.request);
         if (refusal) return [new GraphQLError(refusal.message, { originalError: refusal })];
         let document = documents.get(payload.query);
+        const known = document !== undefined;
         if (!document) {
           try {
             document = parse(payload.query, { maxTokens: options.cost.maxTokens });
           } catch (err) {
             return [tagged(err as GraphQLError, 'GRAPHQL_PARSE_FAILED')];
           }
+        }
+        // Measured before validation, as over HTTP (cost.ts): graphql-js's rules take time
+        // superlinear in the fragments a document spreads.
+        let cost: number;
+        try {
+          cost = checkCost(schema, document, payload.variables ?? undefined, payload.operationName, options.cost);
+        } catch (err) {
+          if (!(err instanceof DomainError)) throw err;
+          return [new GraphQLError(err.message, { originalError: err })];
+        }
+        if (!known) {
           const errors = validate(schema, document);
           if (errors.length) return errors.map((e) => tagged(e, 'GRAPHQL_VALIDATION_FAILED'));
           if (payload.query.length <= LONGEST_KEPT) {
@@ -140,20 +165,17 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
             documents.set(payload.query, document);
           }
         }
-        try {
-          checkCost(schema, document, payload.variables ?? undefined, payload.operationName, options.cost);
-        } catch (err) {
-          if (!(err instanceof DomainError)) throw err;
-          return [new GraphQLError(err.message, { originalError: err })];
-        }
         // PROTOCOL.md §8: queries and mutations go over HTTP, where each one is authenticated
         // (and each write signed once); the socket, authenticated once at connect, only subscribes.
         if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
           const err = invalid('subscriptions_only', 'a WebSocket runs subscriptions only; send queries and mutations to POST /graphql');
           return [new GraphQLError(err.message, { originalError: err })];
         }
+        const overBudget = budget.charge(connection.extra.socket, payload, cost, addressGroup(clientOf(connection.extra.request).address), connection.extra.caller?.accountId ?? null);
+        if (overBudget) return [new GraphQLError(overBudget.message, { originalError: overBudget })];
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
       },
+      onComplete: (connection, _id, payload) => budget.release(connection.extra.socket, payload),
       subscribe: fanout.subscribe,
       onNext: (connection, _id, _payload, _args, result) => {
         // A socket closed here is skipped by graphql-ws's send.
@@ -163,7 +185,7 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
       onError: (_ctx, _id, _payload, errors) => formatAll(errors),
       context: (connection, id, payload): GraphQLContext => {
         const context = lazyGraphqlContext(
-          { requestId: randomUUID(), caller: connection.extra.caller ?? null, provenKey: null, jwtSubject: null, local: false, address: connection.extra.request.socket.remoteAddress ?? '' },
+          { requestId: randomUUID(), caller: connection.extra.caller ?? null, provenKey: null, jwtSubject: null, local: false, address: clientOf(connection.extra.request).address },
           () => orm.em.fork(),
           services,
         );

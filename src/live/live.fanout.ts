@@ -22,6 +22,8 @@ interface Target {
   stream: LiveStream<object> | null;
   /** Results not sent yet because an earlier one is still executing: messages keep the events' order. */
   queue: Result[];
+  /** Called once the queue is empty: the stream's end waits for the results before it. */
+  drained: (() => void) | null;
 }
 
 export interface SubscribePayload {
@@ -48,9 +50,15 @@ const EVENTS_KEPT = 64;
  * `next` with the subscription's id), and ends or fails as the LiveStream does, so that
  * graphql-ws still sends `complete` or `error` and ends it when the client stops.
  *
- * Any other subscription runs as graphql-js runs it, except that each event executes with a
- * context of its own (`eventContext`): a subscription's context outlives many events, and a
- * resolver reading through it must see each event as a request would, with nothing to reset.
+ * Any other subscription is delivered the same way, except that its results depend on who
+ * subscribed: they are shared by the subscribers whose contexts give one `viewerOf` key (the
+ * anonymous ones alike, an account with itself), so that a lot change reaching 500 anonymous
+ * `lotUpdated` subscribers of one selection executes and serialises once, not 500 times. Each
+ * execution has a context of its own (`eventContext`): a subscription's context outlives many
+ * events, and a resolver reading through it must see each event as a request would, with
+ * nothing to reset. An event pushed without key is executed for its subscriber alone.
+ *
+ * A stream's end or failure reaches graphql-ws after the results delivered before it were sent.
  */
 export class LiveFanout {
   /** Per event key: per operation key, its result. */
@@ -58,18 +66,23 @@ export class LiveFanout {
   /** Per context key: where the subscription being set up delivers, until `subscribe` takes it. */
   private readonly targets = new Map<string, Target>();
   private readonly frames = new FrameWriter();
+  /** Executions of an event for an operation (once per operation key, viewer and event key, or per subscriber for an event without key). */
+  executions = 0;
 
   /**
    * @param shape the payload of a `next` message for a result (errors formatted as elsewhere)
    * @param accepts whether the socket may be sent more (false once it is being closed)
    * @param keyOf the key of a subscription's context, unique among those being set up
    * @param eventContext the context one event of a subscription executes with
+   * @param viewerOf what of a subscription's context its results depend on: subscribers whose
+   *   contexts give equal keys see equal results of one operation and event
    */
   constructor(
     private readonly shape: (result: ExecutionResult) => unknown,
     private readonly accepts: (socket: WebSocket) => boolean,
     private readonly keyOf: (contextValue: unknown) => string,
     private readonly eventContext: (contextValue: unknown) => unknown,
+    private readonly viewerOf: (contextValue: unknown) => string,
   ) {}
 
   /** Records where the operation run with this context delivers. */
@@ -80,6 +93,7 @@ export class LiveFanout {
       operation: `${payload.operationName ?? ''}\n${JSON.stringify(payload.variables ?? {})}\n${payload.query}`,
       stream: null,
       queue: [],
+      drained: null,
     });
   }
 
@@ -89,17 +103,20 @@ export class LiveFanout {
     this.targets.delete(key);
     const source = await createSourceEventStream(args);
     if (!(Symbol.asyncIterator in source)) return source;
-    if (!target || !isContextFree(rootFieldOf(args))) return this.perEvent(source, args);
-    if (!(source instanceof LiveStream)) throw new Error('a context-free subscription must return a LiveStream to be delivered by LiveFanout');
+    if (!target || !(source instanceof LiveStream)) throw new Error('a subscription must return a LiveStream, and be registered, to be delivered by LiveFanout');
     const stream = source as LiveStream<object>;
     target.stream = stream;
-    const deliver = (event: object, eventKey: string | null) => this.deliver(target, event, eventKey, args);
+    // A subscription whose fields read the context shares its results with those who see alike.
+    const contextFree = isContextFree(rootFieldOf(args));
+    if (!contextFree) target.operation = `${this.viewerOf(args.contextValue)}\n${target.operation}`;
+    const execution = (): ExecutionArgs => (contextFree ? args : { ...args, contextValue: this.eventContext(args.contextValue) });
+    const deliver = (event: object, eventKey: string | null) => this.deliver(target, event, eventKey, execution);
     // Delivery starts when graphql-ws starts to iterate: not for a subscription the client
     // completed while it was being set up.
     const iterator: AsyncIterableIterator<ExecutionResult> = {
       next: () => {
         stream.consume(deliver);
-        return stream.next() as Promise<IteratorResult<ExecutionResult>>;
+        return (stream.next() as Promise<IteratorResult<ExecutionResult>>).catch((err: unknown) => this.drained(target).then(() => Promise.reject(err)));
       },
       return: () => stream.return(),
       throw: (err: unknown) => stream.throw(err),
@@ -108,32 +125,19 @@ export class LiveFanout {
     return iterator;
   };
 
-  /** graphql-js's own mapping of a source stream, with a context per event. */
-  private perEvent(source: AsyncIterable<unknown>, args: ExecutionArgs): AsyncIterableIterator<ExecutionResult> {
-    const events = source[Symbol.asyncIterator]();
-    const end = (): Promise<IteratorResult<ExecutionResult>> => (events.return?.() ?? Promise.resolve({ value: undefined, done: true })) as Promise<IteratorResult<ExecutionResult>>;
-    const iterator: AsyncIterableIterator<ExecutionResult> = {
-      next: async () => {
-        const next = await events.next();
-        if (next.done) return next;
-        try {
-          return { value: await execute({ ...args, rootValue: next.value, contextValue: this.eventContext(args.contextValue) }), done: false };
-        } catch (err) {
-          await end();
-          throw err;
-        }
-      },
-      return: end,
-      throw: async (err: unknown) => {
-        await end();
-        throw err;
-      },
-      [Symbol.asyncIterator]: () => iterator,
-    };
-    return iterator;
+  /** Resolves once every result delivered to the target before now was sent (or failed it). */
+  private drained(target: Target): Promise<void> {
+    if (!target.queue.length) return Promise.resolve();
+    return new Promise((resolve) => {
+      const before = target.drained;
+      target.drained = () => {
+        before?.();
+        resolve();
+      };
+    });
   }
 
-  private deliver(target: Target, event: object, eventKey: string | null, args: ExecutionArgs): void {
+  private deliver(target: Target, event: object, eventKey: string | null, args: () => ExecutionArgs): void {
     const result = this.resultOf(event, eventKey, target.operation, args);
     if (target.queue.length === 0 && result.json !== null) {
       this.send(target, result.json);
@@ -144,28 +148,33 @@ export class LiveFanout {
     else this.flush(target);
   }
 
-  /** Sends the target's results in order, as far as they are known. */
+  /** Sends the target's results in order, as far as they are known; a failed one ends its stream. */
   private flush(target: Target): void {
     const { queue } = target;
     let sent = 0;
     for (; sent < queue.length; sent++) {
       const result = queue[sent];
       if (result.error !== null) {
-        queue.length = 0;
         target.stream?.fail(result.error);
+        break;
+      }
+      if (result.json === null) {
+        queue.splice(0, sent);
         return;
       }
-      if (result.json === null) break;
       this.send(target, result.json);
     }
-    queue.splice(0, sent);
+    queue.length = 0;
+    const drained = target.drained;
+    target.drained = null;
+    drained?.();
   }
 
   private send(target: Target, json: Buffer): void {
     if (this.accepts(target.socket)) this.frames.write(target.socket, nextFrame(target.prefix, json));
   }
 
-  private resultOf(event: object, eventKey: string | null, operation: string, args: ExecutionArgs): Result {
+  private resultOf(event: object, eventKey: string | null, operation: string, args: () => ExecutionArgs): Result {
     if (eventKey === null) return this.execute(event, args);
     let byOperation = this.results.get(eventKey);
     if (!byOperation) {
@@ -181,10 +190,11 @@ export class LiveFanout {
     return result;
   }
 
-  private execute(event: object, args: ExecutionArgs): Result {
+  private execute(event: object, args: () => ExecutionArgs): Result {
     const result: Result = { json: null, error: null, waiting: null };
+    this.executions++;
     try {
-      const executed = execute({ ...args, rootValue: event });
+      const executed = execute({ ...args(), rootValue: event });
       if (!(executed instanceof Promise)) {
         result.json = Buffer.from(JSON.stringify(this.shape(executed)));
         return result;

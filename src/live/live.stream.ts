@@ -13,6 +13,11 @@ export class LiveStream<T> implements AsyncIterableIterator<T> {
   private readonly cleanups: (() => void)[] = [];
   private consumer: ((value: T, key: string | null) => void) | null = null;
 
+  /** The stream ended (returned, failed and read, or thrown): nothing pushed reaches anyone. */
+  get ended(): boolean {
+    return this.done;
+  }
+
   /** Runs when the stream ends (at once if it has ended already). */
   onEnd(fn: () => void): void {
     if (this.done) fn();

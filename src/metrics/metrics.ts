@@ -3,11 +3,13 @@ import type { Settled } from '../core/batcher';
 import { DomainError } from '../core/errors';
 import { heapUsedAfterFullGc, watchFullGc } from './heap-after-gc';
 
-/** What the live delivery reports when asked: open sockets, running subscriptions, messages sent so far. */
+/** What the live delivery reports when asked: open sockets, running subscriptions, and so far messages sent, results executed and replays read. */
 export interface LiveFigures {
   sockets: number;
   subscriptions: number;
   deliveries: number;
+  executions: number;
+  replayReads: number;
 }
 
 /** The database pool: connections in use, idle, and callers waiting for one. */
@@ -104,6 +106,28 @@ export class Metrics {
         if (!figures) return;
         this.reset();
         this.inc(figures.deliveries);
+      },
+    });
+    new Counter({
+      name: 'auction_live_executions_total',
+      help: 'Executions of a live event for subscribers: once per event, selection and visibility shared by its subscribers',
+      registers: [this.registry],
+      collect() {
+        const figures = live();
+        if (!figures) return;
+        this.reset();
+        this.inc(figures.executions);
+      },
+    });
+    new Counter({
+      name: 'auction_live_replay_reads_total',
+      help: 'Reads of the database for bidPlaced(after:) replays: the replays of a lot asked for together share one',
+      registers: [this.registry],
+      collect() {
+        const figures = live();
+        if (!figures) return;
+        this.reset();
+        this.inc(figures.replayReads);
       },
     });
     new Gauge({

@@ -1,22 +1,26 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RequestContext } from '../../core/context';
 import { invalid } from '../../core/errors';
 import { integerId } from '../../core/ids';
-import { formatMoney } from '../../core/money';
 import { requireCaller, seesLiveBidder } from '../../core/policies';
 import type { LiveSource } from '../../live/live.port';
 import { LiveStream } from '../../live/live.stream';
 import type { BidPlacedEvent, NotificationEvent } from '../../live/live.topics';
 import { PerMessage } from '../../live/per-message';
-import { Bid } from '../bids/bids.entity';
 import { NotificationType } from '../notifications/notifications.entity';
-import { bidEvent } from '../bids/bids.events';
 import { findLot } from '../lots/lots.find';
 import type { LotsService, LotsView } from '../lots/lots.service';
+import { BidReplays } from './live.replay';
 
 /** A bid as one subscriber sees it: the bidder only where it may (PROTOCOL.md §9). */
 export interface BidView extends Omit<BidPlacedEvent, 'bidderId'> {
   bidderId: string | null;
+}
+
+/** What a subscription keeps of its lot. */
+interface SubscribedLot {
+  id: string;
+  publisherId: string;
 }
 
 /** A view and the key it is pushed with: one per message and visibility. */
@@ -39,18 +43,32 @@ export class LiveFeeds {
    */
   private readonly views = new PerMessage<{ shown: Keyed; hidden: Keyed }>();
 
+  private readonly replays: BidReplays;
+  /** Lookups of the lots being subscribed to, by the id asked for, while they run. */
+  private readonly lookups = new Map<string, Promise<SubscribedLot>>();
+
+  /** Reads of the database for replays so far. */
+  get replayReads(): number {
+    return this.replays.reads;
+  }
+
   constructor(
     private readonly source: LiveSource,
     private readonly lots: LotsService,
-  ) {}
+    /** Most bids a replay (`after`) yields before it ends with `replay_truncated` (REPLAY_MAX_BIDS). */
+    private readonly maxReplayed: number,
+  ) {
+    this.replays = new BidReplays(maxReplayed);
+  }
 
   /**
-   * `bidPlaced(lotId, after)`: with `after`, first every bid of the lot after that bid id (from
-   * the database), then the live bids, with no gap and no duplicate: it listens before it reads,
-   * buffers what arrives meanwhile, and drops buffered or live bids already replayed.
+   * `bidPlaced(lotId, after)`: with `after`, first the bids of the lot after that bid id (from the
+   * database, at most `maxReplayed`, else the stream ends with `replay_truncated` after that
+   * many), then the live bids, with no gap and no duplicate: it listens before it reads, buffers
+   * what arrives meanwhile, and drops buffered or live bids already replayed.
    */
   async bids(ctx: RequestContext, lotId: string, after?: string | null): Promise<LiveStream<BidView>> {
-    const lot = await findLot(ctx.em.fork(), lotId);
+    const lot = await this.lotOf(ctx, lotId);
     const from = after === undefined || after === null ? null : integerId(after);
     if (after !== undefined && after !== null && from === null) throw invalid('invalid_field', 'after must be a bid id', { field: 'after' });
     // The closure keeps what visibility needs, not the lot (and with it the entity manager that loaded it).
@@ -63,44 +81,85 @@ export class LiveFeeds {
       const { view, key } = sees(e) ? views.shown : views.hidden;
       stream.push(view, key);
     };
-    // Replayed bids are this subscriber's own reads: pushed without a key, executed for it alone.
-    const replayed = (e: BidPlacedEvent) => stream.push(sees(e) ? e : hidden(e));
     const lost = (err: unknown) => stream.fail(err);
     if (from === null) {
       stream.onEnd(await this.source.onBid(lot.id, live, lost));
       return stream;
     }
     const buffered: BidPlacedEvent[] = [];
-    let replayedTo: bigint | null = null;
+    const replay = { to: null as bigint | null };
     stream.onEnd(
       await this.source.onBid(lot.id, (e, message) => {
-        if (replayedTo === null) buffered.push(e);
-        else if (BigInt(e.id) > replayedTo) live(e, message);
+        if (replay.to === null) buffered.push(e);
+        else if (BigInt(e.id) > replay.to) live(e, message);
       }, lost),
     );
-    try {
-      const missed = await bidsAfter(ctx.em.fork(), lot.id, from);
-      const last = BigInt(missed.length ? missed[missed.length - 1].id : from);
-      for (const e of [...missed, ...buffered.filter((b) => BigInt(b.id) > last)]) replayed(e);
-      replayedTo = last;
-      buffered.length = 0;
-    } catch (err) {
-      await stream.return();
-      throw err;
-    }
+    // Pushed after the stream is handed over, in turns: a long replay to many subscribers leaves the loop to others between chunks.
+    this.replay(ctx, lot.id, BigInt(from), stream, sees, buffered).then(
+      (to) => (replay.to = to),
+      (err: unknown) => stream.fail(err),
+    );
     return stream;
+  }
+
+  /**
+   * Pushes the bids after `from`, then the buffered ones after those, and answers the last id
+   * pushed; past `maxReplayed` bids, fails the stream with `replay_truncated` instead. Each
+   * replayed bid is pushed with a key naming it and its visibility, so that the subscribers of
+   * one operation replaying together execute each bid once.
+   */
+  private async replay(ctx: RequestContext, lotId: string, from: bigint, stream: LiveStream<BidView>, sees: (e: BidPlacedEvent) => boolean, buffered: BidPlacedEvent[]): Promise<bigint | null> {
+    const { events, truncated } = await this.replays.read(() => ctx.em.fork(), lotId, from);
+    let last = from;
+    let pushed = 0;
+    const push = (e: BidPlacedEvent) => {
+      if (sees(e)) stream.push(e, `replay:${e.id}:shown`);
+      else stream.push(hidden(e), `replay:${e.id}:hidden`);
+      last = BigInt(e.id);
+      pushed++;
+    };
+    for (let i = 0; i < events.length; i += REPLAY_CHUNK) {
+      if (i > 0) await nextTurn();
+      if (stream.ended) return null;
+      for (const e of events.slice(i, i + REPLAY_CHUNK)) push(e);
+    }
+    const rest = buffered.filter((b) => BigInt(b.id) > last);
+    buffered.length = 0;
+    for (const e of rest.slice(0, this.maxReplayed - pushed)) push(e);
+    if (truncated || pushed < events.length + rest.length) {
+      stream.fail(invalid('replay_truncated', `more than ${this.maxReplayed} bids were placed after ${from}: read them (GET /lots/${lotId}?include=bids) and subscribe again with a later after`, { field: 'after' }));
+      return null;
+    }
+    return last;
+  }
+
+  /**
+   * The lot a subscription names, looked up once for the subscriptions asking at the same time:
+   * a thousand subscribing at once would otherwise take the pool's connections from every request.
+   */
+  private lotOf(ctx: RequestContext, lotId: string): Promise<SubscribedLot> {
+    let lookup = this.lookups.get(lotId);
+    if (!lookup) {
+      const made = findLot(ctx.em.fork(), lotId).then((l) => ({ id: l.id, publisherId: l.publisherId }));
+      const forget = () => void (this.lookups.get(lotId) === made && this.lookups.delete(lotId));
+      made.then(forget, forget);
+      this.lookups.set(lotId, made);
+      lookup = made;
+    }
+    return lookup;
   }
 
   /** `lotUpdated(lotId)`: the lot as it is after each committed change, in the order of the changes. */
   async lot(ctx: RequestContext, lotId: string): Promise<LiveStream<LotsView>> {
-    const lot = await findLot(ctx.em.fork(), lotId);
+    const lot = await this.lotOf(ctx, lotId);
     const stream = new LiveStream<LotsView>();
     let delivered: Promise<void> = Promise.resolve();
     stream.onEnd(
       await this.source.onLotChanged(lot.id, (e, message) => {
         const load = this.loads.get(message, () => this.lots.get({ ...ctx, em: ctx.em.fork() }, { id: e.lotId }));
+        // Keyed by the message: the subscribers of one selection and visibility share its result.
         delivered = delivered.then(() => load).then(
-          (v) => stream.push(v),
+          (v) => stream.push(v, message),
           (err: unknown) => stream.fail(err),
         );
       }, (err) => stream.fail(err)),
@@ -129,26 +188,12 @@ export class LiveFeeds {
   }
 }
 
+/** Bids a replay pushes in one turn of the event loop: their results stay among those LiveFanout keeps for the next subscriber. */
+const REPLAY_CHUNK = 25;
+
 const hidden = (e: BidPlacedEvent): BidView => ({ ...e, bidderId: null });
 
 const viewsOf = (e: BidPlacedEvent, message: string) => ({
   shown: { view: e, key: `${message}:shown` },
   hidden: { view: hidden(e), key: `${message}:hidden` },
 });
-
-/**
- * The lot's bids after `from`, as events. `highestBid` is, as in the live events, the lot's
- * highest bid once the request that placed the bid committed: the last of the bids that share
- * its `created_at` (one request stamps all of its bids with one time).
- */
-async function bidsAfter(em: EntityManager, lotId: string, from: string): Promise<BidPlacedEvent[]> {
-  const rows = await em.find(Bid, { lotId, id: { $gt: from } }, { orderBy: { id: 'asc' } });
-  let highest = '';
-  return rows
-    .reverse()
-    .map((b, i, desc) => {
-      if (i === 0 || desc[i - 1].createdAt.getTime() !== b.createdAt.getTime()) highest = formatMoney(b.amount);
-      return bidEvent(b, highest);
-    })
-    .reverse();
-}

@@ -10,6 +10,6 @@ declare module '../../services' {
 
 export const liveModule: AppModule = {
   name: 'live',
-  services: { feeds: (s) => new LiveFeeds(s.live, s.lots) },
+  services: { feeds: (s, { config }) => new LiveFeeds(s.live, s.lots, config.REPLAY_MAX_BIDS) },
   resolvers: [LiveResolver],
 };

@@ -19,6 +19,12 @@ class CreateLotResultGql {
   @Field(() => ID, { nullable: true }) requestId!: string | null;
 }
 
+/**
+ * Bids a lot shows when `last` is not given: the most it shows at all, so that a client that asks
+ * for the history gets it whole up to that bound, and the cost counts what may really come back.
+ */
+const BIDS_SHOWN = 100;
+
 @Resolver(() => LotGql)
 export class LotsResolver {
   @Query(() => LotGql)
@@ -98,9 +104,13 @@ export class LotsResolver {
     return services.lots.visibleRows(ctx, lot, await loaders.stars.load(lot.id));
   }
 
-  @FieldResolver(() => [BidGql], { description: 'The bid history, oldest first' })
-  async bids(@Root() lot: Source<LotGql>, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<BidGql[]> {
-    return services.lots.seenBids(ctx, lot, await loaders.bids.load(lot.id)).map(bidGql);
+  @FieldResolver(() => [BidGql], { description: 'The newest `last` bids of the history (by default and at most 100), oldest first' })
+  async bids(
+    @Root() lot: Source<LotGql>,
+    @Arg('last', () => Int, { defaultValue: BIDS_SHOWN }) last: number,
+    @Ctx() { ctx, services, loaders }: GraphQLContext,
+  ): Promise<BidGql[]> {
+    return services.lots.recentBids(ctx, lot, await loaders.bids.load(lot.id), last).map(bidGql);
   }
 
   @FieldResolver(() => String, { nullable: true, description: "The hidden reserve price, to the lot's organizer and staff of its publisher; null to anyone else, or without a reserve" })

@@ -1,0 +1,165 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { Bid } from '../../src/modules/bids/bids.entity';
+import { startServiceProcess, type ServiceProcess } from '../faults/service-process';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { createTestDatabase, type TestDatabase } from '../helpers/db';
+import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
+import { closeAll, openRaw, type RawSocket } from '../live/raw-socket';
+import { auction, bid, until } from '../live/support';
+
+// Issue 26, findings 3 and 4, scaled down: ten attackers at once, each from addresses of its own,
+// against the service as its own process with its default limits (the test's clients and Jest
+// would otherwise share its event loop).
+const ATTACKERS = 10;
+const AMPLIFIED_EACH = 60;
+const REPLAYS_EACH = 20;
+const BIDS = 30;
+/** WS_MAX_SUBSCRIPTIONS's default: an attacker spreads its subscriptions over sockets. */
+const PER_SOCKET = 20;
+// Liveness, not speed: a generous ceiling per GET on a shared machine (bench/stall-live.mjs measures p99).
+const CEILING_MS = 1000;
+
+let db: TestDatabase;
+let t: TestApp;
+let service: ServiceProcess;
+let platform: Awaited<ReturnType<typeof createPlatform>>;
+let accounts: CreatedAccount[];
+beforeAll(async () => {
+  db = await createTestDatabase();
+  // Seeds through an app of its own on the same database; the attack goes to the service process.
+  t = await startTestApp({}, db);
+  platform = await createPlatform(t);
+  accounts = [await createAccount(t, platform), await createAccount(t, platform)];
+  service = await startServiceProcess({ DATABASE_URL: db.url, MASTER_SEED: t.master.secret(), JOBS: 'off' });
+}, 90_000);
+afterAll(async () => {
+  await service?.stop();
+  await t?.close();
+  await db?.drop();
+});
+
+const lists = Array.from({ length: 12 }, (_, i) => `b${i}: bids { id amount bidderId createdAt }`).join(' ');
+const AMPLIFIED = `subscription ($lotId: ID!) { lotUpdated(lotId: $lotId) { id highestBid ${lists} participants { id accountId state } } }`;
+const REPLAY = 'subscription ($lotId: ID!, $after: ID) { bidPlaced(lotId: $lotId, after: $after) { id lotId amount highestBid bidderId placedByProxy createdAt } }';
+
+/**
+ * GET / in a loop from a process of its own, so that the attackers' clients in this one do not
+ * delay its measurements: the latency of each answer, and the statuses other than 200.
+ */
+const PROBE = `
+const http = require('node:http');
+const agent = new http.Agent({ keepAlive: true });
+const ms = [];
+const failed = [];
+let done = false;
+let warm = false;
+process.stdin.on('end', () => (done = true)).resume();
+(async () => {
+  while (!done) {
+    const started = performance.now();
+    const status = await new Promise((resolve) =>
+      http.get({ host: '127.0.0.1', port: Number(process.env.PROBE_PORT), path: '/', agent }, (res) => res.resume().on('end', () => resolve(res.statusCode))).on('error', () => resolve(0)),
+    );
+    ms.push(performance.now() - started);
+    if (status !== 200) failed.push(status);
+    // The first answers (a new connection, code paths run for the first time) are no measurement.
+    if (!warm && ms.length === 5) {
+      warm = true;
+      ms.length = 0;
+      process.stdout.write('warm\\n');
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  process.stdout.write(JSON.stringify({ ms, failed }), () => process.exit(0));
+})();
+`;
+
+function startProbe(port: number) {
+  const child = spawn(process.execPath, ['-e', PROBE], { env: { ...process.env, PROBE_PORT: String(port) }, stdio: ['pipe', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = once(child, 'exit');
+  return {
+    warm: () => until(() => out.startsWith('warm\n'), 10_000, () => 'the probe to warm up'),
+    async stop(): Promise<{ ms: number[]; failed: number[] }> {
+      child.stdin.end();
+      await exited;
+      return JSON.parse(out.slice('warm\n'.length));
+    },
+  };
+}
+
+const opened: RawSocket[] = [];
+afterEach(() => closeAll(opened));
+
+/** `count` subscriptions of `query` from `address`, over as many sockets as the per-socket cap needs. */
+async function attack(address: string, query: string, variables: Record<string, unknown>, count: number): Promise<{ socket: RawSocket; id: string }[]> {
+  const subscriptions: { socket: RawSocket; id: string }[] = [];
+  for (let n = 0; n < count; n += PER_SOCKET) {
+    const socket = await openRaw(service.port, { address });
+    opened.push(socket);
+    for (let i = n; i < Math.min(count, n + PER_SOCKET); i++) {
+      socket.subscribe(String(i), query, variables);
+      subscriptions.push({ socket, id: String(i) });
+    }
+  }
+  return subscriptions;
+}
+
+const errorOf = (s: { socket: RawSocket; id: string }) => s.socket.messages.find((m) => m.id === s.id && m.type === 'error')?.payload[0]?.extensions?.code;
+
+describe('live subscriptions cannot amplify a bid into a stall', () => {
+  it('refuses or answers every subscription of ten amplifying attackers while GET / keeps answering within a second', async () => {
+    const [bidder, rival] = accounts;
+    const lotId = await auction(t, platform, [bidder.id, rival.id]);
+    for (let i = 0; i < BIDS; i++) await bid(t, accounts[i % 2].keypair, lotId, { amount: String(1000 + 50 * i) });
+
+    const probe = startProbe(service.port);
+    await probe.warm();
+    const failure = await (async () => {
+      const attacks = await Promise.all(
+        Array.from({ length: ATTACKERS }, async (_, k) => {
+          // Each finding from an address of its own: the replays are cheap, and meet the budget of their own.
+          const [amplified, replays] = await Promise.all([attack(`127.0.3.${k + 1}`, AMPLIFIED, { lotId }, AMPLIFIED_EACH), attack(`127.0.4.${k + 1}`, REPLAY, { lotId, after: '0' }, REPLAYS_EACH)]);
+          return { amplified, replays };
+        }),
+      );
+      const amplified = attacks.flatMap((a) => a.amplified);
+      const replays = attacks.flatMap((a) => a.replays);
+      const replayedIds = (s: { socket: RawSocket; id: string }) => s.socket.nexts(s.id).map((p) => p.data?.bidPlaced?.id);
+      // Every replay either was refused or replayed the whole history.
+      await until(() => replays.every((s) => errorOf(s) || replayedIds(s).length >= BIDS), 20_000, () => 'every replay to be answered');
+      // Every amplified subscription is refused, or running by now (it would have been refused at once).
+      await until(() => amplified.filter((s) => errorOf(s)).length > 0, 5000, () => 'the budget to refuse');
+      await new Promise((r) => setTimeout(r, 300));
+
+      const placed = await service.client.as(bidder.keypair).post(`/lots/${lotId}/bid_requests`, { data: { type: 'bid_requests', attributes: { amount: String(1000 + 50 * BIDS) } } });
+      expect(placed.status).toBe(204);
+      const highest = `${1000 + 50 * BIDS}.00`;
+      const changed = (s: { socket: RawSocket; id: string }) => s.socket.nexts(s.id).some((p) => p.data?.lotUpdated?.highestBid === highest);
+      await until(() => amplified.every((s) => errorOf(s) || changed(s)), 20_000, () => 'every amplified subscription to be refused or answered');
+      const ids = (await t.orm.em.fork().find(Bid, { lotId }, { orderBy: { id: 'asc' } })).map((b) => b.id);
+      await until(() => replays.every((s) => errorOf(s) || replayedIds(s).length >= ids.length), 20_000, () => 'every replay to hear the live bid');
+
+      const refused = amplified.filter((s) => errorOf(s));
+      expect(new Set(refused.map(errorOf))).toEqual(new Set(['subscription_budget_exceeded']));
+      // Each address's budget admits some of its attacker's subscriptions and refuses the rest.
+      for (const a of attacks) expect([a.amplified.some((s) => errorOf(s)), a.amplified.some((s) => !errorOf(s))]).toEqual([true, true]);
+      for (const s of replays) {
+        expect(errorOf(s)).toBeUndefined();
+        expect(replayedIds(s)).toEqual(ids);
+        // Anonymous: no bidder shown.
+        expect(s.socket.nexts(s.id).every((p) => p.data.bidPlaced.bidderId === null)).toBe(true);
+      }
+    })().then(
+      () => null,
+      (err: unknown) => err,
+    );
+    const latencies = await probe.stop();
+    if (failure) throw failure;
+    expect(latencies.failed).toEqual([]);
+    expect(latencies.ms.length).toBeGreaterThan(10);
+    expect(Math.max(...latencies.ms)).toBeLessThanOrEqual(CEILING_MS);
+  }, 60_000);
+});
