@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { KeyedBatcher, type Settled } from '../core/batcher';
 import type { AccountType, BlacklistState } from '../modules/accounts/accounts.entity';
+import { unavailableAfter } from '../db/faults';
 import { GENERIC_PLANS, rawQuery, type Statement } from '../db/raw';
 
 /** What authentication reads of an account, with its blacklist state and own key's weight. */
@@ -45,7 +46,8 @@ const READS_PER_STATEMENT = 64;
  * one statement (a replay racing its original) counts once, for the first.
  */
 export class AccountReads {
-  private readonly batcher = new KeyedBatcher<Read, AccountRow | null>((_key, reads) => this.run(reads), READS_PER_STATEMENT);
+  // A read that found the database out of reach answers the reads waiting behind it at once.
+  private readonly batcher = new KeyedBatcher<Read, AccountRow | null>((_key, reads) => this.run(reads), READS_PER_STATEMENT, unavailableAfter);
 
   read(em: EntityManager, id: string, claim: Claim | null): Promise<AccountRow | null> {
     return this.batcher.submit('accounts', { em, id, claim });

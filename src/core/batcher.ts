@@ -15,9 +15,14 @@ interface Waiting<I, R> {
 export class KeyedBatcher<I, R> {
   private readonly queues = new Map<string, Waiting<I, R>[]>();
 
+  /**
+   * `failsTheRest` says, of a batch's failure, what the items still waiting on its key answer
+   * instead of running (null: they run): a failure they would meet too, after as long a wait.
+   */
   constructor(
     private readonly run: (key: string, items: I[]) => Promise<Settled<R>[]>,
     private readonly maxBatch: number,
+    private readonly failsTheRest: (error: unknown) => unknown = () => null,
   ) {}
 
   submit(key: string, item: I): Promise<R> {
@@ -44,6 +49,8 @@ export class KeyedBatcher<I, R> {
         outcomes.forEach((o, i) => (o.ok ? batch[i].resolve(o.value) : batch[i].reject(o.error)));
       } catch (err) {
         for (const w of batch) w.reject(err);
+        const rest = this.failsTheRest(err);
+        if (rest !== null) for (const w of queue.splice(0)) w.reject(rest);
       }
     }
     this.queues.delete(key);

@@ -10,8 +10,12 @@ const QUERY_CANCELED = '57014';
  */
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', '57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006']);
 
-/** What node-postgres and knex say, without a code, when a connection died under them or none could be had. */
-const UNREACHABLE_MESSAGES = /Connection terminated|Connection ended unexpectedly|is not queryable|Timeout acquiring a connection/;
+/**
+ * What node-postgres, its pool and knex say, without a code, when a connection died under them,
+ * none could be had, or the server did not answer in time (`connectionTimeoutMillis`,
+ * `query_timeout`; `timeout expired` is node-postgres' whole message for the first).
+ */
+const UNREACHABLE_MESSAGES = /Connection terminated|Connection ended unexpectedly|is not queryable|Timeout acquiring a connection|^timeout expired$|^Query read timeout$|timeout exceeded when trying to connect/;
 
 /** Seconds a client is asked to wait before trying again: about the time a restarted server takes. */
 const RETRY_SECONDS = 1;
@@ -37,10 +41,22 @@ export function databaseFault(err: unknown): DomainError | null {
   if ((err as { code?: unknown } | null)?.code === QUERY_CANCELED) {
     return DomainError.of('unavailable', 'database_timeout', 'a database statement took too long and was cancelled; nothing of the request was kept; try again later');
   }
-  if (!isUnreachable(err)) return null;
+  return isUnreachable(err) ? unavailable() : null;
+}
+
+function unavailable(): DomainError {
   const error = DomainError.of('unavailable', 'database_unavailable', 'the database cannot be reached; retry shortly');
   error.retryAfter = RETRY_SECONDS;
   return error;
+}
+
+/**
+ * What work that waited behind `err` answers, when `err` says the database is out of reach: it
+ * would only wait as long again for the same end. None of it was sent, so nothing of it was kept,
+ * even when the work before it is in doubt.
+ */
+export function unavailableAfter(err: unknown): DomainError | null {
+  return isUnreachable(err) || isOutage(err) ? unavailable() : null;
 }
 
 /**
@@ -55,4 +71,12 @@ export function commitInDoubt(err: unknown): DomainError | null {
   const error = DomainError.of('unavailable', 'outcome_unknown', 'the database went away while the request was committing: it may or may not have been kept; read it back before sending it again');
   error.retryAfter = RETRY_SECONDS;
   return error;
+}
+
+/**
+ * Whether `err` is how a request fails while the database is out of reach. Nothing in it is news
+ * to an operator: the database's going and return are logged once each (src/db/reachability.ts).
+ */
+export function isOutage(err: unknown): boolean {
+  return err instanceof DomainError && (err.code === 'database_unavailable' || err.code === 'outcome_unknown');
 }

@@ -1,6 +1,19 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, MikroORM, type Options } from '@mikro-orm/postgresql';
+import { logger } from '../core/logger';
 import { ENTITIES, MIGRATIONS } from '../modules';
+import { boundedDialect } from './bounded-dialect';
+
+/**
+ * knex's own messages, into the process's log instead of the console. It warns of every broken
+ * connection it drops from the pool; the database's going is logged once (src/db/reachability.ts).
+ */
+const KNEX_LOG = {
+  warn: (message: unknown) => (String(message).startsWith('Connection Error:') ? logger.debug({ message: String(message) }, 'knex dropped a broken connection') : logger.warn({ message: String(message) }, 'knex')),
+  error: (message: unknown) => logger.error({ message: String(message) }, 'knex'),
+  deprecate: (method: unknown, alternative: unknown) => logger.warn({ method, alternative }, 'knex: deprecated'),
+  debug: (message: unknown) => logger.debug({ message: String(message) }, 'knex'),
+};
 
 /** Connections the ORM keeps for one process unless told otherwise (tools, tests). */
 const DEFAULT_POOL_SIZE = 10;
@@ -8,8 +21,10 @@ const DEFAULT_POOL_SIZE = 10;
 /**
  * `statementTimeoutMs` bounds every statement of the pool (0: none); PostgreSQL cancels a
  * statement that runs or waits for a lock longer, and its transaction rolls back.
+ * `answerTimeoutMs` bounds, on this side, the wait for a connection of the pool, for a new
+ * connection and for the answer to each statement (0: none): a frozen server cancels nothing.
  */
-export function ormOptions(clientUrl: string, poolSize = DEFAULT_POOL_SIZE, statementTimeoutMs = 0): Options {
+export function ormOptions(clientUrl: string, poolSize = DEFAULT_POOL_SIZE, statementTimeoutMs = 0, answerTimeoutMs = 0): Options {
   return defineConfig({
     clientUrl,
     entities: ENTITIES,
@@ -18,14 +33,23 @@ export function ormOptions(clientUrl: string, poolSize = DEFAULT_POOL_SIZE, stat
     discovery: { disableDynamicFileAccess: true },
     forceUtcTimezone: true,
     allowGlobalContext: false,
-    pool: { min: 0, max: poolSize },
-    ...(statementTimeoutMs ? { driverOptions: { connection: { statement_timeout: statementTimeoutMs } } } : {}),
+    pool: { min: 0, max: poolSize, ...(answerTimeoutMs ? { acquireTimeoutMillis: answerTimeoutMs } : {}) },
+    driverOptions: {
+      client: boundedDialect(answerTimeoutMs),
+      log: KNEX_LOG,
+      connection: {
+        // A peer host that is gone (not merely slow) is noticed on an idle connection too.
+        keepAlive: true,
+        ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
+        ...(answerTimeoutMs ? { connectionTimeoutMillis: answerTimeoutMs } : {}),
+      },
+    },
     debug: false,
   });
 }
 
-export async function openDatabase(clientUrl: string, poolSize?: number, statementTimeoutMs?: number): Promise<MikroORM> {
-  return MikroORM.init(ormOptions(clientUrl, poolSize, statementTimeoutMs));
+export async function openDatabase(clientUrl: string, poolSize?: number, statementTimeoutMs?: number, answerTimeoutMs?: number): Promise<MikroORM> {
+  return MikroORM.init(ormOptions(clientUrl, poolSize, statementTimeoutMs, answerTimeoutMs));
 }
 
 export async function migrate(orm: MikroORM): Promise<void> {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
 import pg from 'pg';
+import type { BoundedPool, PooledConnection } from './bounded-dialect';
 import { commitInDoubt } from './faults';
 
 /** Rows of one statement, as the driver answers them. */
@@ -53,18 +54,13 @@ interface Submittable {
   submit(wire: Wire): void;
 }
 
-interface Connection {
+interface Connection extends PooledConnection {
   query(submittable: Submittable): unknown;
   getTypeParser(oid: number, format: string): (value: string) => unknown;
   end(): Promise<void>;
-  /** The ORM's pool (knex) checks this before handing a connection out, and destroys it when set. */
-  __knex__disposed?: unknown;
 }
 
-interface Pool {
-  acquireConnection(): Promise<Connection>;
-  releaseConnection(connection: Connection): Promise<void>;
-}
+type Pool = BoundedPool<Connection>;
 
 /** The ORM's pool hands timestamps over as PostgreSQL's text, which Date parses. */
 export const timestamp = (v: unknown): Date | null => (v === null ? null : new Date(v as string | Date));
@@ -284,12 +280,18 @@ class Pipeline implements Submittable {
   handleCopyData(): void {}
 }
 
-/** Sends statements in one round trip on a connection of the ORM's own pool; answers each one's rows. */
-function send(connection: Connection, statements: Statement[]): Promise<{ rows: Rows; rowCount: number | null }[]> {
+/**
+ * Sends statements in one round trip on a connection of the ORM's own pool; answers each one's
+ * rows, or fails when the database does not answer within the pool's bound.
+ */
+function send(pool: Pool, connection: Connection, statements: Statement[]): Promise<{ rows: Rows; rowCount: number | null }[]> {
   const pipeline = statements.map(prepared);
-  return new Promise((resolve, reject) => {
-    connection.query(new Pipeline(connection, pipeline, (error, results) => (error ? reject(error) : resolve(results))));
-  });
+  return pool.answered(
+    connection,
+    new Promise((resolve, reject) => {
+      connection.query(new Pipeline(connection, pipeline, (error, results) => (error ? reject(error) : resolve(results))));
+    }),
+  );
 }
 
 const poolOf = (em: EntityManager) => em.getConnection().getKnex().client as unknown as Pool;
@@ -300,9 +302,9 @@ const poolOf = (em: EntityManager) => em.getConnection().getKnex().client as unk
  * (the server rolls back a closed session) and marked so that the pool destroys it rather than
  * hand it to the next caller.
  */
-async function rollback(connection: Connection): Promise<void> {
+async function rollback(pool: Pool, connection: Connection): Promise<void> {
   try {
-    await answeredWithin(send(connection, [{ text: 'rollback' }]), ROLLBACK_ANSWER_MS);
+    await answeredWithin(send(pool, connection, [{ text: 'rollback' }]), ROLLBACK_ANSWER_MS);
   } catch (err) {
     connection.__knex__disposed = err;
     await answeredWithin(connection.end(), ROLLBACK_ANSWER_MS).catch(() => undefined);
@@ -337,10 +339,10 @@ export async function rawQuery(em: EntityManager, ...statements: Statement[]): P
   const pool = poolOf(em);
   const connection = await pool.acquireConnection();
   try {
-    return await send(connection, statements);
+    return await send(pool, connection, statements);
   } catch (err) {
     // Statements may have opened a transaction that the failure left aborted: never pool it so.
-    await rollback(connection);
+    await rollback(pool, connection);
     throw err;
   } finally {
     await pool.releaseConnection(connection);
@@ -348,8 +350,8 @@ export async function rawQuery(em: EntityManager, ...statements: Statement[]): P
 }
 
 /** Sends `statements` and the commit in one round trip; a connection lost meanwhile leaves the outcome unknown. */
-function committing(connection: Connection, statements: Statement[]): Promise<{ rows: Rows; rowCount: number | null }[]> {
-  return send(connection, [...statements, { text: 'commit' }]).catch((err) => {
+function committing(pool: Pool, connection: Connection, statements: Statement[]): Promise<{ rows: Rows; rowCount: number | null }[]> {
+  return send(pool, connection, [...statements, { text: 'commit' }]).catch((err) => {
     throw commitInDoubt(err) ?? err;
   });
 }
@@ -364,11 +366,11 @@ export async function rawTransaction<T>(em: EntityManager, opening: Statement[],
   const connection = await pool.acquireConnection();
   let open = true;
   try {
-    const opened = await send(connection, [{ text: 'begin' }, GENERIC_PLANS, ...opening]);
+    const opened = await send(pool, connection, [{ text: 'begin' }, GENERIC_PLANS, ...opening]);
     const tx: RawTransaction = {
-      query: async (statements) => (await send(connection, statements)).map((r) => r.rows),
+      query: async (statements) => (await send(pool, connection, statements)).map((r) => r.rows),
       commitWith: async (statements) => {
-        const results = await committing(connection, statements);
+        const results = await committing(pool, connection, statements);
         open = false;
         return results.slice(0, statements.length).map((r) => r.rows);
       },
@@ -377,11 +379,11 @@ export async function rawTransaction<T>(em: EntityManager, opening: Statement[],
       tx,
       opened.slice(2).map((r) => r.rows),
     );
-    if (open) await committing(connection, []);
+    if (open) await committing(pool, connection, []);
     open = false;
     return result;
   } catch (err) {
-    if (open) await rollback(connection);
+    if (open) await rollback(pool, connection);
     throw err;
   } finally {
     await pool.releaseConnection(connection);

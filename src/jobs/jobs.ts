@@ -3,6 +3,8 @@ import PgBoss from 'pg-boss';
 import { pruneSeenSignatures } from '../auth/replay';
 import type { Config } from '../config';
 import { loggable } from '../core/loggable';
+import { reachabilityOf } from '../db/bounded-dialect';
+import { isUnreachable } from '../db/faults';
 import type { Logger } from '../core/logger';
 import { MODULES } from '../modules';
 import type { Services } from '../services';
@@ -54,14 +56,17 @@ export function jobsOf(services: Services, config: Config): Job[] {
  * the completion of transactions relayed to Horizon.
  */
 export async function startJobs({ config, orm, services, log }: JobsDeps): Promise<Jobs> {
-  const db = new QueueDb(orm.config.get('clientUrl') as string, 3, (err) => log.warn({ err: loggable(err) }, 'job queue error'));
+  const reachability = reachabilityOf(orm);
+  // The database out of reach fails every poll of every queue: its reachability logs that once.
+  const queueError = (err: Error) => (isUnreachable(err) ? reachability.failed(err) : log.warn({ err: loggable(err) }, 'job queue error'));
+  const db = new QueueDb(orm.config.get('clientUrl') as string, 3, queueError, config.DB_ANSWER_TIMEOUT * 1000);
   const boss = new PgBoss({
     db,
     schema: JOBS_SCHEMA,
     // No cron schedules: the recurring work reschedules itself, at intervals of seconds.
     schedule: false,
   });
-  boss.on('error', (err) => log.warn({ err: loggable(err) }, 'job queue error'));
+  boss.on('error', queueError);
   await boss.start();
   const work: Work = (name, handler) => boss.work(name, { pollingIntervalSeconds: config.JOBS_POLL_SECONDS }, db.holding(handler));
 

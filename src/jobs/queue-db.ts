@@ -1,6 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type PgBoss from 'pg-boss';
+import { completeJobs, failJobsById } from 'pg-boss/src/plans';
+
+/** What pg-boss's statements that record a job's outcome answer when they changed no job. */
+const NOTHING_RECORDED = { rows: [{ count: '0' }] };
 
 /**
  * The job queue's connections, held here rather than by pg-boss, and ended only once nothing will
@@ -12,23 +16,47 @@ import type PgBoss from 'pg-boss';
  */
 export class QueueDb implements PgBoss.Db {
   private readonly pool: pg.Pool;
+  private readonly outcomes: ReadonlySet<string>;
   private queries = 0;
   private handlers = 0;
 
-  constructor(connectionString: string, max: number, onError: (err: Error) => void) {
-    this.pool = new pg.Pool({ connectionString, max, application_name: 'auction-jobs' });
+  /**
+   * `answerMs` bounds the wait for a connection and for each statement's answer (0: none): a
+   * connection whose statement got none is destroyed by the pool (pg-pool ends a client released
+   * with an error), and a job inserted by a request's after-commit task cannot hang it.
+   *
+   * `schema` is pg-boss's: once its worker's job handler ends, pg-boss records the job's outcome
+   * (completed or failed) without waiting for the statement or catching its failure, so with the
+   * database out of reach that rejection would be unhandled and end the process. Those statements
+   * never fail here: their failure goes to `onError`, and they answer as having changed no job,
+   * which is true; the job stays active until its expiry fails it and the queue runs it again,
+   * as after a crash.
+   */
+  constructor(
+    connectionString: string,
+    max: number,
+    private readonly onError: (err: Error) => void,
+    answerMs = 0,
+    schema?: string,
+  ) {
+    this.pool = new pg.Pool({ connectionString, max, application_name: 'auction-jobs', keepAlive: true, connectionTimeoutMillis: answerMs, query_timeout: answerMs || undefined });
     // An idle connection that the server drops must not crash the process.
     this.pool.on('error', onError);
+    this.outcomes = new Set(schema ? [completeJobs(schema), failJobsById(schema)] : []);
   }
 
-  executeSql(text: string, values?: unknown[]): Promise<pg.QueryResult> {
+  executeSql(text: string, values?: unknown[]): Promise<Pick<pg.QueryResult, 'rows'>> {
     this.queries++;
     const settled = () => {
       this.queries--;
     };
     const result = this.pool.query(text, values);
     result.then(settled, settled);
-    return result;
+    if (!this.outcomes.has(text)) return result;
+    return result.catch((err: Error) => {
+      this.onError(err);
+      return NOTHING_RECORDED;
+    });
   }
 
   /**

@@ -1,8 +1,8 @@
 import { STATUS_CODES } from 'node:http';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import type { ErrorCode } from '../core/error-codes';
 import { DomainError, type ErrorItem } from '../core/errors';
-import { databaseFault } from '../db/faults';
+import { databaseFault, isOutage } from '../db/faults';
 import { loggable } from '../core/loggable';
 import type { Logger } from '../core/logger';
 import { JSONAPI } from './document';
@@ -35,7 +35,7 @@ function errorObject(status: number, item: ErrorItem): ErrorObject {
 }
 
 /**
- * Maps whatever was thrown to the JSON:API error document of PROTOCOL.md §1; never a stack trace.
+ * Maps whatever was thrown to the JSON:API error document of docs/errors.md; never a stack trace.
  * `fields` says where the route's domain input came from (its body by default).
  */
 export function toErrorDocument(thrown: unknown, requestId: string, fields: FieldRendering = 'body'): { status: number; body: { errors: ErrorObject[] } } {
@@ -45,7 +45,7 @@ export function toErrorDocument(thrown: unknown, requestId: string, fields: Fiel
   }
   const status = (err as { status?: number; expose?: boolean }).status;
   if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: boolean }).expose) {
-    const code = status === 404 ? 'route_not_found' : status === 405 ? 'method_not_allowed' : 'bad_request';
+    const code = status === 404 ? 'route_not_found' : 'bad_request';
     return { status, body: { errors: [errorObject(status, { code, detail: (err as Error).message })] } };
   }
   return {
@@ -65,17 +65,31 @@ function asGraphqlErrors(status: number, errors: ErrorObject[]) {
   };
 }
 
+/**
+ * What the router left unanswered: no route (404), or a path whose routes take other methods,
+ * which the router answers with its `Allow` header only (405; 501 for a method it knows of no
+ * route for, answered as 405 where the path has routes).
+ */
+function refuseUnrouted(koa: Context): void {
+  const allowed = String(koa.response.get('Allow') ?? '');
+  if ((koa.status === 405 || koa.status === 501) && allowed) {
+    throw DomainError.of('method_not_allowed', 'method_not_allowed', `${koa.method} is not allowed on ${koa.path}; it allows ${allowed}`);
+  }
+  if (koa.status === 404 || koa.status === 501) {
+    koa.remove('Allow');
+    throw DomainError.of('not_found', 'route_not_found', `no route for ${koa.method} ${koa.path}`);
+  }
+}
+
 export function errorHandler(log: Logger, graphqlPath: string): Middleware<{ requestId: string; fields?: FieldRendering }> {
   return async (koa, next) => {
     try {
       await next();
-      if (koa.status === 404 && koa.body === undefined) {
-        throw DomainError.of('not_found', 'route_not_found', `no route for ${koa.method} ${koa.path}`);
-      }
+      if (koa.body === undefined) refuseUnrouted(koa);
     } catch (thrown) {
       const err = databaseFault(thrown) ?? thrown;
       const { status, body } = toErrorDocument(err, koa.state.requestId, koa.state.fields);
-      if (status >= 500) log.error({ err: loggable(thrown), requestId: koa.state.requestId }, 'request failed');
+      if (status >= 500 && !isOutage(err)) log.error({ err: loggable(thrown), requestId: koa.state.requestId }, 'request failed');
       koa.status = status;
       if (err instanceof DomainError && err.retryAfter !== undefined) koa.set('Retry-After', String(err.retryAfter));
       if (koa.path === graphqlPath) {

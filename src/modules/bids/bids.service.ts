@@ -5,6 +5,7 @@ import { integerId } from '../../core/ids';
 import { formatMoney } from '../../core/money';
 import { requireCaller } from '../../core/policies';
 import { validateInput, type Untrusted } from '../../core/validate';
+import { unavailableAfter } from '../../db/faults';
 import { rawTransaction } from '../../db/raw';
 import type { LivePublisher } from '../../live/live.port';
 import type { LotClock } from '../../jobs/lot-clock';
@@ -47,7 +48,8 @@ export class BidsService {
     if (round.extended) await this.clock.lotTimesSet([round.extended]);
     for (const watch of this.roundWatchers) watch(round.outcomes, seconds);
     return round.outcomes;
-  }, ROUND_SIZE);
+    // A round that found the database out of reach answers the requests waiting behind it at once.
+  }, ROUND_SIZE, unavailableAfter);
   private readonly roundWatchers: RoundWatcher[] = [];
 
   constructor(

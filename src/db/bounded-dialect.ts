@@ -1,0 +1,90 @@
+import { PostgreSqlKnexDialect, type MikroORM } from '@mikro-orm/postgresql';
+import { commitInDoubt } from './faults';
+import { Reachability } from './reachability';
+
+/** A connection of the pool as the bound needs it: node-postgres' client, over its socket. */
+export interface PooledConnection {
+  connection: { stream: { destroy(error?: Error): void } };
+  /** knex checks this before handing a connection out, and destroys the connection when set. */
+  __knex__disposed?: unknown;
+}
+
+/** What the pool (knex's client) offers the statements that bypass it (src/db/raw.ts). */
+export interface BoundedPool<C> {
+  acquireConnection(): Promise<C>;
+  releaseConnection(connection: C): Promise<void>;
+  /** Settles as `work`, a statement on `connection`, or once the bound passed without its answer, the connection destroyed. */
+  answered<T>(connection: C & PooledConnection, work: Promise<T>): Promise<T>;
+  readonly reachability: Reachability;
+}
+
+/** The reachability of the database behind `orm`'s pool, which other paths to it (the job queue's) tell of their failures too. */
+export function reachabilityOf(orm: MikroORM): Reachability {
+  return (orm.em.getConnection().getKnex().client as unknown as BoundedPool<unknown>).reachability;
+}
+
+/** node-postgres' answer to a statement on a connection that had died before: the statement was never sent. */
+const NOT_SENT = /is not queryable/;
+
+/**
+ * A connection whose server did not answer in time is destroyed, never pooled again: it may hold
+ * a transaction, and a late answer would be read as the next caller's. Destroying its socket fails
+ * what waits on it with `error`, which says the database is out of reach (ETIMEDOUT).
+ */
+function abandon(connection: PooledConnection, ms: number): void {
+  const error = Object.assign(new Error(`the database did not answer within ${ms} ms`), { code: 'ETIMEDOUT' });
+  connection.__knex__disposed = error;
+  connection.connection.stream.destroy(error);
+}
+
+/**
+ * knex's PostgreSQL client (as the ORM extends it) whose statements give up when the database does
+ * not answer within `answerMs` (0: they wait). A server that is frozen, not gone, keeps its sockets
+ * open and its kernel acknowledges every packet, so neither TCP nor its own `statement_timeout` ends
+ * the wait: only the client's clock does. A commit sent on a connection that then fails may have
+ * been kept: it answers `outcome_unknown`, as a bid's does.
+ */
+export function boundedDialect(answerMs: number): typeof PostgreSqlKnexDialect {
+  const reachability = new Reachability();
+  return class BoundedDialect extends PostgreSqlKnexDialect {
+    readonly reachability = reachability;
+
+    async acquireConnection(): Promise<unknown> {
+      try {
+        return await super.acquireConnection();
+      } catch (err) {
+        reachability.failed(err);
+        throw err;
+      }
+    }
+
+    async answered<T>(connection: PooledConnection, work: Promise<T>): Promise<T> {
+      const timer = answerMs > 0 ? setTimeout(() => abandon(connection, answerMs), answerMs) : undefined;
+      try {
+        const answer = await work;
+        reachability.answered();
+        return answer;
+      } catch (err) {
+        reachability.failed(err);
+        throw err;
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+
+    _query(connection: PooledConnection, obj: unknown): Promise<unknown> {
+      return this.answered(connection, super._query(connection, obj));
+    }
+
+    async query(connection: unknown, obj: string | { sql?: string }): Promise<unknown> {
+      try {
+        return await super.query(connection, obj);
+      } catch (err) {
+        const sql = typeof obj === 'string' ? obj : obj.sql;
+        // knex ends every top-level transaction (the ORM's, `em.transactional`, every flush) so.
+        if (sql === 'COMMIT;' && !NOT_SENT.test(String((err as { message?: unknown }).message))) throw commitInDoubt(err) ?? err;
+        throw err;
+      }
+    }
+  };
+}
