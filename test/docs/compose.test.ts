@@ -37,6 +37,12 @@ describe('docker-compose.yml', () => {
     expect(compose.services.proxy.ports).toEqual(['8080:80']);
   });
 
+  it('has the instances read the client address that the proxy, their only way in, appends to X-Forwarded-For', () => {
+    expect(compose.services.app1.environment.TRUST_PROXY).toBe('1');
+    expect(compose.services.app1.ports).toBeUndefined();
+    expect(compose.configs.proxy.content).toMatch(/proxy_set_header X-Forwarded-For \$\$proxy_add_x_forwarded_for;/);
+  });
+
   it('names only services and volumes that exist', () => {
     for (const [name, service] of Object.entries<any>(compose.services)) {
       for (const dependency of Object.keys(service.depends_on ?? {})) expect(`${name} → ${dependency}: ${dependency in compose.services}`).toBe(`${name} → ${dependency}: true`);

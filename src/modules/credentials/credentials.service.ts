@@ -16,7 +16,8 @@ import {
   type CreateCredentialsInput,
   type IssueTokenInput,
 } from './credentials.input';
-import { accountSubject, addressSubject, emailSubject, fromAddress, MAX_FAILURES, SignInLimit } from './sign-in-limit';
+import { addressGroup } from '../limits/address-group';
+import { accountSubject, addressSubject, emailSubject, fromAddress, fromStrangers, MAX_FAILURES, SignInLimit } from './sign-in-limit';
 
 export function claimsOf(account: Account): JwtClaims {
   return {
@@ -98,7 +99,8 @@ export class CredentialsService {
 
   /**
    * POST /jwt. An unknown account and a wrong password get the same answer after the same work.
-   * Past 10 failures in 15 minutes per account or per email from the caller's address, or
+   * Past 10 failures in 15 minutes per account or per email from the caller's address, or from all
+   * the addresses it has not signed in from together (when the caller's is one of them), or
    * `failuresPerAddress` from the address on any accounts, the password is not even checked.
    */
   async issueToken(ctx: RequestContext, input: Untrusted<IssueTokenInput>): Promise<TokenResult> {
@@ -108,9 +110,13 @@ export class CredentialsService {
       : await findAccountByEmail(ctx.em, attrs.platformId as string, attrs.email as string);
     const subjects = [attrs.accountId ? accountSubject(attrs.accountId) : emailSubject(attrs.platformId as string, attrs.email as string)];
     if (account) subjects.push(accountSubject(account.id));
+    const address = addressGroup(ctx.address);
+    // Asked for an unknown account too (of an id no row has), so that it costs what a known one does.
+    const familiar = await this.signInLimit.familiar(ctx.em, account?.id ?? attrs.accountId ?? '', address);
     const limits = [
-      ...subjects.map((s) => ({ subject: fromAddress(s, ctx.address), max: MAX_FAILURES })),
-      { subject: addressSubject(ctx.address), max: this.failuresPerAddress },
+      ...subjects.map((s) => ({ subject: fromAddress(s, address), max: MAX_FAILURES })),
+      ...(familiar ? [] : subjects.map((s) => ({ subject: fromStrangers(s), max: MAX_FAILURES }))),
+      { subject: addressSubject(address), max: this.failuresPerAddress },
     ];
 
     const reservation = await this.signInLimit.reserve(ctx.em, limits);
@@ -118,6 +124,7 @@ export class CredentialsService {
     const valid = await verifyPassword(attrs.password, credential?.passwordHash ?? null);
     if (!valid || !account) throw unauthenticated('invalid_credentials', 'the account id, email or password is wrong');
     await this.signInLimit.release(ctx.em, reservation);
+    await this.signInLimit.remember(ctx.em, account.id, address);
 
     const entry = await ctx.em.findOne(BlacklistEntry, { accountId: account.id });
     if (entry?.state === 'stopped') throw unauthenticated('account_blocked', 'this account is blocked');

@@ -2,17 +2,28 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { rateLimited } from '../../core/errors';
 import { SignInFailure } from './credentials.entity';
 
-/** PROTOCOL.md §8: at most 10 failed sign-ins per account or per email in 15 minutes, from one address. */
+/**
+ * PROTOCOL.md §8: at most 10 failed sign-ins per account or per email in 15 minutes: from each
+ * address the account signed in from before, and from all other addresses together.
+ */
 export const MAX_FAILURES = 10;
 export const FAILURE_WINDOW_MS = 15 * 60 * 1000;
+/** How long an address stays familiar to an account after a sign-in from it with the password. */
+export const FAMILIAR_DAYS = 90;
 
 export const accountSubject = (accountId: string) => `account:${accountId}`;
 export const emailSubject = (platformId: string, email: string) => `email:${platformId}:${email.trim().toLowerCase()}`;
 /**
- * An account's or email's failures are counted per address: a stranger who fails ten times
- * elsewhere does not lock the owner out, only himself.
+ * An account's or email's failures are counted per address (an IPv4 address, an IPv6 /64): a
+ * stranger who fails ten times elsewhere does not lock the owner out of an address he signed in from.
  */
 export const fromAddress = (subject: string, address: string) => `${subject} from ${address}`;
+/**
+ * The failures from every address the account has not signed in from, together: holding many
+ * addresses gives a guesser no more than 10 checks per account, not 10 per address. Named like a
+ * per-address subject, so that a password recovery forgets it with them.
+ */
+export const fromStrangers = (subject: string) => fromAddress(subject, 'unfamiliar addresses');
 /** Every failure from one address, whatever account it tried: one guess on each of many accounts meets a limit too. */
 export const addressSubject = (address: string) => `address:${address}`;
 
@@ -60,6 +71,39 @@ export class SignInLimit {
   /** The attempt succeeded (or was not a password failure): its reservation does not count. */
   async release(em: EntityManager, reservation: string[]): Promise<void> {
     if (reservation.length) await em.nativeDelete(SignInFailure, { id: { $in: reservation } });
+  }
+
+  /** Whether the account signed in with its password from this address group within FAMILIAR_DAYS. */
+  async familiar(em: EntityManager, accountId: string, address: string): Promise<boolean> {
+    const rows = await em
+      .getConnection()
+      .execute<{ one: number }[]>(
+        'select 1 as one from sign_in_addresses where account_id = ? and address = ? and signed_in_at > now() - make_interval(days => ?)',
+        [accountId, address, FAMILIAR_DAYS],
+        'all',
+        em.getTransactionContext(),
+      );
+    return rows.length > 0;
+  }
+
+  /** The account signed in with its password from this address group: it is familiar from now on. */
+  async remember(em: EntityManager, accountId: string, address: string): Promise<void> {
+    await em
+      .getConnection()
+      .execute(
+        'insert into sign_in_addresses (account_id, address) values (?, ?) on conflict (account_id, address) do update set signed_in_at = now()',
+        [accountId, address],
+        'run',
+        em.getTransactionContext(),
+      );
+  }
+
+  /** Deletes the addresses no longer familiar (a cleaner). */
+  async prune(em: EntityManager): Promise<number> {
+    const res = await em
+      .getConnection()
+      .execute<{ affectedRows: number }>('delete from sign_in_addresses where signed_in_at <= now() - make_interval(days => ?)', [FAMILIAR_DAYS], 'run');
+    return res.affectedRows;
   }
 
   /** Forgets the failures of an account whose password was just reset, from every address. */

@@ -3,6 +3,7 @@ import { rawQuery } from '../../db/raw';
 import { sql } from '../../db/sql';
 import type { RequestContext } from '../../core/context';
 import { rateLimited } from '../../core/errors';
+import { addressGroup } from './address-group';
 
 /** What a request does, as far as rate limits go; each edge names its operations' actions. */
 export type LimitedAction = 'write' | 'account_creation';
@@ -39,10 +40,11 @@ export class RateLimiter {
 
   private bucketsOf(ctx: RequestContext, action: LimitedAction): Bucket[] {
     const { window, writesPerAddress, writesPerAccount, accountsWindow, accountsPerAddress } = this.limits;
+    const address = addressGroup(ctx.address);
     const buckets: Bucket[] = [
-      { key: `write:address:${ctx.address}`, limit: writesPerAddress, window, what: 'writes from this address' },
+      { key: `write:address:${address}`, limit: writesPerAddress, window, what: 'writes from this address' },
       ...(ctx.caller ? [{ key: `write:account:${ctx.caller.accountId}`, limit: writesPerAccount, window, what: 'writes by this account' }] : []),
-      ...(action === 'account_creation' ? [{ key: `accounts:address:${ctx.address}`, limit: accountsPerAddress, window: accountsWindow, what: 'accounts created from this address' }] : []),
+      ...(action === 'account_creation' ? [{ key: `accounts:address:${address}`, limit: accountsPerAddress, window: accountsWindow, what: 'accounts created from this address' }] : []),
     ];
     return buckets.filter((b) => b.limit > 0).sort((a, b) => (a.key < b.key ? -1 : 1));
   }
