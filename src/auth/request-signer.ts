@@ -16,7 +16,7 @@ export interface SignOptions {
 }
 
 /**
- * Adds the signature of PROTOCOL.md §3.1 to `headers` (lowercase names) of a request about to be
+ * Adds the signature of docs/signing.md to `headers` (lowercase names) of a request about to be
  * sent, with the date and digest headers it signs. The signing string is the one the service
  * verifies (./signature.ts), so client and server cannot drift apart.
  */

@@ -15,7 +15,7 @@ export interface Payload {
 
 export class Unreachable extends Error {}
 
-/** A client of the public REST interface that signs as PROTOCOL.md §3.1 says when it has a key, or sends a JWT. */
+/** A client of the public REST interface that signs as docs/signing.md says when it has a key, or sends a JWT. */
 export class Api {
   constructor(
     readonly base: string,
@@ -54,7 +54,7 @@ export class Api {
   }
 }
 
-/** JSON is sent as application/json, which REST and /graphql both accept (PROTOCOL.md §1). */
+/** JSON is sent as application/json, which REST and /graphql both accept (docs/rest.md). */
 export const jsonPayload = (text: string): Payload => ({ bytes: Buffer.from(text, 'utf8'), contentType: 'application/json' });
 
 /** The exact bytes and content type of a multipart form, so that its digest can be signed. */

@@ -1,5 +1,5 @@
 // `npm run call -- [--as KEYFILE | --unsigned] [--base URL] METHOD PATH [JSON]`: one request to
-// the service, signed as PROTOCOL.md §3.1 says, so that any operation can be tried without code.
+// the service, signed as docs/signing.md says, so that any operation can be tried without code.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Api, jsonPayload } from './api';
@@ -8,7 +8,7 @@ import { out, runCommand, UsageError } from './run';
 
 const USAGE = `usage: npm run call -- [--as KEYFILE | --unsigned] [--base URL] METHOD PATH [JSON]
 
-Sends one request, signed as PROTOCOL.md §3.1 says, and prints the answer's status and body.
+Sends one request, signed as docs/signing.md says, and prints the answer's status and body.
 Exit code 0 for a status below 400, 1 otherwise, 2 for usage errors.
 
   --as KEYFILE  sign with this key file (a secret seed on one line), or with one that npm run demo

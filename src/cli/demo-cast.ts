@@ -19,19 +19,17 @@ export interface Cast {
 
 const EMAIL_DOMAIN = 'demo-motors.example';
 
+/** Who each of the demo's accounts is: the name of its key file, and its name in the report. */
+export const CAST_LABELS: Readonly<Record<keyof Cast, string>> = { platform: 'Demo Motors', admin: 'Nino Beridze', alice: 'Alice Morgan', bob: 'Bob Kovalenko' };
+
 /**
  * Creates the platform with the master seed (POST /platforms), its admin signed by the platform,
  * and two users who sign their own creation. Passwords are random and kept nowhere: the key
  * files are how the demo's accounts act.
  */
 export async function createCast(api: Api, master: Keypair): Promise<Cast> {
-  const member = (name: string, label: string): Member => ({ name, label, keypair: Keypair.random() });
-  const cast: Cast = {
-    platform: member('platform', 'Demo Motors'),
-    admin: member('admin', 'Nino Beridze'),
-    alice: member('alice', 'Alice Morgan'),
-    bob: member('bob', 'Bob Kovalenko'),
-  };
+  const member = (name: keyof Cast): Member => ({ name, label: CAST_LABELS[name], keypair: Keypair.random() });
+  const cast: Cast = { platform: member('platform'), admin: member('admin'), alice: member('alice'), bob: member('bob') };
   const platformId = cast.platform.keypair.publicKey();
   const platform = await api.json('POST', '/platforms', {
     data: {

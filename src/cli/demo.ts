@@ -1,13 +1,15 @@
 // `npm run demo -- [--base URL]`: fills a running service with a small marketplace through its
 // public REST interface, and prints where to look and one signed request to try.
 import path from 'node:path';
+import type { Keypair } from '@stellar/stellar-sdk';
 import { readMasterKeypair } from '../auth/master';
 import { Api } from './api';
-import { createCast, type Cast } from './demo-cast';
-import { createLots, type DemoLot } from './demo-lots';
+import { createCast } from './demo-cast';
+import { earlierMarketplace, keyFilesIn, type Marketplace } from './demo-earlier';
+import { createLots } from './demo-lots';
 import { DEMO_RESERVE, setDemoRules } from './demo-rules';
-import { amountAbove, closeSold, trade, type PlacedBid } from './demo-trading';
-import { keysDir, writeKeyFile } from './keys';
+import { amountAbove, closeSold, trade } from './demo-trading';
+import { keyFileIn, keysDir, writeKeyFile } from './keys';
 import { expectStatus } from './resources';
 import { out, runCommand, UsageError } from './run';
 
@@ -16,7 +18,10 @@ const USAGE = `usage: npm run demo -- [--base URL]
 Fills a running service, through its public REST interface, with a platform (created with the
 master seed) and its auction rules, its admin, two users (alice, bob), a saved search of alice's, six lots with photos,
 participations with paid deposits, and bids; one lot is closed sold, its bid log signed. Each account's key (its secret seed) goes to a key file DATA_DIR/keys/NAME.key,
-which npm run call signs with; secrets are never printed. Each run creates a new platform.
+which npm run call signs with; secrets are never printed. A later run finds the marketplace an
+earlier one made (its key files, and its platform and lots on the service) and shows it again as it
+is now, creating nothing; it makes a new one, and says which key files it replaced, only where the
+service has none of its own (another service, or a database started afresh).
 
   --base URL  the service (default http://127.0.0.1:PORT, PORT from the environment, else 8080)
 
@@ -26,16 +31,17 @@ generates (DATA_DIR: ./.data by default).`;
 /** A word as a shell reads it back: quoted when it holds anything but plain path symbols. */
 const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
-function report(api: Api, defaultBase: string, cast: Cast, keyFiles: Map<string, string>, lots: DemoLot[], bids: PlacedBid[], rulesVersion: number, closed: DemoLot): void {
+function report(api: Api, defaultBase: string, made: Marketplace, keys: string, kept: boolean): void {
+  const { cast, lots, bids, rulesVersion, closed } = made;
   const shown = (file: string) => {
     const relative = path.relative(process.cwd(), file);
     return relative.startsWith('..') ? file : relative;
   };
-  out(`Demo marketplace on ${api.base}`);
+  out(kept ? `Demo marketplace on ${api.base}, made by an earlier run and shown as it is now: nothing was created, the key files are unchanged` : `Demo marketplace on ${api.base}`);
   out('');
   out('Accounts (each signs with its key file; keep them private):');
   for (const who of [cast.platform, cast.admin, cast.alice, cast.bob]) {
-    out(`  ${who.name.padEnd(9)} ${who.label.padEnd(14)} ${who.keypair.publicKey()}  ${shown(keyFiles.get(who.name) as string)}`);
+    out(`  ${who.name.padEnd(9)} ${who.label.padEnd(14)} ${who.keypair.publicKey()}  ${shown(keyFileIn(keys, who.name))}`);
   }
   out('');
   out('Lots:');
@@ -62,7 +68,7 @@ function report(api: Api, defaultBase: string, cast: Cast, keyFiles: Map<string,
   const amount = amountAbove(busiest, leader.amount, 1);
   const document = JSON.stringify({ data: { type: 'bid_requests', attributes: { lot_id: Number(busiest.id), amount } } });
   const base = api.base === defaultBase ? [] : ['--base', api.base];
-  const command = ['npm', 'run', 'call', '--', ...base, '--as', shown(keyFiles.get(challenger.name) as string), 'POST', `/lots/${busiest.id}/bid_requests`, document];
+  const command = ['npm', 'run', 'call', '--', ...base, '--as', shown(keyFileIn(keys, challenger.name)), 'POST', `/lots/${busiest.id}/bid_requests`, document];
   out('');
   out(`Watch a lot live:   ${api.base}/live/${busiest.id}`);
   out(`GraphQL:            ${api.base}/graphql`);
@@ -70,9 +76,25 @@ function report(api: Api, defaultBase: string, cast: Cast, keyFiles: Map<string,
   out(`Fee estimate:       ${fee.map(shellWord).join(' ')}`);
   out(`Verify a bid log:   npm run verify-bids -- ${api.base} ${closed.id}`);
   out(`Saved search:       alice's search for Toyota matched ${lots.filter((l) => l.vehicle.maker === 'Toyota').length} lots (npm run call -- --as alice GET /notifications)`);
-  const power = ['npm', 'run', 'call', '--', ...base, '--as', shown(keyFiles.get(challenger.name) as string), 'GET', `/accounts/${challenger.keypair.publicKey()}/buying_power`];
+  const power = ['npm', 'run', 'call', '--', ...base, '--as', shown(keyFileIn(keys, challenger.name)), 'GET', `/accounts/${challenger.keypair.publicKey()}/buying_power`];
   out(`Buying power:       ${power.map(shellWord).join(' ')}`);
   out(`Outbid as ${challenger.name}:${' '.repeat(9 - challenger.name.length)}${command.map(shellWord).join(' ')}`);
+}
+
+/** A new platform with its rules, accounts (their key files written), saved search, lots and bids; one lot closed sold. */
+async function makeMarketplace(api: Api, master: Keypair, dir: string): Promise<Marketplace> {
+  const cast = await createCast(api, master);
+  for (const who of Object.values(cast)) writeKeyFile(dir, who.name, who.keypair);
+  const staff = api.as(cast.admin.keypair);
+  const rulesVersion = await setDemoRules(staff, cast.platform.keypair.publicKey());
+  // Saved before the lots are put up, so that the Toyotas among them alert alice (docs/saved-searches.md).
+  const search = { data: { type: 'saved_searches', attributes: { filter: { maker: 'Toyota' } } } };
+  expectStatus(await api.as(cast.alice.keypair).json('POST', `/accounts/${cast.alice.keypair.publicKey()}/saved_searches`, search), 201, 'saving alice’s search');
+  const lots = await createLots(staff);
+  const bids = await trade(api, staff, cast, lots);
+  const last = bids[bids.length - 1];
+  await closeSold(staff, last.lot, last.bidder);
+  return { cast, lots, bids, rulesVersion, closed: last.lot };
 }
 
 runCommand(USAGE, {}, async ({ positionals, config, base }) => {
@@ -86,18 +108,19 @@ runCommand(USAGE, {}, async ({ positionals, config, base }) => {
     throw new UsageError(`the service's master account is ${masterId}, and ${found}: set MASTER_SEED to its seed, or DATA_DIR to the service's data directory`);
   }
 
-  const cast = await createCast(api, master);
   const dir = keysDir(config.DATA_DIR);
-  const keyFiles = new Map(Object.values(cast).map((who) => [who.name, writeKeyFile(dir, who.name, who.keypair)]));
-  const staff = api.as(cast.admin.keypair);
-  const rulesVersion = await setDemoRules(staff, cast.platform.keypair.publicKey());
-  // Saved before the lots are put up, so that the Toyotas among them alert alice (docs/saved-searches.md).
-  const search = { data: { type: 'saved_searches', attributes: { filter: { maker: 'Toyota' } } } };
-  expectStatus(await api.as(cast.alice.keypair).json('POST', `/accounts/${cast.alice.keypair.publicKey()}/saved_searches`, search), 201, 'saving alice’s search');
-  const lots = await createLots(staff);
-  const bids = await trade(api, staff, cast, lots);
-  const last = bids[bids.length - 1];
-  await closeSold(staff, last.lot, last.bidder);
-  report(api, `http://127.0.0.1:${config.PORT}`, cast, keyFiles, lots, bids, rulesVersion, last.lot);
+  const defaultBase = `http://127.0.0.1:${config.PORT}`;
+  const earlier = await earlierMarketplace(api, dir);
+  if (earlier) {
+    report(api, defaultBase, earlier, dir, true);
+    return 0;
+  }
+  const replaced = keyFilesIn(dir);
+  const made = await makeMarketplace(api, master, dir);
+  report(api, defaultBase, made, dir, false);
+  if (replaced.length) {
+    out('');
+    out(`The key files ${replaced.map((name) => `${name}.key`).join(', ')} in ${dir} were of a demo this service does not have; they now hold the keys above.`);
+  }
   return 0;
 });

@@ -6,9 +6,12 @@ import { UsageError } from './run';
 /** Key files hold a secret seed on one line, mode 0600, like DATA_DIR/master.seed. */
 export const keysDir = (dataDir: string) => path.resolve(dataDir, 'keys');
 
+/** The key file of `name` in `dir`: `dir/alice.key`. */
+export const keyFileIn = (dir: string, name: string) => path.join(dir, `${name}.key`);
+
 export function writeKeyFile(dir: string, name: string, keypair: Keypair): string {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const file = path.join(dir, `${name}.key`);
+  const file = keyFileIn(dir, name);
   // Removed first, so that the file is created with its mode rather than keeping an old one.
   rmSync(file, { force: true });
   writeFileSync(file, `${keypair.secret()}\n`, { mode: 0o600, flag: 'wx' });
@@ -26,7 +29,7 @@ export function readKeyFile(file: string): Keypair {
 /** A key file's path, or the name of one in `dir` (`alice` for `dir/alice.key`). */
 export function keyFileOf(given: string, dir: string): string {
   if (existsSync(given)) return given;
-  const named = path.join(dir, `${given}.key`);
+  const named = keyFileIn(dir, given);
   if (/^[\w-]+$/.test(given) && existsSync(named)) return named;
   throw new UsageError(`${given}: no such key file (nor ${named})`);
 }

@@ -1,15 +1,19 @@
 import { GraphQLScalarType } from 'graphql';
 import { GraphQLDateTimeISO } from 'graphql-scalars';
-import { isoTimestamp } from '../core/time';
+import { rfc3339 } from '../core/time';
 
 const library = GraphQLDateTimeISO.toConfig();
 
+const validDate = (value: unknown): value is Date => value instanceof Date && !Number.isNaN(value.getTime());
+
 /**
- * type-graphql's `Date` scalar (graphql-scalars' `DateTimeISO`), written faster: a valid date is
- * formatted from its UTC fields (`isoTimestamp`); anything else, and every input, goes through
- * the library's own functions, errors included.
+ * type-graphql's `Date` scalar (graphql-scalars' `DateTimeISO`, whose name the schema keeps),
+ * written as REST writes time (`rfc3339`: whole seconds, `Z`), so that a client sees one form on
+ * both edges. Anything but a valid date goes through the library's own functions first, errors
+ * and every input included.
  */
 export const DateTimeISO = new GraphQLScalarType({
   ...library,
-  serialize: (value) => (value instanceof Date && isoTimestamp(value)) || library.serialize(value),
+  description: 'A date-time at UTC in RFC 3339 with whole seconds, such as 2007-12-03T10:15:30Z: the form REST answers with too. Input may be any ISO 8601 date-time (an offset or a fraction of a second is taken).',
+  serialize: (value) => rfc3339(validDate(value) ? value : new Date(library.serialize(value) as string)),
 });

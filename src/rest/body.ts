@@ -25,7 +25,7 @@ export function readBody(limit: number, multipartPaths: ReadonlySet<string>): Mi
     if (!hasBody) return next();
 
     const type = koa.request.type;
-    // Multipart only where an upload is taken (PROTOCOL.md §1): elsewhere it is refused as any other type.
+    // Multipart only where an upload is taken (docs/rest.md, "Documents"): elsewhere it is refused as any other type.
     if (type === 'multipart/form-data' && koa.method === 'POST' && multipartPaths.has(koa.path)) return next();
     if (!JSON_TYPES.has(type)) {
       throw DomainError.of(

@@ -5,7 +5,8 @@ import { JSONAPI } from './document';
 import { wireName } from './fields';
 import RESOURCE_ATTRIBUTES from './resource-attributes.json';
 import type { FilterKind, QuerySpec } from './query';
-import type { BodySpec, Method, Operation } from './router';
+import { AREA_DESCRIPTIONS } from './openapi-areas';
+import { INFRASTRUCTURE, type BodySpec, type Method, type Operation } from './router';
 
 type Schema = Record<string, unknown>;
 
@@ -99,7 +100,7 @@ function operationOf(op: Operation): Schema {
   const parameters = [...pathParams(op.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })), ...(op.kind === 'jsonapi' ? queryParameters(op.options.query) : [])];
   const { summary, description } = op.options;
   const errors = { '4XX': { $ref: '#/components/responses/Error' } };
-  const operation: Schema = { operationId: `${op.method}${op.path.replace(/[^A-Za-z0-9]+/g, '_')}`, summary, ...(description ? { description } : {}), ...(parameters.length ? { parameters } : {}) };
+  const operation: Schema = { operationId: `${op.method}${op.path.replace(/[^A-Za-z0-9]+/g, '_')}`, tags: [op.area], summary, ...(description ? { description } : {}), ...(parameters.length ? { parameters } : {}) };
   if (op.kind === 'raw') {
     return { ...operation, responses: { 200: { description: summary, content: { [op.options.produces]: {} } }, ...errors } };
   }
@@ -108,7 +109,7 @@ function operationOf(op: Operation): Schema {
   const success = status === 204 ? { description: 'done; no content' } : { description: 'the document', content: { [JSONAPI]: { schema: responseDocument(options.response) } } };
   return {
     ...operation,
-    // Public operations still honour a signature or a token (PROTOCOL.md §3.6); `{}` says they need none.
+    // Public operations still honour a signature or a token (docs/rest.md); `{}` says they need none.
     security: options.authenticated === 'key' ? [{ signature: [] }] : options.authenticated ? SIGNED : [{}, ...SIGNED],
     ...(options.body ? { requestBody: requestBody(options.body) } : {}),
     responses: { [status]: success, ...errors },
@@ -122,7 +123,7 @@ const COMPONENTS = {
       in: 'header',
       name: 'Signature',
       description:
-        'An ed25519 request signature (PROTOCOL.md §3.1): `keyId="G…",algorithm="ed25519-sha256",headers="(request-target) date digest",signature="<base64>"` over the signing string of the named headers; requests with a body sign `digest` (`SHA-256=<base64>`). Also accepted as `Authorization: Signature …`.',
+        'An ed25519 request signature (docs/signing.md): `keyId="G…",algorithm="ed25519-sha256",headers="(request-target) date digest",signature="<base64>"` over the signing string of the named headers; requests with a body sign `digest` (`SHA-256=<base64>`). Also accepted as `Authorization: Signature …`.',
     },
     bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A token from POST /jwt (EdDSA; keys at /.well-known/jwks.json).' },
   },
@@ -148,19 +149,26 @@ const COMPONENTS = {
   },
   responses: {
     Error: {
-      description: 'JSON:API errors (PROTOCOL.md §1); the first status is the HTTP status',
+      description: 'JSON:API errors (docs/errors.md lists every code); the first status is the HTTP status',
       content: { [JSONAPI]: { schema: { type: 'object', required: ['errors'], properties: { errors: { type: 'array', minItems: 1, items: { $ref: '#/components/schemas/Error' } } } } } },
     },
   },
 };
 
-/** The OpenAPI 3.1 description of the registered operations, generated from their route options and validation schemas. */
+/**
+ * The OpenAPI 3.1 description of the registered operations, generated from their route options and
+ * validation schemas. Operations are grouped by area (a tag each), in the order the modules are
+ * registered, the infrastructure last: a reader meets accounts and lots before /healthz.
+ */
 export function openApiDocument(operations: readonly Operation[], version: string): Schema {
+  const ordered = [...operations.filter((op) => op.area !== INFRASTRUCTURE), ...operations.filter((op) => op.area === INFRASTRUCTURE)];
   const paths: Record<string, Partial<Record<Method, Schema>>> = {};
-  for (const op of operations) (paths[openApiPath(op.path)] ??= {})[op.method] = operationOf(op);
+  for (const op of ordered) (paths[openApiPath(op.path)] ??= {})[op.method] = operationOf(op);
+  const areas = [...new Set(ordered.map((op) => op.area))];
   return {
     openapi: '3.1.0',
-    info: { title: 'Vehicle auction service', version, description: 'JSON:API REST surface; the same services answer GraphQL at /graphql (schema/schema.graphql).' },
+    info: { title: 'Vehicle auction service', version, description: 'JSON:API REST surface; the same services answer GraphQL at /graphql (schema/schema.graphql). A guide: docs/rest.md.' },
+    tags: areas.map((name) => ({ name, ...(AREA_DESCRIPTIONS[name] ? { description: AREA_DESCRIPTIONS[name] } : {}) })),
     paths,
     components: COMPONENTS,
   };

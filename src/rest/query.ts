@@ -1,3 +1,4 @@
+import { suggestionList } from 'graphql/jsutils/suggestionList';
 import { DomainError, type CodeOfKind, type ErrorItem } from '../core/errors';
 import { DEFAULT_TEXT_MAX, type FilterKind } from '../core/filter-kinds';
 import { parseMoney, type Money } from '../core/money';
@@ -88,17 +89,42 @@ function positiveInt(raw: string, max: number): number | null {
  * (`?state=`, `filter[currency]` for `?currency=`, `?limit=`): the fix is then obvious.
  */
 function placeOf(spec: QuerySpec, bare: string, given: string): string {
-  const pages = spec.page === 'cursor' ? ['cursor', 'limit'] : spec.page === 'number' ? ['number', 'size'] : [];
   const forms = [
     own(spec.filters, bare) ? `filter[${bare}]` : null,
     own(spec.plain, bare) ? bare : null,
-    pages.includes(bare) ? `page[${bare}]` : null,
+    pageKeys(spec).includes(bare) ? `page[${bare}]` : null,
   ].filter((form) => form !== null && form !== given);
   return forms.length ? `; use ${forms.join(' or ')}` : '';
 }
 
+function pageKeys(spec: QuerySpec): string[] {
+  return spec.page === 'cursor' ? ['cursor', 'limit'] : spec.page === 'number' ? ['number', 'size'] : [];
+}
+
+/** `page[size]` on a cursor listing is the other scheme's size: naming this one's parameters is the fix. */
+function pagedWith(keys: readonly string[]): string {
+  return keys.length ? `; it pages with ${keys.map((key) => `page[${key}]`).join(' and ')}` : '; it is not paged';
+}
+
+/** ` (did you mean maker?)` for the nearest of `names`, by graphql-js's measure, as GraphQL's own errors suggest. */
+function nearest(given: string, names: readonly string[], form: (name: string) => string = (name) => name): string {
+  const [best] = suggestionList(given, names);
+  return best === undefined ? '' : ` (did you mean ${form(best)}?)`;
+}
+
+/** Every parameter the endpoint takes, as [bare name, the form it is written in]: `['maker', 'filter[maker]']`. */
+function accepted(spec: QuerySpec): [string, string][] {
+  return [
+    ...Object.keys(spec.plain ?? {}).map((name): [string, string] => [name, name]),
+    ...(spec.sorts?.length ? [['sort', 'sort'] as [string, string]] : []),
+    ...(spec.includes?.length ? [['include', 'include'] as [string, string]] : []),
+    ...pageKeys(spec).map((key): [string, string] => [key, `page[${key}]`]),
+    ...Object.keys(spec.filters ?? {}).map((key): [string, string] => [key, `filter[${key}]`]),
+  ];
+}
+
 /**
- * Parses a query of PROTOCOL.md §2 against what the endpoint accepts. Every unknown parameter,
+ * Parses a query (docs/rest.md, "Query parameters") against what the endpoint accepts. Every unknown parameter,
  * filter, include or sort key, and every malformed value, is one error naming the parameter.
  */
 export function parseQuery(spec: QuerySpec, raw: Raw): ParsedQuery {
@@ -106,6 +132,10 @@ export function parseQuery(spec: QuerySpec, raw: Raw): ParsedQuery {
   const fail = (parameter: string, code: CodeOfKind<'invalid'>, detail: string) => errors.push({ code, detail, source: { parameter } });
   const out: ParsedQuery = { plain: {}, filters: {}, sort: null, include: new Set(), page: null };
   const pageRaw: Record<string, string> = {};
+  // The valid names are listed in the first error of each kind only: a query of a thousand unknown
+  // names must not be answered with a thousand copies of the list.
+  const listed = new Set<'filters' | 'parameters'>();
+  const listOnce = (kind: 'filters' | 'parameters', list: string): string => (listed.has(kind) ? '' : (listed.add(kind), list));
 
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;
@@ -117,25 +147,25 @@ export function parseQuery(spec: QuerySpec, raw: Raw): ParsedQuery {
     const page = PAGE.exec(name);
     if (filter) {
       const kind = own(spec.filters, filter[1]);
-      if (!kind) fail(name, 'unknown_filter', `${filter[1]} is not a filter of this endpoint${placeOf(spec, filter[1], name)}`);
+      if (!kind) fail(name, 'unknown_filter', `${filter[1]} is not a filter of this endpoint${placeOf(spec, filter[1], name) || unknownFilter(filter[1])}`);
       else assign(out.filters, filter[1], kind, value, name);
     } else if (page) {
-      const allowed = spec.page === 'cursor' ? ['cursor', 'limit'] : spec.page === 'number' ? ['number', 'size'] : [];
-      if (!allowed.includes(page[1])) fail(name, 'unknown_parameter', `${name} is not accepted by this endpoint${placeOf(spec, page[1], name)}`);
+      const allowed = pageKeys(spec);
+      if (!allowed.includes(page[1])) fail(name, 'unknown_parameter', `${name} is not accepted by this endpoint${placeOf(spec, page[1], name) || pagedWith(allowed)}`);
       else pageRaw[page[1]] = value;
     } else if (name === 'sort' && spec.sorts?.length) {
       const key = value.replace(/^-/, '');
-      if (!spec.sorts.includes(key)) fail(name, 'unknown_sort', `sort must be one of ${spec.sorts.join(', ')}, optionally with a leading -`);
+      if (!spec.sorts.includes(key)) fail(name, 'unknown_sort', `sort must be one of ${spec.sorts.join(', ')}, optionally with a leading -${nearest(key, spec.sorts, (k) => (value.startsWith('-') ? `-${k}` : k))}`);
       else out.sort = { key, desc: value.startsWith('-') };
     } else if (name === 'include' && spec.includes?.length) {
       const names = value.split(',').map((s) => s.trim());
       const bad = names.filter((n) => !spec.includes?.includes(n));
-      if (bad.length) fail(name, 'unknown_include', `unknown include ${bad.join(', ')}; allowed: ${spec.includes.join(', ')}`);
+      if (bad.length) fail(name, 'unknown_include', `unknown include ${bad.join(', ')}${bad.length === 1 ? nearest(bad[0], spec.includes) : ''}; allowed: ${spec.includes.join(', ')}`);
       else names.forEach((n) => out.include.add(n));
     } else {
       const kind = own(spec.plain, name);
       if (kind) assign(out.plain, name, kind, value, name);
-      else fail(name, 'unknown_parameter', `${name} is not accepted by this endpoint${placeOf(spec, name, name)}`);
+      else fail(name, 'unknown_parameter', `${name} is not accepted by this endpoint${placeOf(spec, name, name) || unknownParameter(name)}`);
     }
   }
 
@@ -167,6 +197,19 @@ export function parseQuery(spec: QuerySpec, raw: Raw): ParsedQuery {
 
   if (errors.length) throw new DomainError('invalid', errors as [ErrorItem, ...ErrorItem[]]);
   return out;
+
+  function unknownFilter(given: string): string {
+    const filters = Object.keys(spec.filters ?? {});
+    if (!filters.length) return '; it has no filters';
+    return `${nearest(given, filters)}${listOnce('filters', `; its filters: ${filters.join(', ')}`)}`;
+  }
+
+  function unknownParameter(given: string): string {
+    const names = accepted(spec);
+    if (!names.length) return '; it takes no query parameters';
+    const formOf = (bare: string) => names.find(([name]) => name === bare)?.[1] ?? bare;
+    return `${nearest(given, names.map(([bare]) => bare), formOf)}${listOnce('parameters', `; it takes ${names.map(([, form]) => form).join(', ')}`)}`;
+  }
 
   function assign(target: Record<string, FilterValue>, key: string, kind: FilterKind, value: string, parameter: string) {
     const parsed = parseValue(kind, value);

@@ -6,7 +6,7 @@ type Schema = Record<string, unknown>;
 /** Where the generated attribute schemas are committed (read by openapi.ts; `npm run openapi:emit` writes it). */
 export const RESOURCE_ATTRIBUTES_FILE = 'src/rest/resource-attributes.json';
 
-/** The files that shape REST output (ARCHITECTURE.md: the presenters are the one place). */
+/** The files that shape REST output (docs/architecture.md: the presenters are the one place). */
 const PRESENTER = /[\\/]src[\\/]modules[\\/][^\\/]+[\\/][^\\/]+\.presenter\.ts$/;
 
 /** Past this depth a nested type is described as any value (recursive types end here). */

@@ -42,8 +42,8 @@ export interface BodySpec {
 
 export interface RouteOptions extends Described {
   /**
-   * The operation is not public (PROTOCOL.md §3.6): without a valid signature or token it
-   * answers 401 before the input is looked at, so that authentication comes first (§9).
+   * The operation is not public (docs/rest.md, "Who is calling"): without a valid signature or
+   * token it answers 401 before the input is looked at, so that authentication comes first.
    * `'key'` also admits a verified key that is no account yet (self-registration).
    */
   authenticated?: true | 'key';
@@ -66,8 +66,11 @@ export interface RawOptions extends Described {
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-/** One registered operation, as the OpenAPI document describes it. */
-export type Operation = { method: Method; path: string } & ({ kind: 'jsonapi'; options: RouteOptions } | { kind: 'raw'; options: RawOptions });
+/** The area of the operations the service runs for itself (health, metrics, GraphQL, this reference): last in the reference. */
+export const INFRASTRUCTURE = 'infrastructure';
+
+/** One registered operation, as the OpenAPI document describes it; `area` is its group there (a module's name). */
+export type Operation = { method: Method; path: string; area: string } & ({ kind: 'jsonapi'; options: RouteOptions } | { kind: 'raw'; options: RawOptions });
 
 type Handler = (req: RouteRequest) => Promise<TopLevel | null | void> | TopLevel | null | void;
 
@@ -95,7 +98,21 @@ export class AppRouter {
     return this.operations.filter((o): o is JsonApiOperation => o.kind === 'jsonapi');
   }
 
+  /** The area the operations registered now belong to: see `within`. */
+  private area = INFRASTRUCTURE;
+
   constructor(readonly services: Services) {}
+
+  /** Registers the operations `register` adds as one area of the reference: a module's routes under its name. */
+  within(area: string, register: () => void): void {
+    const outer = this.area;
+    this.area = area;
+    try {
+      register();
+    } finally {
+      this.area = outer;
+    }
+  }
 
   get(path: string, options: RouteOptions, handler: Handler) {
     this.add('get', path, options, handler);
@@ -115,13 +132,13 @@ export class AppRouter {
 
   /** A route that answers something other than a JSON:API document (HTML, a file, a JWKS). */
   raw(methods: readonly Method[], path: string, options: RawOptions, middleware: Middleware) {
-    for (const method of methods) this.operations.push({ method, path, kind: 'raw', options });
+    for (const method of methods) this.operations.push({ method, path, area: this.area, kind: 'raw', options });
     if (methods.length === 1) this.koa[methods[0]](path, middleware);
     else this.koa.register(path, methods.map((m) => m.toUpperCase()), middleware);
   }
 
   private add(method: Method, path: string, options: RouteOptions, handler: Handler) {
-    this.operations.push({ method, path, kind: 'jsonapi', options });
+    this.operations.push({ method, path, area: this.area, kind: 'jsonapi', options });
     this.koa[method](path, async (koa) => {
       koa.state.fields = options.fields ?? 'body';
       const ctx: RequestContext = koa.state.ctx;

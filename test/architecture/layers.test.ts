@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-// ARCHITECTURE.md "Rules of the layers", read off the source: services know no transport, edges are thin.
+// docs/architecture.md "Layers", read off the source: services know no transport, edges are thin.
 const MODULES = path.resolve(__dirname, '../../src/modules');
 const EDGE = /\.(routes|resolver|types|presenter|schema)\.ts$/;
 

@@ -2,8 +2,9 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
+import Decimal from 'decimal.js';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { exec, type Run } from '../helpers/process';
+import { exec, ROOT, type Run } from '../helpers/process';
 
 const NAMES = ['platform', 'admin', 'alice', 'bob'] as const;
 const SECRET_SEED = /S[A-Z2-7]{55}/;
@@ -97,7 +98,7 @@ describe('npm run demo', () => {
   });
   it('sets the platform rules before its lots, so that every lot follows them, and shows how to read a fee', async () => {
     const rules = await t.client.as(keys.admin).get(`/platforms/${keys.platform.publicKey()}/rules`);
-    expect(rules.body.data.attributes).toMatchObject({ version: 1, extend_window: 120, extend_by: 120, max_extensions: 10, increments: expect.any(Array), buyer_fees: expect.any(Array), buying_power_multiple: '25' });
+    expect(rules.body.data.attributes).toMatchObject({ version: 1, extend_window: 120, extend_by: 120, max_extension_seconds: 1200, increments: expect.any(Array), buyer_fees: expect.any(Array), buying_power_multiple: '25' });
     const lots = await t.client.get(`/lots?filter[publisher]=${keys.platform.publicKey()}&page[limit]=100`);
     expect(lots.body.data.map((l: any) => l.attributes.rules_version)).toEqual(lots.body.data.map(() => 1));
     const line = /^Fee estimate: +npm run call -- (.+)$/m.exec(demo.stdout);
@@ -203,4 +204,72 @@ describe('npm run call', () => {
     expect(run.stderr).toContain('METHOD must be one of');
     expect(run.stderr).toContain('usage: npm run call');
   });
+});
+
+/** The commands of README.md's shell blocks that talk to a running service: `npm run call` and curl. */
+function readmeCommands(): string[][] {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1].replace(/\\\n\s*/g, ''));
+  return blocks
+    .flatMap((block) => block.split('\n'))
+    .map((line) => shellWords(line))
+    .map((words) => {
+      const comment = words.findIndex((w) => w.startsWith('#'));
+      return comment < 0 ? words : words.slice(0, comment);
+    })
+    .filter((words) => words.join(' ').startsWith('npm run call --') || words[0] === 'curl');
+}
+
+describe('a second npm run demo', () => {
+  let second: Run;
+  let lotsBefore: string[];
+  const lotIds = async () => (await t.client.get(`/lots?page[limit]=100`)).body.data.map((l: { id: string }) => l.id);
+
+  beforeAll(async () => {
+    lotsBefore = await lotIds();
+    second = await tool('demo', '--base', t.baseUrl);
+  }, 120_000);
+
+  it('shows the marketplace the first made, as it is now, and creates nothing: same accounts, key files and lots', async () => {
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/^Demo marketplace on \S+, made by an earlier run and shown as it is now: nothing was created, the key files are unchanged$/m);
+    for (const name of NAMES) {
+      expect(readFileSync(path.join(dataDir, 'keys', `${name}.key`), 'utf8').trim()).toBe(keys[name].secret());
+      expect(second.stdout).toContain(keys[name].publicKey());
+    }
+    expect(await lotIds()).toEqual(lotsBefore);
+    expect(second.stdout).not.toMatch(SECRET_SEED);
+    // The lots it lists are the first run's, with their bids as they stand now.
+    expect([...second.stdout.matchAll(/^ {2}#(\d+)/gm)].map((m) => m[1])).toEqual([...demo.stdout.matchAll(/^ {2}#(\d+)/gm)].map((m) => m[1]));
+  });
+
+  it('prints commands for the lots as they stand now: the outbid is one step over the present highest bid, by the other bidder', async () => {
+    const line = /^Outbid as (\w+): +npm run call -- (.+)$/m.exec(second.stdout);
+    expect(line).not.toBeNull();
+    const args = shellWords(line![2]);
+    const bid = JSON.parse(args[args.length - 1]).data.attributes;
+    const lot = (await t.client.get(`/lots/${bid.lot_id}?include=bids`)).body;
+    const leader = lot.included.find((b: any) => b.type === 'bids' && b.attributes.amount === lot.data.attributes.highest_bid).attributes.account_id;
+    expect(bid.amount).toBe(new Decimal(lot.data.attributes.highest_bid).plus(lot.data.attributes.min_step).toFixed(2));
+    expect(keys[line![1] as 'alice' | 'bob'].publicKey()).not.toBe(leader);
+    const power = /^Buying power: +npm run call -- (.+)$/m.exec(second.stdout);
+    expect(answer(await tool('call', ...shellWords(power![1]))).status).toBe('200 OK');
+  }, 60_000);
+
+  it('leaves every example of README.md working, the bid on lot 1 as bob included', async () => {
+    const commands = readmeCommands();
+    expect(commands.length).toBeGreaterThanOrEqual(6);
+    expect(commands.some((words) => words.includes('bob') && words.join(' ').includes('placeBid'))).toBe(true);
+    for (const words of commands) {
+      if (words[0] === 'curl') {
+        expect(words.find((w) => w.includes('localhost'))).toMatch(/\/graphql$/);
+        const res = await t.client.request('POST', '/graphql', { raw: Buffer.from(words[words.indexOf('-d') + 1]), contentType: 'application/json' });
+        expect({ command: words.join(' '), status: res.status, errors: res.body.errors }).toEqual({ command: words.join(' '), status: 200, errors: undefined });
+        continue;
+      }
+      const run = await call(...words.slice(4));
+      const { status, body } = answer(run);
+      expect({ command: words.join(' '), code: run.code, status, errors: body.errors }).toEqual({ command: words.join(' '), code: 0, status: '200 OK', errors: undefined });
+    }
+  }, 120_000);
 });

@@ -1,4 +1,5 @@
 import WebSocket from 'ws';
+import { rfc3339 } from '../../src/core/time';
 import { Bid } from '../../src/modules/bids/bids.entity';
 import { appWithPlatform } from '../helpers/world';
 import { auction, bid, BID_PLACED, probeBid, ready, socketsClosedAfterEach, until, type Feed, type Socket } from './support';
@@ -55,7 +56,7 @@ describe('shared delivery of bidPlaced', () => {
 
     await bid(world.t, world.accounts[0].keypair, lotId, { amount: '1000' });
     const [row] = await world.t.orm.em.fork().find(Bid, { lotId });
-    const full = { id: row.id, lotId, amount: '1000.00', highestBid: '1000.00', placedByProxy: false, createdAt: row.createdAt.toISOString() };
+    const full = { id: row.id, lotId, amount: '1000.00', highestBid: '1000.00', placedByProxy: false, createdAt: rfc3339(row.createdAt) };
     expect(await anonymousFull.take(1)).toEqual([{ ...full, bidderId: null }]);
     expect(await bidderFull.take(1)).toEqual([{ ...full, bidderId: world.accounts[0].id }]);
     expect(await anonymousAmounts.take(1)).toEqual([{ id: row.id, price: '1000.00', bidderId: null }]);

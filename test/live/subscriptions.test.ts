@@ -1,3 +1,4 @@
+import { rfc3339 } from '../../src/core/time';
 import { Bid } from '../../src/modules/bids/bids.entity';
 import { NotificationType } from '../../src/modules/notifications/notifications.entity';
 import { Participant } from '../../src/modules/trading/trading.entity';
@@ -29,7 +30,7 @@ describe('bidPlaced', () => {
 
     await bid(world.t, world.accounts[0].keypair, lotId, { amount: '1000' });
     const [row] = await world.t.orm.em.fork().find(Bid, { lotId });
-    const expected = { id: row.id, lotId, amount: '1000.00', highestBid: '1000.00', placedByProxy: false, createdAt: row.createdAt.toISOString() };
+    const expected = { id: row.id, lotId, amount: '1000.00', highestBid: '1000.00', placedByProxy: false, createdAt: rfc3339(row.createdAt) };
     expect(await anonymous.take(1)).toEqual([{ ...expected, bidderId: null }]);
     expect(await rival.take(1)).toEqual([{ ...expected, bidderId: null }]);
     expect(await bidder.take(1)).toEqual([{ ...expected, bidderId: world.accounts[0].id }]);

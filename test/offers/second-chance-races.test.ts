@@ -76,7 +76,7 @@ describe('second-chance offers under concurrency, on two instances', () => {
       const { lot } = await canceledDeal(s.a, platform, users);
       const id = await offered(s.a, platform, lot.id);
       // Two attempts, each signed at its own millisecond: the same write signed twice in one
-      // millisecond is one signature, and its second arrival a replay (401, PROTOCOL.md §3.1).
+      // millisecond is one signature, and its second arrival a replay (401, docs/signing.md).
       const at = Date.now();
       const results = await Promise.all([
         answer(s.a, users[1], lot.id, id, 'accepted', new Date(at)),

@@ -10,9 +10,14 @@ describe('GET /docs', () => {
     expect(res?.headers()['content-security-policy']).toContain("default-src 'self'");
     await page.waitForSelector('.opblock', { timeout: 15000 });
     const paths = await page.$$eval('.opblock-summary-path', (els) => els.map((e) => e.getAttribute('data-path')));
-    const doc = (await (await fetch(`${w.t.baseUrl}/openapi.json`)).json()) as { paths: Record<string, object> };
+    const doc = (await (await fetch(`${w.t.baseUrl}/openapi.json`)).json()) as { tags: { name: string }[]; paths: Record<string, object> };
     const operations = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
     expect(paths.length).toBe(operations);
+    // One group per area, in the document's order: no "default" group, the infrastructure last.
+    const groups = await page.$$eval('.opblock-tag', (els) => els.map((e) => e.getAttribute('data-tag')));
+    expect(groups).toEqual(doc.tags.map((tag) => tag.name));
+    expect(groups).not.toContain('default');
+    expect(groups.at(-1)).toBe('infrastructure');
     expect(paths).toContain('/lots/{id}/bid_requests');
     expect(await page.title()).toMatch(/REST reference/);
     expect(outside).toEqual([]);

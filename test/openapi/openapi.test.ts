@@ -5,8 +5,8 @@ import { createPlatform } from '../helpers/factories';
 import { createLot } from '../helpers/lots';
 
 let t: TestApp;
-type Operation = { summary?: string; requestBody?: { content: Record<string, { schema: any }> }; security?: unknown[]; parameters?: { name: string; in: string }[] };
-let doc: { openapi: string; paths: Record<string, Record<string, Operation>>; components: any };
+type Operation = { summary?: string; tags?: string[]; requestBody?: { content: Record<string, { schema: any }> }; security?: unknown[]; parameters?: { name: string; in: string }[] };
+let doc: { openapi: string; tags: { name: string; description?: string }[]; paths: Record<string, Record<string, Operation>>; components: any };
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -45,6 +45,25 @@ describe('GET /openapi.json', () => {
   it('gives every operation a summary', () => {
     const missing = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).filter(([, op]) => !op.summary?.trim()).map(([m]) => `${m} ${path}`));
     expect(missing).toEqual([]);
+  });
+
+  it('groups the operations by area: one declared, described tag each, the infrastructure last', () => {
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ path, method, tags: op.tags, summary: op.summary })));
+    expect(operations.filter((op) => op.tags?.length !== 1 || !op.summary?.trim())).toEqual([]);
+    const declared = doc.tags.map((tag) => tag.name);
+    expect(new Set(declared).size).toBe(declared.length);
+    expect([...new Set(operations.map((op) => op.tags![0]))].sort()).toEqual([...declared].sort());
+    expect(doc.tags.filter((tag) => !tag.description?.trim())).toEqual([]);
+    expect(declared).toEqual(expect.arrayContaining(['accounts', 'lots', 'bids', 'trading', 'documents', 'notifications', 'messages']));
+    expect(declared.at(-1)).toBe('infrastructure');
+    // The service's own routes, and nothing else, are its infrastructure; they come last in the document as in the page.
+    const infrastructure = operations.filter((op) => op.tags![0] === 'infrastructure');
+    expect(infrastructure.map((op) => op.path).sort()).toEqual(
+      ['/.well-known/jwks.json', '/docs', '/docs/{file}', '/graphiql/{file}', '/graphql', '/graphql', '/healthz', '/metrics', '/openapi.json', '/readyz'].sort(),
+    );
+    expect(operations.slice(-infrastructure.length).every((op) => op.tags![0] === 'infrastructure')).toBe(true);
+    const tagOf = (method: string, path: string) => doc.paths[path][method].tags![0];
+    expect([tagOf('get', '/lots'), tagOf('post', '/lots/{id}/bid_requests'), tagOf('post', '/accounts'), tagOf('get', '/accounts/{id}/saved_searches'), tagOf('get', '/live/{id}')]).toEqual(['lots', 'bids', 'accounts', 'searches', 'live']);
   });
 
   it('takes request attributes from the services’ zod inputs under their wire names', () => {

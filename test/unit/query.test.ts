@@ -210,10 +210,37 @@ describe('parseQuery: faults', () => {
     expect(detail(LOTS, { 'page[state]': '1' })).toEqual(['page[state] is not accepted by this endpoint; use filter[state]']);
   });
 
-  it('suggests nothing when no form of the name is taken', () => {
-    expect(fault(LOTS, { foo: 'bar' }).items[0].detail).toBe('foo is not accepted by this endpoint');
-    expect(fault(LOTS, { 'filter[bogus]': '1' }).items[0].detail).toBe('bogus is not a filter of this endpoint');
-    expect(fault(DOCS, { limit: '5' }).items[0].detail).toBe('limit is not accepted by this endpoint');
+  it('lists what the endpoint takes when no form of the name is taken', () => {
+    expect(fault(LOTS, { foo: 'bar' }).items[0].detail).toBe(
+      'foo is not accepted by this endpoint; it takes currency, sort, include, page[cursor], page[limit], filter[search], filter[state], filter[lot_type], filter[tags], filter[platform_id], filter[archived], filter[year], filter[price]',
+    );
+    expect(fault(LOTS, { 'filter[nothing]': '1' }).items[0].detail).toBe('nothing is not a filter of this endpoint; its filters: search, state, lot_type, tags, platform_id, archived, year, price');
+    expect(fault(DOCS, { limit: '5' }).items[0].detail).toBe('limit is not accepted by this endpoint; it takes in, page[number], page[size]');
+    expect(fault(DOCS, { 'filter[state]': 'x' }).items[0].detail).toBe('state is not a filter of this endpoint; it has no filters');
+    expect(fault({}, { q: 'x' }).items[0].detail).toBe('q is not accepted by this endpoint; it takes no query parameters');
+  });
+
+  it('names the nearest valid name of a misspelt one, in the form it is written', () => {
+    const detail = (spec: QuerySpec, raw: Raw) => fault(spec, raw).items[0].detail;
+    expect(detail(LOTS, { 'filter[stat]': 'active' })).toBe('stat is not a filter of this endpoint (did you mean state?); its filters: search, state, lot_type, tags, platform_id, archived, year, price');
+    expect(detail(LOTS, { sotr: 'price' })).toMatch(/^sotr is not accepted by this endpoint \(did you mean sort\?\); it takes currency, sort, /);
+    expect(detail(LOTS, { archive: 'true' })).toMatch(/^archive is not accepted by this endpoint \(did you mean filter\[archived\]\?\); it takes /);
+    expect(detail(LOTS, { sort: '-prcie' })).toBe('sort must be one of start_time, price, created_at, optionally with a leading - (did you mean -price?)');
+    expect(detail(LOTS, { include: 'platfrom' })).toBe('unknown include platfrom (did you mean platform?); allowed: participants, callbacks, platform');
+  });
+
+  it('tells a caller who pages in the other scheme which parameters this endpoint pages with', () => {
+    expect(fault(LOTS, { 'page[size]': '5' }).items[0].detail).toBe('page[size] is not accepted by this endpoint; it pages with page[cursor] and page[limit]');
+    expect(fault(DOCS, { 'page[limit]': '5' }).items[0].detail).toBe('page[limit] is not accepted by this endpoint; it pages with page[number] and page[size]');
+    expect(fault(PLAIN_ONLY, { from: 'x', 'page[size]': '5' }).items[0].detail).toBe('page[size] is not accepted by this endpoint; it is not paged');
+  });
+
+  it('lists the valid names once however many unknown ones a query holds, so an answer stays in proportion to the query', () => {
+    const raw = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`filter[x${i}]`, '1']));
+    const details = fault(LOTS, raw).items.map((item) => item.detail);
+    expect(details).toHaveLength(500);
+    expect(details.filter((d) => d.includes('its filters:'))).toHaveLength(1);
+    expect(details[499]).toBe('x499 is not a filter of this endpoint');
   });
 
   it('rejects sort and include on an endpoint that has none', () => {

@@ -52,7 +52,7 @@ export async function readUpload(koa: Context, ctx: RequestContext, limit: numbe
   return { bytes: file.buffer, fileName: file.originalname, attributes: attributesOf((koa.request as { body?: unknown }).body) };
 }
 
-/** A signed upload must sign `digest`, and it must match the body (PROTOCOL.md §3.1). */
+/** A signed upload must sign `digest`, and it must match the body (docs/signing.md). */
 function requireDigest(koa: Context, ctx: RequestContext, sha256: string, legacySignatures: boolean): void {
   if (ctx.caller?.via !== 'signature') return;
   const authorization = koa.get('authorization');

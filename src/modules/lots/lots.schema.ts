@@ -5,7 +5,7 @@ import { LOT_SORTS } from './lots.filter';
 import { LOT_FILTER_KINDS } from './lots.filter.table';
 import { LOT_INCLUDES } from './lots.includes.presenter';
 
-/** The filters of GET /lots and GET /lots/count (PROTOCOL.md §2): the domain's, under their wire names. */
+/** The filters of GET /lots and GET /lots/count (docs/rest.md, "Query parameters"): the domain's, under their wire names. */
 export const LOT_FILTERS: NonNullable<QuerySpec['filters']> = allToWire(LOT_FILTER_KINDS);
 
 export const LOT_INDEX_QUERY: QuerySpec = {

@@ -7,7 +7,7 @@ const account = { kind: 'string', max: 56 } as const;
 const accounts = { kind: 'list', item: ACCOUNT_ID } as const;
 const lotId = { kind: 'integer' } as const;
 
-/** GET /lots/{id}/messages (PROTOCOL.md §2). */
+/** GET /lots/{id}/messages (docs/rest.md, "Query parameters"). */
 export const MESSAGE_INDEX_QUERY: QuerySpec = {
   filters: { receivers: accounts, sender: account, lot_id: lotId, platform: accounts, search: { kind: 'string', max: MAX_SEARCH_LENGTH } },
   sorts: MESSAGE_SORTS,

@@ -4,7 +4,7 @@ import { rfc3339 } from '../../core/time';
 import { typeStrOf, type Notification } from './notifications.entity';
 import type { NotificationCount, NotificationPage } from './notifications.service';
 
-@ObjectType('Notification', { description: 'A notification to the caller (INTERFACE.md §6)' })
+@ObjectType('Notification', { description: 'A notification to the caller: `type` and `typeStr` say what happened, `meta` about what' })
 export class NotificationGql {
   @Field(() => ID) id!: string;
   @Field(() => Int, { description: 'The type code: 1 to 29 of the contract; 30 lot_extended, 34 second_chance_offered and 35 second_chance_answered of the platform rules (docs/auction-rules.md); 31 saved_search_matched (docs/saved-searches.md)' }) type!: number;

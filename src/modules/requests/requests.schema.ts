@@ -5,7 +5,7 @@ import { DEFAULT_REQUEST_PAGE_SIZE, REQUEST_SORTS, REQUEST_STATE_VALUES, REQUEST
 const account = { kind: 'string', max: 56 } as const;
 const currency = { currency: { kind: 'enum', values: CURRENCIES } } as const;
 
-/** GET /accounts/{id}/create_lot_requests (PROTOCOL.md §2). */
+/** GET /accounts/{id}/create_lot_requests (docs/rest.md, "Query parameters"). */
 export const ACCOUNT_REQUESTS_QUERY: QuerySpec = {
   plain: currency,
   filters: {

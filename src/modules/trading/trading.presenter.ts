@@ -56,7 +56,7 @@ export function presentWinnerDetails(w: WinnerDetails): Resource {
   };
 }
 
-/** The set-state response (PATCH /deposits/{id}): `amount` is a JSON number there (PROTOCOL.md §1). */
+/** The set-state response (PATCH /deposits/{id}): `amount` is a JSON number there (the contract keeps it so, unlike other money). */
 export function presentDepositState(d: Deposit): Resource {
   const resource = presentDeposit(d);
   return { ...resource, attributes: { ...resource.attributes, amount: d.amount.toNumber() } };

@@ -2,7 +2,7 @@ import type { TestResponse } from '../../helpers/client';
 
 /**
  * Why an answer to a bad request is wrong, or null when it is a 4xx with the error body of
- * PROTOCOL.md §1 whose first error's status is the HTTP status.
+ * docs/errors.md whose first error's status is the HTTP status.
  */
 export function faultOfRefusal(res: TestResponse): string | null {
   if (res.status < 400 || res.status > 499) return `answered ${res.status}: ${res.text.slice(0, 300)}`;

@@ -19,7 +19,7 @@ export function knownNames(spec: QuerySpec | undefined): string[] {
   ];
 }
 
-/** A value the kind refuses (PROTOCOL.md §2), or nothing when every string would do. */
+/** A value the kind refuses (docs/rest.md, "Query parameters"), or nothing when every string would do. */
 function badValueOf(kind: FilterKind): fc.Arbitrary<string> {
   switch (kind.kind) {
     case 'string':

@@ -114,5 +114,5 @@ export function badValueLike(example: unknown, key: string): fc.Arbitrary<unknow
   return badText;
 }
 
-/** The wire's price fields (PROTOCOL.md §1). */
+/** The wire's price fields (docs/rest.md, "Documents"). */
 export const PRICE_FIELD = /(^|_)(price|deposit|min_step|max_step|amount|max_amount|bid|fee)$/;
