@@ -6,6 +6,7 @@ import { AccountSigner } from '../modules/accounts/accounts.entity';
 import type { JwtService, VerifiedJwt } from './jwt';
 import { verifyEd25519 } from './keys';
 import { AccountReads, type AccountRow, type Claim } from './account-reads';
+import { bearerRequestDigestOf } from '../modules/bidlog/bidlog.chain';
 import { replayDigest } from './replay';
 import { bodyDigest, parseSignatureDate, parseSignatureParams, signingDigest, signingString } from './signature';
 
@@ -93,7 +94,7 @@ export class Authenticator {
         blacklist,
         keyId: signed?.keyId ?? null,
         via: signed ? 'signature' : 'jwt',
-        requestDigest: signed?.claim ? signed.claim.digest.toString('hex') : null,
+        requestDigest: signed ? (signed.claim?.digest.toString('hex') ?? null) : WRITE_METHODS.has(req.method.toUpperCase()) ? bearerRequestDigestOf(req.method, req.target, req.body) : null,
       },
     };
   }

@@ -13,7 +13,7 @@ export async function setDemoRules(staff: Api, platformId: string): Promise<numb
     increments: [{ up_to: '10000', min_step: '50' }, { up_to: '25000', min_step: '100' }, { up_to: null, min_step: '250' }],
     extend_window: 120,
     extend_by: 120,
-    max_extensions: 10,
+    max_extension_seconds: 1200,
     buyer_fees: [{ up_to: '10000', fixed: '250' }, { up_to: null, fixed: '100', percent: '2' }],
     buying_power_multiple: '25',
   };

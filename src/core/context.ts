@@ -11,7 +11,7 @@ export interface Caller {
   /** The key that signed the request, when it was signed (may be a signer of the account). */
   keyId: string | null;
   via: 'signature' | 'jwt';
-  /** Hex SHA-256 of a signed write's signature (its replay digest): what the bid log cites. */
+  /** What the bid log cites of a write: hex SHA-256 of its signature (its replay digest), or for a bearer token's write of its method, target and body (`bearerRequestDigestOf`). */
   requestDigest?: string | null;
 }
 
@@ -26,6 +26,6 @@ export interface RequestContext {
   em: EntityManager;
   /** The request came from a loopback peer with no forwarding headers. */
   local: boolean;
-  /** The peer's address (behind a proxy, the proxy's), which rate limits count by. */
+  /** The client's address: the peer's, or behind trusted proxies (TRUST_PROXY) the one they forwarded; limits count by it. */
   address: string;
 }

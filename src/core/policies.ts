@@ -65,11 +65,6 @@ export function requireActive(caller: Caller): void {
   if (caller.blacklist === 'paused') throw forbidden('account_paused', 'this account is paused');
 }
 
-/** An admin of any platform, or a platform account (who may set currency rates, PROTOCOL.md §8). */
-export function isStaffOfAnyPlatform(caller: Caller): boolean {
-  return caller.accountType === AccountType.Admin || caller.accountType === AccountType.Platform;
-}
-
 /** The organizer of a lot and staff of its publisher manage it (PROTOCOL.md §4). */
 export function managesLot(caller: Caller | null, lot: { organizerId: string; publisherId: string }): boolean {
   return caller?.accountId === lot.organizerId || isStaffOf(caller, lot.publisherId);

@@ -1,4 +1,4 @@
-import type { Keypair } from '@stellar/stellar-sdk';
+import { Keypair } from '@stellar/stellar-sdk';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createAccount, createPlatform } from '../helpers/factories';
 import { createLot, DIRECT_SALE, ENG_LOT } from '../helpers/lots';
@@ -37,28 +37,35 @@ describe('setCurrencyRate', () => {
     expect(await rateOf('USD')).toMatchObject({ unitsPerEur: DEFAULT_RATES.USD, asOf: '2026-11-01T00:00:00Z' });
   });
 
-  it('lets an admin of any platform and a platform account set a rate, as of now', async () => {
+  it('answers 403 not_allowed to the admins and the accounts of every platform', async () => {
     const admin = await createAccount(t, platform, { type: 'admin' });
     const otherAdmin = await createAccount(t, otherPlatform, { type: 'admin' });
+    for (const who of [admin.keypair, otherAdmin.keypair, platform, otherPlatform]) {
+      const denied = await set(who, 'USD', '0.00108');
+      expect(denied.body).toMatchObject({ data: null, errors: [{ extensions: { code: 'not_allowed', status: 403 } }] });
+      // permission comes before validation: nothing about the rate is revealed either
+      expect((await set(who, 'EUR', 'x')).body.errors[0].extensions.code).toBe('not_allowed');
+    }
+    expect(await rateOf('USD')).toMatchObject({ unitsPerEur: DEFAULT_RATES.USD, asOf: '2026-11-01T00:00:00Z' });
+  });
+
+  it('lets the master account and a signer of it set a rate, as of now', async () => {
     const before = Date.now() - 1000;
+    const byMaster = await set(t.master, 'GEL', '3.000');
+    expect(byMaster.body).toEqual({ data: { setCurrencyRate: { currency: 'GEL', unitsPerEur: '3', asOf: expect.any(String) } } });
+    expect(Date.parse(byMaster.body.data.setCurrencyRate.asOf)).toBeGreaterThanOrEqual(before);
 
-    const byAdmin = await set(admin.keypair, 'GEL', '3.000');
-    expect(byAdmin.body).toEqual({ data: { setCurrencyRate: { currency: 'GEL', unitsPerEur: '3', asOf: expect.any(String) } } });
-    expect(Date.parse(byAdmin.body.data.setCurrencyRate.asOf)).toBeGreaterThanOrEqual(before);
+    const signer = Keypair.random();
+    expect((await t.client.post('/master/signers', { data: { type: 'signers', id: signer.publicKey() } })).status).toBe(204);
+    const bySigner = await set(signer, 'BTC', '0.000016123456');
+    expect(bySigner.body.data.setCurrencyRate).toMatchObject({ currency: 'BTC', unitsPerEur: '0.000016123456' });
 
-    const byOtherAdmin = await set(otherAdmin.keypair, 'BTC', '0.000016123456');
-    expect(byOtherAdmin.body.data.setCurrencyRate).toMatchObject({ currency: 'BTC', unitsPerEur: '0.000016123456' });
-
-    const byPlatform = await set(otherPlatform, 'UAH', '45.5');
-    expect(byPlatform.body.data.setCurrencyRate).toMatchObject({ currency: 'UAH', unitsPerEur: '45.5' });
-
-    expect(await rateOf('GEL')).toEqual(byAdmin.body.data.setCurrencyRate);
+    expect(await rateOf('GEL')).toEqual(byMaster.body.data.setCurrencyRate);
     expect(await rateOf('BTC')).toMatchObject({ unitsPerEur: '0.000016123456' });
-    expect(await rateOf('UAH')).toMatchObject({ unitsPerEur: '45.5' });
   });
 
   it('refuses to change EUR (rate_fixed)', async () => {
-    const res = await set(platform, 'EUR', '1.1');
+    const res = await set(t.master, 'EUR', '1.1');
     expect(res.body.errors[0].extensions).toMatchObject({ code: 'rate_fixed', status: 400, errors: [{ field: 'currency' }] });
     expect(await rateOf('EUR')).toMatchObject({ unitsPerEur: '1' });
   });
@@ -73,7 +80,7 @@ describe('setCurrencyRate', () => {
     ['a rate of 19 integer digits', 'USD', '1000000000000000000', ['unitsPerEur']],
     ['both wrong', 'EURO', 'abc', ['currency', 'unitsPerEur']],
   ])('answers 400 invalid_field for %s', async (_name, currency, rate, fields) => {
-    const res = await set(platform, currency, rate);
+    const res = await set(t.master, currency, rate);
     expect(res.body.errors[0].extensions).toMatchObject({ code: 'invalid_field', status: 400 });
     expect(res.body.errors[0].extensions.errors.map((e: any) => e.field)).toEqual(fields);
   });
@@ -81,15 +88,14 @@ describe('setCurrencyRate', () => {
 
 describe('the effect of a rate', () => {
   it('changes GET /convert, POST /convert and prices of GET /lots/{id}?currency', async () => {
-    const admin = await createAccount(t, platform, { type: 'admin' });
     const euroLot = await createLot(t, platform, DIRECT_SALE);
     const dollarLot = await createLot(t, platform, ENG_LOT);
 
     expect((await t.client.get(`/lots/${euroLot.id}?currency=USD`)).body.data.attributes.buy_now_price).toBe(expectedConversion('12000', 'EUR', 'USD'));
 
-    expect((await set(admin.keypair, 'USD', '2')).body.data.setCurrencyRate).toMatchObject({ currency: 'USD', unitsPerEur: '2' });
+    expect((await set(t.master, 'USD', '2')).body.data.setCurrencyRate).toMatchObject({ currency: 'USD', unitsPerEur: '2' });
     const rates = { ...DEFAULT_RATES, USD: '2', GEL: '2.01' };
-    expect((await set(admin.keypair, 'GEL', '2.01')).body.data.setCurrencyRate).toMatchObject({ currency: 'GEL', unitsPerEur: '2.01' });
+    expect((await set(t.master, 'GEL', '2.01')).body.data.setCurrencyRate).toMatchObject({ currency: 'GEL', unitsPerEur: '2.01' });
 
     const get = await t.client.get('/convert?from=USD&to=EUR&amount=110.5');
     expect(get.body.data.attributes).toEqual({ amount: expectedConversion('110.5', 'USD', 'EUR', rates), currency: 'EUR' });

@@ -6,7 +6,6 @@ import { logger } from '../../src/core/logger';
 import { refreshRates } from '../../src/modules/currency/currency.refresh';
 import { parseRatesDocument, RatesDocumentError } from '../../src/modules/currency/currency.source';
 import { startTestApp, type TestApp } from '../helpers/app';
-import { createAccount, createPlatform } from '../helpers/factories';
 import { DEFAULT_RATES, expectedConversion } from './support';
 
 /** A rates source double on 127.0.0.1: answers `reply` and records each request. */
@@ -121,11 +120,9 @@ describe('refreshing from the source', () => {
     expect(await ratesOf(t)).toEqual(before);
   });
 
-  it('keeps a rate set by staff since the date of the document, and takes a newer one', async () => {
-    const platform = await createPlatform(t);
-    const admin = await createAccount(t, platform, { type: 'admin' });
+  it('keeps a rate set by the master account since the date of the document, and takes a newer one', async () => {
     const set = await t.client
-      .as(admin.keypair)
+      .as(t.master)
       .graphql('mutation { setCurrencyRate(currency: "UAH", unitsPerEur: "50") { unitsPerEur } }');
     expect(set.body.data.setCurrencyRate.unitsPerEur).toBe('50');
 

@@ -153,7 +153,7 @@ export const REST: Record<string, RestRow> = {
   // Turning off a rule that is off: a new version that changes nothing the other rows meet.
   'PATCH /platforms/:id/rules': {
     auth: true,
-    call: (f) => ({ target: `/platforms/${f.platformId}/rules`, body: { data: { type: 'platform_rules', id: f.platformId, attributes: { max_extensions: null } } } }),
+    call: (f) => ({ target: `/platforms/${f.platformId}/rules`, body: { data: { type: 'platform_rules', id: f.platformId, attributes: { max_extension_seconds: null } } } }),
     roles: staffOfP(200, 403),
   },
   // Dropping a reserve the lot does not have: its managers change nothing the other rows meet.

@@ -70,7 +70,7 @@ describe('the buy-now price sort under filter[price]', () => {
   });
 
   it('takes a converted price half a cent from a bound as rounded up, as responses show it', async () => {
-    const res = await t.client.as(platform).graphql(SET_RATE, { currency: 'UAH', rate: '1.000005' });
+    const res = await t.client.as(t.master).graphql(SET_RATE, { currency: 'UAH', rate: '1.000005' });
     expect(res.body.errors).toBeUndefined();
     // In UAH now: A 925.93, D 950.00 (from 950.00475), F 1000.01 (from 1000.005, exactly half a cent).
     names.set((await createLot(t, platform, { ...ENG_LOT, currency: 'EUR', start_price: '1000', buy_now_price: '0' })).id, 'F');

@@ -85,6 +85,32 @@ describe('POST /lots and GET /lots/{id}', () => {
     }
   });
 
+  it('keeps a start_time up to 60 s past, ending the lot at start_time + duration, on both edges', async () => {
+    const times = async (id: string) => {
+      const rest = (await world.t.client.get(`/lots/${id}`)).body.data.attributes;
+      const gql = (await world.t.client.graphql('query($id: ID!) { lot(id: $id) { startTime endTime } }', { id })).body.data.lot;
+      return { rest: [Date.parse(rest.start_time) / 1000, Date.parse(rest.end_time) / 1000], gql: [Date.parse(gql.startTime) / 1000, Date.parse(gql.endTime) / 1000] };
+    };
+    const restStart = Math.floor(Date.now() / 1000) - 2;
+    const created = await createLot(world.t, world.platform, { ...ENG_LOT, start_time: restStart, duration: 600 });
+    expect(await times(created.id)).toEqual({ rest: [restStart, restStart + 600], gql: [restStart, restStart + 600] });
+
+    const gqlStart = Math.floor(Date.now() / 1000) - 55;
+    const input = { type: 'eng', currency: 'EUR', startPrice: '100', buyNowPrice: '0', deposit: '0', minStep: '10', maxStep: '20', startTime: gqlStart, duration: 600, details: { country: 'GEO', year: 2019, maker: 'Kia', model: 'Rio' } };
+    const made = await world.t.client.as(world.platform).graphql('mutation($input: CreateLotInput!) { createLot(input: $input) { lotId } }', { input });
+    expect(await times(made.body.data.createLot.lotId)).toEqual({ rest: [gqlStart, gqlStart + 600], gql: [gqlStart, gqlStart + 600] });
+  });
+
+  it('refuses a start_time more than 60 s past with start_time_past on both edges', async () => {
+    const startTime = Math.floor(Date.now() / 1000) - 62;
+    const res = await world.t.client.as(world.platform).post('/lots', { data: { type: 'lots', attributes: { ...ENG_LOT, start_time: startTime } } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([expect.objectContaining({ code: 'start_time_past', source: { pointer: '/data/attributes/start_time' } })]);
+    const input = { type: 'eng', currency: 'EUR', startPrice: '100', buyNowPrice: '0', deposit: '0', minStep: '10', maxStep: '20', startTime, details: { country: 'GEO', year: 2019, maker: 'Kia', model: 'Rio' } };
+    const gql = await world.t.client.as(world.platform).graphql('mutation($input: CreateLotInput!) { createLot(input: $input) { lotId } }', { input });
+    expect(gql.body.errors[0].extensions).toMatchObject({ code: 'start_time_past', status: 400, errors: [{ field: 'startTime' }] });
+  });
+
   it('converts prices with ?currency', async () => {
     const lot = await createLot(world.t, world.platform, DIRECT_SALE);
     const res = await world.t.client.get(`/lots/${lot.id}?currency=USD`);

@@ -31,7 +31,7 @@ describe('the stored price of a lot when a rate changes', () => {
     expect(await list('sort=price')).toBe('AB');
     expect(await list('sort=-price')).toBe('BA');
 
-    const res = await t.client.as(platform).graphql(SET, { currency: 'GEL', rate: '4' });
+    const res = await t.client.as(t.master).graphql(SET, { currency: 'GEL', rate: '4' });
     expect(res.body.errors).toBeUndefined();
     // B is now 750.00 EUR; A shows 3703.70 GEL, B its own 3000.00.
     expect(await list('sort=price')).toBe('BA');

@@ -3,9 +3,9 @@ import { createAccount, createPlatform } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
 import { chooseWinner } from '../trading/trading.helpers';
 import { appWith } from '../helpers/world';
-import { bid, seat, setRules } from './rules.helpers';
+import { bid, patchRules, seat, setRules } from './rules.helpers';
 
-const FEES = { buyer_fees: [{ up_to: '1000', fixed: '50' }, { up_to: '5000', fixed: '20', percent: '5' }, { up_to: null, percent: '2.5' }] };
+const FEES = { buyer_fees: [{ up_to: '1000', fixed: '50' }, { up_to: '5000', fixed: '20', percent: '5' }, { up_to: null, fixed: '145', percent: '2.5' }] };
 
 const world = appWith(async (t) => {
   const platform = await createPlatform(t);
@@ -26,7 +26,7 @@ describe('GET /lots/{id}/fee_estimate', () => {
       attributes: { amount: '1000.00', buyer_fee: '50.00', total: '1050.00', currency: 'USD', rules_version: 1 },
     });
     expect((await estimate(world.lot.id, '1000.01')).body.data.attributes).toMatchObject({ buyer_fee: '70.00', total: '1070.01' });
-    expect((await estimate(world.lot.id, '12345.67')).body.data.attributes).toMatchObject({ buyer_fee: '308.64', total: '12654.31' });
+    expect((await estimate(world.lot.id, '12345.67')).body.data.attributes).toMatchObject({ buyer_fee: '453.64', total: '12799.31' });
   });
 
   it('answers a fee of 0.00 for a lot created without a schedule', async () => {
@@ -59,5 +59,49 @@ describe("the buyer's fee in winner details", () => {
     const details = async (id: string) => (await world.t.client.as(world.platform).get(`/lots/${id}?include=winner_details`)).body.included;
     expect(await details(world.lot.id)).toEqual([expect.objectContaining({ type: 'winner_details', attributes: expect.objectContaining({ fee_amount: 120, fee_currency: 'USD' }) })]);
     expect(await details(world.plain.id)).toEqual([]);
+  });
+});
+
+describe('a fee schedule in which a higher price costs less', () => {
+  const UPDATE = /* GraphQL */ `mutation ($id: ID!, $rules: PlatformRulesInput!) { updatePlatformRules(platformId: $id, rules: $rules) { version buyerFees { upTo fixed percent } } }`;
+  const current = async () => (await world.t.client.as(world.platform).get(`/platforms/${world.platform.publicKey()}/rules`)).body.data.attributes;
+
+  it('is refused, naming the band whose first cent costs less than the cent below it, on both edges', async () => {
+    const before = await current();
+    // 5,000.00 costs 5,270.00 in total; 5,000.01 would cost 5,125.01.
+    const falling = [{ up_to: '1000', fixed: '50' }, { up_to: '5000', fixed: '20', percent: '5' }, { up_to: null, percent: '2.5' }];
+    const res = await patchRules(world.t, world.platform, world.platform.publicKey(), { buyer_fees: falling });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([expect.objectContaining({ status: '400', code: 'fee_total_falls', source: { pointer: '/data/attributes/buyer_fees/2' } })]);
+    expect(res.body.errors[0].detail).toContain('5125.01');
+    const gqlFalling = falling.map((b) => ({ upTo: b.up_to, fixed: b.fixed, percent: b.percent }));
+    const gql = await world.t.client.as(world.platform).graphql(UPDATE, { id: world.platform.publicKey(), rules: { buyerFees: gqlFalling } });
+    expect(gql.body.errors[0].extensions).toMatchObject({ code: 'fee_total_falls', status: 400, errors: [{ field: 'buyerFees.2' }] });
+    expect(await current()).toEqual(before);
+  });
+
+  it.each([
+    ['a fixed fee one cent short', [{ up_to: '1000', fixed: '50' }, { up_to: null, fixed: '49.98' }], 1],
+    ['a percentage one cent short after rounding', [{ up_to: '5000', fixed: '20', percent: '5' }, { up_to: null, fixed: '144.98', percent: '2.5' }], 1],
+    ['a fall at the second boundary', [{ up_to: '100', fixed: '1' }, { up_to: '200', fixed: '5' }, { up_to: null, fixed: '4.98' }], 2],
+  ])('refuses %s', async (_name, schedule, band) => {
+    const res = await patchRules(world.t, world.platform, world.platform.publicKey(), { buyer_fees: schedule });
+    expect(res.body.errors).toEqual([expect.objectContaining({ code: 'fee_total_falls', source: { pointer: `/data/attributes/buyer_fees/${band}` } })]);
+  });
+
+  it('answers malformed or unordered bands with their own fault', async () => {
+    const malformed = await patchRules(world.t, world.platform, world.platform.publicKey(), { buyer_fees: [{ up_to: 'abc', fixed: '50' }, { up_to: null, fixed: '1' }] });
+    expect(malformed.body.errors).toEqual([expect.objectContaining({ status: '400', code: 'invalid_field', source: { pointer: '/data/attributes/buyer_fees/0/up_to' } })]);
+    const unordered = await patchRules(world.t, world.platform, world.platform.publicKey(), { buyer_fees: [{ up_to: '500', fixed: '50' }, { up_to: '100', fixed: '1' }, { up_to: null, fixed: '60' }] });
+    expect(unordered.status).toBe(400);
+    expect(unordered.body.errors.map((e: { source: { pointer: string } }) => e.source.pointer)).toContain('/data/attributes/buyer_fees/1/up_to');
+  });
+
+  it.each([
+    ['an equal total at the boundary', [{ up_to: '1000', fixed: '50' }, { up_to: null, fixed: '49.99' }]],
+    ['an equal total after rounding a percentage', [{ up_to: '5000', fixed: '20', percent: '5' }, { up_to: null, fixed: '144.99', percent: '2.5' }]],
+  ])('takes %s', async (_name, schedule) => {
+    const platform = await createPlatform(world.t);
+    expect((await patchRules(world.t, platform, platform.publicKey(), { buyer_fees: schedule })).status).toBe(200);
   });
 });

@@ -22,7 +22,7 @@ describe('GET/PATCH /platforms/{id}/rules', () => {
     expect(res.body.data).toEqual({
       type: 'platform_rules',
       id: platform.publicKey(),
-      attributes: { version: 0, increments: null, min_duration: null, max_duration: null, max_lots_per_seller: null, deposit: null, buyer_fees: null, extend_window: null, extend_by: null, max_extensions: null, reserve_lapse_after: null, second_chance_ttl: null, buying_power_multiple: null, created_at: null },
+      attributes: { version: 0, increments: null, min_duration: null, max_duration: null, max_lots_per_seller: null, deposit: null, buyer_fees: null, extend_window: null, extend_by: null, max_extension_seconds: null, reserve_lapse_after: null, second_chance_ttl: null, buying_power_multiple: null, created_at: null },
     });
   });
 

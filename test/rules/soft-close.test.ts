@@ -45,14 +45,31 @@ const lotOf = (id: string) => one.orm.em.fork().findOneOrFail(Lot, { id });
 const wholeSecondAfter = (d: Date, seconds: number) => Math.ceil((d.getTime() + seconds * 1000) / 1000) * 1000;
 
 describe('soft close rules', () => {
-  it('sets extend_window and extend_by together, and max_extensions', async () => {
+  it('sets extend_window and extend_by together, and max_extension_seconds, on both edges', async () => {
     const other = await createPlatform(one);
     const lone = await patchRules(one, other, other.publicKey(), { extend_window: 30 });
     expect(lone.body.errors[0]).toMatchObject({ status: '400', code: 'invalid_field', source: { pointer: '/data/attributes/extend_by' } });
-    const set = await patchRules(one, other, other.publicKey(), { extend_window: 30, extend_by: 60, max_extensions: 2 });
-    expect(set.body.data.attributes).toMatchObject({ version: 1, extend_window: 30, extend_by: 60, max_extensions: 2 });
-    const gql = await one.client.as(other).graphql(`query ($id: ID!) { platformRules(platformId: $id) { extendWindow extendBy maxExtensions } }`, { id: other.publicKey() });
-    expect(gql.body.data.platformRules).toEqual({ extendWindow: 30, extendBy: 60, maxExtensions: 2 });
+    const set = await patchRules(one, other, other.publicKey(), { extend_window: 30, extend_by: 60, max_extension_seconds: 600 });
+    expect(set.body.data.attributes).toMatchObject({ version: 1, extend_window: 30, extend_by: 60, max_extension_seconds: 600 });
+    expect(set.body.data.attributes).not.toHaveProperty('max_extensions');
+    const gql = await one.client.as(other).graphql(`query ($id: ID!) { platformRules(platformId: $id) { extendWindow extendBy maxExtensionSeconds } }`, { id: other.publicKey() });
+    expect(gql.body.data.platformRules).toEqual({ extendWindow: 30, extendBy: 60, maxExtensionSeconds: 600 });
+    const changed = await one.client.as(other).graphql(`mutation ($id: ID!) { updatePlatformRules(platformId: $id, rules: {maxExtensionSeconds: 90}) { version maxExtensionSeconds } }`, { id: other.publicKey() });
+    expect(changed.body.data.updatePlatformRules).toEqual({ version: 2, maxExtensionSeconds: 90 });
+    const count = await patchRules(one, other, other.publicKey(), { max_extensions: 3 });
+    expect(count.body.errors[0]).toMatchObject({ status: '400', code: 'invalid_field' });
+    const zero = await patchRules(one, other, other.publicKey(), { max_extension_seconds: 0 });
+    expect(zero.body.errors[0]).toMatchObject({ status: '400', code: 'invalid_field', source: { pointer: '/data/attributes/max_extension_seconds' } });
+  });
+
+  it('reads a version stored with a count of moves as a cap of count × extend_by seconds, and drops the count on the next change', async () => {
+    const legacy = await createPlatform(one);
+    await one.orm.em.fork().getConnection().execute(`insert into platform_rules (platform_id, version, rules, created_by) values (?, 1, ?::jsonb, ?)`, [legacy.publicKey(), JSON.stringify({ extendWindow: 5, extendBy: 4, maxExtensions: 3 }), legacy.publicKey()]);
+    const read = await one.client.as(legacy).get(`/platforms/${legacy.publicKey()}/rules`);
+    expect(read.body.data.attributes).toMatchObject({ version: 1, extend_window: 5, extend_by: 4, max_extension_seconds: 12 });
+    expect(read.body.data.attributes).not.toHaveProperty('max_extensions');
+    const next = await patchRules(one, legacy, legacy.publicKey(), { extend_by: 10 });
+    expect(next.body.data.attributes).toMatchObject({ version: 2, extend_by: 10, max_extension_seconds: 12 });
   });
 });
 
@@ -91,10 +108,12 @@ describe('a bid in the last extend_window seconds', () => {
     expect((await lotOf(lotId)).endTime.getTime()).toBe(end);
   });
 
-  it('moves the end at most max_extensions times', async () => {
+  it('gives a snipe just before the end its extension after bids a second apart, where a count of 3 moves gave none', async () => {
+    // The platform's rules were stored as a count of moves before the cap was on time: 3 moves of extend_by 4 s.
     const staff = await createPlatform(one);
-    await setRules(one, staff, { extend_window: 5, extend_by: 4, max_extensions: 2 });
+    await one.orm.em.fork().getConnection().execute(`insert into platform_rules (platform_id, version, rules, created_by) values (?, 1, ?::jsonb, ?)`, [staff.publicKey(), JSON.stringify({ extendWindow: 5, extendBy: 4, maxExtensions: 3 }), staff.publicKey()]);
     const lotId = await endingIn(3, staff);
+    const original = (await lotOf(lotId)).endTime.getTime();
     const ends: number[] = [];
     for (const [i, amount] of ['1000', '1010', '1020'].entries()) {
       expect((await bid(one, users[i].keypair, lotId, { amount })).status).toBe(204);
@@ -102,8 +121,33 @@ describe('a bid in the last extend_window seconds', () => {
       await new Promise((r) => setTimeout(r, 1100));
     }
     expect(ends[1]).toBeGreaterThan(ends[0]);
-    expect(ends[2]).toBe(ends[1]);
-    expect(await lotOf(lotId)).toMatchObject({ extensions: 2 });
+    expect(ends[2]).toBeGreaterThan(ends[1]);
+    // Three moves added a few seconds in all; the sniper bids a second before the end in force.
+    await new Promise((r) => setTimeout(r, Math.max(0, ends[2] - 1000 - Date.now())));
+    expect((await bid(one, users[3].keypair, lotId, { amount: '1030' })).status).toBe(204);
+    const snipe = (await one.orm.em.fork().find(Bid, { lotId }, { orderBy: { id: 'desc' }, limit: 1 }))[0];
+    expect(snipe.createdAt.getTime()).toBeGreaterThan(ends[2] - 2000);
+    const lot = await lotOf(lotId);
+    expect(lot.endTime.getTime()).toBe(Math.min(wholeSecondAfter(snipe.createdAt, 4), original + 12_000));
+    expect(lot.endTime.getTime()).toBeGreaterThan(ends[2]);
+    expect(lot).toMatchObject({ extensions: 4, extendedSeconds: (lot.endTime.getTime() - original) / 1000 });
+  });
+
+  it('moves the end no further than max_extension_seconds past the end the lot was created with', async () => {
+    const staff = await createPlatform(one);
+    await setRules(one, staff, { extend_window: 5, extend_by: 4, max_extension_seconds: 2 });
+    const lotId = await endingIn(3, staff);
+    const original = (await lotOf(lotId)).endTime.getTime();
+    for (const [i, amount] of ['1000', '1010', '1020'].entries()) {
+      expect((await bid(one, users[i].keypair, lotId, { amount })).status).toBe(204);
+      await new Promise((r) => setTimeout(r, 600));
+    }
+    const lot = await lotOf(lotId);
+    expect(lot.endTime.getTime()).toBe(original + 2000);
+    expect(lot.extendedSeconds).toBe(2);
+    const notices = await one.orm.em.fork().count(Notification, { type: NotificationType.LotExtended, recipient: users[0].id, meta: { lot_id: lotId } } as never);
+    expect(notices).toBe(lot.extensions);
+    expect(lot.extensions).toBeLessThanOrEqual(2);
   });
 });
 

@@ -23,9 +23,9 @@ async function alerts(i: number): Promise<Record<string, string>[]> {
   return res.body.data.filter((n: any) => n.attributes.type === NotificationType.SavedSearchMatched).map((n: any) => n.attributes.meta);
 }
 
-/** Sets a rate as platform staff, through GraphQL's setCurrencyRate (the only way a rate changes but the rates source). */
+/** Sets a rate as the master account, through GraphQL's setCurrencyRate (the only way a rate changes but the rates source). */
 async function setRate(currency: string, rate: string): Promise<void> {
-  const res = await world.t.client.as(world.platform).graphql('mutation($c: String!, $r: String!) { setCurrencyRate(currency: $c, unitsPerEur: $r) { currency } }', { c: currency, r: rate });
+  const res = await world.t.client.as(world.t.master).graphql('mutation($c: String!, $r: String!) { setCurrencyRate(currency: $c, unitsPerEur: $r) { currency } }', { c: currency, r: rate });
   expect(res.body.errors).toBeUndefined();
 }
 
@@ -45,12 +45,12 @@ describe('price-fall alerts of saved searches', () => {
     expect(await alerts(0)).toEqual([{ lot_id: lot.id, search_id: search, reason: 'new_lot' }]);
   });
 
-  it('alerts when a rate change moves a lot’s converted price under a search’s max, once until it leaves and re-enters', async () => {
+  it('alerts when a rate change moves a lot’s converted price under a search’s max, at most once a day however often it leaves and re-enters', async () => {
     // 1000 USD is 925.93 EUR at 1.08 USD a euro: above the max of 900.
     const lot = await createLot(world.t, world.platform, ENG_LOT);
-    const search = await save(0, { maker: 'Toyota', price: { max: '900' }, currency: 'EUR' });
-    await save(1, { maker: 'Toyota', price: { max: '800' }, currency: 'EUR' });
-    await save(2, { maker: 'BMW', price: { max: '900' }, currency: 'EUR' });
+    const search = await save(0, { maker: 'Toyota', price: ',900', currency: 'EUR' });
+    await save(1, { maker: 'Toyota', price: ',800', currency: 'EUR' });
+    await save(2, { maker: 'BMW', price: ',900', currency: 'EUR' });
     expect(await alerts(0)).toEqual([]);
 
     await setRate('USD', '1.12'); // 892.86 EUR: under 900, not under 800
@@ -62,13 +62,18 @@ describe('price-fall alerts of saved searches', () => {
     expect(await alerts(0)).toHaveLength(1);
     await setRate('USD', '1.08'); // left
     expect(await alerts(0)).toHaveLength(1);
-    await setRate('USD', '1.111112'); // 900.00 EUR exactly: the max is inclusive; re-entered
+    await setRate('USD', '1.111112'); // 900.00 EUR exactly: the max is inclusive; re-entered within the day
+    expect(await alerts(0)).toEqual([fell(lot.id, search)]);
+    // A day after the alert, leaving and re-entering alerts again.
+    await exec(`update saved_search_alerts set alerted_at = now() - interval '1 day 1 minute' where search_id = ?`, [search]);
+    await setRate('USD', '1.08');
+    await setRate('USD', '1.12');
     expect(await alerts(0)).toEqual([fell(lot.id, search), fell(lot.id, search)]);
   });
 
   it('alerts on a refresh from the rates source as on a rate set by staff', async () => {
     const lot = await createLot(world.t, world.platform, ENG_LOT);
-    const search = await save(0, { maker: 'Toyota', price: { max: '900' }, currency: 'EUR' });
+    const search = await save(0, { maker: 'Toyota', price: ',900', currency: 'EUR' });
     const doc = { asOf: new Date(), rates: new Map([['USD' as const, new Decimal('1.12')]]) };
     expect(await world.t.app.services.currency.applyRates(world.t.orm.em.fork(), doc)).toBe(1);
     expect(await alerts(0)).toEqual([fell(lot.id, search)]);
@@ -78,9 +83,9 @@ describe('price-fall alerts of saved searches', () => {
     // 12,000 EUR is 13,440 USD at 1.12 USD a euro, 12,960 at 1.08.
     await setRate('USD', '1.12');
     const lot = await createLot(world.t, world.platform, DIRECT_SALE);
-    const search = await save(0, { maker: 'BMW', price: { max: '13000' } });
-    await save(1, { maker: 'BMW', price: { min: '12970', max: '13000' } });
-    await save(2, { maker: 'BMW', lot_type: ['eng'], price: { max: '13000' } });
+    const search = await save(0, { maker: 'BMW', price: ',13000' });
+    await save(1, { maker: 'BMW', price: '12970,13000' });
+    await save(2, { maker: 'BMW', lot_type: 'eng', price: ',13000' });
     await setRate('USD', '1.08');
     expect(await alerts(0)).toEqual([fell(lot.id, search)]);
     expect(await alerts(1)).toEqual([]);
@@ -89,7 +94,7 @@ describe('price-fall alerts of saved searches', () => {
 
   it('does not alert for a closed lot', async () => {
     const lot = await createLot(world.t, world.platform, ENG_LOT);
-    await save(0, { maker: 'Toyota', price: { max: '900' }, currency: 'EUR' });
+    await save(0, { maker: 'Toyota', price: ',900', currency: 'EUR' });
     const closed = await world.t.client.as(world.platform).post('/lots/closed', { data: { type: 'lots', id: lot.id, attributes: { state: 'finished' } } });
     expect(closed.status).toBe(200);
     await setRate('USD', '1.12');
@@ -100,7 +105,7 @@ describe('price-fall alerts of saved searches', () => {
     const emails = async () => (await exec(`select count(*)::int as n from outbox_messages where recipient = ? and subject = 'A lot fell under the price of your saved search'`, [world.accounts[0].email]))[0].n;
     const before = await emails();
     const lot = await createLot(world.t, world.platform, ENG_LOT);
-    const search = await save(0, { maker: 'Toyota', price: { max: '900' }, currency: 'EUR' });
+    const search = await save(0, { maker: 'Toyota', price: ',900', currency: 'EUR' });
     const socket = await sockets.openFor(world.t, world.accounts[0].id);
     const feed = socket.subscribe('subscription { savedSearchMatched { type meta } }');
     const probe = () => world.t.app.services.live.publishNotification({ id: '0', recipient: world.accounts[0].id, type: NotificationType.SavedSearchMatched, typeStr: 'probe', meta: {}, createdAt: new Date() });
@@ -109,6 +114,7 @@ describe('price-fall alerts of saved searches', () => {
     const [event] = (await feed.take(1)) as any[];
     expect(event).toEqual({ type: 31, meta: fell(lot.id, search) });
     expect(await emails()).toBe(before + 1);
+    await exec(`update saved_search_alerts set alerted_at = now() - interval '1 day 1 minute' where search_id = ?`, [search]);
     await setRate('USD', '1.08');
     await setRate('USD', '1.12');
     expect(await alerts(0)).toHaveLength(2);
@@ -127,8 +133,8 @@ describe('price-fall alerts of saved searches', () => {
     await seed(2997);
     const many = await countStatements(world.t, () => setRate('USD', '1.12'));
     expect(many).toBe(few);
-    // Each time, 3 lots for each Toyota search: 1 of the first 3, then 1 + 1,498 of all 3,000.
+    // 3 lots for each Toyota search: 1 of the first 3, then the 1,498 new ones (the first alerted today already).
     const [row] = await exec(`select count(*)::int as n from notifications where type = 31 and meta->>'reason' = 'price_fell'`);
-    expect(row.n).toBe(3 * 1 + 3 * 1499);
+    expect(row.n).toBe(3 * 1 + 3 * 1498);
   });
 });

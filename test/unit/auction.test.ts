@@ -80,3 +80,26 @@ describe('max bids', () => {
     }
   });
 });
+
+describe('max bids and a reserve', () => {
+  const reserved = (highest: number | null, leader: string | null = null, reserve = 1550): Standing => ({ ...lot(highest, leader), reserve: m(reserve) });
+
+  it('bids the reserve when the winning max reaches it and the least amount that leads is under it', () => {
+    expect(plan(reserved(null), [proxy('a', 3000)])).toEqual(['a:1550.00']);
+    expect(plan(reserved(1000, 'x'), [proxy('a', 3000)])).toEqual(['a:1550.00']);
+    expect(plan(reserved(1000, 'x'), [proxy('a', 1550)])).toEqual(['a:1550.00']);
+    expect(plan(reserved(1000, 'b'), [proxy('a', 3000), proxy('b', 1200)])).toEqual(['b:1200.00', 'a:1550.00']);
+  });
+
+  it('bids as before when the max is under the reserve, the reserve is met, or beating the rival passes it', () => {
+    expect(plan(reserved(1000, 'x'), [proxy('a', 1549.99)])).toEqual(['a:1050.00']);
+    expect(plan(reserved(1600, 'x'), [proxy('a', 3000)])).toEqual(['a:1650.00']);
+    expect(plan(reserved(1000, 'b'), [proxy('a', 3000), proxy('b', 1549.99)])).toEqual(['b:1549.99', 'a:1599.99']);
+  });
+
+  it('raises a leading max bid alone to the reserve, once', () => {
+    expect(plan(reserved(1000, 'a'), [proxy('a', 3000)])).toEqual(['a:1550.00']);
+    expect(plan(reserved(1550, 'a'), [proxy('a', 3000)])).toEqual([]);
+    expect(plan(reserved(1000, 'a'), [proxy('a', 1500)])).toEqual([]);
+  });
+});

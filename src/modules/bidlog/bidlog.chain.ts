@@ -13,7 +13,7 @@ export interface ChainedEntry {
   /** ISO 8601 with milliseconds. */
   createdAt: string;
   byProxy: boolean;
-  /** Hex SHA-256 of the signature of the request that placed the bid (of the max bid for a proxy raise); null for a request signed by no key (JWT). */
+  /** Hex SHA-256 of the signature of the request that placed the bid (of the max bid for a proxy raise); for a request sent with a bearer token, `bearerRequestDigestOf` its method, target and body. Null only in entries written before bearer requests had one. */
   requestDigest: string | null;
   /** Hex SHA-256 of `salt:account`: the bidder, hidden from whoever may not know it. */
   bidderCommitment: string;
@@ -59,3 +59,11 @@ export const newSalt = () => randomBytes(16).toString('hex');
 
 /** The digest a bidder keeps of its own signed request: SHA-256 of the Signature header's signature bytes. */
 export const requestDigestOf = (signature: Buffer) => createHash('sha256').update(signature).digest('hex');
+
+/**
+ * The digest of a write sent with a bearer token, which has no signature to cite: SHA-256 of the
+ * method (upper case), a space, the target exactly as sent (path and query), a line feed, then the
+ * body's bytes. The bidder computes it from what it sent, as it does a signature's.
+ */
+export const bearerRequestDigestOf = (method: string, target: string, body: Buffer | null) =>
+  createHash('sha256').update(`${method.toUpperCase()} ${target}\n`, 'utf8').update(body ?? Buffer.alloc(0)).digest('hex');

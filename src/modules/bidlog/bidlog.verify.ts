@@ -59,7 +59,7 @@ export interface Verification {
 export interface VerifyOptions {
   /** The master key to trust, from elsewhere than the log (else the log's own `signer`, reported). */
   signer?: string;
-  /** A bidder's digest of its own signed request, to find in the chain. */
+  /** A bidder's digest of its own request (signed, or sent with a bearer token), to find in the chain. */
   requestDigest?: string;
 }
 

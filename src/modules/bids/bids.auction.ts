@@ -13,6 +13,8 @@ export interface Standing {
   highest: Money | null;
   /** The participant holding it. */
   leader: string | null;
+  /** The lot's hidden reserve price, which a max bid that reaches it bids at least; null or absent: none. */
+  reserve?: Money | null;
 }
 
 export interface Proxy {
@@ -53,18 +55,27 @@ export function refusalOf(s: Standing, amount: Money): 'bid_too_low' | 'bid_step
  * earlier one on a tie) ends up leading, at the least amount that beats every other max (the
  * runner-up's max plus the minimal step, capped at its own max) or, with no rival max, at the
  * least amount that leads. The runner-up's last attempt, its max, is recorded before it when it
- * lies between the standing bid and the winner's. Automatic raises are exempt from max_step:
- * they are the least amounts that lead, never jumps a participant chose. Amounts stay strictly
- * increasing and no proxy bids above its max.
+ * lies between the standing bid and the winner's. A winner whose max reaches the lot's reserve,
+ * not met yet, bids at least the reserve (as eBay Motors does): a bidder willing to pay it never
+ * leaves the lot to lapse under it. A leading max bid alone raises itself to the reserve too.
+ * Automatic raises are exempt from max_step: they are the least amounts that lead (or meet the
+ * reserve), never jumps a participant chose. Amounts stay strictly increasing and no proxy bids
+ * above its max.
  */
 export function resolveProxies(s: Standing, proxies: Proxy[]): PlannedBid[] {
   const canLead = (p: Proxy) => (s.highest === null ? p.max.gte(s.startPrice) : p.max.gt(s.highest));
+  const reserve = s.reserve && (s.highest === null || s.highest.lt(s.reserve)) ? s.reserve : null;
+  const reaches = (p: Proxy) => reserve !== null && p.max.gte(reserve);
   const live = proxies.filter((p) => p.participantId === s.leader || canLead(p));
-  if (!live.some((p) => p.participantId !== s.leader)) return [];
+  if (!live.some((p) => p.participantId !== s.leader)) {
+    const leader = live.find((p) => p.participantId === s.leader);
+    return leader && reaches(leader) ? [{ participantId: leader.participantId, accountId: leader.accountId, amount: reserve as Money, byProxy: true, digest: leader.digest }] : [];
+  }
   const ranked = [...live].sort((a, b) => b.max.comparedTo(a.max) || a.since.getTime() - b.since.getTime());
   const [winner, runnerUp] = ranked;
   const floor = minimumNext(s);
-  const target = runnerUp ? maxOf(floor, runnerUp.max.plus(stepsOf(s, runnerUp.max).minStep)) : floor;
+  const least = runnerUp ? maxOf(floor, runnerUp.max.plus(stepsOf(s, runnerUp.max).minStep)) : floor;
+  const target = reaches(winner) ? maxOf(least, reserve as Money) : least;
   const amount = minOf(target, winner.max);
   if (winner.participantId === s.leader && (s.highest === null || amount.lte(s.highest))) return [];
   const planned: PlannedBid[] = [];

@@ -2,6 +2,7 @@ import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import { formatMoney } from '../../core/money';
 import type { GraphQLContext } from '../../graphql/context';
 import { shownHighestBid } from '../lots/lots.entity';
+import { reserveMet } from '../rules/reserve';
 import { bidGql } from './bids.mappers';
 import { PlaceBidResultGql } from './bids.types';
 
@@ -17,6 +18,8 @@ export class BidsResolver {
     const placed = await services.bids.place(ctx, { lotId, amount: amount ?? undefined, maxAmount: maxAmount ?? undefined });
     return {
       highestBid: formatMoney(shownHighestBid(placed.lot)),
+      endTime: placed.lot.endTime,
+      reserveMet: reserveMet(placed.lot),
       bids: placed.bids.map(bidGql),
     };
   }

@@ -6,7 +6,7 @@ import { requireActive } from '../../core/policies';
 import type { RawTransaction, Rows } from '../../db/raw';
 import type { LotTimes } from '../../jobs/lot-clock';
 import { softClose } from '../rules/soft-close';
-import { roundPower, type RoundPower } from '../buying-power/buying-power.round';
+import { requireBuyingPower, roundPower, type RoundPower } from '../buying-power/buying-power.round';
 import { LotType } from '../lots/lots.entity';
 import { takesBids } from '../lots/lots.open';
 import type { PublishedNotification } from '../notifications/notifications.bus';
@@ -66,6 +66,7 @@ export async function runRound(tx: RawTransaction, [locked, participants, logHea
     increments: lot.rules?.increments ?? null,
     highest: lot.highestBid,
     leader: lot.highestBid === null ? null : (involved.find((p) => p.currentBid?.eq(lot.highestBid as Money))?.id ?? null),
+    reserve: lot.reservePrice,
   };
   const byId = new Map(involved.map((p) => [p.id, p]));
   const changed = new Set<ParticipantRow>();
@@ -130,7 +131,7 @@ function decide(lot: LotRow, standing: Standing, involved: ParticipantRow[], r: 
     if (refusal === 'bid_too_low') throw invalid(refusal, `amount must be at least ${minimumNext(standing).toFixed(2)}`, { field: 'amount' });
     if (refusal) throw invalid(refusal, `amount may exceed the highest bid by at most ${stepsOf(standing, standing.highest as Money).maxStep.toFixed(2)}`, { field: 'amount' });
   }
-  if (power) requireBuyingPower(power, participant, r.amount, 'amount');
+  if (power) requireBuyingPower(power, participant.accountId, r.amount, 'amount');
   const planned: PlannedBid[] = [];
   if (r.maxAmount !== undefined) {
     if (r.maxAmount.lt(minimumNext(standing))) {
@@ -138,7 +139,7 @@ function decide(lot: LotRow, standing: Standing, involved: ParticipantRow[], r: 
     }
     const maxActive = participant.maxBid !== null && (standing.leader === participant.id || (standing.highest !== null && participant.maxBid.gt(standing.highest)));
     if (maxActive) throw conflict('max_bid_exists', 'the caller already has an active max bid on this lot');
-    if (power) requireBuyingPower(power, participant, r.maxAmount, 'maxAmount');
+    if (power) requireBuyingPower(power, participant.accountId, r.maxAmount, 'maxAmount');
     participant.maxBid = r.maxAmount;
     participant.maxBidAt = r.at;
     participant.maxBidDigest = r.caller.requestDigest ?? null;
@@ -156,14 +157,6 @@ function decide(lot: LotRow, standing: Standing, involved: ParticipantRow[], r: 
   const ownMax = r.maxAmount !== undefined;
   planned.push(...answers.map((b) => (ownMax && b.participantId === participant.id ? { ...b, byProxy: false } : b)));
   return { bidder: participant, bids: planned };
-}
-
-/** A bid or max bid beyond what the participant's buying power leaves for this lot is refused. */
-function requireBuyingPower(power: RoundPower, participant: ParticipantRow, amount: Money | undefined, field: 'amount' | 'maxAmount'): void {
-  const headroom = power.headroom(participant.accountId);
-  if (amount !== undefined && amount.gt(headroom)) {
-    throw invalid('buying_power_exceeded', `${field} exceeds the buying power left for this lot (${Money.max(headroom, 0).toFixed(2)})`, { field });
-  }
 }
 
 /** A max bid raises at most to what its buying power leaves for this lot: a raise beyond it stops there (docs/auction-rules.md). */

@@ -16,7 +16,7 @@ import { lotRulesColumn, lotRulesOf, type LotRules } from '../rules/rules.sql';
 /** What a round of bids reads of its lot, locked, with the platform rules the lot was created with (null: none). */
 export type LotRow = Pick<
   Lot,
-  'id' | 'lotType' | 'lotState' | 'winnerId' | 'startPrice' | 'minStep' | 'maxStep' | 'highestBid' | 'startTime' | 'endTime' | 'organizerId' | 'publisherId'
+  'id' | 'lotType' | 'lotState' | 'winnerId' | 'startPrice' | 'minStep' | 'maxStep' | 'highestBid' | 'reservePrice' | 'startTime' | 'endTime' | 'organizerId' | 'publisherId'
 > & { rules: LotRules | null };
 
 /** A participant as a round of bids reads and changes it. */
@@ -39,7 +39,7 @@ const text = (m: Money | null) => (m === null ? null : formatMoney(m));
  */
 export function openRound(lotId: string, accountIds: string[], bidsAtMost: number): Statement[] {
   return [
-    sql.render(sql`select id, lot_type, lot_state, winner_id, start_price, min_step, max_step, highest_bid, start_time, end_time, organizer_id, publisher_id,
+    sql.render(sql`select id, lot_type, lot_state, winner_id, start_price, min_step, max_step, highest_bid, reserve_price, start_time, end_time, organizer_id, publisher_id,
                       ${lotRulesColumn}
                from lots where id = ${lotId} for no key update`),
     sql.render(sql`select id, account_id, state, current_bid, max_bid, max_bid_at, max_bid_digest, updated_at from participants
@@ -62,6 +62,7 @@ export function lotRowOf(rows: Record<string, unknown>[]): LotRow | null {
     minStep: new Money(r.min_step as string),
     maxStep: new Money(r.max_step as string),
     highestBid: money(r.highest_bid as string | null),
+    reservePrice: money(r.reserve_price as string | null),
     startTime: timestamp(r.start_time) as Date,
     endTime: timestamp(r.end_time) as Date,
     organizerId: r.organizer_id as string,

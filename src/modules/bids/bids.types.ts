@@ -13,5 +13,7 @@ export class BidGql {
 @ObjectType('PlaceBidResult')
 export class PlaceBidResultGql {
   @Field(() => String) highestBid!: string;
+  @Field(() => Date, { description: "The lot's end after this request's round: later than before when soft close moved it" }) endTime!: Date;
+  @Field(() => Boolean, { nullable: true, description: 'Whether the highest bid reached the reserve price; null: the lot has no reserve' }) reserveMet!: boolean | null;
   @Field(() => [BidGql], { description: 'The bids this request placed, its own and the automatic raises it caused' }) bids!: BidGql[];
 }

@@ -1,6 +1,8 @@
 import Decimal from 'decimal.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { invalid } from '../../core/errors';
 import { Money } from '../../core/money';
-import type { RawTransaction } from '../../db/raw';
+import type { RawTransaction, Rows } from '../../db/raw';
 import { sql } from '../../db/sql';
 import { lockPower, powerQuery, powerRowsOf } from './buying-power.sql';
 
@@ -10,17 +12,51 @@ export interface RoundPower {
   headroom(accountId: string): Money;
 }
 
+/** A lot whose rules may hold its bidders to buying power. */
+interface PoweredLot {
+  id: string;
+  publisherId: string;
+}
+
+function powerOf([locked]: Rows, rows: Rows, multiple: string): RoundPower {
+  const rate = new Money(locked.rate as string);
+  const headrooms = new Map(
+    powerRowsOf(rows).map((p) => [p.accountId, p.depositsEur.times(multiple).minus(p.inUseEur).times(rate).toDecimalPlaces(2, Decimal.ROUND_FLOOR)]),
+  );
+  return { headroom: (accountId) => headrooms.get(accountId) ?? new Money(0) };
+}
+
 /**
  * Locks the accounts' buying power on the lot's platform for the rest of the round's transaction
  * and reads what each holds on the platform's other lots: one more round trip, taken only by
  * lots whose rules set `buyingPowerMultiple`. What an account leads on the round's own lot is
  * left out, since a bid there replaces it.
  */
-export async function roundPower(tx: RawTransaction, lot: { id: string; publisherId: string }, multiple: string, accountIds: readonly string[]): Promise<RoundPower> {
-  const [[locked], rows] = await tx.query([lockPower(lot.publisherId, lot.id, accountIds), sql.render(powerQuery(lot.publisherId, accountIds, lot.id))]);
-  const rate = new Money(locked.rate as string);
-  const headrooms = new Map(
-    powerRowsOf(rows).map((p) => [p.accountId, p.depositsEur.times(multiple).minus(p.inUseEur).times(rate).toDecimalPlaces(2, Decimal.ROUND_FLOOR)]),
-  );
-  return { headroom: (accountId) => headrooms.get(accountId) ?? new Money(0) };
+export async function roundPower(tx: RawTransaction, lot: PoweredLot, multiple: string, accountIds: readonly string[]): Promise<RoundPower> {
+  const [locked, rows] = await tx.query([lockPower(lot.publisherId, lot.id, accountIds), sql.render(powerQuery(lot.publisherId, accountIds, lot.id))]);
+  return powerOf(locked, rows, multiple);
+}
+
+/**
+ * The buying power rule (docs/auction-rules.md), for every path that makes an account hold an
+ * amount on a lot: a bid, a max bid, and a win (the winner choice, a second-chance offer
+ * accepted). An amount beyond what the account's buying power leaves for this lot is refused.
+ */
+export function requireBuyingPower(power: RoundPower, accountId: string, amount: Money | undefined, field: string, what: string = field): void {
+  const headroom = power.headroom(accountId);
+  if (amount !== undefined && amount.gt(headroom)) {
+    throw invalid('buying_power_exceeded', `${what} exceeds the buying power left for this lot (${Money.max(headroom, 0).toFixed(2)})`, { field });
+  }
+}
+
+/**
+ * The rule for a winner about to hold `amount` on a lot its caller locked: under the same
+ * account lock as the bid rounds (after the lot's row, as they take it), so that a round on
+ * another lot of the platform and this win see each other's amounts.
+ */
+export async function requireWinnerPower(em: EntityManager, lot: PoweredLot, multiple: string, accountId: string, amount: Money, field: string): Promise<void> {
+  const run = async (statement: { text: string; params?: readonly unknown[] }) => em.getConnection().execute<Rows>(statement.text, [...(statement.params ?? [])], 'all', em.getTransactionContext());
+  const locked = await run(lockPower(lot.publisherId, lot.id, [accountId]));
+  const rows = await run(sql.render(powerQuery(lot.publisherId, [accountId], lot.id)));
+  requireBuyingPower(powerOf(locked, rows, multiple), accountId, amount, field, `the winning price (${amount.toFixed(2)})`);
 }

@@ -13,12 +13,12 @@ export const MAX_BULK_ITEMS = 100;
 export const isCurrency = (value: unknown): value is Currency =>
   typeof value === 'string' && (CURRENCIES as readonly string[]).includes(value);
 
-/** A rate as given by staff: a positive decimal that fits numeric(30,12). */
+/** A rate as given by the master account: a positive decimal that fits numeric(30,12). */
 const RATE_INPUT = /^\d{1,18}(\.\d{1,12})?$/;
 const RATE_CEILING = new Money('1e18');
 const RATE_SCALE = 12;
 
-/** Parses a rate given by staff ("1.08"); null unless positive with at most 12 decimals. */
+/** Parses a rate given by the master account ("1.08"); null unless positive with at most 12 decimals. */
 export function parseRateInput(value: unknown): Decimal | null {
   if (typeof value !== 'string' || !RATE_INPUT.test(value)) return null;
   const rate = new Money(value);

@@ -24,7 +24,7 @@ export class CurrencyResolver {
     return (await services.currency.list(ctx)).map(currencyRateGql);
   }
 
-  @Mutation(() => CurrencyRateGql, { description: 'Sets the rate of a currency as of now; admins of any platform and platform accounts. EUR is fixed at 1.' })
+  @Mutation(() => CurrencyRateGql, { description: 'Sets the rate of a currency as of now; the master account (or one of its signers) only. EUR is fixed at 1.' })
   async setCurrencyRate(
     @Arg('currency', () => String) currency: string,
     @Arg('unitsPerEur', () => String, { description: 'Units of the currency per 1 EUR: positive, at most 12 decimals' }) unitsPerEur: string,

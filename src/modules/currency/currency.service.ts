@@ -3,7 +3,8 @@ import Decimal from 'decimal.js';
 import type { RequestContext } from '../../core/context';
 import { DomainError, forbidden, invalid, type ErrorItem } from '../../core/errors';
 import { asMoney, formatMoney, Money, parseMoney } from '../../core/money';
-import { isStaffOfAnyPlatform, requireCaller } from '../../core/policies';
+import { requireCaller } from '../../core/policies';
+import { AccountType } from '../accounts/accounts.entity';
 import { CURRENCIES } from '../accounts/accounts.input';
 import { rowsOf } from '../../db/query';
 import { inTransaction } from '../../core/transaction';
@@ -98,8 +99,8 @@ function checkConversion(input: ConvertInput): { ok: { from: Currency; to: Curre
 
 /**
  * Currency rates and conversion (INTERFACE.md §4.9, PROTOCOL.md §8): rates are units per 1 EUR,
- * conversions go through EUR and round half-up to two decimals. Rates change by staff
- * (`setRate`) and by the configured rates source (`applyRates`, see currency.poller.ts).
+ * conversions go through EUR and round half-up to two decimals. Rates change by the master
+ * account (`setRate`) and by the configured rates source (`applyRates`, see currency.poller.ts).
  */
 export class CurrencyService {
   constructor(private readonly searches: Pick<SearchesService, 'matchPriceFalls'>) {}
@@ -157,12 +158,14 @@ export class CurrencyService {
   }
 
   /**
-   * Sets the rate of one currency (units per 1 EUR), as of now: admins of any platform and
-   * platform accounts. EUR is the base and keeps its rate of 1.
+   * Sets the rate of one currency (units per 1 EUR), as of now: the master account only (its own
+   * key or one of its signers). Rates are shared by every platform (buying power, price-fall
+   * alerts, sorts), so the marketplace's operator sets them, never one platform's staff. EUR is
+   * the base and keeps its rate of 1.
    */
   async setRate(ctx: RequestContext, input: RateInput): Promise<CurrencyRate> {
     const caller = requireCaller(ctx);
-    if (!isStaffOfAnyPlatform(caller)) throw forbidden('not_allowed', 'only admins and platform accounts may set a currency rate');
+    if (caller.accountType !== AccountType.Master) throw forbidden('not_allowed', 'only the master account (or one of its signers) may set a currency rate');
     const errors: ErrorItem[] = [];
     const rate = parseRateInput(input.unitsPerEur);
     if (!isCurrency(input.currency)) {
@@ -187,7 +190,7 @@ export class CurrencyService {
   /**
    * Writes the rates of the source document, under a transaction-scoped advisory lock so that
    * one instance writes at a time (another instance that holds it is refreshing already: this
-   * one skips). A stored rate newer than the document (set by staff since) is kept, and an
+   * one skips). A stored rate newer than the document (set by the master account since) is kept, and an
    * unchanged one is not rewritten. Returns how many rates changed, or null when skipped.
    */
   async applyRates(em: EntityManager, doc: RatesDocument): Promise<number | null> {

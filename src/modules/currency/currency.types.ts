@@ -25,7 +25,7 @@ export class ConvertInputGql {
 export class CurrencyRateGql {
   @Field(() => String) currency!: string;
   @Field(() => String, { description: 'Decimal string, e.g. "1.08"' }) unitsPerEur!: string;
-  @Field(() => String, { description: 'RFC 3339: the date of the source, or when staff set it' }) asOf!: string;
+  @Field(() => String, { description: 'RFC 3339: the date of the source, or when the master account set it' }) asOf!: string;
 }
 
 export const currencyRateGql = (r: CurrencyRate): CurrencyRateGql => ({ currency: r.currency, unitsPerEur: formatRate(r.unitsPerEur), asOf: rfc3339(r.asOf) });

@@ -47,10 +47,20 @@ export function draftOf(a: NewLot): LotDraft {
   };
 }
 
-/** The lot's own fields from a draft; a start time already past (or none) starts the lot at the current second. */
-export function lotFieldsOf(draft: LotDraft, organizerId: string, publisherId: string, now = wholeSecond()) {
+/**
+ * What becomes of a given start time already past when the lot is made: `keep` it (POST /lots by
+ * staff, which refused one more than START_TIME_TOLERANCE_S old, so the lot ends at start +
+ * duration as PROTOCOL.md §9 says), or start `now` (a create-lot request approved after its start).
+ */
+export type PastStart = 'keep' | 'now';
+
+/** How far in the past a given start_time may be (PROTOCOL.md §9). */
+export const START_TIME_TOLERANCE_S = 60;
+
+/** The lot's own fields from a draft; no start time starts the lot at the current second. */
+export function lotFieldsOf(draft: LotDraft, organizerId: string, publisherId: string, pastStart: PastStart, now = wholeSecond()) {
   const given = draft.start_time === undefined ? null : new Date(draft.start_time * 1000);
-  const startTime = given && given > now ? given : now;
+  const startTime = given && (given > now || pastStart === 'keep') ? given : now;
   const duration = draft.duration ?? DEFAULT_DURATION_SECONDS;
   const money = (v: string | undefined) => (v === undefined ? null : new Money(v));
   const d = draft.details;

@@ -31,7 +31,7 @@ export class Lot {
   [OptionalProps]?:
     | 'lotState' | 'highestBid' | 'b2bVehiclePrice' | 'b2cVehiclePrice' | 'b2cTotalPrice' | 'winnerId'
     | 'country' | 'city' | 'year' | 'maker' | 'model' | 'vin' | 'wheel' | 'fuelType' | 'transmission'
-    | 'registered' | 'engineVolume' | 'sourceLotId' | 'yardNumber' | 'saleStatus' | 'rulesVersion' | 'extensions' | 'reservePrice' | 'lapsedAt' | 'createdAt' | 'updatedAt';
+    | 'registered' | 'engineVolume' | 'sourceLotId' | 'yardNumber' | 'saleStatus' | 'rulesVersion' | 'extensions' | 'extendedSeconds' | 'reservePrice' | 'lapsedAt' | 'createdAt' | 'updatedAt';
 
   @PrimaryKey({ type: 'bigint', autoincrement: true })
   id!: string;
@@ -115,9 +115,13 @@ export class Lot {
   @Property({ type: 'integer', nullable: true })
   rulesVersion: number | null = null;
 
-  /** How many times soft close moved the lot's end. */
+  /** How many times soft close moved the lot's end (one lot_extended notice each). */
   @Property({ type: 'integer', default: 0 })
   extensions = 0;
+
+  /** The seconds soft close added to the lot's end in all, held to its rules' maxExtensionSeconds. */
+  @Property({ type: 'integer', default: 0 })
+  extendedSeconds = 0;
 
   /** The hidden reserve, in the lot's currency: a winner bidding less needs the manager's explicit consent (docs/auction-rules.md). */
   @Property({ type: MoneyType, nullable: true })

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TransactionScope } from '../../core/transaction';
 import type { LotClock } from '../../jobs/lot-clock';
 import type { RulesService } from '../rules/rules.service';
-import { lotFieldsOf, type LotDraft } from './lots.draft';
+import { lotFieldsOf, type LotDraft, type PastStart } from './lots.draft';
 import { Lot } from './lots.entity';
 import type { SearchesService } from '../searches/searches.service';
 
@@ -15,8 +15,8 @@ export class LotMaker {
   ) {}
 
   /** Makes a lot from a normalised body inside the caller's transaction, under its platform's rules; its notices are scheduled once committed. */
-  async make(em: EntityManager, scope: TransactionScope, draft: LotDraft, organizerId: string, publisherId: string): Promise<Lot> {
-    const lot = em.create(Lot, await this.rules.applyToNewLot(em, lotFieldsOf(draft, organizerId, publisherId)));
+  async make(em: EntityManager, scope: TransactionScope, draft: LotDraft, organizerId: string, publisherId: string, pastStart: PastStart): Promise<Lot> {
+    const lot = em.create(Lot, await this.rules.applyToNewLot(em, lotFieldsOf(draft, organizerId, publisherId, pastStart)));
     await em.flush();
     await this.searches.matchNewLot(em, scope, lot.id);
     scope.afterCommit(() => this.clock.lotTimesSet([lot]));

@@ -6,7 +6,7 @@ import type { ListedLot, LotState, LotType } from './lots.entity';
 /** The columns of a listed lot, as `lotsOfRows` reads them (a third of a row's values were the filters' copies). */
 export const LOT_COLUMNS = sql`l.id, l.lot_type, l.lot_state, l.currency, l.start_price, l.buy_now_price, l.deposit, l.min_step, l.max_step,
   l.highest_bid, l.b2b_vehicle_price, l.b2c_vehicle_price, l.b2c_total_price, l.start_time, l.duration, l.end_time, l.organizer_id,
-  l.publisher_id, l.winner_id, l.details, l.rules_version, l.extensions, l.reserve_price, l.lapsed_at, l.created_at, l.updated_at`;
+  l.publisher_id, l.winner_id, l.details, l.rules_version, l.extensions, l.extended_seconds, l.reserve_price, l.lapsed_at, l.created_at, l.updated_at`;
 
 const money = (v: unknown) => (v === null ? null : new Money(v as string));
 
@@ -38,6 +38,7 @@ export function lotsOfRows(rows: Rows): ListedLot[] {
     details: r.details as Record<string, unknown>,
     rulesVersion: r.rules_version as number | null,
     extensions: r.extensions as number,
+    extendedSeconds: r.extended_seconds as number,
     reservePrice: money(r.reserve_price),
     lapsedAt: timestamp(r.lapsed_at),
     createdAt: timestamp(r.created_at) as Date,

@@ -2,6 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type Decimal from 'decimal.js';
 import type { RequestContext } from '../../core/context';
 import { forbidden, invalid } from '../../core/errors';
+import { MAX_PAGE_SIZE } from '../../core/page';
 import type { LivePublisher } from '../../live/live.port';
 import { managesLot, requireActive, requireCaller, seesLotRow, seesReservePrice, seesWinnerDetails, staffPlatforms } from '../../core/policies';
 import { inTransaction } from '../../core/transaction';
@@ -15,7 +16,7 @@ import { requireReserveChangeable } from '../rules/reserve';
 import type { RulesService } from '../rules/rules.service';
 import type { CreateLotRequest } from '../requests/requests.entity';
 import type { RequestsService } from '../requests/requests.service';
-import { draftOf } from './lots.draft';
+import { draftOf, START_TIME_TOLERANCE_S } from './lots.draft';
 import { Lot, type ListedLot } from './lots.entity';
 import { findLot } from './lots.find';
 import type { LotMaker } from './lots.maker';
@@ -24,7 +25,6 @@ import { LotListing } from './lots.listing';
 import type { Embeddable, Embedded } from './lots.embedded';
 import { loadRelated, type LotRelation, type LotsRelated } from './lots.related';
 
-const START_TIME_TOLERANCE_S = 60;
 const NOTHING: ReadonlySet<Embeddable> = new Set();
 
 export interface LotsView {
@@ -67,12 +67,12 @@ export class LotsService {
     requireActive(caller);
     const lot = validateInput(this.createSchema, input);
     if (lot.startTime !== undefined && lot.startTime < Date.now() / 1000 - START_TIME_TOLERANCE_S) {
-      throw invalid('start_time_past', 'start_time is more than 60 seconds in the past', { field: 'startTime' });
+      throw invalid('start_time_past', `start_time is more than ${START_TIME_TOLERANCE_S} seconds in the past`, { field: 'startTime' });
     }
     const draft = draftOf(lot);
     const [publisher] = staffPlatforms(caller).filter((p) => p === caller.accountId || p === caller.platformId);
     return inTransaction(ctx, async (em, scope) => {
-      if (publisher) return { lot: await this.maker.make(em, scope, draft, caller.accountId, publisher) };
+      if (publisher) return { lot: await this.maker.make(em, scope, draft, caller.accountId, publisher, 'keep') };
       if (!caller.platformId) throw invalid('no_platform', 'the caller belongs to no platform');
       return { request: await this.requests.submit(em, scope, caller.accountId, caller.platformId, draft) };
     });
@@ -138,6 +138,16 @@ export class LotsService {
   /** A lot's bids, each naming its bidder only to those who may know it. */
   seenBids<B extends BidRow>(ctx: RequestContext, lot: LotOwners, bids: readonly B[]): SeenBid<B>[] {
     return seenBids(ctx.caller, lot, bids);
+  }
+
+  /**
+   * The newest `last` of a lot's bids, oldest first as `bids` are, seen as `seenBids` shows them.
+   * A lot's history has no bound of its own (one had 60 bids); a GraphQL field answers at most a
+   * page of it, which is what its cost counts.
+   */
+  recentBids<B extends BidRow>(ctx: RequestContext, lot: LotOwners, bids: readonly B[], last: number): SeenBid<B>[] {
+    if (!Number.isInteger(last) || last < 1 || last > MAX_PAGE_SIZE) throw invalid('invalid_page', `last must be an integer from 1 to ${MAX_PAGE_SIZE}`, { field: 'last' });
+    return seenBids(ctx.caller, lot, bids.slice(-last));
   }
 
   /** Whether the caller sees the amount of a lot's reserve price (everyone sees `reserve_met`). */

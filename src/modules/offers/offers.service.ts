@@ -157,7 +157,7 @@ export class SecondChanceService {
     // Written before the winner choice, whose reads refresh what they load.
     await em.flush();
     // The organizer offered the lot at this bidder's own highest bid: that is its consent to a price under a reserve.
-    await this.winners.award(em, scope, lot, participant, false, true);
+    await this.winners.award(em, scope, lot, participant, { buyNow: false, acceptBelowReserve: true, chosenBy: 'state' });
   }
 
   /** An offer ends: its state, and the notice to the lot's organizer. */

@@ -120,7 +120,7 @@ export class RequestsService {
       }
       request.requestState = REVIEW_STATES[attrs.state];
       if (request.requestState === RequestState.Approved) {
-        const lot = await this.lots.make(em, scope, request.body, request.requestor, request.platformId);
+        const lot = await this.lots.make(em, scope, request.body, request.requestor, request.platformId, 'now');
         request.lotId = lot.id;
         await this.notifications.emit(em, scope, NotificationType.DirectSaleApproved, [request.requestor], { lot_id: lot.id });
       } else {

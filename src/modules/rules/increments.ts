@@ -26,3 +26,14 @@ export function stepsAbove(increments: readonly IncrementBand[] | null, own: Ste
 export function shownSteps(lot: Steps & { startPrice: Money; highestBid: Money | null }, increments: readonly IncrementBand[] | null): Steps {
   return stepsAbove(increments, lot, lot.highestBid ?? lot.startPrice);
 }
+
+/**
+ * The first band of the table in which a lot with these own steps could take no raise: one it can
+ * reach (the band of its start price or a later one, since a first bid may be any amount from the
+ * start price up) that leaves the lot's own max_step in force and asks a min_step above it. Null
+ * when every band it can reach takes a raise.
+ */
+export function unbiddableBand(increments: readonly IncrementBand[], lot: Steps & { startPrice: Money }): IncrementBand | null {
+  const from = increments.indexOf(bandOf(increments, lot.startPrice));
+  return increments.slice(from).find((band) => band.maxStep === null && new Money(band.minStep).gt(lot.maxStep)) ?? null;
+}

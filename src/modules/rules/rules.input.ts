@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { formatMoney, priceInput, type Money } from '../../core/money';
-import type { AuctionRules, DepositRule } from './rules.model';
+import { totalFallsAt } from './fees';
+import type { AuctionRules, DepositRule, FeeBand } from './rules.model';
 
 const money = priceInput.transform(formatMoney);
 const positive = priceInput.refine((m: Money) => m.gt(0), 'must be greater than 0').transform(formatMoney);
@@ -50,6 +51,15 @@ const depositRule = z
 
 const bands = <T extends z.ZodType<{ upTo: string | null }>>(band: T) => z.array(band).min(1).max(50).superRefine(ascending);
 
+/** A higher price never costs a buyer less in total: the fault names the band whose first cent would. */
+function totalRising(schedule: FeeBand[], ctx: z.RefinementCtx): void {
+  const fall = totalFallsAt(schedule);
+  if (!fall) return;
+  const { band, top, next } = fall;
+  const message = `a price just above ${schedule[band - 1].upTo} would cost ${next.toFixed(2)} in total (price plus fee), less than ${top.toFixed(2)} at ${schedule[band - 1].upTo}; the total must not fall as the price rises`;
+  ctx.addIssue({ code: 'custom', path: [band], message, params: { code: 'fee_total_falls' } });
+}
+
 /**
  * PATCH /platforms/{id}/rules: each rule given replaces the current one, null turns it off, and
  * an absent one stays as it is.
@@ -62,10 +72,10 @@ export const updateRulesInput = z
     maxDuration: seconds.nullable().optional(),
     maxLotsPerSeller: z.number().int().min(1).max(100_000).nullable().optional(),
     deposit: depositRule.nullable().optional(),
-    buyerFees: bands(feeBand).nullable().optional(),
+    buyerFees: bands(feeBand).superRefine(totalRising).nullable().optional(),
     extendWindow: seconds.max(86400).nullable().optional(),
     extendBy: seconds.max(86400).nullable().optional(),
-    maxExtensions: z.number().int().min(1).max(10_000).nullable().optional(),
+    maxExtensionSeconds: seconds.max(30 * 86400).nullable().optional(),
     reserveLapseAfter: seconds.nullable().optional(),
     secondChanceTtl: seconds.max(30 * 86400).nullable().optional(),
     buyingPowerMultiple: multiple.nullable().optional(),

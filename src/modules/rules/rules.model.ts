@@ -17,8 +17,8 @@ export interface AuctionRules {
   /** Soft close (seconds): a bid accepted in the last extendWindow of an eng lot moves its end to at least the bid time plus extendBy. */
   extendWindow: number | null;
   extendBy: number | null;
-  /** How many times one lot's end may move; null: no limit. */
-  maxExtensions: number | null;
+  /** Seconds soft close may add to one lot's end in all, past the end it was created with; null: no limit. */
+  maxExtensionSeconds: number | null;
   /** Seconds after the end of a lot whose reserve was not met until it lapses (finished) when nobody chose a winner; null: never. */
   reserveLapseAfter: number | null;
   /** Seconds a second-chance offer stays open at most; null: SECOND_CHANCE_DEFAULT_TTL. */
@@ -55,7 +55,7 @@ export const NO_RULES: AuctionRules = {
   buyerFees: null,
   extendWindow: null,
   extendBy: null,
-  maxExtensions: null,
+  maxExtensionSeconds: null,
   reserveLapseAfter: null,
   secondChanceTtl: null,
   buyingPowerMultiple: null,
@@ -66,5 +66,16 @@ export const SECOND_CHANCE_DEFAULT_TTL = 48 * 3600;
 
 export const RULE_NAMES = Object.keys(NO_RULES) as (keyof AuctionRules)[];
 
-/** A stored document read with the rules added since it was written as off. */
-export const rulesOf = (stored: Partial<AuctionRules>): AuctionRules => ({ ...NO_RULES, ...stored });
+/** A document as stored: versions written before the time cap hold `maxExtensions`, a count of moves. */
+export type StoredRules = Partial<AuctionRules> & { maxExtensions?: number | null };
+
+/**
+ * A stored document read with the rules added since it was written as off. A count of moves
+ * (`maxExtensions`) is read as the most time those moves could add, each at most `extendBy`, so
+ * that a platform's lots never get more time than its old rule allowed.
+ */
+export function rulesOf(stored: StoredRules): AuctionRules {
+  const { maxExtensions, ...rules } = stored;
+  const counted = maxExtensions != null && rules.maxExtensionSeconds === undefined && rules.extendBy != null;
+  return { ...NO_RULES, ...rules, ...(counted ? { maxExtensionSeconds: maxExtensions * (rules.extendBy as number) } : {}) };
+}

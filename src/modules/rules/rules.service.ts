@@ -6,9 +6,10 @@ import { isStaffOf, requireCaller } from '../../core/policies';
 import { inTransaction } from '../../core/transaction';
 import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
-import { Lot, LotState } from '../lots/lots.entity';
+import { Lot, LotState, LotType } from '../lots/lots.entity';
 import { findLot } from '../lots/lots.find';
 import { buyerFee, depositFor } from './fees';
+import { unbiddableBand } from './increments';
 import { PlatformRules } from './rules.entity';
 import { changedRules, feeEstimateInput, updateRulesInput, type FeeEstimateInput, type UpdateRulesInput } from './rules.input';
 import { NO_RULES, rulesOf, type AuctionRules } from './rules.model';
@@ -29,7 +30,7 @@ export interface FeeEstimate {
 }
 
 /** The fields of a new lot that its platform's rules look at and may set. */
-type NewLotFields = Pick<Lot, 'organizerId' | 'publisherId' | 'startPrice' | 'deposit' | 'duration'> & Partial<Pick<Lot, 'rulesVersion'>>;
+type NewLotFields = Pick<Lot, 'lotType' | 'organizerId' | 'publisherId' | 'startPrice' | 'minStep' | 'maxStep' | 'deposit' | 'duration'> & Partial<Pick<Lot, 'rulesVersion'>>;
 
 /**
  * Auction rules that platforms configure (docs/auction-rules.md). Each change is a new version;
@@ -67,15 +68,20 @@ export class RulesService {
   }
 
   /**
-   * A new lot under its publisher's current rules: its duration and its organizer's open lots
-   * are checked, the deposit rule sets its deposit, and it records the version. Unchanged when
-   * the platform never set rules.
+   * A new lot under its publisher's current rules: its duration, its steps against the increment
+   * table and its organizer's open lots are checked, the deposit rule sets its deposit, and it
+   * records the version. Unchanged when the platform never set rules.
    */
   async applyToNewLot<F extends NewLotFields>(em: EntityManager, fields: F): Promise<F> {
     const { version, rules } = await this.current(em, fields.publisherId);
     if (version === 0) return fields;
     if ((rules.minDuration !== null && fields.duration < rules.minDuration) || (rules.maxDuration !== null && fields.duration > rules.maxDuration)) {
       throw invalid('duration_out_of_range', `duration must be from ${rules.minDuration ?? 1} to ${rules.maxDuration ?? 'any number of'} seconds on this platform`, { field: 'duration' });
+    }
+    const band = fields.lotType === LotType.Eng && rules.increments ? unbiddableBand(rules.increments, fields) : null;
+    if (band) {
+      const where = band.upTo === null ? 'above the last limit' : `up to ${band.upTo}`;
+      throw invalid('steps_outside_increments', `max_step must be at least ${band.minStep}, the min_step this platform's increment table asks of bids ${where}`, { field: 'maxStep' });
     }
     if (rules.maxLotsPerSeller !== null) await this.requireRoomForLot(em, fields, rules.maxLotsPerSeller);
     return { ...fields, rulesVersion: version, deposit: rules.deposit ? depositFor(rules.deposit, fields.startPrice) : fields.deposit };

@@ -33,7 +33,7 @@ export class PlatformRulesGql {
   @Field(() => [FeeBandGql], { nullable: true }) buyerFees!: FeeBandGql[] | null;
   @Field(() => Int, { nullable: true, description: 'Soft close: seconds before the end in which a bid moves the end' }) extendWindow!: number | null;
   @Field(() => Int, { nullable: true, description: 'Soft close: the end moves to at least the bid time plus these seconds' }) extendBy!: number | null;
-  @Field(() => Int, { nullable: true, description: "Soft close: how many times a lot's end may move; null: no limit" }) maxExtensions!: number | null;
+  @Field(() => Int, { nullable: true, description: "Soft close: seconds a lot's end may move in all, past the end it was created with; null: no limit" }) maxExtensionSeconds!: number | null;
   @Field(() => Int, { nullable: true, description: 'Reserve price: seconds after the end until a lot whose reserve was not met lapses (finished) unless a winner is chosen; null: never' }) reserveLapseAfter!: number | null;
   @Field(() => Int, { nullable: true, description: 'Seconds a second-chance offer stays open at most; null: 48 hours' }) secondChanceTtl!: number | null;
   @Field(() => String, { nullable: true, description: "Buying power: a participant's leading and unpaid won bids stay within this multiple of its paid deposits; null: off" }) buyingPowerMultiple!: string | null;
@@ -71,7 +71,7 @@ export class PlatformRulesInput {
   @Field(() => [FeeBandInput], { nullable: true }) buyerFees?: FeeBandInput[] | null;
   @Field(() => Int, { nullable: true }) extendWindow?: number | null;
   @Field(() => Int, { nullable: true }) extendBy?: number | null;
-  @Field(() => Int, { nullable: true }) maxExtensions?: number | null;
+  @Field(() => Int, { nullable: true }) maxExtensionSeconds?: number | null;
   @Field(() => Int, { nullable: true }) reserveLapseAfter?: number | null;
   @Field(() => Int, { nullable: true }) secondChanceTtl?: number | null;
   @Field(() => String, { nullable: true }) buyingPowerMultiple?: string | null;

@@ -29,16 +29,18 @@ export interface Extension {
 /**
  * The new end of a lot whose rules have soft close, when a bid accepted at `at` falls in the
  * last `extendWindow` seconds: `max(end, at + extendBy)` (to the next whole second, as lot times
- * are), unless the end moved `maxExtensions` times already. Null when the end stays.
+ * are), but no more than `maxExtensionSeconds` past the end the lot was created with. The cap is
+ * on time, not on moves, so that bids a second apart spend a second each and a late snipe still
+ * gets what is left. Null when the end stays.
  */
 export function extendedEnd(lot: SoftCloseLot, at: Date): Date | null {
   const r = lot.rules;
   if (!r || r.extendWindow === null || r.extendBy === null) return null;
-  if (r.maxExtensions !== null && r.extensions >= r.maxExtensions) return null;
   const end = lot.endTime.getTime();
   if (end - at.getTime() > r.extendWindow * 1000) return null;
   const moved = Math.ceil((at.getTime() + r.extendBy * 1000) / 1000) * 1000;
-  return moved > end ? new Date(moved) : null;
+  const capped = r.maxExtensionSeconds === null ? moved : Math.min(moved, end + (r.maxExtensionSeconds - r.extendedSeconds) * 1000);
+  return capped > end ? new Date(capped) : null;
 }
 
 /**
@@ -50,17 +52,19 @@ export function extendedEnd(lot: SoftCloseLot, at: Date): Date | null {
 export function softClose(lot: SoftCloseLot, at: Date, notifications: NotificationsService): Extension | null {
   const end = extendedEnd(lot, at);
   if (!end) return null;
-  lot.endTime = end;
   const duration = Math.round((end.getTime() - lot.startTime.getTime()) / 1000);
+  const added = Math.round((end.getTime() - lot.endTime.getTime()) / 1000);
   const recipients = sql`select account_id as recipient, 1 as n from participants
     where lot_id = ${lot.id} and state in (${sql.list([ParticipantState.Pending, ParticipantState.DepositPending])})`;
   const notify = notifications.insertBatch(NotificationType.LotExtended, recipients, { lot_id: lot.id, end_time: rfc3339(end) });
   const statement = sql.render(sql`with moved as (
-       update lots set end_time = ${end}::timestamptz, duration = ${duration}, extensions = extensions + 1, updated_at = ${at}::timestamptz where id = ${lot.id}
+       update lots set end_time = ${end}::timestamptz, duration = ${duration}, extensions = extensions + 1,
+         extended_seconds = extended_seconds + ${added}, updated_at = ${at}::timestamptz where id = ${lot.id}
      ), noted as (
        ${notify}
      )
      select coalesce(json_agg(n order by n.id::bigint), '[]') as notifications from noted n`);
+  lot.endTime = end;
   return {
     statement,
     lot: { id: lot.id, lotType: lot.lotType, endTime: end },

@@ -1,6 +1,7 @@
 import type { AppModule } from '../../app-modules';
 import { Migration20261124210000SavedSearches } from './migrations/Migration20261124210000SavedSearches';
 import { Migration20261125130000SavedSearchPriceMax } from './migrations/Migration20261125130000SavedSearchPriceMax';
+import { Migration20261127160000SavedSearchAlerts } from './migrations/Migration20261127160000SavedSearchAlerts';
 import { SearchesResolver } from './searches.resolver';
 import { searchesRoutes } from './searches.routes';
 import { SearchesService } from './searches.service';
@@ -17,8 +18,9 @@ export const searchesModule: AppModule = {
   migrations: [
     { name: 'Migration20261124210000SavedSearches', class: Migration20261124210000SavedSearches },
     { name: 'Migration20261125130000SavedSearchPriceMax', class: Migration20261125130000SavedSearchPriceMax },
+    { name: 'Migration20261127160000SavedSearchAlerts', class: Migration20261127160000SavedSearchAlerts },
   ],
-  services: { searches: (s) => new SearchesService(s.notifications, s.mail) },
+  services: { searches: (s, { config }) => new SearchesService(s.notifications, s.mail, config.SAVED_SEARCHES_PER_ACCOUNT) },
   routes: searchesRoutes,
   resolvers: [SearchesResolver],
 };

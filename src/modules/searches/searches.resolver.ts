@@ -1,10 +1,11 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { rfc3339 } from '../../core/time';
 import type { GraphQLContext } from '../../graphql/context';
 import { LotFilterInput } from '../lots/lots.types';
 import type { SavedSearch } from './searches.service';
 import { SavedSearchGql } from './searches.types';
 
-const savedSearchGql = (s: SavedSearch): SavedSearchGql => ({ id: s.id, accountId: s.accountId, filterJson: JSON.stringify(s.filter), currency: s.currency, createdAt: s.createdAt.toISOString() });
+const savedSearchGql = (s: SavedSearch): SavedSearchGql => ({ id: s.id, accountId: s.accountId, filterJson: JSON.stringify(s.filter), currency: s.currency, createdAt: rfc3339(s.createdAt) });
 
 @Resolver()
 export class SearchesResolver {

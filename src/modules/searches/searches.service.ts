@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
-import { forbidden, invalid, notFound } from '../../core/errors';
+import { conflict, forbidden, invalid, notFound } from '../../core/errors';
 import { requireCaller } from '../../core/policies';
-import type { TransactionScope } from '../../core/transaction';
+import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
@@ -10,7 +10,7 @@ import { DEFAULT_PRICE_CURRENCY } from '../lots/lots.listing';
 import { NotificationType } from '../notifications/notifications.entity';
 import type { BatchRow, NotificationsService } from '../notifications/notifications.service';
 import type { Outbox } from '../outbox/outbox.port';
-import { dueForEmail, matchingSearches, priceFalls, type MatchReason } from './searches.sql';
+import { dueForEmail, matchingSearches, priceFalls, recordAlerts, type MatchReason } from './searches.sql';
 import { SAVED_FILTERS, savedSearchInput, savedSearchRef, type SavedFilter, type SavedSearchInput, type SavedSearchRef } from './searches.input';
 
 export interface SavedSearch {
@@ -27,30 +27,42 @@ const money = (m: { toFixed(n: number): string } | null | undefined) => (m ? m.t
 /**
  * Saved lot searches with alerts (docs/saved-searches.md): an account keeps filters of GET /lots;
  * each lot made afterwards is matched against all of them by one statement, which notifies the
- * accounts of the searches it matches.
+ * accounts of the searches it matches, each search about each lot at most once a day per reason.
  */
 export class SearchesService {
   constructor(
     private readonly notifications: NotificationsService,
     private readonly mail: Outbox,
+    /** The most searches one account keeps (SAVED_SEARCHES_PER_ACCOUNT). */
+    private readonly perAccount: number,
   ) {}
 
-  /** POST /accounts/{id}/saved_searches: the account itself. */
+  /**
+   * POST /accounts/{id}/saved_searches: the account itself, up to its limit. Its filter is stored
+   * as the lot filter checked it (domain names, canonical values), the form rows always had.
+   */
   async create(ctx: RequestContext, input: Untrusted<SavedSearchInput>): Promise<SavedSearch> {
     requireCaller(ctx);
     const { accountId, filter } = validateInput(savedSearchInput, input);
     this.requireSelf(ctx, accountId);
     for (const name of Object.keys(filter)) {
       if (!(SAVED_FILTERS as readonly string[]).includes(name)) {
-        throw invalid('saved_search_filter_unsupported', `a saved search cannot hold the filter ${name}; it may hold ${SAVED_FILTERS.join(', ')}`, { field: `filter.${name}` });
+        throw invalid('saved_search_filter_unsupported', `filter.${name} is not a filter a saved search can hold (docs/saved-searches.md)`, { field: `filter.${name}` });
       }
     }
-    const f = filter as SavedFilter;
+    return inTransaction(ctx, (em) => this.insert(em, accountId, filter as SavedFilter));
+  }
+
+  /** Two saves of one account at once are counted one after the other (a lock per account, this transaction long). */
+  private async insert(em: EntityManager, accountId: string, f: SavedFilter): Promise<SavedSearch> {
+    await rowsOf(em, sql`select pg_advisory_xact_lock(hashtextextended(${`saved-searches:${accountId}`}, 0))`);
+    const [{ n }] = await rowsOf<{ n: number }>(em, sql`select count(*)::int as n from saved_searches where account_id = ${accountId}`);
+    if (n >= this.perAccount) throw conflict('saved_search_limit', `the account keeps ${n} saved searches, the most allowed (${this.perAccount}); delete one first`);
     const currency = f.currency ?? DEFAULT_PRICE_CURRENCY;
     const [row] = await rowsOf<Record<string, unknown>>(
-      ctx.em,
+      em,
       sql`insert into saved_searches (account_id, filters, currency, country, city, maker, model, model_prefix, lot_types, fuels, year_min, year_max, price_min, price_max, buy_now)
-          values (${accountId}, ${JSON.stringify(input.filter ?? {})}::jsonb, ${currency}, ${f.country?.toUpperCase() ?? null}, ${f.city ?? null}, ${f.maker ?? null},
+          values (${accountId}, ${JSON.stringify(f)}::jsonb, ${currency}, ${f.country?.toUpperCase() ?? null}, ${f.city ?? null}, ${f.maker ?? null},
                   ${f.model ?? null}, ${f.modelPrefix ?? null}, ${f.lotType ? sql.array(f.lotType.map((t) => TYPE_CODES[t]), 'smallint') : null},
                   ${f.fuel ? sql.array(f.fuel, 'text') : null}, ${f.year?.min ?? null}, ${f.year?.max ?? null}, ${money(f.price?.min)}, ${money(f.price?.max)}, ${f.buyNow ?? null})
           returning id::text, account_id, filters, currency, created_at`,
@@ -107,6 +119,7 @@ export class SearchesService {
     const published = this.notifications.publishedBatch(rows);
     scope.afterCommit(() => this.notifications.announce(published));
     if (!rows.length) return 0;
+    await rowsOf(em, recordAlerts(rows.map((r) => r.meta)));
     const lotsBySearch = new Map<string, { lots: string[]; reason: MatchReason }>();
     for (const { meta } of rows) {
       const entry = lotsBySearch.get(meta.search_id) ?? { lots: [], reason: meta.reason as MatchReason };

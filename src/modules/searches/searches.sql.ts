@@ -29,6 +29,17 @@ const PRICE_BOUNDS = sql`(s.price_min is null or ${priceIn(sql`rf`, sql`rt`)} >=
 const matchRow = (reason: MatchReason) =>
   sql`s.account_id as recipient, s.id as n, jsonb_build_object('lot_id', l.id::text, 'search_id', s.id::text, 'reason', ${reason}::text) as meta`;
 
+/** Search `s` has not alerted about lot `l` for this reason in the last day. */
+const notAlerted = (reason: MatchReason) =>
+  sql`not exists (select 1 from saved_search_alerts a where a.search_id = s.id and a.lot_id = l.id and a.reason = ${reason} and a.alerted_at > now() - interval '1 day')`;
+
+/** Records the alerts of these notifications' meta (`search_id`, `lot_id`, `reason`) as made now. */
+export function recordAlerts(metas: readonly Record<string, string>[]): Sql {
+  return sql`insert into saved_search_alerts (search_id, lot_id, reason, alerted_at)
+      select (m->>'search_id')::bigint, (m->>'lot_id')::bigint, m->>'reason', now() from jsonb_array_elements(${JSON.stringify(metas)}::jsonb) m
+      on conflict (search_id, lot_id, reason) do update set alerted_at = excluded.alerted_at`;
+}
+
 /**
  * Every saved search the new lot matches: one statement whatever the number of searches. Prices
  * are compared in the search's currency, converted through EUR as the lot index converts them.
@@ -40,7 +51,7 @@ export function matchingSearches(lotId: string): Sql {
       join saved_searches s on true
       join currency_rates rt on rt.currency = s.currency
      where l.id = ${lotId} and l.lot_state = ${LotState.Pending}
-       and ${FILTERS} and ${PRICE_BOUNDS}`;
+       and ${FILTERS} and ${PRICE_BOUNDS} and ${notAlerted('new_lot')}`;
 }
 
 /**
@@ -72,7 +83,7 @@ export function priceFalls(changed: ReadonlyMap<string, string>): Sql {
       join lots l on l.id = m.id
       -- A range scan per (lot, currency); offset 0 keeps the planner from merging the whole index with every lot instead.
       cross join lateral (select * from saved_searches s where s.currency = m.currency and s.price_max >= m.now_price and s.price_max < m.was_price offset 0) s
-     where ${FILTERS} and (s.price_min is null or m.now_price >= s.price_min)`;
+     where ${FILTERS} and (s.price_min is null or m.now_price >= s.price_min) and ${notAlerted('price_fell')}`;
 }
 
 /**

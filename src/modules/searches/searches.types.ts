@@ -4,7 +4,7 @@ import { Field, ID, ObjectType } from 'type-graphql';
 export class SavedSearchGql {
   @Field(() => ID) id!: string;
   @Field(() => String) accountId!: string;
-  @Field(() => String, { description: 'The filters as given, as JSON' }) filterJson!: string;
+  @Field(() => String, { description: "The filters under LotFilter's names, as JSON" }) filterJson!: string;
   @Field(() => String) currency!: string;
   @Field(() => String, { description: 'RFC 3339' }) createdAt!: string;
 }

@@ -18,6 +18,7 @@ import type { LotClock } from '../../jobs/lot-clock';
 import type { Money } from '../../core/money';
 import { buyerFee } from '../rules/fees';
 import { requireReserveAccepted } from '../rules/reserve';
+import { requireWinnerPower } from '../buying-power/buying-power.round';
 import type { RulesService } from '../rules/rules.service';
 import { NotificationType } from '../notifications/notifications.entity';
 import {
@@ -71,6 +72,13 @@ export interface WinnerDetailsChange {
 
 const CHARGEABLE = [DepositState.Pending, DepositState.Paid];
 
+/** How a winner is chosen: by buy now, with consent to a price under the reserve, and the input field that names the choice. */
+export interface AwardChoice {
+  buyNow: boolean;
+  acceptBelowReserve: boolean;
+  chosenBy: 'participantId' | 'state';
+}
+
 /**
  * What a lot's managers (its organizer, staff of its publisher) do with its participants
  * (INTERFACE.md §3.1, §3.2, §4.5; PROTOCOL.md §6, §9): choose the winner, reject a participant,
@@ -101,7 +109,7 @@ export class WinnersService {
       if (accountId !== undefined && accountId !== participant.accountId) {
         throw invalid('not_participant', 'account_id is not the account of this participant', { field: 'accountId' });
       }
-      return this.award(em, scope, lot, participant, buyNow, acceptBelowReserve);
+      return this.award(em, scope, lot, participant, { buyNow, acceptBelowReserve, chosenBy: 'participantId' });
     });
   }
 
@@ -109,9 +117,11 @@ export class WinnersService {
    * The winner choice itself, on a lot its caller locked and after its caller checked who may
    * choose: every rule of choosing a winner, the losers settled, the buyer's fee, the notice.
    * A second-chance offer accepted (src/modules/offers) makes its winner through here too.
-   * `acceptBelowReserve` is the chooser's consent to a bid under the lot's reserve price.
+   * `acceptBelowReserve` is the chooser's consent to a bid under the lot's reserve price;
+   * `chosenBy` is the input field a refusal of the winner names.
    */
-  async award(em: EntityManager, scope: TransactionScope, lot: Lot, participant: Participant, buyNow: boolean, acceptBelowReserve: boolean): Promise<WinnerChoice> {
+  async award(em: EntityManager, scope: TransactionScope, lot: Lot, participant: Participant, choice: AwardChoice): Promise<WinnerChoice> {
+    const { buyNow, acceptBelowReserve } = choice;
     requireTradable(lot);
     requireOpen(lot);
     requireNoWinner(lot);
@@ -121,11 +131,17 @@ export class WinnersService {
     if (buyNow && !supportsBuyNow(lot)) {
       throw invalid('buy_now_not_supported', 'the lot does not support buy now', { field: 'buyNow' });
     }
-    if (!buyNow) requireReserveAccepted(lot, participant.currentBid, acceptBelowReserve);
+    const price = buyNow ? lot.buyNowPrice : (participant.currentBid ?? lot.startPrice);
+    if (!buyNow) {
+      requireReserveAccepted(lot, participant.currentBid, acceptBelowReserve);
+      // Buy now keeps its documented exception; any other win is held to buying power as a bid is.
+      const multiple = (await this.rules.ofLot(em, lot))?.buyingPowerMultiple ?? null;
+      if (multiple !== null) await requireWinnerPower(em, lot, multiple, participant.accountId, price, choice.chosenBy);
+    }
     participant.state = buyNow ? ParticipantState.BuyNowWinner : ParticipantState.Winner;
     lot.winnerId = participant.accountId;
     const { lost, returned } = await settleLosers(em, lot.id, participant.id);
-    await this.chargeBuyerFee(em, lot, buyNow ? lot.buyNowPrice : (participant.currentBid ?? lot.startPrice));
+    await this.chargeBuyerFee(em, lot, price);
     await em.flush();
     await this.notifications.emit(em, scope, NotificationType.Winner, [participant.accountId], { lot_id: lot.id });
     scope.afterCommit(() => this.live?.publishLotChanged(lot.id));
