@@ -13,12 +13,14 @@ import { WebSocketServer } from 'ws';
 import { Authenticator } from './auth/authenticate';
 import { JwtService } from './auth/jwt';
 import type { Config } from './config';
+import { clientOf, resolveClients } from './core/client-address';
 import type { RequestContext } from './core/context';
 import type { Logger } from './core/logger';
 import { graphqlContext, type GraphQLContext } from './graphql/context';
 import { costLimit } from './graphql/cost';
+import { cachedIntrospection } from './graphql/introspection';
 import { graphqlRateLimit } from './graphql/rate-limit';
-import { graphqlErrorFormatter, internalErrorRequestId } from './graphql/errors';
+import { graphqlErrorFormatter, internalErrorRequestId, persistedQueryStatus } from './graphql/errors';
 import { selfRegistrationGuard } from './graphql/guards';
 import { graphiqlRoutes, withGraphiql } from './graphql/graphiql';
 import { apolloKoa } from './graphql/koa';
@@ -29,6 +31,7 @@ import { refreshRates } from './modules/currency/currency.refresh';
 import { MODULES } from './modules';
 import { startJobs } from './jobs/jobs';
 import { livePageRoutes } from './live-page/live-page.routes';
+import { Readiness } from './db/readiness';
 import { readBody } from './rest/body';
 import { errorHandler } from './rest/errors';
 import { openApiRoutes } from './rest/openapi.routes';
@@ -43,6 +46,8 @@ export interface AppDeps {
   orm: MikroORM;
   master: Keypair;
   log: Logger;
+  /** False when the process cannot recover by itself (its embedded database will not start again): /healthz then fails. */
+  healthy?: () => boolean;
 }
 
 export interface App {
@@ -59,9 +64,8 @@ export interface App {
 const GRAPHQL_PATH = '/graphql';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 const ANONYMOUS = { caller: null, provenKey: null, jwt: null };
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
 
-export async function createApp({ config, orm, master, log }: AppDeps): Promise<App> {
+export async function createApp({ config, orm, master, log, healthy = () => true }: AppDeps): Promise<App> {
   const jwt = await JwtService.create(master, config.JWT_TTL, { version: config.JWT_KEY_VERSION, acceptPrevious: config.JWT_PREVIOUS_KEY });
   const services = createServices(MODULES, { config, master, jwt, log });
   await services.platforms.ensureMasterAccount({ em: orm.em.fork() });
@@ -90,6 +94,7 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
   const schema = buildAppSchema();
   const limiter = services.rateLimits;
   const costLimits = { maxCost: config.GRAPHQL_MAX_COST, maxDepth: config.GRAPHQL_MAX_DEPTH, maxTokens: config.GRAPHQL_MAX_TOKENS };
+  const cost = costLimit(costLimits);
   const apollo = new ApolloServer<GraphQLContext>({
     gateway: jitGateway(schema),
     formatError: graphqlErrorFormatter(null),
@@ -100,6 +105,7 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
     // Validating a document costs time in its size before its cost can be known (a thousand
     // aliases: about a second of the event loop), so a document is first refused by its length.
     parseOptions: { maxTokens: costLimits.maxTokens },
+    validationRules: [cost.rule],
     // Parsed documents, kept by their text. Apollo's default bound, 30 MiB as it counts sizes (a
     // document's JSON, a quarter of what its syntax tree takes), is some 120 MB of heap, more than
     // the rest of the service; a soak whose queries carried literal ids kept filling it. Any
@@ -116,9 +122,11 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
       ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginDrainHttpServer({ httpServer: server }),
       selfRegistrationGuard,
-      costLimit(costLimits),
+      cost.plugin,
+      cachedIntrospection(schema),
       graphqlRateLimit(limiter),
       internalErrorRequestId(log),
+      persistedQueryStatus,
     ],
   });
   await apollo.start();
@@ -135,7 +143,7 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
       await next();
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log.info({ requestId, method: koa.method, path: koa.path, status: koa.status, ms: Math.round(ms * 10) / 10 }, 'request');
+      log.info({ requestId, address: clientOf(koa.req).address, method: koa.method, path: koa.path, status: koa.status, ms: Math.round(ms * 10) / 10 }, 'request');
       metrics.request(koa.method, koa._matchedRoute === undefined ? undefined : String(koa._matchedRoute), koa.status, ms / 1000);
     }
   });
@@ -143,8 +151,7 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
   web.use(readBody(config.BODY_LIMIT, new Set(['/documents'])));
   web.use(async (koa, next) => {
     const em = orm.em.fork();
-    const peer = koa.req.socket.remoteAddress ?? '';
-    const forwarded = koa.get('x-forwarded-for') !== '' || koa.get('forwarded') !== '';
+    const client = clientOf(koa.req);
     // The metrics route checks its own bearer token (METRICS_TOKEN), which is no JWT.
     const auth = koa.path === METRICS_PATH ? ANONYMOUS : await authenticator.authenticate(
       em,
@@ -156,8 +163,8 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
       provenKey: auth.provenKey,
       jwtSubject: auth.jwt?.sub ?? null,
       em,
-      local: LOOPBACK.test(peer) && !forwarded,
-      address: peer,
+      local: client.local,
+      address: client.address,
     };
     koa.state.ctx = ctx;
     await next();
@@ -165,11 +172,14 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
   web.use(restRateLimit(limiter, GRAPHQL_PATH));
 
   const router = new AppRouter(services);
-  router.raw(['get'], '/healthz', { summary: 'Liveness: the process answers', produces: 'application/json' }, (koa) => {
-    koa.body = { status: 'ok' };
+  const readiness = Readiness.of(orm);
+  router.raw(['get'], '/healthz', { summary: 'Liveness: the process answers and can recover by itself (503 when not: restart it)', produces: 'application/json' }, (koa) => {
+    const ok = healthy();
+    koa.status = ok ? 200 : 503;
+    koa.body = { status: ok ? 'ok' : 'embedded database cannot start' };
   });
   router.raw(['get'], '/readyz', { summary: 'Readiness: the database answers (503 when not)', produces: 'application/json' }, async (koa) => {
-    const ready = await orm.isConnected();
+    const ready = await readiness.ready();
     koa.status = ready ? 200 : 503;
     koa.body = { status: ready ? 'ok' : 'database unavailable' };
   });
@@ -178,12 +188,14 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
   });
   router.raw(['get', 'post'], GRAPHQL_PATH, { summary: 'GraphQL (schema/schema.graphql); a browser asking for HTML gets GraphiQL', produces: 'application/graphql-response+json' }, withGraphiql(apolloKoa(apollo, async (koa, signal) => graphqlContext(koa.state.ctx, services, signal))));
   graphiqlRoutes(router);
-  for (const module of MODULES) module.routes?.(router, config);
-  livePageRoutes(router);
+  for (const module of MODULES) router.within(module.name, () => module.routes?.(router, config));
+  router.within('live', () => livePageRoutes(router));
   metricsRoutes(router, metrics, config.METRICS_TOKEN);
   openApiRoutes(router);
   web.use(router.koa.routes());
-  web.use(router.koa.allowedMethods({ throw: true }));
+  // The router only sets the status and `Allow`; the error handler answers them as JSON:API errors.
+  web.use(router.koa.allowedMethods());
+  resolveClients(server, config.TRUST_PROXY);
   server.on('request', web.callback());
 
   const wss = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: config.WS_MAX_PAYLOAD });
@@ -196,12 +208,13 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
       maxSubscriptions: config.WS_MAX_TOTAL_SUBSCRIPTIONS,
       maxSubscriptionsPerAddress: config.WS_MAX_SUBSCRIPTIONS_PER_ADDRESS,
     },
+    budget: { perAddress: config.WS_SUBSCRIPTION_BUDGET_PER_ADDRESS, perAccount: config.WS_SUBSCRIPTION_BUDGET_PER_ACCOUNT },
     cost: costLimits,
     keepAliveMs: config.WS_KEEPALIVE * 1000,
     maxBufferedBytes: config.WS_MAX_BUFFERED,
     signedSessionMs: config.JWT_TTL * 1000,
   });
-  metrics.watchLive(() => ({ sockets: wss.clients.size, subscriptions: services.live.listenerCount(), deliveries: ws.figures.deliveries }));
+  metrics.watchLive(() => ({ sockets: wss.clients.size, subscriptions: services.live.listenerCount(), deliveries: ws.figures.deliveries, executions: ws.figures.executions, replayReads: services.feeds.replayReads }));
 
 
   return {
@@ -220,6 +233,7 @@ export async function createApp({ config, orm, master, log }: AppDeps): Promise<
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       await apollo.stop();
       await services.live.close();
+      readiness.close();
     },
   };
 }

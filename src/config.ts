@@ -1,5 +1,6 @@
 import { Networks } from '@stellar/stellar-sdk';
 import { z } from 'zod';
+import { assertTrustRanges, type ProxyTrust } from './core/client-address';
 
 const bool = z
   .enum(['true', 'false', '1', '0'])
@@ -12,6 +13,23 @@ const duration = z
     const n = Number.parseInt(v, 10);
     const unit = v.replace(/^\d+/, '') || 's';
     return n * { s: 1, m: 60, h: 3600, d: 86400 }[unit as 's' | 'm' | 'h' | 'd'];
+  });
+
+/** `off` (or 0), a count of proxy hops, or a comma-separated list of addresses, CIDR ranges and proxy-addr's names. */
+const proxyTrust = z
+  .string()
+  .transform((v, ctx): ProxyTrust => {
+    const given = v.trim();
+    if (given === 'off' || given === '0') return null;
+    if (/^\d+$/.test(given)) return { hops: Number(given) };
+    const ranges = given.split(',').map((r) => r.trim());
+    try {
+      assertTrustRanges(ranges);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: `expected off, a number of hops, or addresses and CIDR ranges separated by commas (${(err as Error).message})` });
+      return z.NEVER;
+    }
+    return { ranges };
   });
 
 const schema = z.object({
@@ -30,6 +48,9 @@ const schema = z.object({
   WS_MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(100),
   WS_MAX_TOTAL_SUBSCRIPTIONS: z.coerce.number().int().min(1).default(100_000),
   WS_MAX_SUBSCRIPTIONS_PER_ADDRESS: z.coerce.number().int().min(1).default(500),
+  WS_SUBSCRIPTION_BUDGET_PER_ADDRESS: z.coerce.number().int().min(1).default(20_000),
+  WS_SUBSCRIPTION_BUDGET_PER_ACCOUNT: z.coerce.number().int().min(1).default(10_000),
+  REPLAY_MAX_BIDS: z.coerce.number().int().min(1).default(500),
   GRAPHQL_MAX_COST: z.coerce.number().int().min(1).default(20_000),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).default(15),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(5000),
@@ -39,8 +60,10 @@ const schema = z.object({
   RATE_LIMIT_ACCOUNTS_WINDOW: duration.refine((v) => v >= 1, 'must be at least 1 second').default(3600),
   RATE_LIMIT_ACCOUNTS_PER_ADDRESS: z.coerce.number().int().min(0).default(20),
   SIGN_IN_FAILURES_PER_ADDRESS: z.coerce.number().int().min(1).default(50),
+  TRUST_PROXY: proxyTrust.default(null),
   REQUEST_TIMEOUT: duration.refine((v) => v >= 1, 'must be at least 1 second').default(120),
   DB_STATEMENT_TIMEOUT: duration.default(30),
+  DB_ANSWER_TIMEOUT: duration.default(5),
   DATA_DIR: z.string().min(1).default('./.data'),
   MASTER_SEED: z
     .string()
@@ -91,6 +114,7 @@ const schema = z.object({
   UNPAID_INVOICE_REMINDER_SECONDS: z.coerce.number().int().min(1).default(43200),
   CLEANUP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(300),
   SECOND_CHANCE_EXPIRY_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  SAVED_SEARCHES_PER_ACCOUNT: z.coerce.number().int().min(1).max(10_000).default(50),
 });
 
 export type Config = z.infer<typeof schema>;

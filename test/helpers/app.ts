@@ -41,9 +41,10 @@ export async function startTestApp(env: Record<string, string> = {}, db?: TestDa
     SIGN_IN_FAILURES_PER_ADDRESS: '10000',
     WS_MAX_CONNECTIONS_PER_ADDRESS: '10000',
     WS_MAX_SUBSCRIPTIONS_PER_ADDRESS: '100000',
+    WS_SUBSCRIPTION_BUDGET_PER_ADDRESS: '100000000',
     ...env,
   });
-  const orm = await openDatabase(database.url, undefined, config.DB_STATEMENT_TIMEOUT * 1000);
+  const orm = await openDatabase(database.url, undefined, config.DB_STATEMENT_TIMEOUT * 1000, config.DB_ANSWER_TIMEOUT * 1000);
   const app = await createApp({ config, orm, master, log: logger });
   const address = await app.listen(0, '127.0.0.1');
   const baseUrl = `http://127.0.0.1:${address.port}`;

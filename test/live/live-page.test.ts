@@ -153,8 +153,9 @@ describe('GET /live/{lot-id}', () => {
     try {
       // The lot links the photo's document; the page shows its bytes through the document's signed storage link.
       await page.locator('#photo').waitFor({ state: 'visible', timeout: 2000 });
-      await page.waitForFunction(() => (document.getElementById('photo') as HTMLImageElement).complete);
-      expect(await page.locator('#photo').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(240);
+      // Read in the page, where the image's own properties are; the file typechecks without the DOM's types.
+      await page.waitForFunction("document.getElementById('photo').complete");
+      expect(await page.locator('#photo').evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(240);
       expect(await page.locator('#photo').getAttribute('src')).toMatch(new RegExp(`^/files/${photo.replace('.', '\\.')}\\?expires=\\d+&signature=`));
       // German groups thousands with a dot and writes the cents after a comma (the space before $ is a no-break one).
       expect((await text(page, '#highest-bid')).replace(/\s/g, ' ')).toBe('10.900,05 $');
@@ -205,7 +206,7 @@ describe('GET /live/{lot-id}', () => {
       try {
         await page.locator('#photo').waitFor({ state: 'visible', timeout: 2000 });
         // Nothing wider than the screen: no sideways scrolling on a phone.
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
         const facts = await page.locator('.facts').boundingBox();
         const list = await page.locator('#bids').boundingBox();
         if (!facts || !list) throw new Error('the facts or the bids are not shown');
