@@ -59,7 +59,7 @@ export async function startJobs({ config, orm, services, log }: JobsDeps): Promi
   const reachability = reachabilityOf(orm);
   // The database out of reach fails every poll of every queue: its reachability logs that once.
   const queueError = (err: Error) => (isUnreachable(err) ? reachability.failed(err) : log.warn({ err: loggable(err) }, 'job queue error'));
-  const db = new QueueDb(orm.config.get('clientUrl') as string, 3, queueError, config.DB_ANSWER_TIMEOUT * 1000);
+  const db = new QueueDb(orm.config.get('clientUrl') as string, 3, queueError, config.DB_ANSWER_TIMEOUT * 1000, JOBS_SCHEMA);
   const boss = new PgBoss({
     db,
     schema: JOBS_SCHEMA,

@@ -17,7 +17,8 @@ const master = Keypair.random();
 
 beforeAll(async () => {
   dataDir = mkdtempSync(path.join(tmpdir(), 'embedded-restart-'));
-  service = launch(process.execPath, ['dist/main.js'], dataDir, await freePort(), { MASTER_SEED: master.secret() });
+  // The job queue on, as by default: its own pool meets the outage too.
+  service = launch(process.execPath, ['dist/main.js'], dataDir, await freePort(), { MASTER_SEED: master.secret(), JOBS: 'on' });
   await untilServing(service);
 }, 120_000);
 
