@@ -81,7 +81,7 @@ export async function startEmbeddedPostgres({ dir, port = 0, log, onExit }: Embe
     await ended;
   };
   try {
-    await ready(keeper, url, logPath);
+    await ready(keeper, url, logPath, dataDir);
   } catch (err) {
     await stop();
     throw err;
@@ -172,7 +172,19 @@ function exitReason(code: number | null): string {
   return signal ? `killed by ${signal}` : `exit code ${code}`;
 }
 
-async function ready(keeper: ChildProcess, url: string, logPath: string): Promise<void> {
+/** SQLSTATEs of a refused password or role: never our own server's answer, which knows both. */
+const NOT_OURS = new Set(['28P01', '28000']);
+
+/** A server on the chosen port that is not ours: its port was taken (EMBEDDED_DB_PORT) before ours could bind. */
+const portTaken = (url: string, whose: string) =>
+  new EmbeddedPostgresError(`port ${new URL(url).port} is served by another PostgreSQL (${whose}): set EMBEDDED_DB_PORT to a free port, or leave it unset to take any free one`);
+
+/**
+ * Waits until the server answers, and checks that the server answering is this one: a port that
+ * another PostgreSQL holds makes ours exit, while the other one, if it trusts local connections,
+ * would answer in its place and take the service's schema.
+ */
+async function ready(keeper: ChildProcess, url: string, logPath: string, dataDir: string): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     if (keeper.exitCode !== null || keeper.signalCode !== null) {
@@ -182,9 +194,12 @@ async function ready(keeper: ChildProcess, url: string, logPath: string): Promis
     client.on('error', () => undefined);
     try {
       await client.connect();
-      await client.query('select 1');
+      const served = (await client.query<{ data_directory: string }>('show data_directory')).rows[0].data_directory;
+      if (path.resolve(served) !== dataDir) throw portTaken(url, `its data directory is ${served}`);
       return;
-    } catch {
+    } catch (err) {
+      if (err instanceof EmbeddedPostgresError) throw err;
+      if (NOT_OURS.has((err as { code?: string }).code ?? '')) throw portTaken(url, 'it refused our password');
       if (Date.now() > deadline) throw new EmbeddedPostgresError(`the embedded PostgreSQL did not accept connections within ${READY_TIMEOUT_MS / 1000} s:\n${tail(logPath)}`);
     } finally {
       await client.end().catch(() => undefined);

@@ -60,6 +60,9 @@ export function detailsSchema(reference: ReferenceService) {
 }
 export type LotDetails = z.infer<ReturnType<typeof detailsSchema>>;
 
+/** The longest a lot may last, and the furthest ahead it may start: a year, in seconds. */
+const MAX_AHEAD_S = 365 * 86400;
+
 /** A lot to create, with the step and price rules of INTERFACE.md §4.5 and PROTOCOL.md §6. */
 export function createLotInput(reference: ReferenceService) {
   return z
@@ -76,8 +79,15 @@ export function createLotInput(reference: ReferenceService) {
       b2cVehiclePrice: price.optional(),
       b2cTotalPrice: price.optional(),
       reservePrice: price.optional(),
-      startTime: z.number().int().positive().optional(),
-      duration: z.number().int().positive().max(365 * 86400).optional(),
+      // A lot is scheduled at most a year ahead, as it lasts at most a year: a later time (or
+      // milliseconds sent as seconds) is a mistake, and past year 9999 no database can hold it.
+      startTime: z
+        .number()
+        .int()
+        .positive()
+        .refine((v) => v <= Date.now() / 1000 + MAX_AHEAD_S, 'must be at most a year ahead (epoch seconds)')
+        .optional(),
+      duration: z.number().int().positive().max(MAX_AHEAD_S).optional(),
     })
     .superRefine((v, ctx) => {
       const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
