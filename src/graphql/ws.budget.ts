@@ -6,6 +6,11 @@ export interface BudgetLimits {
   perAccount: number;
 }
 
+/** The budgets, and GRAPHQL_MAX_COST as the most one subscription may cost. */
+export interface ChargeLimits extends BudgetLimits {
+  perOperation: number;
+}
+
 /** What one running subscription holds of the budgets. */
 interface Charge {
   cost: number;
@@ -30,7 +35,7 @@ export class WsBudget {
   private readonly byAddress = new Map<string, number>();
   private readonly byAccount = new Map<string, number>();
 
-  constructor(private readonly limits: BudgetLimits) {}
+  constructor(private readonly limits: ChargeLimits) {}
 
   /** Charges the subscription's cost, or answers why it is refused (and charges nothing). */
   charge(socket: WebSocket, message: object, cost: number, address: string, accountId: string | null): DomainError | null {
@@ -42,6 +47,9 @@ export class WsBudget {
     if (accountId !== null && byAccount > this.limits.perAccount) {
       return invalid('subscription_budget_exceeded', `the subscriptions of one account may cost ${this.limits.perAccount} at once; this one costs ${cost}, and ${byAccount - cost} are taken`);
     }
+    // After the budgets: one the subscription alone is over names the limit the client meets on
+    // the socket, and what it holds there already.
+    if (cost > this.limits.perOperation) return invalid('query_too_costly', `the query costs ${cost}, more than the limit of ${this.limits.perOperation}`);
     // A socket already closed would never give it back.
     if (socket.readyState !== socket.OPEN) return null;
     let charges = this.bySocket.get(socket);

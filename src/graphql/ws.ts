@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { getOperationAST, GraphQLError, parse, validate, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { getOperationAST, GraphQLError, parse, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import type { Context, SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocket, WebSocketServer } from 'ws';
 import type { Authenticator } from '../auth/authenticate';
@@ -24,6 +25,8 @@ interface Extra extends Record<PropertyKey, unknown> {
   request: IncomingMessage;
   socket: WebSocket;
   caller?: Caller | null;
+  /** Per operation id, the last subscribe message under it whose operation is still being set up. */
+  settingUp?: Map<string, object>;
 }
 
 export interface WsOptions {
@@ -96,10 +99,63 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
     (context) => JSON.stringify((context as GraphQLContext).ctx.caller),
   );
   const admission = new WsAdmission(options.admission);
-  const budget = new WsBudget(options.budget);
+  const budget = new WsBudget({ ...options.budget, perOperation: options.cost.maxCost });
   // Registered before graphql-ws's own listener: a refused socket is closed before it is served.
   wss.on('connection', (socket, request) => admission.connect(socket, request));
   const stopped = services.live.onAccountStopped(({ accountId }) => sessions.closeAccount(accountId));
+
+  /** Admits a subscribe message and charges its cost, or answers why not. */
+  const admit = (connection: Context<Record<string, unknown> | undefined, Extra>, payload: SubscribePayload): ExecutionArgs | GraphQLError[] => {
+    // The operation being subscribed is already counted.
+    if (Object.keys(connection.subscriptions).length > options.maxSubscriptions) {
+      const err = invalid('too_many_subscriptions', `a socket runs at most ${options.maxSubscriptions} operations at once`);
+      return [new GraphQLError(err.message, { originalError: err })];
+    }
+    const refusal = admission.subscriptionRefusal(connection.extra.socket, connection.extra.request);
+    if (refusal) return [new GraphQLError(refusal.message, { originalError: refusal })];
+    let document = documents.get(payload.query);
+    const known = document !== undefined;
+    if (!document) {
+      try {
+        document = parse(payload.query, { maxTokens: options.cost.maxTokens });
+      } catch (err) {
+        return [tagged(err as GraphQLError, 'GRAPHQL_PARSE_FAILED')];
+      }
+    }
+    // Measured before validation, as over HTTP (cost.ts): graphql-js's rules take time
+    // superlinear in the fragments a document spreads. The cost is held to the budgets and to
+    // GRAPHQL_MAX_COST when charged.
+    let cost: number;
+    try {
+      cost = checkCost(schema, document, payload.variables ?? undefined, payload.operationName, { ...options.cost, maxCost: Number.POSITIVE_INFINITY });
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      return [new GraphQLError(err.message, { originalError: err })];
+    }
+    if (!known) {
+      const errors = validate(schema, document);
+      if (errors.length) return errors.map((e) => tagged(e, 'GRAPHQL_VALIDATION_FAILED'));
+      if (payload.query.length <= LONGEST_KEPT) {
+        if (documents.size >= DOCUMENTS_KEPT) documents.delete(documents.keys().next().value as string);
+        documents.set(payload.query, document);
+      }
+    }
+    // PROTOCOL.md §8: queries and mutations go over HTTP, where each one is authenticated
+    // (and each write signed once); the socket, authenticated once at connect, only subscribes.
+    if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
+      const err = invalid('subscriptions_only', 'a WebSocket runs subscriptions only; send queries and mutations to POST /graphql');
+      return [new GraphQLError(err.message, { originalError: err })];
+    }
+    const overBudget = budget.charge(connection.extra.socket, payload, cost, addressGroup(clientOf(connection.extra.request).address), connection.extra.caller?.accountId ?? null);
+    if (overBudget) return [new GraphQLError(overBudget.message, { originalError: overBudget })];
+    return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
+  };
+  /** Ends the setting up of an operation; false if a later subscribe message under its id came meanwhile. */
+  const setUp = (extra: Extra, id: string, payload: object): boolean => {
+    const latest = extra.settingUp?.get(id) === payload;
+    if (latest) extra.settingUp?.delete(id);
+    return latest;
+  };
 
   const server = useServer<Record<string, unknown> | undefined, Extra>(
     {
@@ -131,49 +187,22 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
           return false;
         }
       },
-      onSubscribe: (connection, _id, payload) => {
-        // The operation being subscribed is already counted.
-        if (Object.keys(connection.subscriptions).length > options.maxSubscriptions) {
-          const err = invalid('too_many_subscriptions', `a socket runs at most ${options.maxSubscriptions} operations at once`);
-          return [new GraphQLError(err.message, { originalError: err })];
-        }
-        const refusal = admission.subscriptionRefusal(connection.extra.socket, connection.extra.request);
-        if (refusal) return [new GraphQLError(refusal.message, { originalError: refusal })];
-        let document = documents.get(payload.query);
-        const known = document !== undefined;
-        if (!document) {
-          try {
-            document = parse(payload.query, { maxTokens: options.cost.maxTokens });
-          } catch (err) {
-            return [tagged(err as GraphQLError, 'GRAPHQL_PARSE_FAILED')];
-          }
-        }
-        // Measured before validation, as over HTTP (cost.ts): graphql-js's rules take time
-        // superlinear in the fragments a document spreads.
-        let cost: number;
-        try {
-          cost = checkCost(schema, document, payload.variables ?? undefined, payload.operationName, options.cost);
-        } catch (err) {
-          if (!(err instanceof DomainError)) throw err;
-          return [new GraphQLError(err.message, { originalError: err })];
-        }
-        if (!known) {
-          const errors = validate(schema, document);
-          if (errors.length) return errors.map((e) => tagged(e, 'GRAPHQL_VALIDATION_FAILED'));
-          if (payload.query.length <= LONGEST_KEPT) {
-            if (documents.size >= DOCUMENTS_KEPT) documents.delete(documents.keys().next().value as string);
-            documents.set(payload.query, document);
-          }
-        }
-        // PROTOCOL.md §8: queries and mutations go over HTTP, where each one is authenticated
-        // (and each write signed once); the socket, authenticated once at connect, only subscribes.
-        if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
-          const err = invalid('subscriptions_only', 'a WebSocket runs subscriptions only; send queries and mutations to POST /graphql');
-          return [new GraphQLError(err.message, { originalError: err })];
-        }
-        const overBudget = budget.charge(connection.extra.socket, payload, cost, addressGroup(clientOf(connection.extra.request).address), connection.extra.caller?.accountId ?? null);
-        if (overBudget) return [new GraphQLError(overBudget.message, { originalError: overBudget })];
-        return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
+      onSubscribe: (connection, id, payload) => {
+        (connection.extra.settingUp ??= new Map()).set(id, payload);
+        const admitted = admit(connection, payload);
+        if (Array.isArray(admitted)) setUp(connection.extra, id, payload);
+        return admitted;
+      },
+      onOperation: (connection, id, payload, _args, result) => {
+        if (setUp(connection.extra, id, payload)) return undefined;
+        // The client completed this operation while it was being set up and reused its id:
+        // graphql-ws would store this stream under the id the later operation holds, over it or
+        // under it, and one of the two would run referenced by nothing, past `complete` and close.
+        // It ends here instead, and its handler is left waiting forever (and collected), because
+        // every way on from here deletes the later operation's entry under the id.
+        if (Symbol.asyncIterator in result) void result[Symbol.asyncIterator]().return?.();
+        budget.release(connection.extra.socket, payload);
+        return new Promise<void>(() => undefined);
       },
       onComplete: (connection, _id, payload) => budget.release(connection.extra.socket, payload),
       subscribe: fanout.subscribe,

@@ -90,6 +90,25 @@ describe('the live cost budget of an address and of an account', () => {
     expect(await outcome(a, '4', lotId)).toBe('subscription_budget_exceeded');
   });
 
+  it('gives the cost back of a subscription completed while being set up whose id is reused at once', async () => {
+    const a = await open('127.0.0.18');
+    // The first is still looking its lot up when its complete and the second subscribe arrive.
+    a.subscribe('reused', BIDS, { lotId });
+    a.complete('reused');
+    a.subscribe('reused', BIDS, { lotId });
+    await until(
+      () => {
+        world.t.app.services.live.publishBid(probeBid(lotId));
+        return a.nexts('reused').length > 0;
+      },
+      5000,
+      () => 'the reused id to run',
+    );
+    a.complete('reused');
+    await settle();
+    expect([await outcome(a, '1', lotId), await outcome(a, '2', lotId), await outcome(a, '3', lotId)]).toEqual(['live', 'live', 'live']);
+  });
+
   it("counts an account's subscriptions from every address against its budget", async () => {
     const [bidder, rival] = world.accounts;
     const first = await open('127.0.0.15', bidder.id);
