@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { invalid } from './errors';
 
 /** One keyset page of a listing, with the cursors of the pages beside it. */
 export interface KeysetPage<T> {
@@ -9,6 +10,17 @@ export interface KeysetPage<T> {
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 15;
+
+/**
+ * The size argument of a list without pages (`last`, `limit`): an integer from 1 to
+ * MAX_PAGE_SIZE, else `invalid_page` naming it. The list answers at most that many rows, which is
+ * what the GraphQL cost counts for it.
+ */
+export function listBound(size: number | undefined, field: string): number {
+  if (size === undefined) return MAX_PAGE_SIZE;
+  if (!Number.isInteger(size) || size < 1 || size > MAX_PAGE_SIZE) throw invalid('invalid_page', `${field} must be an integer from 1 to ${MAX_PAGE_SIZE}`, { field });
+  return size;
+}
 
 /** One keyset page as a listing's input asks for it: after a cursor (or from the start), at most `limit` rows. */
 export const cursorPageInput = z

@@ -25,7 +25,7 @@ describe('the GraphQL cost limit (GRAPHQL_MAX_COST)', () => {
     expect(res?.status).toBe(400);
     expect(res?.body.data).toBeUndefined();
     expect(res?.body.errors).toEqual([expect.objectContaining({ extensions: { code: 'query_too_costly', status: 400 } })]);
-    expect(res?.body.errors[0].message).toBe(`the query costs 750050, more than the limit of ${t.config.GRAPHQL_MAX_COST}`);
+    expect(res?.body.errors[0].message).toBe(`the query costs 2550050, more than the limit of ${t.config.GRAPHQL_MAX_COST}`);
     expect(statements).toBe(0);
   });
 
@@ -40,8 +40,8 @@ describe('the GraphQL cost limit (GRAPHQL_MAX_COST)', () => {
     expect(statements).toBe(0);
   });
 
-  it('takes one alias of the same page (cost 15001) and answers it', async () => {
-    const res = await t.client.graphql(`{ ${aliases(1)} }`);
+  it('takes one alias of the same page at 39 lots (cost 19891, each relation counted at its bound of 100) and answers it', async () => {
+    const res = await t.client.graphql(`{ ${aliases(1, ONE.replace('first: 100', 'first: 39'))} }`);
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.a0.nodes).toEqual([]);
@@ -63,8 +63,8 @@ describe('the GraphQL cost limit (GRAPHQL_MAX_COST)', () => {
       fragment Lot on Lot { bids { amount } participants { id } deposits { id } callbacks { id } stars { createdAt } }`;
     const res = await t.client.graphql(query);
     expect(res.status).toBe(400);
-    // Two aliases of the attack's page (2 × 15001: a lot's bids count at their bound of 100) and two pages of five relations (2 × 14601).
-    expect(res.body.errors[0].message).toMatch(/^the query costs 59204, /);
+    // Two aliases of the attack's page (2 × 51001: a lot's bids, participants, deposits, callbacks and stars count at their bound of 100) and two pages of five relations (2 × 50601).
+    expect(res.body.errors[0].message).toMatch(/^the query costs 203204, /);
   });
 
   it('refuses a subscription over the limit on a WebSocket, and runs one under it', async () => {
@@ -77,7 +77,7 @@ describe('the GraphQL cost limit (GRAPHQL_MAX_COST)', () => {
       });
     try {
       const refused = await first('subscription { lotUpdated(lotId: "1") { bids { amount } participants { id } stars { createdAt } } }');
-      expect(refused).toEqual([expect.objectContaining({ message: 'the query costs 124, more than the limit of 30', extensions: { code: 'query_too_costly', status: 400 } })]);
+      expect(refused).toEqual([expect.objectContaining({ message: 'the query costs 304, more than the limit of 30', extensions: { code: 'query_too_costly', status: 400 } })]);
       expect(await first('subscription { lotUpdated(lotId: "1") { id bids(last: 5) { amount } } }')).not.toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'query_too_costly' }) })]);
     } finally {
       await client.dispose();

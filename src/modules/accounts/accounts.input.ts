@@ -82,4 +82,6 @@ export interface ContactsInput {
   platformId: string;
   region?: string | null;
   lotId?: string | null;
+  /** The first `limit` contacts by name (1 to 100); none given: all of them, as REST lists them. */
+  limit?: number;
 }

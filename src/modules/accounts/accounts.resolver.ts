@@ -1,4 +1,5 @@
 import { Arg, Ctx, Extensions, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { MAX_PAGE_SIZE } from '../../core/page';
 import { withoutNulls } from '../../core/validate';
 import type { GraphQLContext } from '../../graphql/context';
 import { SELF_REGISTRATION } from '../../graphql/guards';
@@ -37,13 +38,18 @@ export class AccountsResolver {
     @Ctx() { ctx, services }: GraphQLContext,
     @Arg('region', () => String, { nullable: true }) region?: string | null,
     @Arg('lotId', () => ID, { nullable: true }) lotId?: string | null,
+    @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE, description: '1 to 100; 100 by default' }) limit?: number,
   ): Promise<AccountGql[]> {
-    return (await services.accounts.brokers(ctx, { platformId, region, lotId })).map((a) => accountGql(a, 'contact'));
+    return (await services.accounts.brokers(ctx, { platformId, region, lotId, limit })).map((a) => accountGql(a, 'contact'));
   }
 
-  @Query(() => [AccountGql], { description: 'Admin contacts of a platform' })
-  async admins(@Arg('platformId', () => String) platformId: string, @Ctx() { ctx, services }: GraphQLContext): Promise<AccountGql[]> {
-    return (await services.accounts.admins(ctx, { platformId })).map((a) => accountGql(a, 'contact'));
+  @Query(() => [AccountGql], { description: 'Admin contacts of a platform, the first `limit` by name' })
+  async admins(
+    @Arg('platformId', () => String) platformId: string,
+    @Ctx() { ctx, services }: GraphQLContext,
+    @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE, description: '1 to 100; 100 by default' }) limit?: number,
+  ): Promise<AccountGql[]> {
+    return (await services.accounts.admins(ctx, { platformId, limit })).map((a) => accountGql(a, 'contact'));
   }
 
   @Extensions(SELF_REGISTRATION)

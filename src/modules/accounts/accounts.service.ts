@@ -2,6 +2,8 @@ import { QueryOrder } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { conflict, forbidden, invalid, notFound, unauthenticated } from '../../core/errors';
+import { listBound } from '../../core/page';
+
 import { hashPassword } from '../../core/passwords';
 import { isStaffOf, registersItself, requireCaller, seesFullAccount, staffPlatforms } from '../../core/policies';
 import { uniquely } from '../../core/unique';
@@ -23,6 +25,9 @@ import {
   type ListAccountsInput,
   type UpdateAccountInput,
 } from './accounts.input';
+
+/** A directory's size as asked (GraphQL bounds it); REST asks for no bound and lists it whole, as the contract does. */
+const boundOf = (limit: number | undefined) => (limit === undefined ? undefined : listBound(limit, 'limit'));
 
 const TYPE_OF = { user: AccountType.User, admin: AccountType.Admin, broker: AccountType.Broker } as const;
 
@@ -178,6 +183,7 @@ export class AccountsService {
    */
   async brokers(ctx: RequestContext, filter: ContactsInput): Promise<Account[]> {
     const platformId = this.directoryPlatform(filter.platformId);
+    const limit = boundOf(filter.limit);
     const region = filter.region?.trim();
     if (filter.region !== undefined && filter.region !== null && (!region || region.length > 30)) {
       throw invalid('invalid_parameter', 'region must be 1 to 30 characters', { field: 'region' });
@@ -192,14 +198,14 @@ export class AccountsService {
       region
         ? { platformId, accountType: { $in: [AccountType.Broker, AccountType.Admin] }, region: { $ilike: likeLiteral(region) } }
         : { platformId, accountType: AccountType.Broker },
-      { orderBy: BY_NAME },
+      { orderBy: BY_NAME, limit },
     );
   }
 
   /** GET /admins (public): the admins hosted by the platform. */
-  async admins(ctx: RequestContext, filter: Pick<ContactsInput, 'platformId'>): Promise<Account[]> {
+  async admins(ctx: RequestContext, filter: Pick<ContactsInput, 'platformId' | 'limit'>): Promise<Account[]> {
     const platformId = this.directoryPlatform(filter.platformId);
-    return ctx.em.find(Account, { platformId, accountType: AccountType.Admin }, { orderBy: BY_NAME });
+    return ctx.em.find(Account, { platformId, accountType: AccountType.Admin }, { orderBy: BY_NAME, limit: boundOf(filter.limit) });
   }
 
   private directoryPlatform(platformId: string): string {

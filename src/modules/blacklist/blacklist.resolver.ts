@@ -1,12 +1,13 @@
-import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
 import { BlacklistEntryGql } from './blacklist.types';
 
 @Resolver()
 export class BlacklistResolver {
-  @Query(() => [BlacklistEntryGql], { description: "The blacklisted accounts of the caller's platforms (staff only)" })
-  blacklist(@Ctx() { ctx, services }: GraphQLContext): Promise<BlacklistEntryGql[]> {
-    return services.blacklist.list(ctx);
+  @Query(() => [BlacklistEntryGql], { description: "The newest `last` blacklisted accounts of the caller's platforms (by default and at most 100), oldest first; staff only" })
+  blacklist(@Arg('last', () => Int, { defaultValue: MAX_PAGE_SIZE }) last: number, @Ctx() { ctx, services }: GraphQLContext): Promise<BlacklistEntryGql[]> {
+    return services.blacklist.list(ctx, last);
   }
 
   @Mutation(() => BlacklistEntryGql, { description: 'Stops or pauses an account; staff of its platform only' })

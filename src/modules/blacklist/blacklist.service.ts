@@ -1,5 +1,6 @@
 import type { Caller, RequestContext } from '../../core/context';
 import { forbidden, invalid, notFound } from '../../core/errors';
+import { listBound } from '../../core/page';
 import { isStaffOf, requireCaller, staffPlatforms } from '../../core/policies';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { Account, AccountType, BlacklistEntry, type BlacklistState } from '../accounts/accounts.entity';
@@ -23,15 +24,20 @@ export class BlacklistService {
   constructor(private readonly live?: LivePublisher) {}
 
   /** GET /blacklist: the blacklisted accounts of the platforms whose staff the caller is. */
-  async list(ctx: RequestContext): Promise<BlacklistItem[]> {
+  async list(ctx: RequestContext, last?: number): Promise<BlacklistItem[]> {
     const platforms = this.staffOnly(requireCaller(ctx));
+    // The newest `last` (GraphQL bounds it), answered oldest first; REST asks for no bound and
+    // lists them all, as the contract does (LIMIT NULL is no limit).
+    const bound = last === undefined ? null : listBound(last, 'last');
     const entries = await ctx.em
       .getConnection()
       .execute<{ account_id: string; state: BlacklistState }[]>(
-        `select b.account_id, b.state from blacklist b join accounts a on a.id = b.account_id
-          where a.platform_id in (${platforms.map(() => '?').join(', ')})
-          order by b.created_at, b.account_id`,
-        platforms,
+        `select account_id, state from (
+            select b.account_id, b.state, b.created_at from blacklist b join accounts a on a.id = b.account_id
+            where a.platform_id in (${platforms.map(() => '?').join(', ')})
+            order by b.created_at desc, b.account_id desc limit ?
+          ) newest order by created_at, account_id`,
+        [...platforms, bound],
         'all',
         ctx.em.getTransactionContext(),
       );

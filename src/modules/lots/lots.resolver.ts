@@ -24,6 +24,8 @@ class CreateLotResultGql {
  * for the history gets it whole up to that bound, and the cost counts what may really come back.
  */
 const BIDS_SHOWN = 100;
+/** Participants, deposits, callbacks and stars a lot shows when `last` is not given, for the same reason. */
+const ROWS_SHOWN = 100;
 
 @Resolver(() => LotGql)
 export class LotsResolver {
@@ -84,24 +86,40 @@ export class LotsResolver {
     return shownAccount(context, lot.publisherId);
   }
 
-  @FieldResolver(() => [ParticipantGql])
-  async participants(@Root() lot: Source<LotGql>, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<ParticipantGql[]> {
-    return services.lots.visibleRows(ctx, lot, await loaders.participants.load(lot.id)).map(participantGql);
+  @FieldResolver(() => [ParticipantGql], { description: 'The newest `last` participants the caller may see (by default and at most 100), oldest first' })
+  async participants(
+    @Root() lot: Source<LotGql>,
+    @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
+    @Ctx() { ctx, services, loaders }: GraphQLContext,
+  ): Promise<ParticipantGql[]> {
+    return services.lots.recentVisibleRows(ctx, lot, await loaders.participants.load(lot.id), last).map(participantGql);
   }
 
-  @FieldResolver(() => [DepositGql])
-  async deposits(@Root() lot: Source<LotGql>, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<DepositGql[]> {
-    return services.lots.visibleRows(ctx, lot, await loaders.deposits.load(lot.id)).map(depositGql);
+  @FieldResolver(() => [DepositGql], { description: 'The newest `last` deposits the caller may see (by default and at most 100), oldest first' })
+  async deposits(
+    @Root() lot: Source<LotGql>,
+    @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
+    @Ctx() { ctx, services, loaders }: GraphQLContext,
+  ): Promise<DepositGql[]> {
+    return services.lots.recentVisibleRows(ctx, lot, await loaders.deposits.load(lot.id), last).map(depositGql);
   }
 
-  @FieldResolver(() => [LotCallbackGql])
-  async callbacks(@Root() lot: Source<LotGql>, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<LotCallbackGql[]> {
-    return services.lots.visibleRows(ctx, lot, await loaders.callbacks.load(lot.id));
+  @FieldResolver(() => [LotCallbackGql], { description: 'The newest `last` callback requests the caller may see (by default and at most 100), oldest first' })
+  async callbacks(
+    @Root() lot: Source<LotGql>,
+    @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
+    @Ctx() { ctx, services, loaders }: GraphQLContext,
+  ): Promise<LotCallbackGql[]> {
+    return services.lots.recentVisibleRows(ctx, lot, await loaders.callbacks.load(lot.id), last);
   }
 
-  @FieldResolver(() => [LotStarGql])
-  async stars(@Root() lot: Source<LotGql>, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<LotStarGql[]> {
-    return services.lots.visibleRows(ctx, lot, await loaders.stars.load(lot.id));
+  @FieldResolver(() => [LotStarGql], { description: 'The newest `last` stars the caller may see (by default and at most 100), oldest first' })
+  async stars(
+    @Root() lot: Source<LotGql>,
+    @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
+    @Ctx() { ctx, services, loaders }: GraphQLContext,
+  ): Promise<LotStarGql[]> {
+    return services.lots.recentVisibleRows(ctx, lot, await loaders.stars.load(lot.id), last);
   }
 
   @FieldResolver(() => [BidGql], { description: 'The newest `last` bids of the history (by default and at most 100), oldest first' })

@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type Decimal from 'decimal.js';
 import type { RequestContext } from '../../core/context';
 import { forbidden, invalid } from '../../core/errors';
-import { MAX_PAGE_SIZE } from '../../core/page';
+import { listBound } from '../../core/page';
 import type { LivePublisher } from '../../live/live.port';
 import { managesLot, requireActive, requireCaller, seesLotRow, seesReservePrice, seesWinnerDetails, staffPlatforms } from '../../core/policies';
 import { inTransaction } from '../../core/transaction';
@@ -135,6 +135,15 @@ export class LotsService {
     return rows.filter((r) => seesLotRow(ctx.caller, lot, r.accountId));
   }
 
+  /**
+   * The newest `last` of the private rows the caller may see, oldest first as `rows` are: a lot
+   * starred or joined by thousands would otherwise answer every row.
+   */
+  recentVisibleRows<T extends { accountId: string }>(ctx: RequestContext, lot: LotOwners, rows: readonly T[], last: number): T[] {
+    const bound = listBound(last, 'last');
+    return this.visibleRows(ctx, lot, rows).slice(-bound);
+  }
+
   /** A lot's bids, each naming its bidder only to those who may know it. */
   seenBids<B extends BidRow>(ctx: RequestContext, lot: LotOwners, bids: readonly B[]): SeenBid<B>[] {
     return seenBids(ctx.caller, lot, bids);
@@ -146,8 +155,7 @@ export class LotsService {
    * page of it, which is what its cost counts.
    */
   recentBids<B extends BidRow>(ctx: RequestContext, lot: LotOwners, bids: readonly B[], last: number): SeenBid<B>[] {
-    if (!Number.isInteger(last) || last < 1 || last > MAX_PAGE_SIZE) throw invalid('invalid_page', `last must be an integer from 1 to ${MAX_PAGE_SIZE}`, { field: 'last' });
-    return seenBids(ctx.caller, lot, bids.slice(-last));
+    return seenBids(ctx.caller, lot, bids.slice(-listBound(last, 'last')));
   }
 
   /** Whether the caller sees the amount of a lot's reserve price (everyone sees `reserve_met`). */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const starInput = z.object({ accountId: z.string(), lotId: z.unknown() });
 export type StarInput = z.input<typeof starInput>;
 
-export const watchlistInput = z.object({ accountId: z.string() });
+export const watchlistInput = z.object({ accountId: z.string(), limit: z.number().optional() });
 export type WatchlistInput = z.input<typeof watchlistInput>;
 
 /** The caller's callback request about a lot. */

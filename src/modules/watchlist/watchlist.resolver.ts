@@ -1,12 +1,17 @@
-import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
 import { CallbackGql, callbackGql, WatchlistEntryGql, watchlistEntryGql } from './watchlist.types';
 
 @Resolver()
 export class WatchlistResolver {
-  @Query(() => [WatchlistEntryGql], { description: "An account's watchlist, newest first; the account itself or staff of its platform" })
-  async watchlist(@Arg('accountId', () => String) accountId: string, @Ctx() { ctx, services }: GraphQLContext): Promise<WatchlistEntryGql[]> {
-    return (await services.watchlist.list(ctx, { accountId })).map(watchlistEntryGql);
+  @Query(() => [WatchlistEntryGql], { description: "An account's watchlist, the newest `limit` first; the account itself or staff of its platform" })
+  async watchlist(
+    @Arg('accountId', () => String) accountId: string,
+    @Ctx() { ctx, services }: GraphQLContext,
+    @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE, description: '1 to 100; 100 by default' }) limit?: number,
+  ): Promise<WatchlistEntryGql[]> {
+    return (await services.watchlist.list(ctx, { accountId, limit })).map(watchlistEntryGql);
   }
 
   @Mutation(() => WatchlistEntryGql, { description: 'POST /accounts/{id}/stars: adds a lot to the watchlist' })

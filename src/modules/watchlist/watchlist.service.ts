@@ -13,6 +13,7 @@ import { callbackInput, callbackRequestInput, starInput, watchlistInput, type Ca
 import { NotificationType } from '../notifications/notifications.entity';
 import { staffOf } from '../notifications/notifications.recipients';
 import type { NotificationsService } from '../notifications/notifications.service';
+import { listBound } from '../../core/page';
 import { inTransaction } from '../../core/transaction';
 
 /**
@@ -62,9 +63,10 @@ export class WatchlistService {
   /** The account's watchlist, newest first (GraphQL `watchlist`; REST lists it as GET /lots?filter[stars_of]). */
   async list(ctx: RequestContext, input: Untrusted<WatchlistInput>): Promise<Star[]> {
     const caller = requireCaller(ctx);
-    const { accountId } = validateInput(watchlistInput, input);
+    const { accountId, limit } = validateInput(watchlistInput, input);
+    const bound = listBound(limit, 'limit');
     const account = await this.managedAccount(ctx.em, caller, accountId);
-    return ctx.em.find(Star, { accountId: account.id }, { orderBy: { createdAt: 'desc', lotId: 'desc' } });
+    return ctx.em.find(Star, { accountId: account.id }, { orderBy: { createdAt: 'desc', lotId: 'desc' }, limit: bound });
   }
 
   /** POST /lots/{id}/callbacks: the caller asks to be called back about the lot. */
