@@ -16,8 +16,9 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { freshDatabase } from './db.mjs';
+import { sampleRoot } from './root-probe.mjs';
 import { goal } from './goals.mjs';
-import { memoryOf, signer, startService } from './service.mjs';
+import { signer, startService } from './service.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
@@ -84,30 +85,7 @@ function call(port, method, path, body, headers = {}) {
   });
 }
 
-const p = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : NaN;
-};
-
-/** GET / every 20 ms and RSS every 100 ms until `done` resolves, and for at least `minMs`. */
-async function sample(port, pid, done, minMs) {
-  const latencies = [];
-  let failed = 0;
-  let finished = false;
-  done.then(() => (finished = true));
-  let rssKb = memoryOf(pid).rss;
-  const memory = setInterval(() => (rssKb = Math.max(rssKb, memoryOf(pid).rss)), 100);
-  const started = performance.now();
-  while (!finished || performance.now() - started < minMs) {
-    const r = await call(port, 'GET', '/');
-    if (r.status === 200) latencies.push(r.ms);
-    else failed++;
-    await sleep(20);
-  }
-  clearInterval(memory);
-  rssKb = Math.max(rssKb, memoryOf(pid).rss);
-  return { checks: latencies.length + failed, failed, p50: +p(latencies, 0.5).toFixed(1), p99: +p(latencies, 0.99).toFixed(1), max: +Math.max(...latencies).toFixed(1), rssPeakMb: Math.round(rssKb / 1024) };
-}
+const sample = (port, pid, done, minMs) => sampleRoot(call, port, pid, done, minMs);
 
 /** `count` subscriptions over sockets of PER_SOCKET; tallies per subscription what arrives, without parsing large frames. */
 async function subscribeMany(port, count, query, variables) {

@@ -11,11 +11,11 @@
 import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { freshDatabase } from './db.mjs';
+import { percentile, sampleRoot } from './root-probe.mjs';
 import { goal } from './goals.mjs';
-import { memoryOf, startService } from './service.mjs';
+import { startService } from './service.mjs';
 
 const GOAL_P99_MS = 100;
 const GOAL_RSS_MB = 1024;
@@ -62,30 +62,7 @@ function call(port, method, path, body) {
   });
 }
 
-const p = (values, q) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : NaN;
-};
-
-/** GET / every 20 ms and RSS every 100 ms until `done` resolves, and for at least `minMs`. */
-async function sample(port, pid, done, minMs) {
-  const latencies = [];
-  let failed = 0;
-  let finished = false;
-  done.then(() => (finished = true));
-  let rssKb = memoryOf(pid).rss;
-  const memory = setInterval(() => (rssKb = Math.max(rssKb, memoryOf(pid).rss)), 100);
-  const started = performance.now();
-  while (!finished || performance.now() - started < minMs) {
-    const r = await call(port, 'GET', '/');
-    if (r.status === 200) latencies.push(r.ms);
-    else failed++;
-    await sleep(20);
-  }
-  clearInterval(memory);
-  rssKb = Math.max(rssKb, memoryOf(pid).rss);
-  return { checks: latencies.length + failed, failed, p50: +p(latencies, 0.5).toFixed(1), p99: +p(latencies, 0.99).toFixed(1), max: +Math.max(...latencies).toFixed(1), rssPeakMb: Math.round(rssKb / 1024) };
-}
+const sample = (port, pid, done, minMs) => sampleRoot(call, port, pid, done, minMs);
 
 async function attack(service, name, query) {
   const body = JSON.stringify({ query });
@@ -107,7 +84,7 @@ async function slowestDocument(service) {
     const body = JSON.stringify({ query });
     const runs = [];
     for (let i = 0; i < 3; i++) runs.push(await call(service.port, 'POST', '/graphql', body));
-    const ms = p(runs.map((r) => r.ms), 0.5);
+    const ms = percentile(runs.map((r) => r.ms), 0.5);
     if (ms > slowest.ms) slowest = { ms: +ms.toFixed(1), bytes: Buffer.byteLength(query), status: runs[0].status, start: query.slice(0, 80) };
   }
   const line = goal(`slowest generated document (${slowest.bytes} bytes, answered ${slowest.status})`, [{ text: `server time ${slowest.ms} ms (goal ≤ ${GOAL_DOCUMENT_MS} ms)`, ok: slowest.ms <= GOAL_DOCUMENT_MS }]);

@@ -1,0 +1,36 @@
+// What a visitor sees while an attack runs: `GET /` sampled every 20 ms, and the server's peak RSS.
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { memoryOf } from './service.mjs';
+
+export const percentile = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : NaN;
+};
+
+/** `GET /` through `call` every 20 ms and RSS every 100 ms until `done` resolves, and for at least `minMs`. */
+export async function sampleRoot(call, port, pid, done, minMs) {
+  const latencies = [];
+  let failed = 0;
+  let finished = false;
+  done.then(() => (finished = true));
+  let rssKb = memoryOf(pid).rss;
+  const memory = setInterval(() => (rssKb = Math.max(rssKb, memoryOf(pid).rss)), 100);
+  const started = performance.now();
+  while (!finished || performance.now() - started < minMs) {
+    const r = await call(port, 'GET', '/');
+    if (r.status === 200) latencies.push(r.ms);
+    else failed++;
+    await sleep(20);
+  }
+  clearInterval(memory);
+  rssKb = Math.max(rssKb, memoryOf(pid).rss);
+  return {
+    checks: latencies.length + failed,
+    failed,
+    p50: +percentile(latencies, 0.5).toFixed(1),
+    p99: +percentile(latencies, 0.99).toFixed(1),
+    max: +Math.max(...latencies).toFixed(1),
+    rssPeakMb: Math.round(rssKb / 1024),
+  };
+}
