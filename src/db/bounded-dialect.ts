@@ -1,5 +1,5 @@
 import { PostgreSqlKnexDialect, type MikroORM } from '@mikro-orm/postgresql';
-import { commitInDoubt } from './faults';
+import { commitInDoubt, isUnreachable } from './faults';
 import { Reachability } from './reachability';
 
 /** A connection of the pool as the bound needs it: node-postgres' client, over its socket. */
@@ -66,6 +66,10 @@ export function boundedDialect(answerMs: number): typeof PostgreSqlKnexDialect {
         return answer;
       } catch (err) {
         reachability.failed(err);
+        // The server's FATAL arrives before its socket closes, and a loaded server may take a while
+        // to close it: until then node-postgres thinks the connection usable, and knex would hand
+        // it to the next request, which would fail for nothing.
+        if (isUnreachable(err) || (err as { severity?: unknown }).severity === 'FATAL') connection.__knex__disposed ??= err;
         throw err;
       } finally {
         clearTimeout(timer);

@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createPlatform } from '../helpers/factories';
+import { startLingeringProxy } from '../helpers/lingering-proxy';
 import { ENG_LOT } from '../helpers/lots';
 
 /**
@@ -40,24 +41,31 @@ const sleepInCommit = () => admin.query('create constraint trigger sleep_in_comm
 const lots = async () => (await admin.query<{ n: number }>('select count(*)::int as n from lots where organizer_id = $1', [platform.publicKey()])).rows[0].n;
 const createLot = (app: TestApp) => app.client.as(platform).post('/lots', { data: { type: 'lots', attributes: ENG_LOT } });
 
-/** Ends the service's session once it runs `statement` (as the server would, going away). */
-async function terminateWhenRunning(statement: RegExp): Promise<void> {
-  for (;;) {
+/**
+ * Sends the lot and ends the service's session once it runs `statement` (as the server would,
+ * going away). The watch stops with the request: a request answered before its statement ran
+ * fails here with its answer, and leaves no watcher behind to end the next test's session.
+ */
+async function createLotEndingAt(app: TestApp, statement: RegExp) {
+  let settled = false;
+  const request = createLot(app).finally(() => (settled = true));
+  let ended = false;
+  while (!settled && !ended) {
     const { rows } = await admin.query<{ pid: number; query: string }>(`select pid, query from pg_stat_activity where state = 'active' and pid <> pg_backend_pid() and datname = current_database()`);
     const session = rows.find((r) => statement.test(r.query));
-    if (session) {
-      await admin.query('select pg_terminate_backend($1)', [session.pid]);
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 10));
+    if (session) ended = (await admin.query('select pg_terminate_backend($1)', [session.pid]), true);
+    else await new Promise((r) => setTimeout(r, 10));
   }
+  const res = await request;
+  if (!ended) throw new Error(`answered ${res.status} ${res.text} before ${statement} ran`);
+  return res;
 }
 
 describe('an ORM transaction whose connection is lost', () => {
   it('answers 503 outcome_unknown when the connection dies inside the COMMIT', async () => {
     await sleepInCommit();
     const before = await lots();
-    const [res] = await Promise.all([createLot(t), terminateWhenRunning(/^COMMIT;?$/)]);
+    const res = await createLotEndingAt(t, /^COMMIT;?$/);
     expect({ status: res.status, retry: res.headers['retry-after'], errors: res.body.errors }).toEqual({
       status: 503,
       retry: '1',
@@ -70,9 +78,28 @@ describe('an ORM transaction whose connection is lost', () => {
   it('answers 503 database_unavailable when it dies before the COMMIT was sent: nothing was kept', async () => {
     await sleepInInsert();
     const before = await lots();
-    const [res] = await Promise.all([createLot(t), terminateWhenRunning(/^insert into "lots"/i)]);
+    const res = await createLotEndingAt(t, /^insert into "lots"/i);
     expect({ status: res.status, code: res.body.errors?.[0]?.code }).toEqual({ status: 503, code: 'database_unavailable' });
     expect(await lots()).toBe(before);
+  });
+
+  it('never hands out again a connection its server ended, though the server closes the socket late', async () => {
+    // A loaded server process sends its FATAL and exits a while later: until the socket closes,
+    // node-postgres thinks the connection usable. The next request must not be given it.
+    const proxy = await startLingeringProxy(db.url, 1500);
+    const slow = await startTestApp({}, { url: proxy.url, drop: async () => undefined });
+    try {
+      await sleepInCommit();
+      const before = await lots();
+      expect((await createLotEndingAt(slow, /^COMMIT;?$/)).body.errors?.[0]?.code).toBe('outcome_unknown');
+      await admin.query('drop trigger sleep_in_commit on lots');
+      const next = await createLot(slow);
+      expect({ status: next.status, errors: next.body?.errors }).toEqual({ status: 204, errors: undefined });
+      expect(await lots()).toBe(before + 1);
+    } finally {
+      await slow.close();
+      await proxy.close();
+    }
   });
 
   it('answers outcome_unknown, not database_unavailable, when the COMMIT gets no answer within DB_ANSWER_TIMEOUT; the commit may indeed land', async () => {

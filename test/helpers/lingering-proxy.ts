@@ -1,0 +1,41 @@
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+
+export interface LingeringProxy {
+  /** `url` with its host and port replaced by the proxy's. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP proxy to the database at `url` that passes every byte at once but tells the client its
+ * server closed the connection only `lingerMs` later: a server process that is slow to exit after
+ * its last message, as a loaded machine's is. What the client does in between with a connection
+ * that was told FATAL is what this shows.
+ */
+export async function startLingeringProxy(url: string, lingerMs: number): Promise<LingeringProxy> {
+  const target = new URL(url);
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect({ host: target.hostname, port: Number(target.port || 5432) });
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s)).on('error', () => undefined);
+    }
+    client.pipe(upstream);
+    upstream.on('data', (chunk) => client.write(chunk));
+    upstream.on('end', () => setTimeout(() => client.end(), lingerMs));
+    client.on('close', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const proxied = new URL(url);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String((server.address() as AddressInfo).port);
+  return {
+    url: proxied.toString(),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
