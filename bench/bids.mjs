@@ -135,7 +135,7 @@ function directBid(pool, lotId, accountId, amount) {
 /**
  * The bid as the contract shapes it, as plain SQL: the replay record and the account read of
  * authentication, then the plain bid's statements and the overbid notification of the previous
- * leader (PROTOCOL.md §3.1, §7).
+ * leader.
  */
 function contractBid(pool, lotId, accountId, amount) {
   return bidTransaction(pool, async (client) => {
@@ -156,7 +156,7 @@ function contractBid(pool, lotId, accountId, amount) {
 }
 
 /**
- * What must hold after any bids (PROTOCOL.md §6): on every lot the accepted amounts rise strictly
+ * What must hold after any bids: on every lot the accepted amounts rise strictly
  * in the order they were placed, the lot's highest bid is the last of them, and every
  * participant's current bid is its own greatest. Answers the lots that break any of it.
  */

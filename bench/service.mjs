@@ -96,7 +96,7 @@ export async function startService(url, env = {}) {
   throw new Error('the service did not become ready within 30 s');
 }
 
-/** Signs POSTs as `keypair` with Node's native ed25519 (PROTOCOL.md §3.1): target, body → headers. */
+/** Signs POSTs as `keypair` with Node's native ed25519: target, body → headers. */
 export function signer(keypair) {
   const key = createPrivateKey({
     key: { kty: 'OKP', crv: 'Ed25519', d: keypair.rawSecretKey().toString('base64url'), x: keypair.rawPublicKey().toString('base64url') },

@@ -99,7 +99,7 @@ export async function createApp({ config, orm, master, log, healthy = () => true
     gateway: jitGateway(schema),
     formatError: graphqlErrorFormatter(null),
     includeStacktraceInErrorResponses: false,
-    // POST /graphql is public and anonymous callers may introspect (PROTOCOL.md §9); Apollo
+    // POST /graphql is public and anonymous callers may introspect; Apollo
     // would turn introspection off whenever NODE_ENV is production.
     introspection: true,
     // Validating a document costs time in its size before its cost can be known (a thousand

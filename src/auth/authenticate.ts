@@ -41,7 +41,7 @@ function ownKeySigning(account: AccountRow): AccountRow {
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const invalidSignature = (detail: string) => unauthenticated('signature_invalid', detail);
 
-/** Resolves the caller of a request from its signature or bearer token (PROTOCOL.md §3). */
+/** Resolves the caller of a request from its signature or bearer token. */
 export class Authenticator {
   private readonly reads = new AccountReads();
 
@@ -100,7 +100,7 @@ export class Authenticator {
   }
 
   /**
-   * A write signature is accepted once within the window, on every instance (PROTOCOL.md §3.1);
+   * A write signature is accepted once within the window, on every instance;
    * it was recorded with the first read of its account.
    */
   private claimOnce(claim: Claim | null): void {

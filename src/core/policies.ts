@@ -3,14 +3,14 @@ import { AccountType } from '../modules/accounts/accounts.entity';
 import type { Caller, RequestContext } from './context';
 import { forbidden, unauthenticated } from './errors';
 
-/** The caller of an operation that needs one (PROTOCOL.md §3.6): else 401 unauthenticated. */
+/** The caller of an operation that needs one: else 401 unauthenticated. */
 export function requireCaller(ctx: RequestContext): Caller {
   if (!ctx.caller) throw unauthenticated('unauthenticated', 'this operation needs a valid signature or bearer token');
   return ctx.caller;
 }
 
 /**
- * "Staff of platform P" (PROTOCOL.md §4): the platform account P itself, an admin of P, or an
+ * "Staff of platform P": the platform account P itself, an admin of P, or an
  * admin whose trusting_platforms contains P. `staffQuery` is the same rule for statements that
  * look for the staff: change the two together.
  */
@@ -38,7 +38,7 @@ export function seesFullAccount(caller: Caller | null, account: { id: string; pl
 
 /**
  * A signature by a key that is no account yet proves the key and nothing more: it is honoured by
- * self-registration alone, and refused elsewhere as every invalid signature is (PROTOCOL.md §9).
+ * self-registration alone, and refused elsewhere as every invalid signature is.
  * Each edge calls this before an operation that is not marked as self-registration.
  */
 export function refuseUnknownKey(ctx: Pick<RequestContext, 'caller' | 'provenKey'>): void {
@@ -46,7 +46,7 @@ export function refuseUnknownKey(ctx: Pick<RequestContext, 'caller' | 'provenKey
 }
 
 /**
- * Self-registration (PROTOCOL.md §4): a user account created by a request signed with its own
+ * Self-registration: a user account created by a request signed with its own
  * key, which is no account yet.
  */
 export function registersItself(ctx: Pick<RequestContext, 'provenKey'>, account: { id: string; accountType: string }): boolean {
@@ -60,12 +60,12 @@ export function staffPlatforms(caller: Caller): string[] {
   return [...new Set([caller.platformId, ...caller.trustingPlatforms].filter((p): p is string => !!p))];
 }
 
-/** Paused accounts may sign in and read, but not take part (PROTOCOL.md §3.4). */
+/** Paused accounts may sign in and read, but not take part. */
 export function requireActive(caller: Caller): void {
   if (caller.blacklist === 'paused') throw forbidden('account_paused', 'this account is paused');
 }
 
-/** The organizer of a lot and staff of its publisher manage it (PROTOCOL.md §4). */
+/** The organizer of a lot and staff of its publisher manage it. */
 export function managesLot(caller: Caller | null, lot: { organizerId: string; publisherId: string }): boolean {
   return caller?.accountId === lot.organizerId || isStaffOf(caller, lot.publisherId);
 }
@@ -89,20 +89,20 @@ export function seesWinnerDetails(caller: Caller | null, lot: { organizerId: str
 }
 
 /**
- * Who sees the bidder of a live bid (PROTOCOL.md §9 `bidPlaced`): the bidder itself and staff of
+ * Who sees the bidder of a live bid (`bidPlaced`): the bidder itself and staff of
  * the lot's publisher.
  */
 export function seesLiveBidder(caller: Caller | null, lot: { publisherId: string }, bidderId: string): boolean {
   return caller?.accountId === bidderId || isStaffOf(caller, lot.publisherId);
 }
 
-/** Send message (PROTOCOL.md §4): as the sender itself, or as staff of the sender's platform. */
+/** Send message: as the sender itself, or as staff of the sender's platform. */
 export function maySendMessageAs(caller: Caller, sender: { id: string; platformId: string | null }): boolean {
   return caller.accountId === sender.id || isStaffOf(caller, sender.platformId);
 }
 
 /**
- * Read messages, dialogs and unread counters (PROTOCOL.md §4): the two accounts of a conversation
+ * Read messages, dialogs and unread counters: the two accounts of a conversation
  * see it, and staff of the lot's publisher see every conversation about the lot.
  */
 export function readsConversation(caller: Caller | null, lot: { publisherId: string }, members: readonly string[]): boolean {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 
-/** Single-use tokens of PROTOCOL.md §8; only their SHA-256 is stored. */
+/** Single-use tokens (verification, recovery); only their SHA-256 is stored. */
 export const emailToken = () => randomBytes(24).toString('base64url');
 export const phoneToken = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 export const recoveryToken = () => randomBytes(15).toString('base64url');

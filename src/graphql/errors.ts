@@ -75,7 +75,7 @@ export function graphqlErrorFormatter(log: Logger | null) {
 }
 
 /**
- * PROTOCOL.md §1: an unexpected error names the request it failed in (also the X-Request-Id
+ * An unexpected error names the request it failed in (also the X-Request-Id
  * header), as REST's 5xx bodies do in `meta.request_id`, and the log line carries the same id.
  */
 export function internalErrorRequestId(log: Logger): ApolloServerPlugin<GraphQLContext> {

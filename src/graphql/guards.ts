@@ -9,7 +9,7 @@ export const SELF_REGISTRATION = { selfRegistration: true } as const;
 
 const isSelfRegistration = (field: GraphQLField<unknown, unknown> | undefined) => field?.extensions.selfRegistration === true;
 
-/** An operation signed by a key that is no account yet passes only when each of its fields is self-registration (PROTOCOL.md §9). */
+/** An operation signed by a key that is no account yet passes only when each of its fields is self-registration. */
 export const selfRegistrationGuard: ApolloServerPlugin<GraphQLContext> = {
   async requestDidStart() {
     return {

@@ -39,7 +39,7 @@ export class WsSessions {
     });
   }
 
-  /** Closes every socket of the account (PROTOCOL.md §3.4: a stopped account's subscriptions end). */
+  /** Closes every socket of the account (a stopped account's subscriptions end). */
   closeAccount(accountId: string): void {
     for (const socket of this.byAccount.get(accountId) ?? []) socket.close(CLOSE.forbidden, 'account_blocked');
   }

@@ -140,7 +140,7 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
         documents.set(payload.query, document);
       }
     }
-    // PROTOCOL.md §8: queries and mutations go over HTTP, where each one is authenticated
+    // Queries and mutations go over HTTP, where each one is authenticated
     // (and each write signed once); the socket, authenticated once at connect, only subscribes.
     if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
       const err = invalid('subscriptions_only', 'a WebSocket runs subscriptions only; send queries and mutations to POST /graphql');

@@ -47,7 +47,7 @@ async function accountIds(em: EntityManager, sql: string, params: unknown[]): Pr
 }
 
 /**
- * The time-based notifications of PROTOCOL.md §7, as the jobs of src/jobs/lot-clock.ts fire
+ * The time-based notifications, as the jobs of src/jobs/lot-clock.ts fire
  * them. Each run re-reads the lot under a share lock (participations, winner choices and closes
  * lock it for writing, so the recipients are read from a settled lot) and does nothing when the
  * lot was closed or its end moved since the job was scheduled (the move scheduled jobs of its

@@ -3,7 +3,7 @@
  * they hold strings, numbers, booleans and plain objects; `createdAt` is revived on arrival.
  */
 
-/** An accepted bid as it is announced once its transaction committed (PROTOCOL.md §9, BidEvent). */
+/** An accepted bid as it is announced once its transaction committed (BidEvent). */
 export interface BidPlacedEvent {
   id: string;
   lotId: string;
@@ -30,7 +30,7 @@ export interface NotificationEvent {
   createdAt: Date;
 }
 
-/** An account blacklisted as stopped: every instance closes its sockets (PROTOCOL.md §3.4). */
+/** An account blacklisted as stopped: every instance closes its sockets. */
 export interface AccountStoppedEvent {
   accountId: string;
 }

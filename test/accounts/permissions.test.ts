@@ -5,7 +5,7 @@ import { createAccount, createPlatform, type CreatedAccount } from '../helpers/f
 import { bearerFor, blacklist, leaksOf, trust, watchResponses } from '../blacklist/support';
 
 /**
- * The permission table of PROTOCOL.md §4 for accounts and the blacklist, one row per case: each
+ * The permission table for accounts and the blacklist, one row per case: each
  * role of the own platform, of another platform, unsigned, a stopped and a paused caller.
  */
 

@@ -98,7 +98,7 @@ describe('max bids', () => {
   });
 });
 
-describe('status precedence with an active max bid (PROTOCOL.md §9)', () => {
+describe('status precedence with an active max bid', () => {
   it('answers 400 bid_too_low or bid_step_invalid before 409 max_bid_exists, over REST and GraphQL', async () => {
     const lotId = await auction();
     expect((await bid(world.accounts[0].keypair, lotId, { max_amount: '3000' })).status).toBe(204);

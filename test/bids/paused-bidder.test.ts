@@ -5,7 +5,7 @@ import { appWithPlatform } from '../helpers/world';
 import { bid } from '../rules/rules.helpers';
 import { FREE_LOT, join } from '../trading/trading.helpers';
 
-// A participant paused after it joined keeps its participation, but may not bid (PROTOCOL.md §3.4):
+// A participant paused after it joined keeps its participation, but may not bid:
 // the bid round itself refuses it, whichever edge the bid came through.
 const world = appWithPlatform({ accounts: 2 });
 const PLACE = /* GraphQL */ `mutation ($lot: ID!, $amount: String, $max: String) { placeBid(lotId: $lot, amount: $amount, maxAmount: $max) { highestBid } }`;

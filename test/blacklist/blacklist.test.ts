@@ -144,7 +144,7 @@ describe('DELETE /blacklist/{account-id}', () => {
   });
 });
 
-describe('effects (PROTOCOL.md §3.4)', () => {
+describe('effects', () => {
   it('blocks a stopped account at once: its earlier JWT and its signatures get 403 account_blocked', async () => {
     const target = await createAccount(world.t, world.platform);
     const token = await bearerFor(world.t, target.id);

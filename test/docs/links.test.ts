@@ -56,4 +56,11 @@ describe('what the service tells its users', () => {
     const offenders = sources.flatMap((file) => read(file).split('\n').flatMap((line, i) => (OUTSIDE.test(line) && !comment.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])));
     expect(offenders).toEqual([]);
   });
+
+  it("names none in the code's comments either: a reader of the source has only the repository", () => {
+    const contract = /INTERFACE\.md|PROTOCOL\.md|ARCHITECTURE\.md|shared\/spec/;
+    const sources = ['src', 'test', 'bench', 'scripts'].flatMap((dir) => files(dir, /\.(ts|mjs|js|html)$/)).filter((file) => file !== 'test/docs/links.test.ts');
+    const offenders = sources.flatMap((file) => read(file).split('\n').flatMap((line, i) => (contract.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])));
+    expect(offenders).toEqual([]);
+  });
 });

@@ -217,7 +217,7 @@ describe('GET /documents', () => {
     expect(res.status).toBe(401);
     expect(codeOf(res)).toBe('not_document_owner');
     expect((await t.client.as(owner.keypair).get('/documents?in=unknown.pdf')).status).toBe(401);
-    // Only private documents are listed (INTERFACE.md §4.10), even one whose owners name the caller.
+    // Only private documents are listed, even one whose owners name the caller.
     const publicOne = await uploadedId(t, owner.keypair, { attributes: { document_type: 'public', owners: [owner.id] } });
     expect(codeOf(await t.client.as(owner.keypair).get(`/documents?in=${mine},${publicOne}`))).toBe('not_document_owner');
     const missing = await t.client.as(owner.keypair).get('/documents');

@@ -3,9 +3,9 @@
  * declares it) and one per GraphQL query and mutation. A route or field without a row fails the
  * audit, so a new operation cannot go unaudited.
  *
- * Identity columns that follow from PROTOCOL.md §3 for every operation (unsigned, tampered,
+ * Identity columns that follow from docs/signing.md for every operation (unsigned, tampered,
  * replayed, expired or forged tokens, a stopped account) are derived in the test from `auth`;
- * the role columns below are the statuses of PROTOCOL.md §4, per caller, for the call `call`
+ * the role columns below are the statuses the permission rules give, per caller, for the call `call`
  * builds over the fixture (platform P with its staff and users, platform Q with its own).
  */
 
@@ -36,7 +36,7 @@ export interface RestCall {
 }
 
 export interface RestRow {
-  /** True: 401 unsigned (PROTOCOL.md §3.6); else the unsigned status is `anon`. */
+  /** True: 401 unsigned; else the unsigned status is `anon`. */
   auth: boolean;
   anon?: number;
   call: (f: Fixture) => RestCall;
@@ -59,7 +59,7 @@ export const REST: Record<string, RestRow> = {
   'GET /enums/transmissions': pub(() => ({ target: '/enums/transmissions' })),
   // Without its required parameters: the refusal is the same for everyone, and no message is sent.
   'GET /accounts/verification/resend': pub(() => ({ target: '/accounts/verification/resend' }), 400),
-  // The token authenticates (PROTOCOL.md §3.6): a wrong one is 401 whoever signs.
+  // The token authenticates: a wrong one is 401 whoever signs.
   'PATCH /accounts/verification/email': pub((f) => ({ target: '/accounts/verification/email', body: { data: { type: 'accounts', id: f.userId, attributes: { token: 'x'.repeat(32) } } } }), 401),
   'PATCH /accounts/verification/phone': pub((f) => ({ target: '/accounts/verification/phone', body: { data: { type: 'accounts', id: f.userId, attributes: { token: '000000' } } } }), 401),
   'POST /accounts': { auth: true, call: () => ({ target: '/accounts', body: { data: { type: 'accounts', attributes: {} } } }), roles: all(400) },
@@ -69,7 +69,7 @@ export const REST: Record<string, RestRow> = {
   'GET /admins': pub((f) => ({ target: `/admins?filter[platform_id]=${f.platformId}` })),
   'GET /blacklist': { auth: true, call: () => ({ target: '/blacklist' }), roles: { others: 403, platform: 200, admin: 200, otherPlatform: 200, otherAdmin: 200 } },
   'PUT /blacklist': { auth: true, call: (f) => ({ target: '/blacklist', body: { data: { type: 'accounts', id: f.targetId, attributes: { state: 'paused' } } } }), roles: staffOfP(200, 403) },
-  // The entry PUT /blacklist made: refused to all but staff of P while it exists; P's admin takes it, then it is gone (existence before permission, PROTOCOL.md §9).
+  // The entry PUT /blacklist made: refused to all but staff of P while it exists; P's admin takes it, then it is gone (existence before permission).
   'DELETE /blacklist/:id': {
     auth: true,
     call: (f) => ({ target: `/blacklist/${f.targetId}` }),
@@ -77,7 +77,7 @@ export const REST: Record<string, RestRow> = {
     roles: { others: 403, admin: 204, platform: 404 },
   },
   'PUT /credentials': { auth: true, call: (f) => ({ target: '/credentials', body: { data: { type: 'credentials', id: f.userId, attributes: { password: 'another horse battery' } } } }), roles: all(403, { user: 409 }) },
-  // A bearer token is required: without one, signed or not, 403 jwt_required (PROTOCOL.md §3.2).
+  // A bearer token is required: without one, signed or not, 403 jwt_required.
   'PATCH /credentials': { auth: false, anon: 403, call: () => ({ target: '/credentials', body: { data: { attributes: { old_password: 'x', new_password: 'another horse battery' } } } }), roles: all(403) },
   'POST /jwt': pub((f) => ({ target: '/jwt', body: { data: { attributes: { account_id: f.userId, password: 'wrong password' } } } }), 401),
   'PATCH /jwt': { auth: false, anon: 403, call: () => ({ target: '/jwt' }), roles: all(403) },
@@ -172,7 +172,7 @@ export const REST: Record<string, RestRow> = {
 
 /**
  * GraphQL queries and mutations: whether the field needs a caller (an anonymous call answers
- * `unauthenticated` 401, PROTOCOL.md §3.6); the role checks are those of the REST twin, which
+ * `unauthenticated` 401); the role checks are those of the REST twin, which
  * calls the same service method (audited above).
  */
 export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
@@ -218,19 +218,19 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
       'updatePlatformRules',
     ].map((name) => [name, { auth: true }]),
   ]),
-  // A key that is no account yet signs its own creation: unsigned is 401 (PROTOCOL.md §4).
+  // A key that is no account yet signs its own creation: unsigned is 401.
   createAccount: { auth: true },
   // The token authenticates: a wrong one is 401.
   verifyEmail: { auth: false, anon: 401 },
   verifyPhone: { auth: false, anon: 401 },
-  // Anyone but staff of the recipient's platform gets forbidden (PROTOCOL.md §9).
+  // Anyone but staff of the recipient's platform gets forbidden.
   outbox: { auth: false, anon: 403 },
-  // A bearer token is required (PROTOCOL.md §3.2).
+  // A bearer token is required.
   refreshToken: { auth: false, anon: 403 },
   changePassword: { auth: false, anon: 403 },
 };
 
-/** Subscriptions over graphql-ws (PROTOCOL.md §9): `bidPlaced` and `lotUpdated` are public, `notificationAdded` needs a caller. */
+/** Subscriptions over graphql-ws: `bidPlaced` and `lotUpdated` are public, `notificationAdded` needs a caller. */
 export const SUBSCRIPTIONS: Record<string, { auth: boolean }> = {
   bidPlaced: { auth: false },
   lotUpdated: { auth: false },

@@ -61,7 +61,7 @@ describe('lotUpdated results shared by the subscribers who see alike', () => {
     for (const f of staff) expect(bids(f)).toEqual([{ amount: '1000.00', bidderId: bidder.id }]);
     expect(bids(own)).toEqual([{ amount: '1000.00', bidderId: bidder.id }]);
     for (const f of lean) expect(f.events[0]).toEqual({ id: lotId, highestBid: '1000.00' });
-    // Participants are shown to staff only (PROTOCOL.md §6): the anonymous share none of the staff's view.
+    // Participants are shown to staff only: the anonymous share none of the staff's view.
     expect(anonymous[0].events[0].participants).not.toEqual(staff[0].events[0].participants);
   });
 });

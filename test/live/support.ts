@@ -44,7 +44,7 @@ export interface Socket {
   dispose(): Promise<void>;
 }
 
-/** A WebSocket whose upgrade request is signed by `keypair` (PROTOCOL.md §8). */
+/** A WebSocket whose upgrade request is signed by `keypair`. */
 function signedWebSocket(keypair: Keypair) {
   return class extends WebSocket {
     constructor(address: string, protocols?: string | string[]) {

@@ -153,7 +153,7 @@ describe('GET /lots filters', () => {
     expect(await matching(query())).toEqual(expected);
   });
 
-  // PROTOCOL.md §9: vocabulary filters compare case-insensitively; fuel also takes the /enums/fuels ids.
+  // Vocabulary filters compare case-insensitively; fuel also takes the /enums/fuels ids.
   const vocabulary: [string, () => string, string[]][] = [
     ['fuel by enum ids', () => 'filter[fuel]=DIESEL,GASOLINE', ['A', 'B']],
     ['fuel in mixed case', () => 'filter[fuel]=Hybrid,eLeCtRiC', ['C', 'D']],

@@ -72,7 +72,7 @@ describe('POST /messages', () => {
     expect(res.body.errors[0].code).toBe('unauthenticated');
   });
 
-  describe('permission (PROTOCOL.md §4: the sender, or staff of its platform)', () => {
+  describe('permission (the sender, or staff of its platform)', () => {
     it('refuses 403 to another user sending as the sender', async () => {
       const res = await send(w.t, w.stranger.keypair, { sender: w.buyer.id, receiver: w.admin.id, lot_id: w.lot.id, text: 'forged' });
       expect(res.status).toBe(403);
@@ -115,7 +115,7 @@ describe('POST /messages', () => {
   });
 });
 
-describe('notifications 17 and 18 (PROTOCOL.md §7)', () => {
+describe('notifications 17 and 18', () => {
   it('notifies the organizer of a message from a buyer as message_from_buyer', async () => {
     const before = (await notificationsOf(w.admin.id)).length;
     expect((await send(w.t, w.buyer.keypair, { sender: w.buyer.id, receiver: w.admin.id, lot_id: w.lot.id, text: 'Is it still for sale?' })).status).toBe(204);

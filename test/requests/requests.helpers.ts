@@ -17,7 +17,7 @@ export async function fileRequest(t: TestApp, user: Keypair, attributes: Record<
 }
 
 /**
- * What a client does to recompute the review hash from GET /requests/{id} (PROTOCOL.md §9):
+ * What a client does to recompute the review hash from GET /requests/{id}:
  * convert the representation back to the stored body and hash its RFC 8785 form.
  */
 export function clientHash(attributes: Record<string, any>): string {

@@ -1,6 +1,6 @@
 import { Entity, Enum, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 
-/** Account type codes of PROTOCOL.md §4. */
+/** Account type codes, as both edges show them. */
 export enum AccountType {
   Master = 1,
   Platform = 2,

@@ -11,7 +11,7 @@ export const password = z.string().min(8, 'must be at least 8 characters').max(6
 const upTo = (n: number) => z.string().trim().min(1, 'must not be empty').max(n, `must be at most ${n} characters`);
 const phone = z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be in international format: + then 7 to 15 digits');
 
-/** The fields an account may change, with the limits of INTERFACE.md §8; shared by create and update. */
+/** The fields an account may change, with the limits of docs/configuration.md; shared by create and update. */
 export function profileFields(reference: ReferenceService) {
   return {
     firstName: upTo(30),

@@ -177,7 +177,7 @@ export class AccountsService {
   }
 
   /**
-   * GET /brokers (public), the three cases of INTERFACE.md §4.4: for a direct sale organised by a
+   * GET /brokers (public), three cases: for a direct sale organised by a
    * user of the platform, that organizer's contacts; else, with a region, the brokers and admins
    * of the platform in that region (case-insensitive); else every broker of the platform.
    */

@@ -43,7 +43,7 @@ export function minimumNext(s: Standing): Money {
   return s.highest === null ? s.startPrice : s.highest.plus(stepsOf(s, s.highest).minStep);
 }
 
-/** Why a participant's own bid is refused (PROTOCOL.md §6), or null when it is acceptable. */
+/** Why a participant's own bid is refused, or null when it is acceptable. */
 export function refusalOf(s: Standing, amount: Money): 'bid_too_low' | 'bid_step_invalid' | null {
   if (amount.lt(minimumNext(s))) return 'bid_too_low';
   if (s.highest !== null && amount.minus(s.highest).gt(stepsOf(s, s.highest).maxStep)) return 'bid_step_invalid';

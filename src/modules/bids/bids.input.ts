@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { priceInput } from '../../core/money';
 
-/** A bid, or with `maxAmount` a max bid that raises itself (PROTOCOL.md §6). */
+/** A bid, or with `maxAmount` a max bid that raises itself. */
 export const placeBidInput = z
   .object({ lotId: z.string(), amount: priceInput.optional(), maxAmount: priceInput.optional() })
   .superRefine((v, ctx) => {

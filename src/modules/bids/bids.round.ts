@@ -114,7 +114,7 @@ export async function runRound(tx: RawTransaction, [locked, participants, logHea
 
 /**
  * The bids one request places against the standing (its own, then the max bids' answers), or
- * the refusal of PROTOCOL.md §6 in its order of precedence, then buying_power_exceeded when the
+ * the refusal of docs/auction-rules.md in its order of precedence, then buying_power_exceeded when the
  * lot's rules hold bids to buying power (`power`). Changes nothing but the caller's max.
  */
 function decide(lot: LotRow, standing: Standing, involved: ParticipantRow[], r: BidRequest, now: Date, power: RoundPower | null): { bidder: ParticipantRow; bids: PlannedBid[] } {
@@ -125,7 +125,7 @@ function decide(lot: LotRow, standing: Standing, involved: ParticipantRow[], r: 
   if (participant.state === ParticipantState.DepositPending) throw forbidden('deposit_not_paid', 'the deposit is not paid');
   if (!takesBids(lot, now) || participant.state !== ParticipantState.Pending) throw invalid('lot_not_active', 'the lot takes no bids now');
 
-  // An amount is held to the bid rules also beside a max_amount, and before max_bid_exists (PROTOCOL.md §9).
+  // An amount is held to the bid rules also beside a max_amount, and before max_bid_exists.
   if (r.amount !== undefined) {
     const refusal = refusalOf(standing, r.amount);
     if (refusal === 'bid_too_low') throw invalid(refusal, `amount must be at least ${minimumNext(standing).toFixed(2)}`, { field: 'amount' });
@@ -153,7 +153,7 @@ function decide(lot: LotRow, standing: Standing, involved: ParticipantRow[], r: 
     proxies.map((p) => ({ participantId: p.id, accountId: p.accountId, max: cappedMax(p, power), since: p.maxBidAt ?? p.updatedAt, digest: p.maxBidDigest })),
   );
   // The bid a max-bid request places for its caller at once is the caller's own; only the raises
-  // that answer other bids are placed by proxy (PROTOCOL.md §9).
+  // that answer other bids are placed by proxy.
   const ownMax = r.maxAmount !== undefined;
   planned.push(...answers.map((b) => (ownMax && b.participantId === participant.id ? { ...b, byProxy: false } : b)));
   return { bidder: participant, bids: planned };

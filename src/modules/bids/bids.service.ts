@@ -32,7 +32,7 @@ interface Pending extends BidRequest {
 }
 
 /**
- * Bids (PROTOCOL.md §6). The bids on a lot are decided in rounds under the lot's row lock, so they
+ * Bids. The bids on a lot are decided in rounds under the lot's row lock, so they
  * are serialised by the database whichever instance receives them: accepted amounts are strictly
  * increasing and the lot's highest_bid is the greatest of them. Within an instance, requests that
  * arrive while a round of their lot runs wait and form the next round together.

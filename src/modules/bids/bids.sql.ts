@@ -85,7 +85,7 @@ export function participantRowsOf(rows: Record<string, unknown>[]): ParticipantR
 }
 
 /**
- * Who is told of the overbids (PROTOCOL.md §7, type 6): each account in `overbid`, in order, and
+ * Who is told of the overbids (notification type 6): each account in `overbid`, in order, and
  * with each the staff of the lot's publisher; rows `(recipient, n)` for `insertBatch`.
  */
 export function overbidRecipients(lot: LotRow, overbid: string[]): Sql {

@@ -1,5 +1,5 @@
 import { resource, type Resource } from '../../rest/document';
 import type { BlacklistItem } from './blacklist.service';
 
-/** A blacklist entry: `{type: accounts, id, attributes: {state}}` (INTERFACE.md §2.12). */
+/** A blacklist entry: `{type: accounts, id, attributes: {state}}`. */
 export const presentBlacklistItem = (e: BlacklistItem): Resource => resource('accounts', e.accountId, { state: e.state });

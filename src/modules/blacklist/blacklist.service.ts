@@ -16,7 +16,7 @@ export interface BlacklistItem {
 }
 
 /**
- * The blacklist (INTERFACE.md §4.12, PROTOCOL.md §3.4, §4): staff of an account's platform stop
+ * The blacklist: staff of an account's platform stop
  * or pause it. Its effects are enforced where requests are authenticated (`account_blocked`) and
  * by `requireActive` (`account_paused`).
  */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { accountId, password } from '../accounts/accounts.input';
 
-/** PUT /credentials: the first password of the account (INTERFACE.md §4.2, §8). */
+/** PUT /credentials: the first password of the account. */
 export const createCredentialsInput = z.object({ accountId, password });
 export type CreateCredentialsInput = z.input<typeof createCredentialsInput>;
 

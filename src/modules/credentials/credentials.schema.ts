@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * The envelope of a body whose `data.type` the spec does not name (POST /jwt, PATCH /credentials):
- * optional and not checked (PROTOCOL.md §9). With `type`, a type that is given must be that one.
+ * optional and not checked. With `type`, a type that is given must be that one.
  */
 export function looseDocument(type?: string) {
   return z.object({

@@ -74,7 +74,7 @@ export class CredentialsService {
     readonly signInLimit = new SignInLimit(),
   ) {}
 
-  /** PUT /credentials: the account itself sets its first password (PROTOCOL.md §4). */
+  /** PUT /credentials: the account itself sets its first password. */
   async create(ctx: RequestContext, input: Untrusted<CreateCredentialsInput>): Promise<{ accountId: string }> {
     const caller = requireCaller(ctx);
     // The account is found and the caller checked before the password is looked at.

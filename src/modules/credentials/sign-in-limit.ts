@@ -3,7 +3,7 @@ import { rateLimited } from '../../core/errors';
 import { SignInFailure } from './credentials.entity';
 
 /**
- * PROTOCOL.md §8: at most 10 failed sign-ins per account or per email in 15 minutes: from each
+ * At most 10 failed sign-ins per account or per email in 15 minutes: from each
  * address the account signed in from before, and from all other addresses together.
  */
 export const MAX_FAILURES = 10;

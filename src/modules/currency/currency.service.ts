@@ -98,7 +98,7 @@ function checkConversion(input: ConvertInput): { ok: { from: Currency; to: Curre
 }
 
 /**
- * Currency rates and conversion (INTERFACE.md §4.9, PROTOCOL.md §8): rates are units per 1 EUR,
+ * Currency rates and conversion: rates are units per 1 EUR,
  * conversions go through EUR and round half-up to two decimals. Rates change by the master
  * account (`setRate`) and by the configured rates source (`applyRates`, see currency.poller.ts).
  */

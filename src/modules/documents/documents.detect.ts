@@ -1,4 +1,4 @@
-/** The content types a document may have (INTERFACE.md §8) and the id extension of each. */
+/** The content types a document may have and the id extension of each. */
 export const DOCUMENT_TYPES = {
   'application/pdf': 'pdf',
   'image/png': 'png',

@@ -2,7 +2,7 @@ import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 
 export type DocumentType = 'public' | 'private';
 
-/** An uploaded file (INTERFACE.md §2.10); its bytes live in the document storage under its id. */
+/** An uploaded file; its bytes live in the document storage under its id. */
 @Entity({ tableName: 'documents' })
 export class StoredDocument {
   [OptionalProps]?: 'createdAt' | 'expiresAt' | 'owners';

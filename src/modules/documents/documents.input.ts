@@ -8,7 +8,7 @@ export const MAX_OWNERS = 100;
 export const MAX_LISTED_IDS = 1000;
 export const DEFAULT_DOCUMENT_PAGE_SIZE = 10;
 
-/** POST /documents (INTERFACE.md §4.10): what is said about the file. */
+/** POST /documents: what is said about the file. */
 export const uploadFields = z.object({
   documentType: z.enum(['public', 'private'], { error: 'must be public or private' }),
   owners: z.array(z.string().regex(ACCOUNT_ID, 'must be account ids (G…)')).max(MAX_OWNERS).nullable().optional(),

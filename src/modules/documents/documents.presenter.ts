@@ -2,7 +2,7 @@ import { resource, type Resource } from '../../rest/document';
 import { rfc3339 } from '../../core/time';
 import type { StoredDocument } from './documents.entity';
 
-/** A document resource (INTERFACE.md §2.10); `storageLink` is '' in lists. */
+/** A document resource; `storageLink` is '' in lists. */
 export function presentDocument(d: StoredDocument, storageLink: string): Resource {
   return {
     ...resource('documents', d.id, {

@@ -3,7 +3,7 @@ import { invalid } from '../../core/errors';
 import { StoredDocument } from './documents.entity';
 import { DOCUMENT_ID } from './documents.input';
 
-/** Documents that have not expired: an expired document is gone for every reader (PROTOCOL.md §8). */
+/** Documents that have not expired: an expired document is gone for every reader. */
 const live = () => ({ $or: [{ expiresAt: null }, { expiresAt: { $gt: new Date() } }] });
 
 export function findLiveDocument(em: EntityManager, id: string): Promise<StoredDocument | null> {
@@ -15,7 +15,7 @@ export function findLiveDocuments(em: EntityManager, ids: string[]): Promise<Sto
   return wellFormed.length ? em.find(StoredDocument, { id: { $in: wellFormed }, ...live() }) : Promise.resolve([]);
 }
 
-/** Winner details' invoice_id (INTERFACE.md §2.6): a live document, public or owned by the lot's winner. */
+/** Winner details' invoice_id: a live document, public or owned by the lot's winner. */
 export async function requireInvoice(em: EntityManager, invoiceId: string, winnerId: string | null): Promise<void> {
   const document = await findLiveDocument(em, invoiceId);
   const usable = document && (document.documentType === 'public' || (winnerId !== null && document.owners?.includes(winnerId)));

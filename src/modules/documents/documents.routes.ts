@@ -13,7 +13,7 @@ const INDEX_QUERY: QuerySpec = {
   defaultPageSize: DEFAULT_DOCUMENT_PAGE_SIZE,
 };
 
-/** Documents (INTERFACE.md §4.10) and the bytes behind the local storage's signed links. */
+/** Documents and the bytes behind the local storage's signed links. */
 export function documentsRoutes(router: AppRouter, config: Pick<Config, 'UPLOAD_LIMIT' | 'SIGNATURE_LEGACY'>): void {
   const { documents } = router.services;
 

@@ -15,7 +15,7 @@ import { LocalStorage } from './documents.storage';
 
 export interface DocumentView {
   document: StoredDocument;
-  /** A signed link valid for the configured time; '' in lists (INTERFACE.md §2.10). */
+  /** A signed link valid for the configured time; '' in lists. */
   storageLink: string;
 }
 
@@ -36,7 +36,7 @@ const PURGE_BATCH = 500;
 const notFoundDocument = () => notFound('document_not_found', 'no document with this id');
 
 /**
- * Documents (INTERFACE.md §2.10, §4.10; PROTOCOL.md §8): uploads typed by their bytes, public or
+ * Documents: uploads typed by their bytes, public or
  * private (readable by their owners only), optionally expiring. The bytes live in a storage
  * (local directory or S3); readers get a signed link valid for `linkTtl` seconds.
  */
@@ -111,7 +111,7 @@ export class DocumentsService {
   async get(ctx: RequestContext, id: string): Promise<DocumentView> {
     const document = await findLiveDocument(ctx.em, id);
     if (!document) throw notFoundDocument();
-    // PROTOCOL.md §9: a private document read by anyone but an owner, anonymous callers included.
+    // A private document read by anyone but an owner, anonymous callers included.
     if (document.documentType === 'private' && !(ctx.caller && document.owners?.includes(ctx.caller.accountId))) {
       throw unauthenticated('not_document_owner', 'this private document is readable by its owners only');
     }
@@ -133,7 +133,7 @@ export class DocumentsService {
     if (!Number.isInteger(page) || page < 0) throw invalid('invalid_page', 'page must be an integer from 0', { field: 'page' });
     if (!Number.isInteger(size) || size < 1 || size > 100) throw invalid('invalid_page', 'size must be an integer from 1 to 100', { field: 'size' });
     const found = new Map((await findLiveDocuments(ctx.em, ids)).map((d) => [d.id, d]));
-    // INTERFACE.md §4.10: only private documents owned by the caller are listed.
+    // Only private documents owned by the caller are listed.
     const owned = (d: StoredDocument | undefined) => d?.documentType === 'private' && d.owners?.includes(caller.accountId);
     const foreign = ids.find((i) => !owned(found.get(i)));
     if (foreign !== undefined) {
@@ -175,7 +175,7 @@ export class DocumentsService {
 
   /**
    * The type of the bytes; 400 when it is not one of the four. What the client declares (the
-   * part's header, the file name) is ignored (PROTOCOL.md §9): clients label files loosely.
+   * part's header, the file name) is ignored: clients label files loosely.
    */
   private async contentTypeOf(input: UploadInput): Promise<keyof typeof DOCUMENT_TYPES> {
     if (input.file.length === 0) throw invalid('invalid_field', 'the file is empty', { field: 'file' });

@@ -16,7 +16,7 @@ export interface ReceivedUpload {
 const FRAMING = 64 * 1024;
 
 /**
- * Reads `multipart/form-data` with `file` and `file[attributes]` (INTERFACE.md §4.10), holding
+ * Reads `multipart/form-data` with `file` and `file[attributes]`, holding
  * at most `limit` bytes of file (413 beyond, while streaming). The JSON body reader leaves
  * multipart to this route, so the signature's digest is checked here, over the bytes received.
  */

@@ -10,7 +10,7 @@ import { baseAddress, stroops } from './ledger.operations';
 const DEPOSIT_MEMO = /^deposit:(\d{1,18})$/;
 
 /**
- * PROTOCOL.md §9: a payment to the lot's publisher, in the asset coded as the deposit's
+ * A payment to the lot's publisher, in the asset coded as the deposit's
  * currency and issued by the publisher, of at least the deposit's amount, with memo text
  * `deposit:<id>`, marks a pending deposit paid. Any other payment is just a payment. Paying a
  * deposit twice changes nothing, so a relayed payment may be completed again safely.

@@ -7,7 +7,7 @@ import { applyOperation, baseAddress, entriesOf, otherAccounts, supported, thres
 import { LedgerState, type EntryKey } from './ledger.state';
 import { opSuccess, transactionMeta, transactionResult, type EntryChange } from './ledger.xdr';
 
-/** What a transaction that reached a ledger answers with (INTERFACE.md §4.3). */
+/** What a transaction that reached a ledger answers with. */
 export interface SubmittedTransaction {
   envelopeXdr: string;
   hash: string;
@@ -70,7 +70,7 @@ class Signatures {
 }
 
 /**
- * The embedded ledger (PROTOCOL.md §8, §9): checks a transaction the way stellar-core does
+ * The embedded ledger: checks a transaction the way stellar-core does
  * (operations, time bounds, sequence number, signatures against thresholds), applies it to the
  * locked accounts and closes a ledger holding it. No fees are charged.
  */

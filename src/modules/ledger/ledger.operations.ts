@@ -2,7 +2,7 @@ import { extractBaseAddress, StrKey, type Operation, type xdr } from '@stellar/s
 import type { AssetRef, EntryKey, LedgerState } from './ledger.state';
 import { opFailure, opSuccess } from './ledger.xdr';
 
-/** The operations the embedded ledger applies (PROTOCOL.md §8 Ledger); any other is opNOT_SUPPORTED. */
+/** The operations the embedded ledger applies (docs/ledger.md); any other is opNOT_SUPPORTED. */
 export type SupportedOperation = Operation.CreateAccount | Operation.Payment | Operation.ManageData | Operation.SetOptions;
 
 export type Threshold = 'low' | 'medium' | 'high';

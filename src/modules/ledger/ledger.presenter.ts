@@ -9,7 +9,7 @@ export function formatStroops(value: bigint): string {
   return `${whole}.${fraction}`;
 }
 
-/** `{type: ledger_accounts, id, attributes: {sequence, balances, signers, thresholds}}` (PROTOCOL.md §9). */
+/** `{type: ledger_accounts, id, attributes: {sequence, balances, signers, thresholds}}`. */
 export const presentLedgerAccount = (a: LedgerAccountView): Resource =>
   resource('ledger_accounts', a.id, {
     sequence: a.sequence.toString(),
@@ -18,7 +18,7 @@ export const presentLedgerAccount = (a: LedgerAccountView): Resource =>
     thresholds: a.thresholds,
   });
 
-/** POST /transactions: `data: null` and the ledger's answer in `meta` (INTERFACE.md §4.3). */
+/** POST /transactions: `data: null` and the ledger's answer in `meta`. */
 export const presentSubmitted = (s: SubmittedTransaction): TopLevel => ({
   data: null,
   meta: { envelope_xdr: s.envelopeXdr, hash: s.hash, ledger: s.ledger, result_xdr: s.resultXdr, result_meta_xdr: s.resultMetaXdr },

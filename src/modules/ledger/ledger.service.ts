@@ -21,7 +21,7 @@ export interface LedgerAccountView {
 }
 
 /**
- * POST /transactions and GET /ledger/accounts/{id} (INTERFACE.md §4.3, PROTOCOL.md §8, §9):
+ * POST /transactions and GET /ledger/accounts/{id}:
  * transactions go to the embedded ledger, where a payment with a `deposit:<id>` memo pays that
  * deposit in the same database transaction, or to Horizon when one is configured, where the
  * deposit is written once Horizon accepted (ledger.relay.ts).

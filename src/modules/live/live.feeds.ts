@@ -12,7 +12,7 @@ import { findLot } from '../lots/lots.find';
 import type { LotsService, LotsView } from '../lots/lots.service';
 import { BidReplays } from './live.replay';
 
-/** A bid as one subscriber sees it: the bidder only where it may (PROTOCOL.md §9). */
+/** A bid as one subscriber sees it: the bidder only where it may. */
 export interface BidView extends Omit<BidPlacedEvent, 'bidderId'> {
   bidderId: string | null;
 }
@@ -30,7 +30,7 @@ interface Keyed {
 }
 
 /**
- * The streams behind the GraphQL subscriptions (PROTOCOL.md §8, §9): each checks what it is asked
+ * The streams behind the GraphQL subscriptions: each checks what it is asked
  * for, listens to the live source, and ends (unsubscribing) when the stream is returned.
  */
 export class LiveFeeds {

@@ -15,7 +15,7 @@ interface Subscribed<A> {
 }
 
 /**
- * The subscriptions (PROTOCOL.md §8, §9), over graphql-ws on /graphql. Each brings its own
+ * The subscriptions, over graphql-ws on /graphql. Each brings its own
  * `subscribe`, a stream built by LiveFeeds; the methods shape one event and read nothing else.
  * Each event of a subscription that is not context-free executes with a context of its own
  * (LiveFanout), so nested fields read through fresh loaders without anyone resetting them.

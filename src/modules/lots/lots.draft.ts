@@ -6,7 +6,7 @@ import type { NewLot, LotDetails } from './lots.input';
 export const DEFAULT_DURATION_SECONDS = 7 * 86400;
 
 /**
- * The normalised create-lot body (PROTOCOL.md §9): prices as two-decimal strings, start_time as
+ * The normalised create-lot body: prices as two-decimal strings, start_time as
  * epoch seconds, details as validated; what was not given is absent. It is what a create_lot
  * request stores and hashes, and what a lot is made from.
  */
@@ -50,11 +50,11 @@ export function draftOf(a: NewLot): LotDraft {
 /**
  * What becomes of a given start time already past when the lot is made: `keep` it (POST /lots by
  * staff, which refused one more than START_TIME_TOLERANCE_S old, so the lot ends at start +
- * duration as PROTOCOL.md §9 says), or start `now` (a create-lot request approved after its start).
+ * duration as the contract says), or start `now` (a create-lot request approved after its start).
  */
 export type PastStart = 'keep' | 'now';
 
-/** How far in the past a given start_time may be (PROTOCOL.md §9). */
+/** How far in the past a given start_time may be. */
 export const START_TIME_TOLERANCE_S = 60;
 
 /** The lot's own fields from a draft; no start time starts the lot at the current second. */

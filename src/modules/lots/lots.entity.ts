@@ -145,7 +145,7 @@ type FilterColumns = 'country' | 'city' | 'year' | 'maker' | 'model' | 'vin' | '
 export type ListedLot = Omit<Lot, FilterColumns>;
 
 /**
- * The highest bid as both edges show it: 0.00 until the first accepted bid (PROTOCOL.md §9). The
+ * The highest bid as both edges show it: 0.00 until the first accepted bid. The
  * column stays null until then, which is how the first-bid rule tells the first bid.
  */
 export function shownHighestBid(lot: { highestBid: Money | null }): Money {

@@ -20,12 +20,12 @@ const accounts = { kind: 'list', item: ACCOUNT_ID } as const;
 const integer = { kind: 'integer' } as const;
 const flag = { kind: 'boolean' } as const;
 const range = <T extends 'integer' | 'decimal'>(of: T) => ({ kind: 'range', of }) as const;
-/** Vocabulary filters match in any letter case, and by the aliases given (PROTOCOL.md §9). */
+/** Vocabulary filters match in any letter case, and by the aliases given. */
 const oneOf = (values: readonly string[], aliases?: Readonly<Record<string, string>>) => ({ kind: 'enum', values, anyCase: true, aliases }) as const;
 const anyOf = (values: readonly string[], aliases?: Readonly<Record<string, string>>) => ({ kind: 'list', values, anyCase: true, aliases }) as const;
 
 /**
- * Every filter of the lot index (INTERFACE.md §4.5, PROTOCOL.md §9) by its domain name: the
+ * Every filter of the lot index by its domain name: the
  * domain's input schema and the REST query are both made from it.
  */
 export const LOT_FILTER_KINDS = {

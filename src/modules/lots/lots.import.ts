@@ -13,7 +13,7 @@ import { detailsSchema } from './lots.input';
 import { detailColumns, lotNameOf } from './lots.draft';
 
 /**
- * Import of external-source lots (INTERFACE.md §2.3, PROTOCOL.md §5: lot_type 2 partnerA,
+ * Import of external-source lots (lot_type 2 partnerA,
  * 3 partnerB) from a feed of JSON Lines, one lot a line:
  *
  *   {"lot_id": 41234567, "currency": "USD", "start_price": "1500.00", "buy_now_price": 0,

@@ -12,7 +12,7 @@ const text = (max: number) => z.string().trim().min(1).max(max);
 const links = z.array(httpLink()).max(100);
 const price = priceInput;
 
-/** Lot details on creation (PROTOCOL.md §9): country, year, maker and model required; the rest optional. */
+/** Lot details on creation: country, year, maker and model required; the rest optional. */
 export function detailsSchema(reference: ReferenceService) {
   const maxYear = new Date().getUTCFullYear() + 1;
   return z.object({
@@ -63,7 +63,7 @@ export type LotDetails = z.infer<ReturnType<typeof detailsSchema>>;
 /** The longest a lot may last, and the furthest ahead it may start: a year, in seconds. */
 const MAX_AHEAD_S = 365 * 86400;
 
-/** A lot to create, with the step and price rules of INTERFACE.md §4.5 and PROTOCOL.md §6. */
+/** A lot to create, with the step and price rules of docs/auction-rules.md. */
 export function createLotInput(reference: ReferenceService) {
   return z
     .object({

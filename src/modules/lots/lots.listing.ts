@@ -16,7 +16,7 @@ import { embeddedColumns, embeddedOfRows, type Embeddable, type Embedded } from 
 import { LOT_COLUMNS, lotsOfRows } from './lots.rows';
 import { lotConditions, sortExpression } from './lots.sql';
 
-/** Prices are compared in this currency when the filter names none (PROTOCOL.md §9). */
+/** Prices are compared in this currency when the filter names none. */
 export const DEFAULT_PRICE_CURRENCY = 'USD';
 
 /** The filters that name an account's own business, with the names the messages give them. */

@@ -7,5 +7,5 @@ export const isClosed = (lot: Pick<Timed, 'lotState'>): boolean => lot.lotState 
 
 export const hasEnded = (lot: Pick<Timed, 'endTime'>, now: Date): boolean => lot.endTime.getTime() <= now.getTime();
 
-/** A lot takes bids while it is open, has no winner, has started and has not ended (PROTOCOL.md §6). */
+/** A lot takes bids while it is open, has no winner, has started and has not ended. */
 export const takesBids = (lot: Timed, now: Date): boolean => !isClosed(lot) && lot.winnerId === null && lot.startTime <= now && !hasEnded(lot, now);

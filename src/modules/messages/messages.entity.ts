@@ -1,7 +1,7 @@
 import { BigIntType, Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 
 /**
- * A message between two accounts about a lot (INTERFACE.md §2.8); unread while `readAt` is null.
+ * A message between two accounts about a lot; unread while `readAt` is null.
  * The table also keeps a generated full-text `search` column, which the entity does not map.
  */
 @Entity({ tableName: 'messages' })

@@ -29,7 +29,7 @@ const text = z
   .refine((t) => [...t].length <= MAX_MESSAGE_LENGTH, `must be at most ${MAX_MESSAGE_LENGTH} characters`)
   .refine((t) => !t.includes('\u0000'), 'must not contain NUL characters');
 
-/** POST /messages (INTERFACE.md §4.7). */
+/** POST /messages. */
 export const sendInput = z.object({
   sender: accountId,
   receiver: accountId,

@@ -12,7 +12,7 @@ const OWN_CURRENCY = converterOf(new Map());
 const lotRef = (lotId: string): { data: ResourceIdentifier } => ({ data: { type: 'lots', id: lotId } });
 const membersRef = (a: string, b: string): { data: ResourceIdentifier[] } => ({ data: [{ type: 'accounts', id: a }, { type: 'accounts', id: b }] });
 
-/** A message (INTERFACE.md §2.8): `account_id` is its sender; also its receiver and times. */
+/** A message: `account_id` is its sender; also its receiver and times. */
 export const presentMessage = (m: Message): Resource => ({
   type: 'messages',
   id: m.id,
@@ -31,7 +31,7 @@ export const presentMessage = (m: Message): Resource => ({
 /** The id of a dialog names its tuple: `<lot>-<account>-<companion>`. */
 export const dialogId = (d: Dialog): string => `${d.lotId}-${d.accountId}-${d.withId}`;
 
-/** A dialog (INTERFACE.md §2.8) seen from `account_id`, with `with` the companion. */
+/** A dialog seen from `account_id`, with `with` the companion. */
 export const presentDialog = (d: Dialog): Resource => ({
   type: 'dialogs',
   id: dialogId(d),
@@ -45,7 +45,7 @@ export const presentDialog = (d: Dialog): Resource => ({
   relationships: { lot: lotRef(d.lotId), members: membersRef(d.accountId, d.withId) },
 });
 
-/** An unread counter (INTERFACE.md §2.8). */
+/** An unread counter. */
 export const presentUnread = (id: string, count: number, extra: Record<string, unknown> = {}): Resource => ({
   type: 'unread_messages',
   id,

@@ -19,7 +19,7 @@ const FILTERS = { receivers: 'filter.receivers', receiver: 'filter.receiver', se
 const QUERY_FIELDS = { in: 'query', names: { ...FILTERS, lotId: 'filter.lotId' } } as const;
 const LIST_FIELDS = { in: 'query', names: { ...FILTERS, lotIdFilter: 'filter.lotId', page: 'page.number', size: 'page.size' } } as const;
 
-/** Messages (INTERFACE.md §4.7): every operation needs a caller. */
+/** Messages: every operation needs a caller. */
 export function messagesRoutes(router: AppRouter): void {
   const { messages } = router.services;
 
@@ -55,7 +55,7 @@ export function messagesRoutes(router: AppRouter): void {
     return { data: presentUnread((filters.receiver as string | undefined) ?? ctx.caller?.accountId ?? '', count) };
   });
 
-  // PROTOCOL.md §9: served with and without the trailing slash; `data.type` is optional.
+  // Served with and without the trailing slash; `data.type` is optional.
   const markRead = looseDocument();
   for (const path of ['/accounts/:id/messages', '/accounts/:id/messages/']) {
     router.patch(path, { summary: 'Mark messages read', authenticated: true, status: 204, body: { type: 'messages', input: markReadInput, omit: ['accountId'] } }, async ({ ctx, params, body }) => {

@@ -57,7 +57,7 @@ export interface Relating {
 const notAllowed = () => forbidden('not_allowed', 'only the accounts of a conversation and staff of the lot\'s publisher may read it');
 
 /**
- * Messages between accounts about lots (INTERFACE.md §2.8, §4.7; PROTOCOL.md §4, §7): sent as
+ * Messages between accounts about lots: sent as
  * the sender or by staff of its platform, read by the two accounts of a conversation and by staff
  * of the lot's publisher. A message to the lot's organizer notifies it as `message_from_buyer`;
  * a message from the organizer notifies the receiver as `message_from_seller`.
@@ -178,7 +178,7 @@ export class MessagesService {
     return account;
   }
 
-  /** The lot a request body names: 400 `lot_not_found` when there is none (INTERFACE.md §4.7). */
+  /** The lot a request body names: 400 `lot_not_found` when there is none. */
   private async lot(em: EntityManager, id: string): Promise<Lot> {
     const lot = await em.findOne(Lot, { id });
     if (!lot) throw invalid('lot_not_found', 'lotId: no lot with this id', { field: 'lotId' });

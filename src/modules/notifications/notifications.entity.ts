@@ -1,6 +1,6 @@
 import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 
-/** Notification type codes of INTERFACE.md §6. */
+/** Notification type codes, as clients read them. */
 export enum NotificationType {
   RegisteredFinishingIn3h = 1,
   WatchlistDirectSaleFinishingIn3h = 2,
@@ -48,9 +48,9 @@ export enum NotificationType {
 export interface NotificationTypeInfo {
   /** `type_str` of the resource. */
   name: string;
-  /** The meta keys INTERFACE.md §6 and PROTOCOL.md §7 document for the type (all values are strings). */
+  /** The meta keys the contract documents for the type (all values are strings). */
   meta: readonly string[];
-  /** Reported by services outside the interface through POST /notifications/events (PROTOCOL.md §7). */
+  /** Reported by services outside the interface through POST /notifications/events. */
   reported: boolean;
 }
 
@@ -102,7 +102,7 @@ export const REPORTED_TYPES: readonly NotificationType[] = NOTIFICATION_TYPE_COD
 
 export const typeStrOf = (type: NotificationType): string => NOTIFICATION_TYPES[type].name;
 
-/** A notification to one account; unread while `readAt` is null (INTERFACE.md §6). */
+/** A notification to one account; unread while `readAt` is null. */
 @Entity({ tableName: 'notifications' })
 export class Notification {
   [OptionalProps]?: 'meta' | 'readAt' | 'createdAt';

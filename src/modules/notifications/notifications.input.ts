@@ -22,13 +22,13 @@ export const listInput = z.object({
 });
 export type NotificationListInput = z.input<typeof listInput>;
 
-/** Meta of a notification: an object of strings (INTERFACE.md §6). */
+/** Meta of a notification: an object of strings. */
 export const metaInput = z
   .record(z.string().min(1).max(64), z.string().max(1000), { error: 'must be an object of strings' })
   .refine((m) => Object.keys(m).length <= MAX_META_KEYS, `at most ${MAX_META_KEYS} keys`);
 
 /**
- * POST /notifications/events (PROTOCOL.md §7). z.number()/z.string() first: a missing member is
+ * POST /notifications/events. z.number()/z.string() first: a missing member is
  * then `missing_field`.
  */
 export const eventInput = z.object({

@@ -3,7 +3,7 @@ import { resource, type Resource } from '../../rest/document';
 import { typeStrOf, type Notification } from './notifications.entity';
 import type { NotificationCount } from './notifications.service';
 
-/** A notification resource (INTERFACE.md §6): `{type: notifications, id, attributes: {type, type_str, meta, created_at}}`. */
+/** A notification resource: `{type: notifications, id, attributes: {type, type_str, meta, created_at}}`. */
 export const presentNotification = (n: Notification): Resource =>
   resource('notifications', n.id, { type: n.type, type_str: typeStrOf(n.type), meta: n.meta, created_at: rfc3339(n.createdAt) });
 

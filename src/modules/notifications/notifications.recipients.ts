@@ -3,7 +3,7 @@ import { staffQuery } from '../../core/policies';
 import { rowsOf } from '../../db/query';
 
 /**
- * The staff of a platform as recipients (PROTOCOL.md §4, §7), by id. Reads in `em`'s transaction,
+ * The staff of a platform as recipients, by id. Reads in `em`'s transaction,
  * so it may be called while emitting. An id that is no platform yields its admins only (none).
  */
 export async function staffOf(em: EntityManager, platformId: string): Promise<string[]> {

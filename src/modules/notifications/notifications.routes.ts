@@ -5,7 +5,7 @@ import { presentCount, presentNotification } from './notifications.presenter';
 import { markManyDocument, NOTIFICATIONS_QUERY } from './notifications.schema';
 import { eventInput } from './notifications.input';
 
-/** Notifications (INTERFACE.md §4.13, PROTOCOL.md §7): the recipient only; events from platforms. */
+/** Notifications: the recipient only; events from platforms. */
 export function notificationsRoutes(router: AppRouter): void {
   const { notifications } = router.services;
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { QuerySpec } from '../../rest/query';
 import { DEFAULT_NOTIFICATION_PAGE_SIZE, NOTIFICATION_SORTS } from './notifications.input';
 
-/** GET /notifications (PROTOCOL.md §2, §9): newest first by default. */
+/** GET /notifications: newest first by default. */
 export const NOTIFICATIONS_QUERY: QuerySpec = {
   sorts: NOTIFICATION_SORTS,
   defaultSort: '-created_at',

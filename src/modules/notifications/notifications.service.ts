@@ -54,7 +54,7 @@ export const publishedOf = (n: Notification): PublishedNotification => ({
 });
 
 /**
- * Notifications (INTERFACE.md §4.13, §6; PROTOCOL.md §7): other services emit them inside their
+ * Notifications: other services emit them inside their
  * own transactions; each recipient reads its unread ones, counts them per type and marks them
  * read; platforms report the types that come from outside the interface. A notification is
  * announced on the bus only once the transaction that created it committed.

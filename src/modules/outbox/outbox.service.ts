@@ -8,7 +8,7 @@ import { outboxQueryInput, type OutboxQueryInput } from './outbox.input';
 const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
- * The messages kept in the outbox (PROTOCOL.md §9): readable by staff of the recipient's
+ * The messages kept in the outbox: readable by staff of the recipient's
  * platform, newest first; anyone else, anonymous callers included, gets `forbidden`.
  */
 export class OutboxService {

@@ -1,6 +1,6 @@
 import type { Cleaner } from '../../jobs/job';
 
-/** Recovery requests are valid for 24 hours (PROTOCOL.md §8); expired ones go. */
+/** Recovery requests are valid for 24 hours; expired ones go. */
 export const deleteExpiredRecoveryRequests: Cleaner = {
   kind: 'cleaner',
   name: 'expired recovery requests',

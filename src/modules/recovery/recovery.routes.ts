@@ -3,7 +3,7 @@ import type { AppRouter } from '../../rest/router';
 import { looseDocument } from '../credentials/credentials.schema';
 import { approveRecoveryInput, recoveryByEmailInput } from './recovery.input';
 
-/** Public: the recovery token authenticates (PROTOCOL.md §3.6). */
+/** Public: the recovery token authenticates. */
 export function recoveryRoutes(router: AppRouter): void {
   const { recovery } = router.services;
   const document = looseDocument('recovery_requests');

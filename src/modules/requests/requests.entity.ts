@@ -16,7 +16,7 @@ export const REQUEST_STATE_NAMES: Record<RequestState, string> = {
   [RequestState.PermanentlyRejected]: 'permanently_rejected',
 };
 
-/** A user's lot-creation request, reviewed by its platform (INTERFACE.md §2.9, §3.4). */
+/** A user's lot-creation request, reviewed by its platform. */
 @Entity({ tableName: 'create_lot_requests' })
 export class CreateLotRequest {
   [OptionalProps]?: 'requestState' | 'lotId' | 'rejectReason' | 'createdAt' | 'updatedAt';

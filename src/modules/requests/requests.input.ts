@@ -30,7 +30,7 @@ export type GetRequestInput = z.input<typeof getRequestInput>;
 export const requestRef = z.object({ id: z.string() });
 export type RequestRef = z.input<typeof requestRef>;
 
-/** A review of a pending request (INTERFACE.md §4.8), quoting its hash. z.string() first: a missing member is `missing_field`. */
+/** A review of a pending request, quoting its hash. z.string() first: a missing member is `missing_field`. */
 export const reviewInput = z.object({
   id: z.string(),
   hash: z.string().max(128),

@@ -17,7 +17,7 @@ export interface RequestScope {
 const sortColumn = sql.identifiers(['created_at', 'updated_at']);
 
 /**
- * Archived (PROTOCOL.md §8): rejected, permanently rejected, and approved requests whose lot has
+ * Archived: rejected, permanently rejected, and approved requests whose lot has
  * ended (its end has passed, or it was closed).
  */
 const archived = (now: Date) => sql`(r.request_state in (${sql.list([RequestState.Rejected, RequestState.PermanentlyRejected])})

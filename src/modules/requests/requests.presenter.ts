@@ -3,7 +3,7 @@ import { allToWire } from '../../rest/fields';
 import type { CreateLotRequest } from './requests.entity';
 import { requestView, type RequestPricing } from './requests.view';
 
-/** The reviewable request resource (PROTOCOL.md §9): type create_lot_requests, in single responses and lists alike. */
+/** The reviewable request resource: type create_lot_requests, in single responses and lists alike. */
 export function presentRequest(request: CreateLotRequest, pricing?: RequestPricing): Resource {
   const { lotId, ...view } = requestView(request, pricing);
   const attributes = allToWire(view);

@@ -52,7 +52,7 @@ const REVIEW_STATES = {
 const CANCELABLE = new Set([RequestState.Pending, RequestState.Rejected]);
 
 /**
- * Create-lot (reviewable) requests (INTERFACE.md §2.9, §3.4, §4.8; PROTOCOL.md §4, §8, §9): a
+ * Create-lot (reviewable) requests: a
  * user's lot body waits for its platform's staff, who approve it (the lot is created with the
  * requestor as organizer) or reject it; the requestor may cancel it.
  */

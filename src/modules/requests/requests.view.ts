@@ -14,7 +14,7 @@ export interface RequestPricing {
 type PriceKey = 'start_price' | 'buy_now_price' | 'deposit' | 'min_step' | 'max_step' | 'b2b_vehicle_price' | 'b2c_vehicle_price' | 'b2c_total_price' | 'reserve_price';
 
 /**
- * The reviewable request of INTERFACE.md §2.9 and PROTOCOL.md §9 as both edges show it, built
+ * The reviewable request as both edges show it, built
  * from the stored body (start time in RFC 3339, lot type as integer plus label) so that a client
  * can convert back and recompute `hash`. Prices are in the asked currency; optional members that
  * were not given are null.

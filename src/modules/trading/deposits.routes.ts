@@ -6,7 +6,7 @@ import { presentDeposit, presentDepositState, presentParticipant } from './tradi
 import { DEPOSIT_INDEX_QUERY } from './trading.schema';
 import { depositStateInput } from './trading.input';
 
-/** Deposits (INTERFACE.md §4.6). */
+/** Deposits. */
 export function depositsRoutes(router: AppRouter): void {
   const { deposits } = router.services;
 

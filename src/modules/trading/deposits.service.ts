@@ -26,14 +26,14 @@ export interface DepositChange {
   activated: Participant | null;
 }
 
-/** The moves staff may make (PROTOCOL.md §6): pending → paid, paid → returned. */
+/** The moves staff may make: pending → paid, paid → returned. */
 const MOVES: Record<'paid' | 'returned', { from: DepositState; to: DepositState }> = {
   paid: { from: DepositState.Pending, to: DepositState.Paid },
   returned: { from: DepositState.Paid, to: DepositState.Returned },
 };
 
 /**
- * Deposits (INTERFACE.md §2.5, §3.3, §4.6; PROTOCOL.md §4, §6): listed for their depositors and
+ * Deposits: listed for their depositors and
  * the lots' managers; their state is set by staff of the lot's publisher.
  */
 export class DepositsService {

@@ -26,7 +26,7 @@ const PARTICIPANT_TYPES = new Set([AccountType.User, AccountType.Broker]);
 const alreadyParticipant = () => conflict('already_participant', 'the account already takes part in this lot');
 
 /**
- * What a participant does by itself (INTERFACE.md §4.5; PROTOCOL.md §4, §6, §9): request
+ * What a participant does by itself: request
  * participation, and request buy now.
  */
 export class ParticipationService {

@@ -28,7 +28,7 @@ async function perLockedLot(em: EntityManager, lotIds: string[], change: (tx: En
 
 const lotIdsOf = (rows: { lot_id: string }[]) => rows.map((r) => String(r.lot_id));
 
-/** Participants still deposit_pending 24 hours after their lot ended are rejected (PROTOCOL.md §6). */
+/** Participants still deposit_pending 24 hours after their lot ended are rejected. */
 export const rejectUnpaidParticipants: Cleaner = {
   kind: 'cleaner',
   name: 'unpaid participants',

@@ -2,7 +2,7 @@ import { Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import type { Money } from '../../core/money';
 import { MoneyType } from '../../db/money.type';
 
-/** Participant state codes of PROTOCOL.md §5. */
+/** Participant state codes as both edges show them (docs/rest.md). */
 export enum ParticipantState {
   Pending = 0,
   Rejected = 1,

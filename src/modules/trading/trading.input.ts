@@ -5,7 +5,7 @@ import { cursorPageInput, sortInput } from '../../core/page';
 import { CURRENCIES } from '../accounts/accounts.input';
 import { DEPOSIT_STATE_NAMES } from './trading.entity';
 
-/** The inputs of the trading operations (INTERFACE.md §2.6, §4.5, §4.6). Ids named by a path or by the edge are checked by the services themselves. */
+/** The inputs of the trading operations. Ids named by a path or by the edge are checked by the services themselves. */
 
 /** Join a lot; a direct sale is joined with buyNow true. */
 export const participateInput = z.object({

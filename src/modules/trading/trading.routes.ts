@@ -14,7 +14,7 @@ function checkLotId(given: unknown, lotId: string): void {
   if (String(given) !== lotId) throw invalid('invalid_field', 'lot_id must be the id of the lot in the path', { pointer: '/data/attributes/lot_id' });
 }
 
-/** Participation, buy now, winners, rejection, closing and winner details (INTERFACE.md §4.5). */
+/** Participation, buy now, winners, rejection, closing and winner details. */
 export function tradingRoutes(router: AppRouter): void {
   const { participation, winners, lots } = router.services;
 

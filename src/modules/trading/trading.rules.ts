@@ -8,7 +8,7 @@ import { hasEnded, isClosed } from '../lots/lots.open';
 import { Deposit, DepositState, Participant, ParticipantState } from './trading.entity';
 
 /**
- * Rules and lookups shared by the trading services (PROTOCOL.md §4–§6, §9). Reads inside a
+ * Rules and lookups shared by the trading services. Reads inside a
  * transaction refresh what the request's entity manager may already hold: the transaction's
  * fork starts from its identity map, and a row read before the lock may have changed since.
  */
@@ -37,7 +37,7 @@ export function requireManager(ctx: RequestContext, lot: Lot, action: string): v
   if (!managesLot(ctx.caller, lot)) throw forbidden('not_allowed', `only the lot's organizer or staff of its publisher may ${action}`);
 }
 
-/** Lots of the external sources are read-only in this interface (PROTOCOL.md §9). */
+/** Lots of the external sources are read-only in this interface. */
 export function requireTradable(lot: Lot): void {
   if (lot.lotType === LotType.PartnerA || lot.lotType === LotType.PartnerB) {
     throw invalid('lot_read_only', 'lots of an external source are read-only');

@@ -81,7 +81,7 @@ export interface AwardChoice {
 
 /**
  * What a lot's managers (its organizer, staff of its publisher) do with its participants
- * (INTERFACE.md §3.1, §3.2, §4.5; PROTOCOL.md §6, §9): choose the winner, reject a participant,
+ *: choose the winner, reject a participant,
  * close the lot, record the winner's details. Each locks the lot row, so that of concurrent
  * choices exactly one winner results and a close never races a choice.
  */

@@ -1,6 +1,6 @@
 import type { Cleaner } from '../../jobs/job';
 
-/** Verification tokens are valid for 24 hours (PROTOCOL.md §8); expired ones go. */
+/** Verification tokens are valid for 24 hours; expired ones go. */
 export const deleteExpiredVerificationTokens: Cleaner = {
   kind: 'cleaner',
   name: 'expired verification tokens',

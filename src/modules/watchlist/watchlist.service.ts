@@ -17,7 +17,7 @@ import { listBound } from '../../core/page';
 import { inTransaction } from '../../core/transaction';
 
 /**
- * Watchlists (stars) and callback requests (INTERFACE.md §2.7, §4.4, §4.5).
+ * Watchlists (stars) and callback requests.
  *
  * A watchlist is managed by its account and by staff of the account's platform. A callback is
  * requested by any active account and withdrawn by that account, the lot's organizer or staff of

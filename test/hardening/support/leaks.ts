@@ -10,7 +10,7 @@ type Who = Role | 'anon';
 interface Secret {
   label: string;
   value: string;
-  /** Who may be shown it (PROTOCOL.md §4: the account itself and staff of its platform). */
+  /** Who may be shown it (the account itself and staff of its platform). */
   visibleTo: Set<Who>;
 }
 
