@@ -3,6 +3,7 @@ import { createLot, DIRECT_SALE, ENG_LOT } from '../helpers/lots';
 import { countStatements } from '../helpers/statements';
 import { appWithPlatform } from '../helpers/world';
 import { ready, socketsClosedAfterEach } from '../live/support';
+import { cleanersOf, jobsOf } from '../../src/jobs/jobs';
 import { NotificationType } from '../../src/modules/notifications/notifications.entity';
 
 const world = appWithPlatform({ accounts: 3 });
@@ -66,6 +67,31 @@ describe('price-fall alerts of saved searches', () => {
     expect(await alerts(0)).toEqual([fell(lot.id, search)]);
     // A day after the alert, leaving and re-entering alerts again.
     await exec(`update saved_search_alerts set alerted_at = now() - interval '1 day 1 minute' where search_id = ?`, [search]);
+    await setRate('USD', '1.08');
+    await setRate('USD', '1.12');
+    expect(await alerts(0)).toEqual([fell(lot.id, search), fell(lot.id, search)]);
+  });
+
+  it('forgets, by the periodic cleaner, only the alerts older than the day they keep a search quiet', async () => {
+    const { services } = world.t.app;
+    const cleaner = cleanersOf(jobsOf(services, world.t.config), services).find((c) => c.name === 'saved search alerts')!;
+    expect(cleaner).toBeDefined();
+    const kept = async () => (await exec(`select count(*)::int as n from saved_search_alerts where search_id = ?`, [search]))[0].n;
+    const lot = await createLot(world.t, world.platform, ENG_LOT);
+    const search = await save(0, { maker: 'Toyota', price: ',900', currency: 'EUR' });
+    await setRate('USD', '1.12');
+    expect(await alerts(0)).toEqual([fell(lot.id, search)]);
+
+    await cleaner.run(world.t.orm.em.fork());
+    expect(await kept()).toBe(1);
+    // Still quiet within the day: the cleaner took nothing the rule reads.
+    await setRate('USD', '1.08');
+    await setRate('USD', '1.12');
+    expect(await alerts(0)).toHaveLength(1);
+
+    await exec(`update saved_search_alerts set alerted_at = now() - interval '1 day 1 minute' where search_id = ?`, [search]);
+    expect(await cleaner.run(world.t.orm.em.fork())).toBeGreaterThanOrEqual(1);
+    expect(await kept()).toBe(0);
     await setRate('USD', '1.08');
     await setRate('USD', '1.12');
     expect(await alerts(0)).toEqual([fell(lot.id, search), fell(lot.id, search)]);

@@ -23,4 +23,5 @@ export const searchesModule: AppModule = {
   services: { searches: (s, { config }) => new SearchesService(s.notifications, s.mail, config.SAVED_SEARCHES_PER_ACCOUNT) },
   routes: searchesRoutes,
   resolvers: [SearchesResolver],
+  jobs: (services) => [{ kind: 'cleaner', name: 'saved search alerts', run: (em) => services.searches.pruneAlerts(em) }],
 };

@@ -10,7 +10,7 @@ import { DEFAULT_PRICE_CURRENCY } from '../lots/lots.listing';
 import { NotificationType } from '../notifications/notifications.entity';
 import type { BatchRow, NotificationsService } from '../notifications/notifications.service';
 import type { Outbox } from '../outbox/outbox.port';
-import { dueForEmail, matchingSearches, priceFalls, recordAlerts, type MatchReason } from './searches.sql';
+import { dueForEmail, matchingSearches, priceFalls, pruneAlerts, recordAlerts, type MatchReason } from './searches.sql';
 import { SAVED_FILTERS, savedSearchInput, savedSearchRef, type SavedFilter, type SavedSearchInput, type SavedSearchRef } from './searches.input';
 
 export interface SavedSearch {
@@ -107,6 +107,11 @@ export class SearchesService {
     // statement (JIT), which costs more than running it: off for the rest of this transaction.
     await rowsOf(em, sql`select set_config('jit', 'off', true)`);
     return this.alert(em, scope, priceFalls(changed));
+  }
+
+  /** The cleaner's: forgets the alerts older than a day, which no longer hold back another. Answers how many. */
+  async pruneAlerts(em: EntityManager): Promise<number> {
+    return (await rowsOf(em, pruneAlerts)).length;
   }
 
   /**

@@ -29,9 +29,15 @@ const PRICE_BOUNDS = sql`(s.price_min is null or ${priceIn(sql`rf`, sql`rt`)} >=
 const matchRow = (reason: MatchReason) =>
   sql`s.account_id as recipient, s.id as n, jsonb_build_object('lot_id', l.id::text, 'search_id', s.id::text, 'reason', ${reason}::text) as meta`;
 
+/** How long an alert keeps a search from alerting again about the same lot for the same reason. */
+const ALERT_QUIET = sql`interval '1 day'`;
+
 /** Search `s` has not alerted about lot `l` for this reason in the last day. */
 const notAlerted = (reason: MatchReason) =>
-  sql`not exists (select 1 from saved_search_alerts a where a.search_id = s.id and a.lot_id = l.id and a.reason = ${reason} and a.alerted_at > now() - interval '1 day')`;
+  sql`not exists (select 1 from saved_search_alerts a where a.search_id = s.id and a.lot_id = l.id and a.reason = ${reason} and a.alerted_at > now() - ${ALERT_QUIET})`;
+
+/** Deletes the alerts that no longer keep a search quiet (`notAlerted` ignores them); answers one row each. */
+export const pruneAlerts = sql`delete from saved_search_alerts where alerted_at <= now() - ${ALERT_QUIET} returning 1`;
 
 /** Records the alerts of these notifications' meta (`search_id`, `lot_id`, `reason`) as made now. */
 export function recordAlerts(metas: readonly Record<string, string>[]): Sql {
