@@ -9,9 +9,10 @@ import { selectedFields } from './selections';
 const ACCOUNT_CREATION = 'createAccount';
 
 /**
- * A mutation counts against the caller's rate limits as a REST write does (`modules/limits/rate-limit.ts`),
- * `createAccount` against account creation too; a refusal answers 429 with `Retry-After`.
- * Queries are reads.
+ * Each field of a mutation counts against the caller's rate limits as a REST write does
+ * (`modules/limits/rate-limit.ts`), each `createAccount` against account creation too: a hundred
+ * aliased writes in one request are a hundred writes. A refusal, before any field runs, answers
+ * 429 with `Retry-After`. Queries are reads.
  */
 export function graphqlRateLimit(limiter: RateLimiter): ApolloServerPlugin<GraphQLContext> {
   return {
@@ -20,9 +21,10 @@ export function graphqlRateLimit(limiter: RateLimiter): ApolloServerPlugin<Graph
         async didResolveOperation({ contextValue, operation, document }) {
           if (operation?.operation !== 'mutation') return;
           const fragmentOf = (name: string) => document.definitions.find((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === name);
-          const creates = selectedFields(operation.selectionSet, fragmentOf).some((f) => f.name.value === ACCOUNT_CREATION);
+          const fields = selectedFields(operation.selectionSet, fragmentOf).filter((f) => f.name.value !== '__typename');
+          const accountCreations = fields.filter((f) => f.name.value === ACCOUNT_CREATION).length;
           try {
-            await limiter.hit(contextValue.ctx, creates ? 'account_creation' : 'write');
+            await limiter.hit(contextValue.ctx, { writes: Math.max(1, fields.length), accountCreations });
           } catch (err) {
             if (!(err instanceof DomainError)) throw err;
             const headers = new HeaderMap([['retry-after', String(err.retryAfter)]]);

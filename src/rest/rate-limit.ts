@@ -11,7 +11,7 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function restRateLimit(limiter: RateLimiter, graphqlPath: string): Middleware {
   return async (koa, next) => {
     if (!READS.has(koa.method) && koa.path !== graphqlPath) {
-      await limiter.hit(koa.state.ctx, koa.method === 'POST' && koa.path === '/accounts' ? 'account_creation' : 'write');
+      await limiter.hit(koa.state.ctx, { writes: 1, accountCreations: koa.method === 'POST' && koa.path === '/accounts' ? 1 : 0 });
     }
     await next();
   };

@@ -74,6 +74,21 @@ describe('rate limits by address and account (PostgreSQL counters)', () => {
     expect((await write(t.client.from('127.0.3.6'))).status).toBe(200);
   });
 
+  it('counts each field of a mutation as a write: aliased writes in one request do not pass RATE_LIMIT_WRITES_PER_ACCOUNT', async () => {
+    const aliased = (n: number) => `mutation { ${Array.from({ length: n }, (_, i) => `w${i}: markNotificationsRead(ids: [])`).join(' ')} }`;
+    const user = await createAccount({ ...t, client: t.client.from('127.0.6.1') }, platform);
+    const three = await t.client.from('127.0.6.2').as(user.keypair).graphql(aliased(3));
+    expect({ status: three.status, errors: three.body.errors, fields: Object.keys(three.body.data ?? {}).length }).toEqual({ status: 200, errors: undefined, fields: 3 });
+    expect((await write(t.client.from('127.0.6.3').as(user.keypair))).status).toBe(200);
+    expect429(await write(t.client.from('127.0.6.4').as(user.keypair)), 3600);
+
+    // Five at once against a limit of four: refused whole, before any of them runs.
+    const other = await createAccount({ ...t, client: t.client.from('127.0.6.5') }, platform);
+    const five = await t.client.from('127.0.6.6').as(other.keypair).graphql(aliased(5));
+    expect429(five, 3600);
+    expect({ code: five.body.errors[0].extensions.code, data: five.body.data }).toEqual({ code: 'too_many_requests', data: undefined });
+  });
+
   it('slows self-registration: the 4th account from one address within the hour answers 429, over REST and GraphQL alike', async () => {
     const client = t.client.from('127.0.4.1');
     expect((await register(client)).status).toBe(201);

@@ -6,7 +6,11 @@ import { rateLimited } from '../../core/errors';
 import { addressGroup } from './address-group';
 
 /** What a request does, as far as rate limits go; each edge names its operations' actions. */
-export type LimitedAction = 'write' | 'account_creation';
+/** What a request does that the limits count: its writes (a GraphQL operation: one per mutation field), of which account creations. */
+export interface LimitedActions {
+  writes: number;
+  accountCreations: number;
+}
 
 export interface RateLimits {
   /** Seconds of a window of the write limits. */
@@ -26,6 +30,8 @@ interface Bucket {
   limit: number;
   window: number;
   what: string;
+  /** How many the request counts in it at once. */
+  hits: number;
 }
 
 /**
@@ -38,20 +44,20 @@ interface Bucket {
 export class RateLimiter {
   constructor(private readonly limits: RateLimits) {}
 
-  private bucketsOf(ctx: RequestContext, action: LimitedAction): Bucket[] {
+  private bucketsOf(ctx: RequestContext, { writes, accountCreations }: LimitedActions): Bucket[] {
     const { window, writesPerAddress, writesPerAccount, accountsWindow, accountsPerAddress } = this.limits;
     const address = addressGroup(ctx.address);
     const buckets: Bucket[] = [
-      { key: `write:address:${address}`, limit: writesPerAddress, window, what: 'writes from this address' },
-      ...(ctx.caller ? [{ key: `write:account:${ctx.caller.accountId}`, limit: writesPerAccount, window, what: 'writes by this account' }] : []),
-      ...(action === 'account_creation' ? [{ key: `accounts:address:${address}`, limit: accountsPerAddress, window: accountsWindow, what: 'accounts created from this address' }] : []),
+      { key: `write:address:${address}`, limit: writesPerAddress, window, what: 'writes from this address', hits: writes },
+      ...(ctx.caller ? [{ key: `write:account:${ctx.caller.accountId}`, limit: writesPerAccount, window, what: 'writes by this account', hits: writes }] : []),
+      ...(accountCreations > 0 ? [{ key: `accounts:address:${address}`, limit: accountsPerAddress, window: accountsWindow, what: 'accounts created from this address', hits: accountCreations }] : []),
     ];
     return buckets.filter((b) => b.limit > 0).sort((a, b) => (a.key < b.key ? -1 : 1));
   }
 
-  /** Counts one `action` of the caller; throws 429 when a bucket of it is used up. */
-  async hit(ctx: RequestContext, action: LimitedAction): Promise<void> {
-    const buckets = this.bucketsOf(ctx, action);
+  /** Counts the caller's `actions`; throws 429 when a bucket of them is used up. */
+  async hit(ctx: RequestContext, actions: LimitedActions): Promise<void> {
+    const buckets = this.bucketsOf(ctx, actions);
     if (!buckets.length) return;
     const rows = await count(ctx.em, buckets);
     let refusal: { bucket: Bucket; until: Date } | null = null;
@@ -79,12 +85,13 @@ export class RateLimiter {
 async function count(em: EntityManager, buckets: Bucket[]): Promise<Map<string, { hits: number; start: number; now: number }>> {
   const keys = sql.array(buckets.map((b) => b.key), 'text');
   const windows = sql.array(buckets.map((b) => String(b.window)), 'bigint');
+  const hits = sql.array(buckets.map((b) => String(b.hits)), 'bigint');
   const [{ rows }] = await rawQuery(
     em,
     sql.render(sql`insert into rate_limit_counters as c (key, window_start, hits)
-      select k, to_timestamp(floor(extract(epoch from now()) / w) * w), 1 from unnest(${keys}, ${windows}) as t(k, w)
+      select k, to_timestamp(floor(extract(epoch from now()) / w) * w), n from unnest(${keys}, ${windows}, ${hits}) as t(k, w, n)
       on conflict (key) do update set
-        hits = case when c.window_start = excluded.window_start then c.hits + 1 else 1 end,
+        hits = case when c.window_start = excluded.window_start then c.hits + excluded.hits else excluded.hits end,
         window_start = excluded.window_start
       returning key, hits, extract(epoch from window_start)::float8 as start, extract(epoch from now())::float8 as now`),
   );
