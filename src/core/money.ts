@@ -9,12 +9,20 @@ const MONEY_INPUT = /^\d{1,18}(\.\d{1,2})?$/;
 /** numeric(20,2) holds 18 digits before the point. */
 const MONEY_CEILING = new Money('1e18');
 
+/**
+ * The most significant digits a JSON number may carry: any decimal of 15 digits survives the
+ * double that JSON parsing makes of it, while 123456789012345678 arrives as ...680, and 0.1 + a
+ * 17th digit as something else. Larger amounts travel as strings, which arrive as sent.
+ */
+const NUMBER_DIGITS = 15;
+
 /** Parses a price as accepted on input ("110", "110.5", "110.50"); null when malformed. */
 export function parseMoney(value: unknown): Decimal | null {
   if (typeof value === 'number') {
-    if (!Number.isFinite(value) || value < 0) return null;
+    // -0 as a number is what the string "-0" is: a sign no price has.
+    if (!Number.isFinite(value) || value < 0 || Object.is(value, -0)) return null;
     const d = new Money(value);
-    return d.decimalPlaces() <= 2 && d.lt(MONEY_CEILING) ? d : null;
+    return d.decimalPlaces() <= 2 && d.lt(MONEY_CEILING) && d.precision(true) <= NUMBER_DIGITS ? d : null;
   }
   if (typeof value !== 'string' || !MONEY_INPUT.test(value)) return null;
   return new Money(value);
@@ -49,7 +57,7 @@ export function formatMoney(value: Decimal.Value): string {
 export const priceInput = z.union([z.string(), z.number()]).transform((v, ctx) => {
   const parsed = parseMoney(v);
   if (!parsed) {
-    ctx.addIssue({ code: 'custom', message: 'must be a non-negative price with at most two decimals' });
+    ctx.addIssue({ code: 'custom', message: 'must be a non-negative price with at most two decimals (as a JSON number, at most 15 digits: send larger amounts as strings)' });
     return z.NEVER;
   }
   return parsed;

@@ -157,6 +157,20 @@ describe('POST /convert', () => {
     ]);
   });
 
+  it('refuses a JSON number it cannot read exactly (over 15 digits) and -0, naming the amount; as strings the same amounts convert exactly', async () => {
+    const raw = Buffer.from('{"data":[{"attributes":{"from":"EUR","to":"EUR","amount":123456789012345678}},{"attributes":{"from":"EUR","to":"EUR","amount":1234567890123456.7}},{"attributes":{"from":"EUR","to":"EUR","amount":-0}},{"attributes":{"from":"EUR","to":"EUR","amount":999999999999999}}]}');
+    const res = await t.client.post('/convert', undefined, { raw });
+    expect(res.status).toBe(400);
+    expect(faults(res)).toEqual([
+      { code: 'invalid_field', pointer: '/data/0/attributes/amount' },
+      { code: 'invalid_field', pointer: '/data/1/attributes/amount' },
+      { code: 'invalid_field', pointer: '/data/2/attributes/amount' },
+    ]);
+    expect(res.body.errors[0].detail).toContain('send larger amounts as strings');
+    const exact = await bulk([{ attributes: { from: 'EUR', to: 'EUR', amount: '123456789012345678' } }, { attributes: { from: 'EUR', to: 'EUR', amount: 999999999999999 } }]);
+    expect(exact.body.data.map((d: any) => d.attributes.amount)).toEqual(['123456789012345678.00', '999999999999999.00']);
+  });
+
   it('answers 400 for more than 100 items', async () => {
     const res = await bulk(Array.from({ length: 101 }, () => ({ attributes: { from: 'EUR', to: 'USD', amount: 1 } })));
     expect(res.status).toBe(400);

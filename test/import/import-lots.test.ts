@@ -156,7 +156,7 @@ describe('rejected lines', () => {
       { line: 2, reason: expect.stringMatching(/^invalid JSON: /) },
       { line: 3, reason: 'details.maker is required' },
       { line: 4, reason: 'details.country: must be an ISO 3166-1 alpha-3 code' },
-      { line: 6, reason: 'start_price: must be a non-negative price with at most two decimals' },
+      { line: 6, reason: 'start_price: must be a non-negative price with at most two decimals (as a JSON number, at most 15 digits: send larger amounts as strings)' },
       { line: 7, reason: expect.stringMatching(/^details\.sale_status: .*"approval".*"pure".*"min"/) },
     ]);
     expect(summary).toMatchObject({ lines: 8, created: 2, updated: 0, unchanged: 0, rejected: 5 });

@@ -23,6 +23,8 @@ describe('parseMoney', () => {
     [0, '0.00'],
     [0.01, '0.01'],
     [1250.1, '1250.10'],
+    [999999999999999, '999999999999999.00'],
+    [9999999999999.99, '9999999999999.99'],
   ])('accepts the number %p as %s', (input, expected) => {
     const value = parseMoney(input);
     expect(Decimal.isDecimal(value)).toBe(true);
@@ -59,7 +61,7 @@ describe('parseMoney', () => {
     expect(parseMoney(input)).toBeNull();
   });
 
-  it.each([1.234, 0.001, -1, -0.01, NaN, Infinity, -Infinity, 0.1 + 0.2, 1e18, 1e30])('rejects the number %p', (input) => {
+  it.each([1.234, 0.001, -1, -0.01, -0, NaN, Infinity, -Infinity, 0.1 + 0.2, 1e18, 1e30, Number('123456789012345678'), Number('1234567890123456.7'), 1e16])('rejects the number %p', (input) => {
     expect(parseMoney(input)).toBeNull();
   });
 

@@ -93,7 +93,7 @@ function checkConversion(input: ConvertInput): { ok: { from: Currency; to: Curre
   const to = currency('to');
   const amount = input.amount === undefined || input.amount === null ? undefined : parseMoney(input.amount);
   if (input.amount === undefined || input.amount === null) faults.push({ field: 'amount', missing: true, detail: 'amount is required' });
-  else if (!amount) faults.push({ field: 'amount', missing: false, detail: 'amount must be a non-negative decimal with at most two decimals' });
+  else if (!amount) faults.push({ field: 'amount', missing: false, detail: 'amount must be a non-negative decimal with at most two decimals (as a JSON number, at most 15 digits: send larger amounts as strings)' });
   return faults.length ? { faults } : { ok: { from, to, amount: amount as Money } };
 }
 
