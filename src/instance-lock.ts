@@ -1,8 +1,31 @@
-import { linkSync, mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** Another live instance holds the data directory. */
 export class InstanceLockError extends Error {}
+
+/** DATA_DIR is not a folder the service can make or use. */
+export class DataDirError extends Error {}
+
+/**
+ * Makes `dir` and its missing parents, or throws DataDirError saying why it cannot. Not
+ * `mkdirSync(…, {recursive: true})`: under a parent that refuses new entries without saying
+ * EACCES (`/proc/nope`), Node's retries it for ever at full speed.
+ */
+export function ensureDataDir(dir: string, parentMade = false): void {
+  const folder = path.resolve(dir);
+  try {
+    mkdirSync(folder);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !parentMade && path.dirname(folder) !== folder) {
+      ensureDataDir(path.dirname(folder));
+      return ensureDataDir(folder, true);
+    }
+    if (code !== 'EEXIST') throw new DataDirError(`DATA_DIR: cannot create ${folder} (${code ?? (err as Error).message}): set DATA_DIR to a folder this user may write`);
+  }
+  if (!statSync(folder).isDirectory()) throw new DataDirError(`DATA_DIR ${folder} is a file, not a folder: set DATA_DIR to a folder`);
+}
 
 const FILE = 'service.pid';
 
@@ -12,7 +35,7 @@ const FILE = 'service.pid';
  * with this process's exit; one killed with SIGKILL leaves a file that the next start finds stale.
  */
 export function holdDataDir(dir: string): void {
-  mkdirSync(dir, { recursive: true });
+  ensureDataDir(dir);
   const file = path.join(dir, FILE);
   const mine = `${process.pid}\n${startTime(process.pid)}\n`;
   const draft = `${file}.${process.pid}`;

@@ -4,7 +4,7 @@ import { loggable } from './core/loggable';
 import { logger } from './core/logger';
 import { EmbeddedPostgresError } from './db/embedded.host';
 import type { SupervisedPostgres } from './db/embedded.supervisor';
-import { holdDataDir, InstanceLockError } from './instance-lock';
+import { DataDirError, ensureDataDir, holdDataDir, InstanceLockError } from './instance-lock';
 import { checkPort, portError, PortError } from './port-check';
 
 async function main(): Promise<void> {
@@ -19,14 +19,20 @@ async function main(): Promise<void> {
   logger.level = config.LOG_LEVEL;
   // What would make the start fail, told at once: not after the database has started and migrated.
   try {
-    if (!config.DATABASE_URL) holdDataDir(config.DATA_DIR);
+    if (config.DATABASE_URL) ensureDataDir(config.DATA_DIR);
+    else holdDataDir(config.DATA_DIR);
     await checkPort(config.PORT, config.HOST);
   } catch (err) {
     refuse(err);
   }
   // Loaded once those checks pass: the service's modules take seconds to load, and a refusal need not wait for them.
-  const [{ createApp }, { loadMasterKeypair }, { migrateDatabase, openDatabase }] = await Promise.all([import('./app.js'), import('./auth/master.js'), import('./db/orm.js')]);
-  const master = loadMasterKeypair(config, logger);
+  const [{ createApp }, { loadMasterKeypair, MasterSeedError }, { migrateDatabase, openDatabase }] = await Promise.all([import('./app.js'), import('./auth/master.js'), import('./db/orm.js')]);
+  let master;
+  try {
+    master = loadMasterKeypair(config, logger);
+  } catch (err) {
+    refuse(err instanceof MasterSeedError ? new StartRefusal(err.message) : err);
+  }
 
   const embedded = config.DATABASE_URL ? null : await embeddedDatabase(config.DATA_DIR, config.EMBEDDED_DB_PORT);
   const url = config.DATABASE_URL ?? (embedded as SupervisedPostgres).url;
@@ -60,9 +66,12 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
+/** What stops a start, said in its message alone. */
+class StartRefusal extends Error {}
+
 /** A start that cannot go on ends with one line saying why, and no stack trace. */
 function refuse(err: unknown): never {
-  if (!(err instanceof InstanceLockError || err instanceof PortError)) throw err;
+  if (!(err instanceof InstanceLockError || err instanceof DataDirError || err instanceof PortError || err instanceof StartRefusal)) throw err;
   process.stderr.write(`Cannot start: ${err.message}\n`);
   process.exit(1);
 }

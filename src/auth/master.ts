@@ -6,11 +6,20 @@ import type { Logger } from '../core/logger';
 
 const seedFile = (config: Pick<Config, 'DATA_DIR'>) => path.resolve(config.DATA_DIR, 'master.seed');
 
+/** DATA_DIR/master.seed holds something that is not a secret seed. */
+export class MasterSeedError extends Error {}
+
 /** The master keypair from MASTER_SEED, else from DATA_DIR/master.seed; null before the first start. */
 export function readMasterKeypair(config: Pick<Config, 'MASTER_SEED' | 'DATA_DIR'>): Keypair | null {
   if (config.MASTER_SEED) return Keypair.fromSecret(config.MASTER_SEED);
   const file = seedFile(config);
-  return existsSync(file) ? Keypair.fromSecret(readFileSync(file, 'utf8').trim()) : null;
+  if (!existsSync(file)) return null;
+  try {
+    return Keypair.fromSecret(readFileSync(file, 'utf8').trim());
+  } catch {
+    // Never a new key in its place: the master account, its signers and every JWT hang on this one.
+    throw new MasterSeedError(`${file} holds no secret seed (S…, 56 characters): restore it from a backup of DATA_DIR, or set MASTER_SEED`);
+  }
 }
 
 /**
