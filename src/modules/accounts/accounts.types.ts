@@ -35,7 +35,7 @@ export class AccountGql {
   @Field(() => [String], { nullable: true, description: 'Brokers only; at most 100' }) brokerCities!: string[] | null;
   @Field(() => String, { nullable: true, description: 'Brokers only' }) socialTokenA!: string | null;
   @Field(() => String, { nullable: true, description: 'Brokers only' }) socialTokenB!: string | null;
-  @Field(() => [String], { nullable: true, description: 'Admins only' }) trustingPlatforms!: string[] | null;
+  @Field(() => [String], { nullable: true, description: 'Admins only: the first `limit` platforms it is staff of besides its own (by default and at most 100)' }) trustingPlatforms!: string[] | null;
   @Field(() => String, { nullable: true, description: 'RFC 3339' }) createdAt!: string | null;
   @Field(() => String, { nullable: true, description: 'RFC 3339' }) updatedAt!: string | null;
 }

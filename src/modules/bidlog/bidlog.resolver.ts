@@ -20,7 +20,7 @@ export class BidLogEntriesResolver {
    * A lot's log grows with every bid: GraphQL answers its tail, which the signed head verifies
    * (each entry names the hash before it); GET /lots/{id}/bid_log answers the whole chain.
    */
-  @FieldResolver(() => [BidLogEntryGql], { description: 'The newest `last` entries of the chain (by default and at most 100), oldest first' })
+  @FieldResolver(() => [BidLogEntryGql])
   entries(@Root() log: Source<BidLogGql>, @Arg('last', () => Int, { defaultValue: MAX_PAGE_SIZE }) last: number): BidLogEntryGql[] {
     return log.entries.slice(-listBound(last, 'last'));
   }

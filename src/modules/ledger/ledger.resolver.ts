@@ -13,12 +13,12 @@ export class LedgerResolver {
 
   // Anyone may send an account assets of any issuer, and the loopback may add master signers
   // without end: both lists are bounded, so their cost counts what may come back.
-  @FieldResolver(() => [LedgerBalanceGql], { description: 'The first `limit` balances by asset code and issuer (by default and at most 100)' })
+  @FieldResolver(() => [LedgerBalanceGql])
   balances(@Root() account: Source<LedgerAccountGql>, @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE }) limit: number): LedgerBalanceGql[] {
     return account.balances.slice(0, listBound(limit, 'limit'));
   }
 
-  @FieldResolver(() => [LedgerSignerGql], { description: 'The first `limit` signers, the account’s own key first (by default and at most 100)' })
+  @FieldResolver(() => [LedgerSignerGql])
   signers(@Root() account: Source<LedgerAccountGql>, @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE }) limit: number): LedgerSignerGql[] {
     return account.signers.slice(0, listBound(limit, 'limit'));
   }

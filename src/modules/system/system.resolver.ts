@@ -11,7 +11,7 @@ export class SystemResolver {
     return services.system.ping(ctx);
   }
 
-  @FieldResolver(() => [String], { description: 'Account ids of the first `limit` platforms, oldest first (by default and at most 100)' })
+  @FieldResolver(() => [String])
   platforms(@Root() ping: Source<PingType>, @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE }) limit: number): string[] {
     return ping.platforms.slice(0, listBound(limit, 'limit'));
   }
