@@ -251,8 +251,9 @@ describe('the other lists a request can ask for', () => {
     const offers = await world.t.client.request('GET', `/lots/${lotId}/second_chance_offers`, { bearer: staffToken });
     expect(offers.body.data.map((o: { id: string }) => o.id)).toEqual(full.offers);
     const log = await world.t.client.get(`/lots/${auctionId}/bid_log`);
-    expect(log.status).toBe(200);
-    expect(JSON.stringify(log.body)).toContain('"seq":3');
+    expect(log.body.data.attributes.entries.map((e: { seq: number }) => e.seq)).toEqual([1, 2, 3]);
+    const searches = await world.t.client.request('GET', `/accounts/${fanId}/saved_searches`, { bearer: fanToken });
+    expect(searches.body.data.map((s: { id: string }) => s.id)).toEqual(full.searches);
   });
 });
 
