@@ -31,7 +31,7 @@ export const ERROR_CODES = [
   { code: 'duplicate_parameter', status: 400, meaning: 'a query parameter given twice' },
   { code: 'invalid_parameter', status: 400, meaning: 'a malformed query parameter value' },
   { code: 'missing_parameter', status: 400, meaning: 'a required query parameter is absent' },
-  { code: 'invalid_page', status: 400, meaning: '`page[limit]`, `page[size]` or `page[number]` out of range; GraphQL: `Lot.bids(last:)` outside 1 to 100' },
+  { code: 'invalid_page', status: 400, meaning: '`page[limit]`, `page[size]` or `page[number]` out of range; GraphQL: the `last` or `limit` of a list (`Lot.bids`, `savedSearches`, `BidLog.entries`, …) outside 1 to 100' },
   { code: 'invalid_cursor', status: 400, meaning: '`page[cursor]` is not a cursor of this listing' },
   { code: 'invalid_public_key', status: 400, meaning: 'not an ed25519 public key (`G…`)' },
   { code: 'start_time_past', status: 400, meaning: "a lot's `start_time` is more than 60 seconds in the past" },

@@ -1,8 +1,9 @@
-import { getNamedType, getNullableType, GraphQLError, isListType, parse, type DocumentNode, type GraphQLField, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { getNamedType, getNullableType, GraphQLError, isLeafType, isListType, parse, type DocumentNode, type GraphQLField, type GraphQLSchema, type ValidationRule } from 'graphql';
 import type { ApolloServerPlugin } from '@apollo/server';
 import { DomainError, invalid } from '../core/errors';
 import type { GraphQLContext } from './context';
 import { measureOperations, shapeOf, type FieldCost } from './cost-analysis';
+import { declaredItems } from './list-items';
 
 export interface CostLimits {
   maxCost: number;
@@ -13,10 +14,12 @@ export interface CostLimits {
 
 /** Arguments that say how many items a list field answers. */
 const PAGE_SIZE_ARGS = ['first', 'last', 'limit', 'size'] as const;
-/** A page argument left out may still mean a full page: the largest the listings serve. */
+/**
+ * A page argument left out may still mean a full page: the largest the listings serve. A list
+ * with neither a size argument nor a bound of its own (`listItems`) counts as many: the schema
+ * test finds none, but a list added without a bound is not counted as small.
+ */
 const LARGEST_PAGE = 100;
-/** A list without a size argument (a lot's participants, an account's cities) counts as this many items. */
-export const UNSIZED_LIST_ITEMS = 10;
 /**
  * Fragment spreads a document may have, and fields of one selection answering under one name:
  * beyond, graphql-js's validation (which compares them pairwise) takes tens of milliseconds of
@@ -35,23 +38,28 @@ function itemsOf(field: GraphQLField<unknown, unknown>, args: Record<string, unk
     return given.length ? Math.max(1, ...given) : LARGEST_PAGE;
   }
   if (!listField) return 1;
-  // A list answered per item of a list argument (`documents(in: …)`, `convertMany(items: …)`).
+  const declared = declaredItems(field);
+  if (declared !== undefined) return declared;
+  // A list answered per item of a list argument (`convertMany(items: …)`).
   const lists = Object.values(args).filter(Array.isArray);
-  return lists.length ? Math.max(1, ...lists.map((l) => l.length)) : UNSIZED_LIST_ITEMS;
+  return lists.length ? Math.max(1, ...lists.map((l) => l.length)) : LARGEST_PAGE;
 }
 
 const PAGE_TYPE = /(Connection|Page)$/;
 
 /**
- * Each field costs 1 plus its selection, times the items it answers: the page size of a paged
- * field, the length of a list argument, or `UNSIZED_LIST_ITEMS` for a list without either. The
+ * Each field costs 1 plus its selection (1 for an item of a list of scalars), times the items it
+ * answers: the page size of a paged field, the bound a list declares (`listItems`), or the length
+ * of a list argument. The
  * `nodes`/`items` list of a page is the page itself, already counted by the field that took the size.
  */
 const fieldCost: FieldCost = (field, parent, args, childCost) => {
   const listField = isListType(getNullableType(field.type));
   const pageOfParent = PAGE_TYPE.test(parent.name) && (field.name === 'nodes' || field.name === 'items');
   const items = pageOfParent ? 1 : itemsOf(field, args, listField || PAGE_TYPE.test(getNamedType(field.type).name));
-  return 1 + items * childCost;
+  // An item of a list of scalars (a broker's cities, the platforms) costs what a scalar field does.
+  const each = listField && isLeafType(getNamedType(field.type)) ? 1 : childCost;
+  return 1 + items * each;
 };
 
 const tooCostly = (detail: string) => invalid('query_too_costly', detail);

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { Money } from '../../src/core/money';
 import { Bid } from '../../src/modules/bids/bids.entity';
+import { Participant } from '../../src/modules/trading/trading.entity';
 import { startServiceProcess, type ServiceProcess } from '../faults/service-process';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
@@ -10,11 +12,19 @@ import { auction, bid, until } from '../live/support';
 
 // Issue 26, findings 3 and 4, scaled down: ten attackers at once, each from addresses of its own,
 // against the service as its own process with its default limits (the test's clients and Jest
-// would otherwise share its event loop).
+// would otherwise share its event loop). Each guard has an assertion that fails without it:
+// - the subscription budget (ws.budget.ts): some of each attacker's subscriptions are refused;
+// - Lot.bids' bound: with a history longer than it, each list of an event holds the newest 100
+//   bids (costed at the flat 10 of old, the events are not all delivered within 20 s either);
+// - the execution shared per selection (live.fanout.ts): the live bid executes once per event
+//   and selection, not once per subscriber (auction_live_executions_total).
 const ATTACKERS = 10;
 const AMPLIFIED_EACH = 60;
 const REPLAYS_EACH = 20;
 const BIDS = 30;
+/** Bids older than the attack's, written as rows: the lot's history is longer than Lot.bids' bound. */
+const HISTORY = 100;
+const SHOWN_BIDS = 100;
 /** WS_MAX_SUBSCRIPTIONS's default: an attacker spreads its subscriptions over sockets. */
 const PER_SOCKET = 20;
 // Liveness, not speed: a generous ceiling per GET on a shared machine (bench/stall-live.mjs measures p99).
@@ -109,10 +119,36 @@ async function attack(address: string, query: string, variables: Record<string, 
 
 const errorOf = (s: { socket: RawSocket; id: string }) => s.socket.messages.find((m) => m.id === s.id && m.type === 'error')?.payload[0]?.extensions?.code;
 
+/** Live events executed so far by the service process, as its metrics count them. */
+async function executions(): Promise<number> {
+  const res = await service.client.get('/metrics');
+  const line = /^auction_live_executions_total (\d+)/m.exec(res.text);
+  if (!line) throw new Error(`no auction_live_executions_total in GET /metrics: ${res.status}`);
+  return Number(line[1]);
+}
+
+/**
+ * Writes `count` bids of the lot's participants as rows, older than any the service places, below
+ * its start price; answers the id of the newest.
+ */
+async function oldHistory(lotId: string, count: number): Promise<string> {
+  const em = t.orm.em.fork();
+  const participants = await em.find(Participant, { lotId }, { orderBy: { id: 'asc' } });
+  for (let i = 0; i < count; i++) {
+    const p = participants[i % participants.length];
+    em.create(Bid, { lotId, participantId: p.id, accountId: p.accountId, amount: new Money(String(1 + i)) });
+  }
+  await em.flush();
+  const [newest] = await em.find(Bid, { lotId }, { orderBy: { id: 'desc' }, limit: 1 });
+  return newest.id;
+}
+
 describe('live subscriptions cannot amplify a bid into a stall', () => {
   it('refuses or answers every subscription of ten amplifying attackers while GET / keeps answering within a second', async () => {
     const [bidder, rival] = accounts;
     const lotId = await auction(t, platform, [bidder.id, rival.id]);
+    // The replays start after it, at the bids placed through the service.
+    const replayAfter = await oldHistory(lotId, HISTORY);
     for (let i = 0; i < BIDS; i++) await bid(t, accounts[i % 2].keypair, lotId, { amount: String(1000 + 50 * i) });
 
     const probe = startProbe(service.port);
@@ -121,7 +157,7 @@ describe('live subscriptions cannot amplify a bid into a stall', () => {
       const attacks = await Promise.all(
         Array.from({ length: ATTACKERS }, async (_, k) => {
           // Each finding from an address of its own: the replays are cheap, and meet the budget of their own.
-          const [amplified, replays] = await Promise.all([attack(`127.0.3.${k + 1}`, AMPLIFIED, { lotId }, AMPLIFIED_EACH), attack(`127.0.4.${k + 1}`, REPLAY, { lotId, after: '0' }, REPLAYS_EACH)]);
+          const [amplified, replays] = await Promise.all([attack(`127.0.3.${k + 1}`, AMPLIFIED, { lotId }, AMPLIFIED_EACH), attack(`127.0.4.${k + 1}`, REPLAY, { lotId, after: replayAfter }, REPLAYS_EACH)]);
           return { amplified, replays };
         }),
       );
@@ -134,13 +170,25 @@ describe('live subscriptions cannot amplify a bid into a stall', () => {
       await until(() => amplified.filter((s) => errorOf(s)).length > 0, 5000, () => 'the budget to refuse');
       await new Promise((r) => setTimeout(r, 300));
 
+      const executedBefore = await executions();
       const placed = await service.client.as(bidder.keypair).post(`/lots/${lotId}/bid_requests`, { data: { type: 'bid_requests', attributes: { amount: String(1000 + 50 * BIDS) } } });
       expect(placed.status).toBe(204);
       const highest = `${1000 + 50 * BIDS}.00`;
       const changed = (s: { socket: RawSocket; id: string }) => s.socket.nexts(s.id).some((p) => p.data?.lotUpdated?.highestBid === highest);
       await until(() => amplified.every((s) => errorOf(s) || changed(s)), 20_000, () => 'every amplified subscription to be refused or answered');
       const ids = (await t.orm.em.fork().find(Bid, { lotId }, { orderBy: { id: 'asc' } })).map((b) => b.id);
-      await until(() => replays.every((s) => errorOf(s) || replayedIds(s).length >= ids.length), 20_000, () => 'every replay to hear the live bid');
+      const replayed = ids.slice(HISTORY);
+      await until(() => replays.every((s) => errorOf(s) || replayedIds(s).length >= replayed.length), 20_000, () => 'every replay to hear the live bid');
+      // The lot's change, executed once for the admitted subscribers (one selection, one view),
+      // and the bid, once for the 200 replays: not once per subscriber.
+      expect((await executions()) - executedBefore).toBeLessThanOrEqual(2);
+      // Each of the twelve lists of an event holds the newest bids up to the bound, the live one last.
+      const running = amplified.filter((s) => !errorOf(s));
+      for (const s of running) {
+        const event = s.socket.nexts(s.id).find((p) => p.data?.lotUpdated?.highestBid === highest).data.lotUpdated;
+        const lists = Array.from({ length: 12 }, (_, i) => event[`b${i}`].map((b: { id: string }) => b.id));
+        expect(lists).toEqual(Array.from({ length: 12 }, () => ids.slice(-SHOWN_BIDS)));
+      }
 
       const refused = amplified.filter((s) => errorOf(s));
       expect(new Set(refused.map(errorOf))).toEqual(new Set(['subscription_budget_exceeded']));
@@ -148,7 +196,7 @@ describe('live subscriptions cannot amplify a bid into a stall', () => {
       for (const a of attacks) expect([a.amplified.some((s) => errorOf(s)), a.amplified.some((s) => !errorOf(s))]).toEqual([true, true]);
       for (const s of replays) {
         expect(errorOf(s)).toBeUndefined();
-        expect(replayedIds(s)).toEqual(ids);
+        expect(replayedIds(s)).toEqual(replayed);
         // Anonymous: no bidder shown.
         expect(s.socket.nexts(s.id).every((p) => p.data.bidPlaced.bidderId === null)).toBe(true);
       }

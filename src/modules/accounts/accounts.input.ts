@@ -27,6 +27,9 @@ export function profileFields(reference: ReferenceService) {
   };
 }
 
+/** The most cities a broker names. */
+export const MAX_BROKER_CITIES = 100;
+
 /** POST /accounts: `id` is the new account's key. */
 export function createAccountInput(reference: ReferenceService) {
   const profile = profileFields(reference);
@@ -39,7 +42,7 @@ export function createAccountInput(reference: ReferenceService) {
       lastName: profile.lastName,
       email: z.string().trim().max(254).email('must be an email address'),
       password,
-      brokerCities: z.array(z.string().min(1).max(30)).min(1, 'must name at least one city').max(100).optional(),
+      brokerCities: z.array(z.string().min(1).max(30)).min(1, 'must name at least one city').max(MAX_BROKER_CITIES).optional(),
       phoneNumber: phone.optional(),
       socialTokenA: z.string().max(500).optional(),
       socialTokenB: z.string().max(500).optional(),

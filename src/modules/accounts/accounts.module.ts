@@ -1,5 +1,6 @@
 import type { AppModule } from '../../app-modules';
 import { Account, AccountSigner, BlacklistEntry } from './accounts.entity';
+import { AccountFieldsResolver } from './accounts.fields.resolver';
 import { AccountsResolver } from './accounts.resolver';
 import { accountsRoutes } from './accounts.routes';
 import { AccountsService } from './accounts.service';
@@ -25,5 +26,5 @@ export const accountsModule: AppModule = {
     accountsRoutes(router);
     contactsRoutes(router);
   },
-  resolvers: [AccountsResolver],
+  resolvers: [AccountsResolver, AccountFieldsResolver],
 };

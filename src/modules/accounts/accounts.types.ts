@@ -1,7 +1,9 @@
-import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Extensions, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { rfc3339 } from '../../core/time';
 import type { GraphQLContext } from '../../graphql/context';
+import { listItems } from '../../graphql/list-items';
 import { Account, ACCOUNT_TYPE_NAMES, AccountType } from './accounts.entity';
+import { MAX_BROKER_CITIES } from './accounts.input';
 
 @ObjectType('Account', {
   description:
@@ -29,10 +31,11 @@ export class AccountGql {
   @Field(() => String, { nullable: true }) currency!: string | null;
   @Field(() => String, { nullable: true }) locale!: string | null;
   @Field(() => Int, { nullable: true }) flags!: number | null;
-  @Field(() => [String], { nullable: true, description: 'Brokers only' }) brokerCities!: string[] | null;
+  @Extensions(listItems(MAX_BROKER_CITIES))
+  @Field(() => [String], { nullable: true, description: 'Brokers only; at most 100' }) brokerCities!: string[] | null;
   @Field(() => String, { nullable: true, description: 'Brokers only' }) socialTokenA!: string | null;
   @Field(() => String, { nullable: true, description: 'Brokers only' }) socialTokenB!: string | null;
-  @Field(() => [String], { nullable: true, description: 'Admins only' }) trustingPlatforms!: string[] | null;
+  @Field(() => [String], { nullable: true, description: 'Admins only: the first `limit` platforms it is staff of besides its own (by default and at most 100)' }) trustingPlatforms!: string[] | null;
   @Field(() => String, { nullable: true, description: 'RFC 3339' }) createdAt!: string | null;
   @Field(() => String, { nullable: true, description: 'RFC 3339' }) updatedAt!: string | null;
 }

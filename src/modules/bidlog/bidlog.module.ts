@@ -1,5 +1,5 @@
 import type { AppModule } from '../../app-modules';
-import { BidLogResolver } from './bidlog.resolver';
+import { BidLogEntriesResolver, BidLogResolver } from './bidlog.resolver';
 import { bidLogRoutes } from './bidlog.routes';
 import { BidLogService } from './bidlog.service';
 import { Migration20261124200000BidLog } from './migrations/Migration20261124200000BidLog';
@@ -16,5 +16,5 @@ export const bidLogModule: AppModule = {
   migrations: [{ name: 'Migration20261124200000BidLog', class: Migration20261124200000BidLog }],
   services: { bidLog: (_s, infra) => new BidLogService(infra.master) },
   routes: bidLogRoutes,
-  resolvers: [BidLogResolver],
+  resolvers: [BidLogResolver, BidLogEntriesResolver],
 };

@@ -1,8 +1,9 @@
-import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { listBound, MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
 import { LotGql } from '../lots/lots.types';
-import { BidLogGql } from './bidlog.types';
+import { BidLogEntryGql, BidLogGql } from './bidlog.types';
 
 @Resolver(() => LotGql)
 export class BidLogResolver {
@@ -10,5 +11,17 @@ export class BidLogResolver {
   @FieldResolver(() => BidLogGql, { description: "GET /lots/{id}/bid_log: the lot's verifiable bid log" })
   async bidLog(@Root() lot: Source<LotGql>, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<BidLogGql> {
     return services.bidLog.seen(ctx, lot, await loaders.bidLogs.load(lot.id));
+  }
+}
+
+@Resolver(() => BidLogGql)
+export class BidLogEntriesResolver {
+  /**
+   * A lot's log grows with every bid: GraphQL answers its tail, which the signed head verifies
+   * (each entry names the hash before it); GET /lots/{id}/bid_log answers the whole chain.
+   */
+  @FieldResolver(() => [BidLogEntryGql])
+  entries(@Root() log: Source<BidLogGql>, @Arg('last', () => Int, { defaultValue: MAX_PAGE_SIZE }) last: number): BidLogEntryGql[] {
+    return log.entries.slice(-listBound(last, 'last'));
   }
 }

@@ -1,4 +1,6 @@
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Extensions, Field, ID, ObjectType } from 'type-graphql';
+import { listItems } from '../../graphql/list-items';
+import { MOST_BIDS_PER_REQUEST } from './bids.auction';
 
 @ObjectType('Bid')
 export class BidGql {
@@ -15,5 +17,6 @@ export class PlaceBidResultGql {
   @Field(() => String) highestBid!: string;
   @Field(() => Date, { description: "The lot's end after this request's round: later than before when soft close moved it" }) endTime!: Date;
   @Field(() => Boolean, { nullable: true, description: 'Whether the highest bid reached the reserve price; null: the lot has no reserve' }) reserveMet!: boolean | null;
-  @Field(() => [BidGql], { description: 'The bids this request placed, its own and the automatic raises it caused' }) bids!: BidGql[];
+  @Extensions(listItems(MOST_BIDS_PER_REQUEST))
+  @Field(() => [BidGql], { description: 'The bids this request placed, its own and the automatic raises it caused: at most 3' }) bids!: BidGql[];
 }

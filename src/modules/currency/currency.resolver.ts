@@ -1,5 +1,7 @@
-import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Extensions, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
+import { listItems } from '../../graphql/list-items';
+import { CURRENCIES } from '../accounts/accounts.input';
 import { ConvertedCurrencyGql, convertedCurrencyGql, ConvertInputGql, CurrencyRateGql, currencyRateGql } from './currency.types';
 
 @Resolver()
@@ -19,6 +21,7 @@ export class CurrencyResolver {
     return (await services.currency.convertMany(ctx, { items })).map(convertedCurrencyGql);
   }
 
+  @Extensions(listItems(CURRENCIES.length))
   @Query(() => [CurrencyRateGql], { description: 'The stored rates, units per 1 EUR (public)' })
   async currencyRates(@Ctx() { ctx, services }: GraphQLContext): Promise<CurrencyRateGql[]> {
     return (await services.currency.list(ctx)).map(currencyRateGql);

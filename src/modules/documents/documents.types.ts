@@ -1,6 +1,8 @@
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Extensions, Field, Int, ObjectType } from 'type-graphql';
 import { rfc3339 } from '../../core/time';
+import { listItems } from '../../graphql/list-items';
 import type { StoredDocument } from './documents.entity';
+import { MAX_OWNERS } from './documents.input';
 
 @ObjectType('Document', { description: 'An uploaded document (upload through REST POST /documents)' })
 export class DocumentGql {
@@ -9,7 +11,8 @@ export class DocumentGql {
   @Field(() => String, { description: 'public or private' }) documentType!: string;
   @Field(() => String, { description: 'Detected from the bytes: application/pdf, image/png, image/jpeg or text/html' }) contentType!: string;
   @Field(() => Int, { description: 'Bytes' }) size!: number;
-  @Field(() => [String], { nullable: true, description: 'Account ids; null when none were given' }) owners!: string[] | null;
+  @Extensions(listItems(MAX_OWNERS))
+  @Field(() => [String], { nullable: true, description: 'Account ids, at most 100; null when none were given' }) owners!: string[] | null;
   @Field(() => String, { description: 'A signed link valid for STORAGE_LINK_TTL; empty in lists' }) storageLink!: string;
   @Field(() => String, { description: 'RFC 3339' }) createdAt!: string;
   @Field(() => String, { nullable: true, description: 'RFC 3339' }) expiresAt!: string | null;

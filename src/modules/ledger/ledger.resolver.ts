@@ -1,12 +1,26 @@
-import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { listBound, MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
-import { LedgerAccountGql, ledgerAccountGql, SubmittedTransactionGql, submittedTransactionGql } from './ledger.types';
+import type { Source } from '../../graphql/source';
+import { LedgerAccountGql, ledgerAccountGql, LedgerBalanceGql, LedgerSignerGql, SubmittedTransactionGql, submittedTransactionGql } from './ledger.types';
 
-@Resolver()
+@Resolver(() => LedgerAccountGql)
 export class LedgerResolver {
   @Query(() => LedgerAccountGql, { description: 'GET /ledger/accounts/{id}: public' })
   async ledgerAccount(@Arg('id', () => String) id: string, @Ctx() { ctx, services }: GraphQLContext): Promise<LedgerAccountGql> {
     return ledgerAccountGql(await services.ledger.account(ctx, id));
+  }
+
+  // Anyone may send an account assets of any issuer, and the loopback may add master signers
+  // without end: both lists are bounded, so their cost counts what may come back.
+  @FieldResolver(() => [LedgerBalanceGql])
+  balances(@Root() account: Source<LedgerAccountGql>, @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE }) limit: number): LedgerBalanceGql[] {
+    return account.balances.slice(0, listBound(limit, 'limit'));
+  }
+
+  @FieldResolver(() => [LedgerSignerGql])
+  signers(@Root() account: Source<LedgerAccountGql>, @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE }) limit: number): LedgerSignerGql[] {
+    return account.signers.slice(0, listBound(limit, 'limit'));
   }
 
   @Mutation(() => SubmittedTransactionGql, {

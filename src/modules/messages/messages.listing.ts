@@ -48,7 +48,7 @@ export async function listMessages(em: EntityManager, lotId: string, scope: Read
  * The dialogs of `accounts`: one row per (account, companion, lot) with a message in either
  * direction, the companion's unread messages to the account counted; latest conversation first.
  */
-export async function listDialogs(em: EntityManager, accounts: readonly string[], scope: ReadScope, q: DialogsQuery): Promise<Dialog[]> {
+export async function listDialogs(em: EntityManager, accounts: readonly string[], scope: ReadScope, q: DialogsQuery, limit: number | null): Promise<Dialog[]> {
   const where = [inScope(scope, sql`c.account`, sql`c.companion`, sql`l.publisher_id`)];
   if (q.with) where.push(sql`c.companion = ${q.with}`);
   if (q.lotId) where.push(sql`c.lot_id = ${q.lotId}`);
@@ -63,7 +63,8 @@ export async function listDialogs(em: EntityManager, accounts: readonly string[]
        from c join lots l on l.id = c.lot_id
       where ${sql.and(where)}
       group by c.lot_id, c.account, c.companion
-      order by last_at desc, c.lot_id desc, c.account, c.companion`,
+      order by last_at desc, c.lot_id desc, c.account, c.companion
+      limit ${limit}`,
   );
   return found.map((r) => ({ lotId: String(r.lot_id), accountId: r.account, withId: r.companion, unread: Number(r.unread), lastMessageAt: new Date(r.last_at) }));
 }

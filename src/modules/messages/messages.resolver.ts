@@ -1,4 +1,5 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { MAX_PAGE_SIZE } from '../../core/page';
 import { withoutNulls } from '../../core/validate';
 import type { GraphQLContext } from '../../graphql/context';
 import { DialogGql, dialogGql, MessageGql, messageGql, MessagePageGql, messagePageGql } from './messages.types';
@@ -25,14 +26,15 @@ export class MessagesResolver {
     return messagePageGql(await services.messages.list(ctx, input));
   }
 
-  @Query(() => [DialogGql], { description: 'GET /messages/dialogs: the dialogs of `receivers` (the caller by default), latest first' })
+  @Query(() => [DialogGql], { description: 'GET /messages/dialogs: the latest `limit` dialogs of `receivers` (the caller by default), latest first' })
   async messageDialogs(
     @Ctx() { ctx, services }: GraphQLContext,
     @Arg('receivers', () => [String], { nullable: true }) receivers?: string[] | null,
     @Arg('with', () => String, { nullable: true, description: 'The companion' }) withId?: string | null,
     @Arg('lotId', () => ID, { nullable: true }) lotId?: string | null,
+    @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE, description: '1 to 100; 100 by default' }) limit?: number,
   ): Promise<DialogGql[]> {
-    return (await services.messages.dialogs(ctx, withoutNulls({ receivers, with: withId, lotId }))).map(dialogGql);
+    return (await services.messages.dialogs(ctx, withoutNulls({ receivers, with: withId, lotId }), limit)).map(dialogGql);
   }
 
   @Query(() => Int, { description: 'GET /messages/unread: unread messages to `receiver` (the caller by default)' })

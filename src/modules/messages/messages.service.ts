@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller, RequestContext } from '../../core/context';
 import { forbidden, invalid, notFound } from '../../core/errors';
+import { listBound } from '../../core/page';
 import {
   conversationScope,
   isStaffOf,
@@ -108,14 +109,16 @@ export class MessagesService {
    * dialogs are shown where the caller is the companion or staff of the lot's publisher; a caller
    * who is neither, whatever the lot, gets 403.
    */
-  async dialogs(ctx: RequestContext, input: Untrusted<DialogsInput>): Promise<Dialog[]> {
+  async dialogs(ctx: RequestContext, input: Untrusted<DialogsInput>, limit?: number): Promise<Dialog[]> {
     const caller = requireCaller(ctx);
     const q = validateInput(dialogsInput, input);
+    // The latest `limit` (GraphQL bounds it); REST asks for no bound and lists them all.
+    const bound = limit === undefined ? null : listBound(limit, 'limit');
     const accounts = q.receivers ?? [caller.accountId];
     const scope = conversationScope(caller);
     const othersOnly = !accounts.includes(caller.accountId) && q.with !== caller.accountId;
     if (othersOnly && !scope.publishers.length) throw notAllowed();
-    return listDialogs(ctx.em, accounts, scope, q);
+    return listDialogs(ctx.em, accounts, scope, q, bound);
   }
 
   /** GET /messages/unread: unread messages to `receiver` (the caller by default) that match. */

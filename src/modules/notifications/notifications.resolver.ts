@@ -1,6 +1,8 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Extensions, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
+import { listItems } from '../../graphql/list-items';
+import { NOTIFICATION_TYPES } from './notifications.entity';
 import { NotificationCountGql, notificationCountGql, NotificationPageGql, notificationPageGql } from './notifications.types';
 
 @Resolver()
@@ -20,6 +22,7 @@ export class NotificationsResolver {
     return notificationPageGql(await services.notifications.list(ctx, input));
   }
 
+  @Extensions(listItems(Object.keys(NOTIFICATION_TYPES).length))
   @Query(() => [NotificationCountGql], { description: "GET /counts: the caller's unread notifications counted per type (types with none left out)" })
   async notificationCounts(@Ctx() { ctx, services }: GraphQLContext): Promise<NotificationCountGql[]> {
     return (await services.notifications.counts(ctx)).map(notificationCountGql);

@@ -1,5 +1,6 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { formatMoney } from '../../core/money';
+import { MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
 import type { SecondChanceOffer } from './offers.entity';
 import { SecondChanceOfferGql } from './offers.types';
@@ -8,9 +9,15 @@ const offerGql = (o: SecondChanceOffer): SecondChanceOfferGql => ({ ...o, amount
 
 @Resolver()
 export class OffersResolver {
-  @Query(() => [SecondChanceOfferGql], { description: "GET /lots/{id}/second_chance_offers: all to the lot's organizer and staff, a bidder's own to a bidder" })
-  async secondChanceOffers(@Arg('lotId', () => ID) lotId: string, @Ctx() { ctx, services }: GraphQLContext): Promise<SecondChanceOfferGql[]> {
-    return (await services.secondChance.list(ctx, { lotId })).map(offerGql);
+  @Query(() => [SecondChanceOfferGql], {
+    description: "GET /lots/{id}/second_chance_offers: the newest `last` (by default and at most 100), oldest first; all to the lot's organizer and staff, a bidder's own to a bidder",
+  })
+  async secondChanceOffers(
+    @Arg('lotId', () => ID) lotId: string,
+    @Arg('last', () => Int, { defaultValue: MAX_PAGE_SIZE }) last: number,
+    @Ctx() { ctx, services }: GraphQLContext,
+  ): Promise<SecondChanceOfferGql[]> {
+    return (await services.secondChance.list(ctx, { lotId }, last)).map(offerGql);
   }
 
   @Mutation(() => SecondChanceOfferGql, { description: "POST /lots/{id}/second_chance_offers: the lot's organizer or staff offer a lot whose winner's deal was canceled, or whose reserve lapsed, to the next bidder" })

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { conflict, forbidden, invalid, notFound } from '../../core/errors';
 import { formatMoney, type Money } from '../../core/money';
+import { listBound } from '../../core/page';
 import { managesLot, requireCaller } from '../../core/policies';
 import { rfc3339 } from '../../core/time';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
@@ -84,12 +85,16 @@ export class SecondChanceService {
   }
 
   /** GET /lots/{id}/second_chance_offers: every offer to the lot's managers; to a bidder, the offers made to it. */
-  async list(ctx: RequestContext, input: Untrusted<OffersOfLotInput>): Promise<SecondChanceOffer[]> {
+  async list(ctx: RequestContext, input: Untrusted<OffersOfLotInput>, last?: number): Promise<SecondChanceOffer[]> {
     const caller = requireCaller(ctx);
     const { lotId } = validateInput(offersOfLotInput, input);
+    // The newest `last` (GraphQL bounds it: a lot may be offered to each of its bidders in turn),
+    // answered oldest first; REST asks for no bound and lists them all.
+    const bound = last === undefined ? undefined : listBound(last, 'last');
     const lot = await findLot(ctx.em, lotId);
     const manager = managesLot(caller, lot);
-    const offers = await ctx.em.find(SecondChanceOffer, { lotId: lot.id, ...(manager ? {} : { accountId: caller.accountId }) }, { orderBy: { id: 'asc' }, refresh: true });
+    const newest = await ctx.em.find(SecondChanceOffer, { lotId: lot.id, ...(manager ? {} : { accountId: caller.accountId }) }, { orderBy: { id: 'desc' }, limit: bound, refresh: true });
+    const offers = newest.reverse();
     if (!manager && !offers.length) throw forbidden('not_allowed', "only the lot's organizer, staff of its publisher and the bidders offered it see its second-chance offers");
     return offers;
   }

@@ -31,6 +31,32 @@ export interface EnumEntry {
 /** The ids of /enums/fuels, each to the lowercase value that details and filters use (GASOLINE is gas). */
 export const FUEL_IDS: Readonly<Record<string, string>> = Object.fromEntries((fuels as FuelType[]).map((f) => [f.id, f.value]));
 
+const perParent = (children: number, parents: number) => Math.ceil(children / parents);
+const classes = (makers as Maker[]).flatMap((m) => m.classes);
+
+/**
+ * The items each reference list answers, as the GraphQL cost counts them (`listItems`): a list
+ * of the root its length, a nested one its items per parent rounded up. The lists are answered
+ * whole, so these count at least their real size (78 makers × 13 classes × 3 models ≥ their 2,007
+ * models) where the largest maker's 33 classes at every maker would count 11 times too many.
+ */
+export const REFERENCE_ITEMS = {
+  makers: makers.length,
+  classes: perParent(classes.length, makers.length),
+  models: perParent(
+    classes.reduce((n, c) => n + c.models.length, 0),
+    classes.length,
+  ),
+  countries: countries.length,
+  cities: perParent(
+    (countries as Country[]).reduce((n, c) => n + (c.cities?.length ?? 0), 0),
+    countries.length,
+  ),
+  fuels: fuels.length,
+  wheels: wheels.length,
+  transmissions: transmissions.length,
+} as const;
+
 /**
  * The reference lists (makers, countries, fuels, wheel positions, transmissions). They are
  * static data shipped with the service, so reading them needs no request context.

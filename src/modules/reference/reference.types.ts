@@ -1,15 +1,19 @@
-import { Field, ObjectType } from 'type-graphql';
+import { Extensions, Field, ObjectType } from 'type-graphql';
+import { listItems } from '../../graphql/list-items';
+import { REFERENCE_ITEMS } from './reference.service';
 
 @ObjectType({ description: 'A model family of a maker' })
 export class ModelClassType {
   @Field(() => String) name!: string;
   @Field(() => String) prefix!: string;
+  @Extensions(listItems(REFERENCE_ITEMS.models))
   @Field(() => [String]) models!: string[];
 }
 
 @ObjectType('Maker')
 export class MakerType {
   @Field(() => String) name!: string;
+  @Extensions(listItems(REFERENCE_ITEMS.classes))
   @Field(() => [ModelClassType]) classes!: ModelClassType[];
 }
 
@@ -17,6 +21,7 @@ export class MakerType {
 export class CountryType {
   @Field(() => String) name!: string;
   @Field(() => String, { description: 'ISO 3166-1 alpha-3' }) code!: string;
+  @Extensions(listItems(REFERENCE_ITEMS.cities))
   @Field(() => [String], { nullable: true }) cities!: string[] | null;
 }
 

@@ -49,7 +49,10 @@ const depositRule = z
   })
   .transform((d): DepositRule => (d.fixed !== undefined ? { fixed: d.fixed } : { percent: d.percent as string, floor: d.floor ?? '0.00' }));
 
-const bands = <T extends z.ZodType<{ upTo: string | null }>>(band: T) => z.array(band).min(1).max(50).superRefine(ascending);
+/** The most bands an increment table or a fee schedule has. */
+export const MAX_BANDS = 50;
+
+const bands = <T extends z.ZodType<{ upTo: string | null }>>(band: T) => z.array(band).min(1).max(MAX_BANDS).superRefine(ascending);
 
 /** A higher price never costs a buyer less in total: the fault names the band whose first cent would. */
 function totalRising(schedule: FeeBand[], ctx: z.RefinementCtx): void {

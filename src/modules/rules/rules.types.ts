@@ -1,4 +1,6 @@
-import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Extensions, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { listItems } from '../../graphql/list-items';
+import { MAX_BANDS } from './rules.input';
 
 @ObjectType('IncrementBand', { description: 'Bids above a highest bid up to upTo (inclusive; null: any) step by at least minStep and at most maxStep (null: the lot\'s own max_step)' })
 export class IncrementBandGql {
@@ -25,12 +27,14 @@ export class DepositRuleGql {
 export class PlatformRulesGql {
   @Field(() => ID) platformId!: string;
   @Field(() => Int) version!: number;
-  @Field(() => [IncrementBandGql], { nullable: true }) increments!: IncrementBandGql[] | null;
+  @Extensions(listItems(MAX_BANDS))
+  @Field(() => [IncrementBandGql], { nullable: true, description: 'At most 50 bands' }) increments!: IncrementBandGql[] | null;
   @Field(() => Int, { nullable: true, description: 'Seconds' }) minDuration!: number | null;
   @Field(() => Int, { nullable: true, description: 'Seconds' }) maxDuration!: number | null;
   @Field(() => Int, { nullable: true }) maxLotsPerSeller!: number | null;
   @Field(() => DepositRuleGql, { nullable: true }) deposit!: DepositRuleGql | null;
-  @Field(() => [FeeBandGql], { nullable: true }) buyerFees!: FeeBandGql[] | null;
+  @Extensions(listItems(MAX_BANDS))
+  @Field(() => [FeeBandGql], { nullable: true, description: 'At most 50 bands' }) buyerFees!: FeeBandGql[] | null;
   @Field(() => Int, { nullable: true, description: 'Soft close: seconds before the end in which a bid moves the end' }) extendWindow!: number | null;
   @Field(() => Int, { nullable: true, description: 'Soft close: the end moves to at least the bid time plus these seconds' }) extendBy!: number | null;
   @Field(() => Int, { nullable: true, description: "Soft close: seconds a lot's end may move in all, past the end it was created with; null: no limit" }) maxExtensionSeconds!: number | null;

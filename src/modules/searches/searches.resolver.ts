@@ -1,4 +1,5 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { MAX_PAGE_SIZE } from '../../core/page';
 import { rfc3339 } from '../../core/time';
 import type { GraphQLContext } from '../../graphql/context';
 import { LotFilterInput } from '../lots/lots.types';
@@ -9,9 +10,13 @@ const savedSearchGql = (s: SavedSearch): SavedSearchGql => ({ id: s.id, accountI
 
 @Resolver()
 export class SearchesResolver {
-  @Query(() => [SavedSearchGql], { description: 'GET /accounts/{id}/saved_searches' })
-  async savedSearches(@Arg('accountId', () => String) accountId: string, @Ctx() { ctx, services }: GraphQLContext): Promise<SavedSearchGql[]> {
-    return (await services.searches.list(ctx, { accountId })).map(savedSearchGql);
+  @Query(() => [SavedSearchGql], { description: 'GET /accounts/{id}/saved_searches: the first `limit` (by default and at most 100), oldest first' })
+  async savedSearches(
+    @Arg('accountId', () => String) accountId: string,
+    @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE }) limit: number,
+    @Ctx() { ctx, services }: GraphQLContext,
+  ): Promise<SavedSearchGql[]> {
+    return (await services.searches.list(ctx, { accountId }, limit)).map(savedSearchGql);
   }
 
   @Mutation(() => SavedSearchGql, { description: 'POST /accounts/{id}/saved_searches: the filters of lots (a subset: docs/saved-searches.md)' })

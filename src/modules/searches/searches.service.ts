@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { conflict, forbidden, invalid, notFound } from '../../core/errors';
+import { listBound } from '../../core/page';
 import { requireCaller } from '../../core/policies';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
@@ -71,11 +72,17 @@ export class SearchesService {
   }
 
   /** GET /accounts/{id}/saved_searches: the account itself. */
-  async list(ctx: RequestContext, input: Untrusted<{ accountId: string }>): Promise<SavedSearch[]> {
+  async list(ctx: RequestContext, input: Untrusted<{ accountId: string }>, limit?: number): Promise<SavedSearch[]> {
     requireCaller(ctx);
     const { accountId } = validateInput(savedSearchInput.pick({ accountId: true }), input);
+    // The first `limit` (GraphQL bounds it: SAVED_SEARCHES_PER_ACCOUNT may be up to 10,000); REST
+    // asks for no bound and lists them all (LIMIT NULL is no limit).
+    const bound = limit === undefined ? null : listBound(limit, 'limit');
     this.requireSelf(ctx, accountId);
-    const rows = await rowsOf<Record<string, unknown>>(ctx.em, sql`select id::text, account_id, filters, currency, created_at from saved_searches where account_id = ${accountId} order by id`);
+    const rows = await rowsOf<Record<string, unknown>>(
+      ctx.em,
+      sql`select id::text, account_id, filters, currency, created_at from saved_searches where account_id = ${accountId} order by id limit ${bound}`,
+    );
     return rows.map(savedSearchOf);
   }
 

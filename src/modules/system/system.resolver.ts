@@ -1,11 +1,18 @@
-import { Ctx, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { listBound, MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
+import type { Source } from '../../graphql/source';
 import { PingType } from './system.types';
 
-@Resolver()
+@Resolver(() => PingType)
 export class SystemResolver {
   @Query(() => PingType)
   ping(@Ctx() { ctx, services }: GraphQLContext): Promise<PingType> {
     return services.system.ping(ctx);
+  }
+
+  @FieldResolver(() => [String])
+  platforms(@Root() ping: Source<PingType>, @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE }) limit: number): string[] {
+    return ping.platforms.slice(0, listBound(limit, 'limit'));
   }
 }
