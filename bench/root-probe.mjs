@@ -8,6 +8,15 @@ export const percentile = (values, q) => {
   return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] : NaN;
 };
 
+/**
+ * `GET /` through `call` a few times, before a baseline is sampled: the first answers of a fresh
+ * service compile its code and prepare its query (100 ms for the first), and the p99 of fewer
+ * than 100 samples is their slowest.
+ */
+export async function warmRoot(call, port, times = 20) {
+  for (let i = 0; i < times; i++) await call(port, 'GET', '/');
+}
+
 /** `GET /` through `call` every 20 ms and RSS every 100 ms until `done` resolves, and for at least `minMs`. */
 export async function sampleRoot(call, port, pid, done, minMs) {
   const latencies = [];

@@ -18,6 +18,7 @@ import type { RequestContext } from './core/context';
 import type { Logger } from './core/logger';
 import { graphqlContext, type GraphQLContext } from './graphql/context';
 import { costLimit } from './graphql/cost';
+import { CostGate } from './graphql/cost-gate';
 import { cachedIntrospection } from './graphql/introspection';
 import { graphqlRateLimit } from './graphql/rate-limit';
 import { graphqlErrorFormatter, internalErrorRequestId, persistedQueryStatus } from './graphql/errors';
@@ -94,7 +95,8 @@ export async function createApp({ config, orm, master, log, healthy = () => true
   const schema = buildAppSchema();
   const limiter = services.rateLimits;
   const costLimits = { maxCost: config.GRAPHQL_MAX_COST, maxDepth: config.GRAPHQL_MAX_DEPTH, maxTokens: config.GRAPHQL_MAX_TOKENS };
-  const cost = costLimit(costLimits);
+  const gate = new CostGate(schema, costLimits);
+  const cost = costLimit(costLimits, gate);
   const apollo = new ApolloServer<GraphQLContext>({
     gateway: jitGateway(schema),
     formatError: graphqlErrorFormatter(null),
@@ -186,7 +188,7 @@ export async function createApp({ config, orm, master, log, healthy = () => true
   router.raw(['get'], '/.well-known/jwks.json', { summary: 'The public keys of the JWTs (JWKS)', produces: 'application/json' }, (koa) => {
     koa.body = jwt.jwks();
   });
-  router.raw(['get', 'post'], GRAPHQL_PATH, { summary: 'GraphQL (schema/schema.graphql); a browser asking for HTML gets GraphiQL', produces: 'application/graphql-response+json' }, withGraphiql(apolloKoa(apollo, async (koa, signal) => graphqlContext(koa.state.ctx, services, signal))));
+  router.raw(['get', 'post'], GRAPHQL_PATH, { summary: 'GraphQL (schema/schema.graphql); a browser asking for HTML gets GraphiQL', produces: 'application/graphql-response+json' }, withGraphiql(apolloKoa(apollo, async (koa, signal) => graphqlContext(koa.state.ctx, services, signal), gate)));
   graphiqlRoutes(router);
   for (const module of MODULES) router.within(module.name, () => module.routes?.(router, config));
   router.within('live', () => livePageRoutes(router));

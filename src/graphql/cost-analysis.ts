@@ -4,8 +4,8 @@ import {
   getNamedType,
   GraphQLIncludeDirective,
   GraphQLSkipDirective,
+  introspectionTypes,
   isCompositeType,
-  isIntrospectionType,
   isObjectType,
   isInterfaceType,
   Kind,
@@ -38,6 +38,9 @@ export type FieldCost = (field: GraphQLField<unknown, unknown>, parent: GraphQLC
  * check, however often its fragments are spread (the property test in test/hardening reads it).
  */
 export const analysisFigures = { visits: 0 };
+
+/** The schema's own types, by identity: graphql-js's isIntrospectionType compares names, once per field measured. */
+const INTROSPECTION_TYPES: ReadonlySet<unknown> = new Set(introspectionTypes);
 
 const NONE: Measure = { cost: 0, depth: 0, schemaReads: 0 };
 const IN_PROGRESS: Measure = { cost: 0, depth: 0, schemaReads: 0 };
@@ -103,7 +106,7 @@ export function measureOperations(
     const child = node.selectionSet && isCompositeType(type) ? selectionSetMeasure(node.selectionSet, type) : NONE;
     if (field === SchemaMetaFieldDef) return { cost: sizes.schema + child.cost, depth: 0, schemaReads: 1 + child.schemaReads };
     if (field === TypeMetaFieldDef) return { cost: sizes.largestType + child.cost, depth: 0, schemaReads: child.schemaReads };
-    if (isIntrospectionType(parent)) return { cost: 1 + child.cost, depth: 0, schemaReads: child.schemaReads };
+    if (INTROSPECTION_TYPES.has(parent)) return { cost: 1 + child.cost, depth: 0, schemaReads: child.schemaReads };
     return { cost: fieldCost(field, parent, argumentsOf(field, node, variables), child.cost), depth: 1 + child.depth, schemaReads: child.schemaReads };
   };
 

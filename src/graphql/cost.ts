@@ -2,6 +2,7 @@ import { getNamedType, getNullableType, GraphQLError, isLeafType, isListType, pa
 import type { ApolloServerPlugin } from '@apollo/server';
 import { DomainError, invalid } from '../core/errors';
 import type { GraphQLContext } from './context';
+import type { CostGate } from './cost-gate';
 import { measureOperations, shapeOf, type FieldCost } from './cost-analysis';
 import { declaredItems } from './list-items';
 
@@ -129,8 +130,9 @@ function refusal(err: unknown): unknown {
  * document store), so a query asked again with the same variables is known to pass without
  * walking it again: the walk cost a tenth of a listing's time in the service (bench/lots.mjs
  * profile). Both go into Apollo's configuration: `plugin` in `plugins`, `rule` in `validationRules`.
+ * An operation `gate` admitted before Apollo (cost-gate.ts) is not measured again.
  */
-export function costLimit(limits: CostLimits): { plugin: ApolloServerPlugin<GraphQLContext>; rule: ValidationRule } {
+export function costLimit(limits: CostLimits, gate?: CostGate): { plugin: ApolloServerPlugin<GraphQLContext>; rule: ValidationRule } {
   const passed = new WeakMap<DocumentNode, Set<string>>();
   const refused = new WeakMap<DocumentNode, DomainError>();
   const check = (schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | null | undefined) => {
@@ -149,6 +151,7 @@ export function costLimit(limits: CostLimits): { plugin: ApolloServerPlugin<Grap
       return {
         async validationDidStart(requestContext) {
           const { schema, document, request } = requestContext;
+          if (gate?.admittedAlready(request.http?.body)) return;
           try {
             check(schema, document, request.variables, request.operationName);
           } catch (err) {
@@ -159,6 +162,7 @@ export function costLimit(limits: CostLimits): { plugin: ApolloServerPlugin<Grap
           }
         },
         async didResolveOperation({ schema, document, request, operationName }) {
+          if (gate?.admittedAlready(request.http?.body)) return;
           try {
             check(schema, document, request.variables, operationName);
           } catch (err) {

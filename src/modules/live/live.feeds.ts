@@ -1,4 +1,3 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { RequestContext } from '../../core/context';
 import { invalid } from '../../core/errors';
 import { integerId } from '../../core/ids';
@@ -10,7 +9,7 @@ import { PerMessage } from '../../live/per-message';
 import { NotificationType } from '../notifications/notifications.entity';
 import { findLot } from '../lots/lots.find';
 import type { LotsService, LotsView } from '../lots/lots.service';
-import { BidReplays } from './live.replay';
+import { BidReplays, ReplayTurns } from './live.replay';
 
 /** A bid as one subscriber sees it: the bidder only where it may. */
 export interface BidView extends Omit<BidPlacedEvent, 'bidderId'> {
@@ -44,6 +43,10 @@ export class LiveFeeds {
   private readonly views = new PerMessage<{ shown: Keyed; hidden: Keyed }>();
 
   private readonly replays: BidReplays;
+  /** The turns in which every replay pushes its bids, so that many together leave the loop to others. */
+  private readonly turns = new ReplayTurns();
+  /** The views of the bids replays read, while any replay holds them (the events are shared by the replays of one read). */
+  private readonly replayViews = new WeakMap<BidPlacedEvent, { shown: Keyed; hidden: Keyed }>();
   /** Lookups of the lots being subscribed to, by the id asked for, while they run. */
   private readonly lookups = new Map<string, Promise<SubscribedLot>>();
 
@@ -110,27 +113,36 @@ export class LiveFeeds {
    */
   private async replay(ctx: RequestContext, lotId: string, from: bigint, stream: LiveStream<BidView>, sees: (e: BidPlacedEvent) => boolean, buffered: BidPlacedEvent[]): Promise<bigint | null> {
     const { events, truncated } = await this.replays.read(() => ctx.em.fork(), lotId, from);
-    let last = from;
     let pushed = 0;
+    let lastPushed: BidPlacedEvent | null = null;
     const push = (e: BidPlacedEvent) => {
-      if (sees(e)) stream.push(e, `replay:${e.id}:shown`);
-      else stream.push(hidden(e), `replay:${e.id}:hidden`);
-      last = BigInt(e.id);
+      const views = this.replayed(e);
+      const { view, key } = sees(e) ? views.shown : views.hidden;
+      stream.push(view, key);
+      lastPushed = e;
       pushed++;
     };
-    for (let i = 0; i < events.length; i += REPLAY_CHUNK) {
-      if (i > 0) await nextTurn();
-      if (stream.ended) return null;
-      for (const e of events.slice(i, i + REPLAY_CHUNK)) push(e);
-    }
-    const rest = buffered.filter((b) => BigInt(b.id) > last);
+    const last = () => (lastPushed === null ? from : BigInt((lastPushed as BidPlacedEvent).id));
+    if (!(await this.turns.push(events, push, () => stream.ended))) return null;
+    const replayedTo = last();
+    const rest = buffered.filter((b) => BigInt(b.id) > replayedTo);
     buffered.length = 0;
     for (const e of rest.slice(0, this.maxReplayed - pushed)) push(e);
     if (truncated || pushed < events.length + rest.length) {
       stream.fail(invalid('replay_truncated', `more than ${this.maxReplayed} bids were placed after ${from}: read them (GET /lots/${lotId}?include=bids) and subscribe again with a later after`, { field: 'after' }));
       return null;
     }
-    return last;
+    return last();
+  }
+
+  /** The two views of a replayed bid, made once for all the replays it is read for, with keys naming it and the visibility. */
+  private replayed(e: BidPlacedEvent): { shown: Keyed; hidden: Keyed } {
+    let views = this.replayViews.get(e);
+    if (!views) {
+      views = { shown: { view: e, key: `replay:${e.id}:shown` }, hidden: { view: hidden(e), key: `replay:${e.id}:hidden` } };
+      this.replayViews.set(e, views);
+    }
+    return views;
   }
 
   /**
@@ -187,9 +199,6 @@ export class LiveFeeds {
     return stream;
   }
 }
-
-/** Bids a replay pushes in one turn of the event loop: their results stay among those LiveFanout keeps for the next subscriber. */
-const REPLAY_CHUNK = 25;
 
 const hidden = (e: BidPlacedEvent): BidView => ({ ...e, bidderId: null });
 
