@@ -5,6 +5,7 @@ import type { GraphQLContext } from './context';
 import type { CostGate } from './cost-gate';
 import { measureOperations, shapeOf, type FieldCost } from './cost-analysis';
 import { declaredItems } from './list-items';
+import { declaredStatementCost } from './statement-cost';
 
 export interface CostLimits {
   maxCost: number;
@@ -51,7 +52,8 @@ const PAGE_TYPE = /(Connection|Page)$/;
 /**
  * Each field costs 1 plus its selection (1 for an item of a list of scalars), times the items it
  * answers: the page size of a paged field, the bound a list declares (`listItems`), or the length
- * of a list argument. The
+ * of a list argument; a field that runs a statement of its own over the lots adds that statement
+ * (`runsOwnStatement`). The
  * `nodes`/`items` list of a page is the page itself, already counted by the field that took the size.
  */
 const fieldCost: FieldCost = (field, parent, args, childCost) => {
@@ -60,7 +62,7 @@ const fieldCost: FieldCost = (field, parent, args, childCost) => {
   const items = pageOfParent ? 1 : itemsOf(field, args, listField || PAGE_TYPE.test(getNamedType(field.type).name));
   // An item of a list of scalars (a broker's cities, the platforms) costs what a scalar field does.
   const each = listField && isLeafType(getNamedType(field.type)) ? 1 : childCost;
-  return 1 + items * each;
+  return 1 + declaredStatementCost(field) + items * each;
 };
 
 const tooCostly = (detail: string) => invalid('query_too_costly', detail);

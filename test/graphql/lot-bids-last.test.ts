@@ -58,6 +58,6 @@ describe('Lot.bids answers at most a page of the history, the count its cost cou
     const page = 'lots(first: 100) { nodes { bids(last: 100) { amount } } }';
     const res = await world.t.client.graphql(`{ a: ${page} b: ${page} }`);
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].message).toBe(`the query costs 20402, more than the limit of ${world.t.config.GRAPHQL_MAX_COST}`);
+    expect(res.body.errors[0].message).toBe(`the query costs 22402, more than the limit of ${world.t.config.GRAPHQL_MAX_COST}`);
   });
 });

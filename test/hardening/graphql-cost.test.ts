@@ -25,8 +25,19 @@ describe('the GraphQL cost limit (GRAPHQL_MAX_COST)', () => {
     expect(res?.status).toBe(400);
     expect(res?.body.data).toBeUndefined();
     expect(res?.body.errors).toEqual([expect.objectContaining({ extensions: { code: 'query_too_costly', status: 400 } })]);
-    expect(res?.body.errors[0].message).toBe(`the query costs 2550050, more than the limit of ${t.config.GRAPHQL_MAX_COST}`);
+    expect(res?.body.errors[0].message).toBe(`the query costs 2600050, more than the limit of ${t.config.GRAPHQL_MAX_COST}`);
     expect(statements).toBe(0);
+  });
+
+  it('counts the statement of each lot count or page: 200 aliased lotsCount, 8 KB, are refused before any SQL runs; ten are answered', async () => {
+    const counts = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `c${i}: lotsCount(filter: { city: "New York" })`).join(' ')} }`;
+    let res: Awaited<ReturnType<TestApp['client']['graphql']>> | undefined;
+    const statements = await countStatements(t, async () => {
+      res = await t.client.graphql(counts(200));
+    });
+    expect({ status: res?.status, message: res?.body.errors[0].message, statements }).toEqual({ status: 400, message: `the query costs 200200, more than the limit of ${t.config.GRAPHQL_MAX_COST}`, statements: 0 });
+    const ten = await t.client.graphql(counts(10));
+    expect({ status: ten.status, errors: ten.body.errors, answered: Object.keys(ten.body.data).length }).toEqual({ status: 200, errors: undefined, answered: 10 });
   });
 
   it('refuses the 1,000-alias attack by its length (GRAPHQL_MAX_TOKENS) before validating or costing it', async () => {
@@ -40,8 +51,8 @@ describe('the GraphQL cost limit (GRAPHQL_MAX_COST)', () => {
     expect(statements).toBe(0);
   });
 
-  it('takes one alias of the same page at 39 lots (cost 19891, each relation counted at its bound of 100) and answers it', async () => {
-    const res = await t.client.graphql(`{ ${aliases(1, ONE.replace('first: 100', 'first: 39'))} }`);
+  it('takes one alias of the same page at 37 lots (cost 19871: each relation counted at its bound of 100, the page\'s own statement at 1,000) and answers it', async () => {
+    const res = await t.client.graphql(`{ ${aliases(1, ONE.replace('first: 100', 'first: 37'))} }`);
     expect(res.status).toBe(200);
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.a0.nodes).toEqual([]);
@@ -53,7 +64,7 @@ describe('the GraphQL cost limit (GRAPHQL_MAX_COST)', () => {
     const res = await t.client.graphql(query, { n: 1000 });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].extensions.code).toBe('query_too_costly');
-    expect(res.body.errors[0].message).toMatch(/^the query costs 204002, /);
+    expect(res.body.errors[0].message).toMatch(/^the query costs 206002, /);
   });
 
   it('counts fragments and inline fragments at every spread', async () => {
@@ -63,8 +74,8 @@ describe('the GraphQL cost limit (GRAPHQL_MAX_COST)', () => {
       fragment Lot on Lot { bids { amount } participants { id } deposits { id } callbacks { id } stars { createdAt } }`;
     const res = await t.client.graphql(query);
     expect(res.status).toBe(400);
-    // Two aliases of the attack's page (2 × 51001: a lot's bids, participants, deposits, callbacks and stars count at their bound of 100) and two pages of five relations (2 × 50601).
-    expect(res.body.errors[0].message).toMatch(/^the query costs 203204, /);
+    // Two aliases of the attack's page (2 × 52001: a lot's bids, participants, deposits, callbacks and stars count at their bound of 100, the page's statement 1,000) and two pages of five relations (2 × 51601).
+    expect(res.body.errors[0].message).toMatch(/^the query costs 207204, /);
   });
 
   it('refuses a subscription over the limit on a WebSocket, and runs one under it', async () => {
@@ -102,6 +113,6 @@ describe('the GraphQL depth limit (GRAPHQL_MAX_DEPTH)', () => {
     expect(() => checkCost(schema, parse('{ lots { nodes { ...L } } } fragment L on Lot { deposits { id } }'), {}, undefined, limits)).toThrow(
       'the query nests 4 fields deep',
     );
-    expect(checkCost(schema, parse('{ lots(first: 2) { nodes { id } } }'), {}, undefined, limits)).toBe(5);
+    expect(checkCost(schema, parse('{ lots(first: 2) { nodes { id } } }'), {}, undefined, limits)).toBe(1005);
   });
 });

@@ -1,8 +1,9 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Ctx, Field, FieldResolver, ID, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Extensions, Field, FieldResolver, ID, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { withoutNulls } from '../../core/validate';
 import type { GraphQLContext } from '../../graphql/context';
 import { fieldsUnder } from '../../graphql/selections';
+import { runsOwnStatement } from '../../graphql/statement-cost';
 import type { Source } from '../../graphql/source';
 import { bidGql } from '../bids/bids.mappers';
 import { BidGql } from '../bids/bids.types';
@@ -40,6 +41,7 @@ export class LotsResolver {
   }
 
   @Query(() => LotConnectionGql)
+  @Extensions(runsOwnStatement())
   async lots(
     @Arg('filter', () => LotFilterInput, { nullable: true }) filter: LotFilterInput | undefined,
     @Arg('sort', () => LotSortInput, { nullable: true }) sort: LotSortInput | undefined,
@@ -61,6 +63,7 @@ export class LotsResolver {
   }
 
   @Query(() => Int)
+  @Extensions(runsOwnStatement())
   lotsCount(@Arg('filter', () => LotFilterInput, { nullable: true }) filter: LotFilterInput | undefined, @Ctx() { ctx, services }: GraphQLContext): Promise<number> {
     return services.lots.count(ctx, { filter });
   }
