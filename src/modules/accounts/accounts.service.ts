@@ -146,7 +146,7 @@ export class AccountsService {
     return ctx.em.transactional(async (em) => {
       const account = await em.findOne(Account, { id, accountType: { $ne: AccountType.Master } });
       if (!account) throw notFound('account_not_found', 'no account with this id');
-      if (caller.accountId !== account.id && !isStaffOf(caller, account.platformId)) {
+      if (!seesFullAccount(caller, account)) {
         throw forbidden('not_allowed', 'the signing account may not update this account');
       }
       const attrs = validateInput(this.updateSchema, input);
