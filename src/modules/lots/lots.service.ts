@@ -4,7 +4,7 @@ import type { RequestContext } from '../../core/context';
 import { forbidden, invalid } from '../../core/errors';
 import { listBound } from '../../core/page';
 import type { LivePublisher } from '../../live/live.port';
-import { managesLot, requireActive, requireCaller, seesLotRow, seesReservePrice, seesWinnerDetails, staffPlatforms } from '../../core/policies';
+import { managesLot, requireActive, requireCaller, seesLotRow, seesWinnerDetails, staffPlatforms } from '../../core/policies';
 import { inTransaction } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
 import type { BidRow } from '../bids/bids.entity';
@@ -24,6 +24,7 @@ import { createLotInput, getLotInput, lotCountInput, lotPageInput, updateLotInpu
 import { LotListing } from './lots.listing';
 import type { Embeddable, Embedded } from './lots.embedded';
 import { loadRelated, type LotRelation, type LotsRelated } from './lots.related';
+import { lotView, OWN_CURRENCY, type LotView } from './lots.view';
 
 const NOTHING: ReadonlySet<Embeddable> = new Set();
 
@@ -158,9 +159,18 @@ export class LotsService {
     return seenBids(ctx.caller, lot, bids.slice(-listBound(last, 'last')));
   }
 
-  /** Whether the caller sees the amount of a lot's reserve price (everyone sees `reserve_met`). */
-  seesReservePrice(ctx: RequestContext, lot: Pick<Lot, 'organizerId' | 'publisherId'>): boolean {
-    return seesReservePrice(ctx.caller, lot);
+  /**
+   * The lots of a view as the caller may see them, in the view's currency and with their increment
+   * tables: everyone sees `reserveMet`, the lot's managers alone the reserve amount. Made per
+   * caller from a view that callers may share (a live change is loaded once for its subscribers).
+   */
+  views(ctx: RequestContext, view: LotsView): LotView[] {
+    return view.lots.map((lot) => lotView(ctx.caller, lot, { convert: view.convert, currency: view.currency, increments: view.increments?.get(lot.id) }));
+  }
+
+  /** A lot named beside other rows (a message), in its own currency, as the caller may see it. */
+  ownCurrencyView(ctx: RequestContext, lot: ListedLot): LotView {
+    return lotView(ctx.caller, lot, OWN_CURRENCY);
   }
 
   /** A lot's winner details, for its managers and its winner only. */

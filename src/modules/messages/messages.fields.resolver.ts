@@ -2,17 +2,13 @@ import { Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
 import { AccountGql, shownAccount } from '../accounts/accounts.types';
-import { converterOf } from '../currency/currency.service';
 import type { Lot } from '../lots/lots.entity';
-import { lotGql } from '../lots/lots.mappers';
 import { LotGql } from '../lots/lots.types';
 import { DialogGql, MessageGql } from './messages.types';
 
 /** Related lots show their prices in their own currency, which needs no rate. */
-const OWN_CURRENCY = converterOf(new Map());
-
-async function lotOf({ loaders }: GraphQLContext, id: string): Promise<LotGql> {
-  return lotGql((await loaders.lot.load(id)) as Lot, OWN_CURRENCY);
+async function lotOf({ ctx, services, loaders }: GraphQLContext, id: string): Promise<LotGql> {
+  return services.lots.ownCurrencyView(ctx, (await loaders.lot.load(id)) as Lot);
 }
 
 @Resolver(() => MessageGql)
