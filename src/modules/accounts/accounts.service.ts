@@ -15,6 +15,7 @@ import type { VerificationService } from '../verification/verification.service';
 import { LotType } from '../lots/lots.entity';
 import { findLot } from '../lots/lots.find';
 import { Account, AccountType } from './accounts.entity';
+import { accountsByIds } from './accounts.sql';
 import {
   accountId,
   createAccountInput,
@@ -137,6 +138,16 @@ export class AccountsService {
   /** Whether the caller sees the account's full record (else its public view). */
   seesFull(ctx: RequestContext, account: Account): boolean {
     return seesFullAccount(ctx.caller, account);
+  }
+
+  /** An account read elsewhere, in the view the caller may see. */
+  shown(ctx: RequestContext, account: Account): AccountView {
+    return { account, full: this.seesFull(ctx, account) };
+  }
+
+  /** Accounts by id (a GraphQL request's batch), each in the view the caller may see; absent ids are left out. */
+  async shownByIds(ctx: RequestContext, ids: readonly string[]): Promise<AccountView[]> {
+    return (await accountsByIds(ctx.em, ids)).map((account) => this.shown(ctx, account));
   }
 
   /** PATCH /accounts/{id}: the account itself or staff of its platform. */

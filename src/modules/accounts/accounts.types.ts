@@ -1,6 +1,7 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Account } from './accounts.entity';
+import type { AccountView } from './accounts.service';
 import { contactFields, fullFields, publicFields, verifiedFields } from './accounts.view';
 
 @ObjectType('Account', {
@@ -75,9 +76,9 @@ const NONE: Omit<AccountGql, 'id' | 'accountType' | 'accountTypeStr'> = {
 };
 
 /** An account beside another resource (a lot's organizer, a message's sender), as its caller may see it; one query for the request's accounts. */
-export async function shownAccount({ ctx, services, loaders }: GraphQLContext, id: string): Promise<AccountGql> {
-  const account = (await loaders.account.load(id)) as Account;
-  return accountGql(account, services.accounts.seesFull(ctx, account) ? 'full' : 'public');
+export async function shownAccount({ loaders }: GraphQLContext, id: string): Promise<AccountGql> {
+  const { account, full } = (await loaders.account.load(id)) as AccountView;
+  return accountGql(account, full ? 'full' : 'public');
 }
 
 export function accountGql(a: Account, view: AccountGqlView): AccountGql {

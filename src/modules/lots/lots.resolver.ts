@@ -51,7 +51,7 @@ export class LotsResolver {
     // The field resolvers then find what the page's statement read in the request's loaders.
     for (const [lotId, bids] of view.embedded?.bids ?? []) loaders.bids.prime(lotId, bids);
     for (const [lotId, callbacks] of view.embedded?.callbacks ?? []) loaders.callbacks.prime(lotId, callbacks);
-    for (const [id, account] of view.embedded?.accounts ?? []) loaders.account.prime(id, account);
+    for (const [id, account] of view.embedded?.accounts ?? []) loaders.account.prime(id, services.accounts.shown(ctx, account));
     return {
       nodes: services.lots.views(ctx, view),
       pageInfo: { hasNextPage: view.next !== null, hasPreviousPage: view.prev !== null, endCursor: view.next, startCursor: view.prev },

@@ -2,13 +2,13 @@ import { Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
 import { AccountGql, shownAccount } from '../accounts/accounts.types';
-import type { Lot } from '../lots/lots.entity';
+import type { LotView } from '../lots/lots.view';
 import { LotGql } from '../lots/lots.types';
 import { DialogGql, MessageGql } from './messages.types';
 
 /** Related lots show their prices in their own currency, which needs no rate. */
-async function lotOf({ ctx, services, loaders }: GraphQLContext, id: string): Promise<LotGql> {
-  return services.lots.ownCurrencyView(ctx, (await loaders.lot.load(id)) as Lot);
+async function lotOf({ loaders }: GraphQLContext, id: string): Promise<LotGql> {
+  return (await loaders.lot.load(id)) as LotView;
 }
 
 @Resolver(() => MessageGql)
@@ -52,6 +52,6 @@ export class DialogFieldsResolver {
 export class LotMessagesResolver {
   @FieldResolver(() => Int, { nullable: true, description: "The caller's unread messages about the lot; null for anonymous callers" })
   async unreadMessages(@Root() lot: Source<LotGql>, @Ctx() { ctx, loaders }: GraphQLContext): Promise<number | null> {
-    return ctx.caller ? loaders.unreadMessages.load(`${ctx.caller.accountId}:${lot.id}`) : null;
+    return ctx.caller ? loaders.unreadMessages.load(lot.id) : null;
   }
 }
