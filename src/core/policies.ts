@@ -1,4 +1,4 @@
-import { sql } from '../db/sql';
+import { sql, type Sql } from '../db/sql';
 import { AccountType } from '../modules/accounts/accounts.entity';
 import type { Caller, RequestContext } from './context';
 import { forbidden, unauthenticated } from './errors';
@@ -10,9 +10,9 @@ export function requireCaller(ctx: RequestContext): Caller {
 }
 
 /**
- * "Staff of platform P": the platform account P itself, an admin of P, or an
- * admin whose trusting_platforms contains P. `staffQuery` is the same rule for statements that
- * look for the staff: change the two together.
+ * "Staff of platform P": the platform account P itself, an admin of P, or an admin whose
+ * trusting_platforms contains P. `staffOfSql` and `staffQuery` are the same rule for statements
+ * (test/accounts/account-rule-twins.test.ts runs the three on the same rows): change them together.
  */
 export function isStaffOf(caller: Caller | null, platformId: string | null): boolean {
   if (!caller || !platformId) return false;
@@ -31,10 +31,23 @@ export const staffQuery = (platformId: string) =>
        or (account_type = ${AccountType.Admin} and (platform_id = ${platformId} or ${platformId} = any (trusting_platforms)))
     order by id`;
 
-/** The full record of an account (else its public view): the account itself and staff of its platform. */
+/** `isStaffOf(caller, platform)` inside SQL, the platform an expression of the statement's rows (null: no platform, no staff). */
+export function staffOfSql(caller: Caller | null, platform: Sql): Sql {
+  if (!caller) return sql`false`;
+  const hosts = caller.accountType === AccountType.Admin ? [caller.platformId, ...caller.trustingPlatforms].filter((p): p is string => !!p) : [];
+  return sql`coalesce(${platform} = ${caller.accountId} or ${platform} = any (${sql.array(hosts, 'text')}), false)`;
+}
+
+/**
+ * The full record of an account (else its public view), and the right to change it: the account
+ * itself and staff of its platform. `seesFullAccountSql` is the same rule for the row `account`.
+ */
 export function seesFullAccount(caller: Caller | null, account: { id: string; platformId: string | null }): boolean {
   return caller?.accountId === account.id || isStaffOf(caller, account.platformId);
 }
+
+export const seesFullAccountSql = (caller: Caller | null, account: Sql): Sql =>
+  caller ? sql`(${account}.id = ${caller.accountId} or ${staffOfSql(caller, sql`${account}.platform_id`)})` : sql`false`;
 
 /**
  * A signature by a key that is no account yet proves the key and nothing more: it is honoured by
@@ -98,7 +111,7 @@ export function seesLiveBidder(caller: Caller | null, lot: { publisherId: string
 
 /** Send message: as the sender itself, or as staff of the sender's platform. */
 export function maySendMessageAs(caller: Caller, sender: { id: string; platformId: string | null }): boolean {
-  return caller.accountId === sender.id || isStaffOf(caller, sender.platformId);
+  return seesFullAccount(caller, sender);
 }
 
 /**

@@ -29,7 +29,7 @@ class LazyLoadersContext implements GraphQLContext {
 
   get loaders(): Loaders {
     let loaders = loadersOf.get(this);
-    if (!loaders) loadersOf.set(this, (loaders = createLoaders(this.ctx.em, this.signal)));
+    if (!loaders) loadersOf.set(this, (loaders = createLoaders(this.ctx, this.services, this.signal)));
     return loaders;
   }
 }

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { LotState, LotType } from '../modules/lots/lots.entity';
+import { sql } from '../db/sql';
+import { LotType } from '../modules/lots/lots.entity';
+import { notClosedSql } from '../modules/lots/lots.open';
 import type { Cleaner } from './job';
 import type { LotClock } from './lot-clock';
 
@@ -22,14 +24,11 @@ export function scheduleLotClocks(clock: LotClock): Cleaner {
       let after = '0';
       let scheduled = 0;
       for (;;) {
-        const rows = await execute<{ id: string; lot_type: LotType; end_time: Date }>(
-          em,
-          `select id, lot_type, end_time from lots
-            where lot_state = ${LotState.Pending} and lot_type in (${LotType.Eng}, ${LotType.NoAuction})
-              and end_time - make_interval(secs => ?) > ? and id > ?
-            order by id limit ${CLOCK_BATCH}`,
-          [clock.offsets.finishingNoticeSeconds, new Date(), after],
-        );
+        const { text, params } = sql.render(sql`select id, lot_type, end_time from lots
+            where ${notClosedSql(sql`lots`)} and lot_type in (${LotType.Eng}, ${LotType.NoAuction})
+              and end_time - make_interval(secs => ${clock.offsets.finishingNoticeSeconds}) > ${new Date()} and id > ${after}
+            order by id limit ${CLOCK_BATCH}`);
+        const rows = await execute<{ id: string; lot_type: LotType; end_time: Date }>(em, text, params);
         if (!rows.length) return scheduled;
         await clock.lotTimesSet(rows.map((r) => ({ id: String(r.id), lotType: r.lot_type, endTime: new Date(r.end_time) })));
         scheduled += rows.length;

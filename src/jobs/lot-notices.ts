@@ -2,6 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { inTransaction, type TransactionScope } from '../core/transaction';
 import { Lot, LotState, LotType } from '../modules/lots/lots.entity';
+import { isClosed } from '../modules/lots/lots.open';
 import { NotificationType } from '../modules/notifications/notifications.entity';
 import { staffOf } from '../modules/notifications/notifications.recipients';
 import type { NotificationsService } from '../modules/notifications/notifications.service';
@@ -131,7 +132,7 @@ export class LotNotices {
   /** The lot of a job, share-locked, when it is still pending and still ends when the job was scheduled for. */
   private async pendingLot(em: EntityManager, job: LotJobData): Promise<Lot | null> {
     const lot = await em.findOne(Lot, { id: job.lotId }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
-    if (!lot || lot.lotState !== LotState.Pending || lot.endTime.getTime() !== Date.parse(job.endTime)) return null;
+    if (!lot || isClosed(lot) || lot.endTime.getTime() !== Date.parse(job.endTime)) return null;
     return lot;
   }
 

@@ -35,6 +35,15 @@ describe('the layers', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('keeps the GraphQL loaders on the services: src/graphql/loaders.ts reads through service methods alone, importing no module nor the entity manager', () => {
+    const text = readFileSync(path.resolve(__dirname, '../../src/graphql/loaders.ts'), 'utf8');
+    const offenders = [
+      ...imports(text).filter((i) => /\/modules\/|@mikro-orm/.test(i)).map((i) => `imports ${i}`),
+      ...(/\bem\.|EntityManager/.test(text) ? ['uses the entity manager'] : []),
+    ];
+    expect(offenders).toEqual([]);
+  });
+
   it('names faults by domain field in services: no JSON pointer, query parameter or snake_case attribute', () => {
     const offenders = sources
       .filter((s) => !EDGE.test(s.file))

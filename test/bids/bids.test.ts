@@ -60,6 +60,17 @@ describe('POST /lots/{id}/bid_requests', () => {
   });
 });
 
+describe('the lot_id of a bid', () => {
+  it('is a positive integer, as every path reads a lot id: negative, zero, fractional and huge ones are refused as such', async () => {
+    const lotId = await auction();
+    for (const lot_id of [-Number(lotId), 0, '0', 1.5, 1e21, '-1']) {
+      const res = await bid(world.accounts[0].keypair, lotId, { lot_id, amount: '1000' });
+      expect(res.body.errors[0]).toMatchObject({ status: '400', code: 'invalid_field', detail: 'lot_id: must be a positive integer', source: { pointer: '/data/attributes/lot_id' } });
+    }
+    expect(await history(lotId)).toEqual([]);
+  });
+});
+
 describe('max bids', () => {
   it('bids the least amount that leads and raises it when outbid', async () => {
     const lotId = await auction();

@@ -149,6 +149,15 @@ describe('POST /lots/{id}/participation_requests', () => {
     expect(await t.orm.em.fork().count(Participant, { lotId: lot.id })).toBe(0);
   });
 
+  it('answers 400 to a lot_id that is no positive integer, as a bid does', async () => {
+    const lot = await createLot(t, platform, ENG_LOT);
+    for (const lot_id of [-Number(lot.id), 0, 1e21]) {
+      const res = await participate(t, user.keypair, lot.id, { lot_id });
+      expect(res.body.errors[0]).toMatchObject({ status: '400', code: 'invalid_field', detail: 'lot_id: must be a positive integer', source: { pointer: '/data/attributes/lot_id' } });
+    }
+    expect(await t.orm.em.fork().count(Participant, { lotId: lot.id })).toBe(0);
+  });
+
   it('answers 401 without a signature and 404 for an unknown lot', async () => {
     const lot = await createLot(t, platform, ENG_LOT);
     const unsigned = await t.client.post(`/lots/${lot.id}/participation_requests`, { data: { type: 'participation_requests', attributes: {} } });

@@ -1,44 +1,44 @@
-import { rfc3339 } from '../../core/time';
 import { resource, type Resource } from '../../rest/document';
-import { Account, ACCOUNT_TYPE_NAMES, AccountType } from './accounts.entity';
+import type { Account } from './accounts.entity';
 import type { AccountView } from './accounts.service';
+import { fullFields, publicFields } from './accounts.view';
 
 /** The reduced view of an account for callers who are neither the account nor its platform's staff. */
 export function publicAccountAttributes(a: Account) {
+  const f = publicFields(a);
   return {
-    account_type: a.accountType,
-    account_type_str: ACCOUNT_TYPE_NAMES[a.accountType],
-    platform_id: a.platformId,
-    first_name: a.firstName,
-    last_name: a.lastName,
-    avatar_link: a.avatarLink,
-    company: a.company,
+    account_type: f.accountType,
+    account_type_str: f.accountTypeStr,
+    platform_id: f.platformId,
+    first_name: f.firstName,
+    last_name: f.lastName,
+    avatar_link: f.avatarLink,
+    company: f.company,
   };
 }
 
 export function fullAccountAttributes(a: Account) {
+  const f = fullFields(a);
   return {
     ...publicAccountAttributes(a),
-    email: a.email,
-    email_verified: a.emailVerified,
-    phone_number: a.phoneNumber,
-    phone_verified: a.phoneVerified,
-    country: a.country,
-    country_id: a.countryId,
-    city_id: a.cityId,
-    city: a.city,
-    region: a.region,
-    address: a.address,
-    currency: a.currency,
-    locale: a.locale,
+    email: f.email,
+    email_verified: f.emailVerified,
+    phone_number: f.phoneNumber,
+    phone_verified: f.phoneVerified,
+    country: f.country,
+    country_id: f.countryId,
+    city_id: f.cityId,
+    city: f.city,
+    region: f.region,
+    address: f.address,
+    currency: f.currency,
+    locale: f.locale,
     details: null,
-    flags: a.flags,
-    ...(a.accountType === AccountType.Broker
-      ? { broker_cities: a.brokerCities, social_token_a: a.socialTokenA, social_token_b: a.socialTokenB }
-      : {}),
-    ...(a.accountType === AccountType.Admin ? { trusting_platforms: a.trustingPlatforms } : {}),
-    created_at: rfc3339(a.createdAt),
-    updated_at: rfc3339(a.updatedAt),
+    flags: f.flags,
+    ...('brokerCities' in f ? { broker_cities: f.brokerCities, social_token_a: f.socialTokenA, social_token_b: f.socialTokenB } : {}),
+    ...('trustingPlatforms' in f ? { trusting_platforms: f.trustingPlatforms } : {}),
+    created_at: f.createdAt,
+    updated_at: f.updatedAt,
   };
 }
 

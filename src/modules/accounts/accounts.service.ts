@@ -15,6 +15,7 @@ import type { VerificationService } from '../verification/verification.service';
 import { LotType } from '../lots/lots.entity';
 import { findLot } from '../lots/lots.find';
 import { Account, AccountType } from './accounts.entity';
+import { accountsByIds } from './accounts.sql';
 import {
   accountId,
   createAccountInput,
@@ -139,6 +140,16 @@ export class AccountsService {
     return seesFullAccount(ctx.caller, account);
   }
 
+  /** An account read elsewhere, in the view the caller may see. */
+  shown(ctx: RequestContext, account: Account): AccountView {
+    return { account, full: this.seesFull(ctx, account) };
+  }
+
+  /** Accounts by id (a GraphQL request's batch), each in the view the caller may see; absent ids are left out. */
+  async shownByIds(ctx: RequestContext, ids: readonly string[]): Promise<AccountView[]> {
+    return (await accountsByIds(ctx.em, ids)).map((account) => this.shown(ctx, account));
+  }
+
   /** PATCH /accounts/{id}: the account itself or staff of its platform. */
   async update(ctx: RequestContext, input: Untrusted<UpdateAccountInput>): Promise<Account> {
     const caller = requireCaller(ctx);
@@ -146,7 +157,7 @@ export class AccountsService {
     return ctx.em.transactional(async (em) => {
       const account = await em.findOne(Account, { id, accountType: { $ne: AccountType.Master } });
       if (!account) throw notFound('account_not_found', 'no account with this id');
-      if (caller.accountId !== account.id && !isStaffOf(caller, account.platformId)) {
+      if (!seesFullAccount(caller, account)) {
         throw forbidden('not_allowed', 'the signing account may not update this account');
       }
       const attrs = validateInput(this.updateSchema, input);

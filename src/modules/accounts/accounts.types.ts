@@ -1,9 +1,10 @@
 import { Extensions, Field, InputType, Int, ObjectType } from 'type-graphql';
-import { rfc3339 } from '../../core/time';
 import type { GraphQLContext } from '../../graphql/context';
 import { listItems } from '../../graphql/list-items';
-import { Account, ACCOUNT_TYPE_NAMES, AccountType } from './accounts.entity';
+import type { Account } from './accounts.entity';
 import { MAX_BROKER_CITIES } from './accounts.input';
+import type { AccountView } from './accounts.service';
+import { contactFields, fullFields, publicFields, verifiedFields } from './accounts.view';
 
 @ObjectType('Account', {
   description:
@@ -47,55 +48,44 @@ export class AccountGql {
  */
 export type AccountGqlView = 'full' | 'public' | 'contact' | 'verified';
 
-const PUBLIC = ['id', 'accountType', 'accountTypeStr', 'platformId', 'firstName', 'lastName', 'avatarLink', 'company'] as const;
-const VISIBLE: Record<Exclude<AccountGqlView, 'full'>, ReadonlySet<keyof AccountGql>> = {
-  public: new Set(PUBLIC),
-  contact: new Set([...PUBLIC, 'email', 'phoneNumber', 'city', 'region', 'brokerCities', 'socialTokenA', 'socialTokenB']),
-  verified: new Set([...PUBLIC, 'currency', 'email', 'emailVerified', 'flags', 'locale', 'phoneNumber', 'phoneVerified']),
+const FIELDS_OF = { full: fullFields, public: publicFields, contact: contactFields, verified: verifiedFields } as const;
+
+/** Null for each field a view may leave out (every view shows the public ones). */
+const NONE: Omit<AccountGql, 'id' | 'accountType' | 'accountTypeStr'> = {
+  platformId: null,
+  firstName: null,
+  lastName: null,
+  avatarLink: null,
+  company: null,
+  email: null,
+  emailVerified: null,
+  phoneNumber: null,
+  phoneVerified: null,
+  country: null,
+  countryId: null,
+  cityId: null,
+  city: null,
+  region: null,
+  address: null,
+  currency: null,
+  locale: null,
+  flags: null,
+  brokerCities: null,
+  socialTokenA: null,
+  socialTokenB: null,
+  trustingPlatforms: null,
+  createdAt: null,
+  updatedAt: null,
 };
 
 /** An account beside another resource (a lot's organizer, a message's sender), as its caller may see it; one query for the request's accounts. */
-export async function shownAccount({ ctx, services, loaders }: GraphQLContext, id: string): Promise<AccountGql> {
-  const account = (await loaders.account.load(id)) as Account;
-  return accountGql(account, services.accounts.seesFull(ctx, account) ? 'full' : 'public');
+export async function shownAccount({ loaders }: GraphQLContext, id: string): Promise<AccountGql> {
+  const { account, full } = (await loaders.account.load(id)) as AccountView;
+  return accountGql(account, full ? 'full' : 'public');
 }
 
 export function accountGql(a: Account, view: AccountGqlView): AccountGql {
-  const broker = a.accountType === AccountType.Broker;
-  const full: AccountGql = {
-    id: a.id,
-    accountType: a.accountType,
-    accountTypeStr: ACCOUNT_TYPE_NAMES[a.accountType],
-    platformId: a.platformId,
-    firstName: a.firstName,
-    lastName: a.lastName,
-    avatarLink: a.avatarLink,
-    company: a.company,
-    email: a.email,
-    emailVerified: a.emailVerified,
-    phoneNumber: a.phoneNumber,
-    phoneVerified: a.phoneVerified,
-    country: a.country,
-    countryId: a.countryId,
-    cityId: a.cityId,
-    city: a.city,
-    region: a.region,
-    address: a.address,
-    currency: a.currency,
-    locale: a.locale,
-    flags: a.flags,
-    brokerCities: broker ? a.brokerCities : null,
-    socialTokenA: broker ? a.socialTokenA : null,
-    socialTokenB: broker ? a.socialTokenB : null,
-    trustingPlatforms: a.accountType === AccountType.Admin ? a.trustingPlatforms : null,
-    createdAt: rfc3339(a.createdAt),
-    updatedAt: rfc3339(a.updatedAt),
-  };
-  if (view === 'full') return full;
-  const visible = VISIBLE[view];
-  const out = { ...full } as Record<keyof AccountGql, unknown>;
-  for (const key of Object.keys(out) as (keyof AccountGql)[]) if (!visible.has(key)) out[key] = null;
-  return out as AccountGql;
+  return { ...NONE, id: a.id, ...FIELDS_OF[view](a) };
 }
 
 @InputType('CreateAccountInput', { description: 'The attributes of POST /accounts, in camelCase' })

@@ -66,6 +66,11 @@ export class BidLogService {
     return this.seen(ctx, lot, log);
   }
 
+  /** The stored logs of the lots, in their order (a GraphQL request's batch); `seen` shows each as the caller may see it. */
+  storedOf(ctx: RequestContext, lotIds: readonly string[]): Promise<StoredLog[]> {
+    return storedLogs(ctx.em, lotIds);
+  }
+
   /** A lot's stored log as the caller may see it (GraphQL's `Lot.bidLog` reads the stored logs of a page of lots at once). */
   seen(ctx: RequestContext, lot: LotRef, { rows, head }: StoredLog): BidLog {
     let previous = GENESIS;

@@ -1,7 +1,7 @@
 import { Money } from '../../core/money';
 import type { Rows, Statement } from '../../db/raw';
 import { sql, type Sql } from '../../db/sql';
-import { LotState } from '../lots/lots.entity';
+import { notClosedSql } from '../lots/lots.open';
 import { DepositState, ParticipantState } from '../trading/trading.entity';
 
 /** An account's paid deposits and the bids it holds on one platform, in EUR to the cent. */
@@ -43,7 +43,7 @@ export function powerQuery(platformId: string, accountIds: readonly string[], ex
       where d.account_id = a.id and d.state = ${DepositState.Paid} and l.publisher_id = ${platformId}) as deposits_eur,
     (select round(coalesce(sum(case when p.state = ${ParticipantState.BuyNowWinner} then l.buy_now_price else coalesce(p.current_bid, l.start_price) end / l.units_per_eur), 0), 2)::text
        from participants p join lots l on l.id = p.lot_id left join winner_details w on w.lot_id = l.id
-      where p.account_id = a.id and l.publisher_id = ${platformId} and l.lot_state = ${LotState.Pending} and l.id is distinct from ${exceptLot}::bigint
+      where p.account_id = a.id and l.publisher_id = ${platformId} and ${notClosedSql()} and l.id is distinct from ${exceptLot}::bigint
         and ((p.state = ${ParticipantState.Pending} and l.winner_id is null and p.current_bid = l.highest_bid)
           or (p.state in (${sql.list([ParticipantState.Winner, ParticipantState.BuyNowWinner])}) and w.invoice_paid is not true))) as in_use_eur
     from unnest(${sql.array([...accountIds], 'text')}) as a(id)`;

@@ -1,9 +1,8 @@
-import { Arg, Extensions, ID, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Ctx, Extensions, ID, Resolver, Root, Subscription } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import { CONTEXT_FREE } from '../../live/context-free';
 import type { NotificationEvent } from '../../live/live.topics';
 import type { LotsView } from '../lots/lots.service';
-import { viewLotGql } from '../lots/lots.mappers';
 import { LotGql } from '../lots/lots.types';
 import { NotificationGql, notificationGql } from '../notifications/notifications.types';
 import type { BidView } from './live.feeds';
@@ -39,8 +38,8 @@ export class LiveResolver {
     description: 'The lot after each change of its state, highest bid, winner, times or winner details',
     subscribe: ({ args, context }: Subscribed<{ lotId: string }>) => context.services.feeds.lot(context.ctx, args.lotId),
   })
-  lotUpdated(@Root() view: LotsView, @Arg('lotId', () => ID) _lotId: string): LotGql {
-    return viewLotGql(view);
+  lotUpdated(@Root() view: LotsView, @Arg('lotId', () => ID) _lotId: string, @Ctx() { ctx, services }: GraphQLContext): LotGql {
+    return services.lots.views(ctx, view)[0];
   }
 
   @Subscription(() => NotificationGql, {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { invalid } from '../../core/errors';
+import { integerId } from '../../core/ids';
 import { httpLink } from '../../core/links';
 import { priceInput } from '../../core/money';
 import { cursorPageInput, sortInput } from '../../core/page';
@@ -153,3 +155,15 @@ export type LotPage = z.output<typeof lotPageInput>;
 
 export const lotCountInput = z.object({ filter: lotFilterInput.prefault({}) });
 export type LotCountInput = z.input<typeof lotCountInput>;
+
+/**
+ * A request body's optional lot_id beside a lot's path: given, it is a lot id (a positive integer,
+ * as a JSON number or a string) and names the path's lot; a document about another lot is malformed.
+ */
+export function requireBodyLotId(given: unknown, pathLotId: string): void {
+  if (given === undefined) return;
+  const id = integerId(given);
+  const pointer = '/data/attributes/lot_id';
+  if (id === null || /^0+$/.test(id)) throw invalid('invalid_field', 'lot_id: must be a positive integer', { pointer });
+  if (id !== pathLotId) throw invalid('invalid_field', 'lot_id must be the id of the lot in the path', { pointer });
+}

@@ -1,11 +1,10 @@
 import type Decimal from 'decimal.js';
 import type { RequestContext } from '../../core/context';
 import { forbidden, invalid, unauthenticated } from '../../core/errors';
-import { isStaffOf } from '../../core/policies';
+import { seesFullAccountSql } from '../../core/policies';
 import { keysetClauses } from '../../db/keyset';
 import { rawQuery, type Rows } from '../../db/raw';
 import { sql, type Sql } from '../../db/sql';
-import { Account } from '../accounts/accounts.entity';
 import { keysetPage, planKeyset } from '../../core/cursors';
 import type { KeysetPage } from '../../core/page';
 import { RATES_QUERY, ratesOfRows } from '../currency/currency.sql';
@@ -103,11 +102,10 @@ export class LotListing {
     const named = PRIVATE_FILTERS.filter(([key]) => filter[key] !== undefined && filter[key] !== ctx.caller?.accountId);
     if (!named.length) return;
     if (!ctx.caller) throw unauthenticated('unauthenticated', `${named[0][1]} needs a signature or bearer token`);
-    for (const [key, name] of named) {
-      const account = await ctx.em.findOne(Account, { id: filter[key] as string });
-      if (!account || !isStaffOf(ctx.caller, account.platformId)) {
-        throw forbidden('not_allowed', `${name} may name only the caller or an account of the caller's platforms`);
-      }
-    }
+    const ids = sql.array([...new Set(named.map(([key]) => filter[key] as string))], 'text');
+    const [{ rows }] = await rawQuery(ctx.em, sql.render(sql`select a.id from accounts a where a.id = any (${ids}) and ${seesFullAccountSql(ctx.caller, sql`a`)}`));
+    const seen = new Set(rows.map((r) => r.id as string));
+    const refused = named.find(([key]) => !seen.has(filter[key] as string));
+    if (refused) throw forbidden('not_allowed', `${refused[1]} may name only the caller or an account of the caller's platforms`);
   }
 }

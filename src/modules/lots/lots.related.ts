@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/context';
-import { isStaffOf, seesLotRow, seesWinnerDetails } from '../../core/policies';
+import { seesFullAccount, seesLotRow, seesWinnerDetails } from '../../core/policies';
 import type { Account } from '../accounts/accounts.entity';
 import { accountsByIds } from '../accounts/accounts.sql';
 import { Bid } from '../bids/bids.entity';
@@ -80,7 +80,7 @@ export async function loadRelated(ctx: RequestContext, lots: ListedLot[], relati
     related.shownCallbacks = visible(related.callbacks);
     related.shownCallbacks.forEach((c) => accountIds.add(c.accountId));
   }
-  const shown = (account: Account) => related.accounts.set(account.id, { account, full: ctx.caller?.accountId === account.id || isStaffOf(ctx.caller, account.platformId) });
+  const shown = (account: Account) => related.accounts.set(account.id, { account, full: seesFullAccount(ctx.caller, account) });
   const missing: string[] = [];
   for (const id of accountIds) {
     const account = embedded?.accounts.get(id);

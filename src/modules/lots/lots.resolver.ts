@@ -11,7 +11,6 @@ import { AccountGql, shownAccount } from '../accounts/accounts.types';
 import { depositGql, participantGql, winnerDetailsGql } from '../trading/trading.mappers';
 import { DepositGql, ParticipantGql, WinnerDetailsGql } from '../trading/trading.types';
 import { embeddableOf } from './lots.embedded';
-import { viewLotGql } from './lots.mappers';
 import { CreateLotInput, UpdateLotInput, LotCallbackGql, LotConnectionGql, LotFilterInput, LotGql, LotSortInput, LotStarGql } from './lots.types';
 
 @ObjectType('CreateLotResult', { description: 'Staff create the lot; anyone else files a create_lot request' })
@@ -36,8 +35,7 @@ export class LotsResolver {
     @Arg('currency', () => String, { nullable: true }) currency: string | undefined,
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<LotGql> {
-    const view = await services.lots.get(ctx, { id, currency });
-    return viewLotGql(view);
+    return services.lots.views(ctx, await services.lots.get(ctx, { id, currency }))[0];
   }
 
   @Query(() => LotConnectionGql)
@@ -55,9 +53,9 @@ export class LotsResolver {
     // The field resolvers then find what the page's statement read in the request's loaders.
     for (const [lotId, bids] of view.embedded?.bids ?? []) loaders.bids.prime(lotId, bids);
     for (const [lotId, callbacks] of view.embedded?.callbacks ?? []) loaders.callbacks.prime(lotId, callbacks);
-    for (const [id, account] of view.embedded?.accounts ?? []) loaders.account.prime(id, account);
+    for (const [id, account] of view.embedded?.accounts ?? []) loaders.account.prime(id, services.accounts.shown(ctx, account));
     return {
-      nodes: view.lots.map((l) => viewLotGql(view, l)),
+      nodes: services.lots.views(ctx, view),
       pageInfo: { hasNextPage: view.next !== null, hasPreviousPage: view.prev !== null, endCursor: view.next, startCursor: view.prev },
     };
   }
@@ -76,7 +74,7 @@ export class LotsResolver {
 
   @Mutation(() => LotGql, { description: "PATCH /lots/{id}: the lot's organizer or staff of its publisher change its reserve price before the first bid" })
   async updateLot(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateLotInput) input: UpdateLotInput, @Ctx() { ctx, services }: GraphQLContext): Promise<LotGql> {
-    return viewLotGql(await services.lots.update(ctx, { ...input, id }));
+    return services.lots.views(ctx, await services.lots.update(ctx, { ...input, id }))[0];
   }
 
   @FieldResolver(() => AccountGql)
@@ -132,11 +130,6 @@ export class LotsResolver {
     @Ctx() { ctx, services, loaders }: GraphQLContext,
   ): Promise<BidGql[]> {
     return services.lots.recentBids(ctx, lot, await loaders.bids.load(lot.id), last).map(bidGql);
-  }
-
-  @FieldResolver(() => String, { nullable: true, description: "The hidden reserve price, to the lot's organizer and staff of its publisher; null to anyone else, or without a reserve" })
-  reservePrice(@Root() lot: Source<LotGql>, @Ctx() { ctx, services }: GraphQLContext): string | null {
-    return services.lots.seesReservePrice(ctx, lot) ? lot.reserve : null;
   }
 
   @FieldResolver(() => WinnerDetailsGql, { nullable: true })

@@ -17,7 +17,7 @@ import type { LotsService, LotsView } from './lots.service';
 export async function renderLots(lots: LotsService, ctx: RequestContext, view: LotsView, include: ReadonlySet<string>) {
   const relations = relationsOf(include);
   const { included, relationships } = lotIncludes(view.lots, await lots.related(ctx, view.lots, relations, view.embedded), relations);
-  return { data: presentLots(view, relationships, (lot) => lots.seesReservePrice(ctx, lot)), ...(include.size ? { included } : {}) };
+  return { data: presentLots(lots.views(ctx, view), relationships), ...(include.size ? { included } : {}) };
 }
 
 const filterOf = (query: ParsedQuery) => fromWire(query.filters, LOT_FILTER_FIELDS);

@@ -4,10 +4,10 @@ import type { RequestContext } from '../../core/context';
 import { forbidden, invalid } from '../../core/errors';
 import { listBound } from '../../core/page';
 import type { LivePublisher } from '../../live/live.port';
-import { managesLot, requireActive, requireCaller, seesLotRow, seesReservePrice, seesWinnerDetails, staffPlatforms } from '../../core/policies';
+import { managesLot, requireActive, requireCaller, seesLotRow, seesWinnerDetails, staffPlatforms } from '../../core/policies';
 import { inTransaction } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
-import type { BidRow } from '../bids/bids.entity';
+import type { Bid, BidRow } from '../bids/bids.entity';
 import { seenBids, type SeenBid } from '../bids/bids.view';
 import { converterOf, type Converter, type CurrencyService } from '../currency/currency.service';
 import type { ReferenceService } from '../reference/reference.service';
@@ -15,6 +15,8 @@ import type { IncrementBand } from '../rules/rules.model';
 import { requireReserveChangeable } from '../rules/reserve';
 import type { RulesService } from '../rules/rules.service';
 import type { CreateLotRequest } from '../requests/requests.entity';
+import { Deposit, WinnerDetails, type Participant } from '../trading/trading.entity';
+import { Callback, Star } from '../watchlist/watchlist.entity';
 import type { RequestsService } from '../requests/requests.service';
 import { draftOf, START_TIME_TOLERANCE_S } from './lots.draft';
 import { Lot, type ListedLot } from './lots.entity';
@@ -24,6 +26,8 @@ import { createLotInput, getLotInput, lotCountInput, lotPageInput, updateLotInpu
 import { LotListing } from './lots.listing';
 import type { Embeddable, Embedded } from './lots.embedded';
 import { loadRelated, type LotRelation, type LotsRelated } from './lots.related';
+import { bidsOfLots, participantsOfLots } from './lots.related.sql';
+import { lotView, OWN_CURRENCY, type LotView } from './lots.view';
 
 const NOTHING: ReadonlySet<Embeddable> = new Set();
 
@@ -158,14 +162,54 @@ export class LotsService {
     return seenBids(ctx.caller, lot, bids.slice(-listBound(last, 'last')));
   }
 
-  /** Whether the caller sees the amount of a lot's reserve price (everyone sees `reserve_met`). */
-  seesReservePrice(ctx: RequestContext, lot: Pick<Lot, 'organizerId' | 'publisherId'>): boolean {
-    return seesReservePrice(ctx.caller, lot);
+  /**
+   * The lots of a view as the caller may see them, in the view's currency and with their increment
+   * tables: everyone sees `reserveMet`, the lot's managers alone the reserve amount. Made per
+   * caller from a view that callers may share (a live change is loaded once for its subscribers).
+   */
+  views(ctx: RequestContext, view: LotsView): LotView[] {
+    return view.lots.map((lot) => lotView(ctx.caller, lot, { convert: view.convert, currency: view.currency, increments: view.increments?.get(lot.id) }));
+  }
+
+  /** A lot named beside other rows (a message), in its own currency, as the caller may see it. */
+  ownCurrencyView(ctx: RequestContext, lot: ListedLot): LotView {
+    return lotView(ctx.caller, lot, OWN_CURRENCY);
   }
 
   /** A lot's winner details, for its managers and its winner only. */
   shownWinnerDetails<W>(ctx: RequestContext, lot: LotOwners, details: W | null): W | null {
     return details && seesWinnerDetails(ctx.caller, lot) ? details : null;
+  }
+
+  // A GraphQL request's batches, by lot id: rows in id order (stars: of their creation), which the
+  // resolvers show through `recentVisibleRows`, `recentBids` and `shownWinnerDetails`.
+  participantsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Participant[]> {
+    return participantsOfLots(ctx.em, lotIds);
+  }
+
+  bidsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Bid[]> {
+    return bidsOfLots(ctx.em, lotIds);
+  }
+
+  depositsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Deposit[]> {
+    return ctx.em.find(Deposit, { lotId: { $in: [...lotIds] } }, { orderBy: { id: 'asc' } });
+  }
+
+  callbacksOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Callback[]> {
+    return ctx.em.find(Callback, { lotId: { $in: [...lotIds] } }, { orderBy: { id: 'asc' } });
+  }
+
+  starsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Star[]> {
+    return ctx.em.find(Star, { lotId: { $in: [...lotIds] } }, { orderBy: { createdAt: 'asc' } });
+  }
+
+  winnerDetailsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<WinnerDetails[]> {
+    return ctx.em.find(WinnerDetails, { lotId: { $in: [...lotIds] } });
+  }
+
+  /** Lots by id named beside other rows (messages), in their own currencies, as the caller may see them; absent ids are left out. */
+  async ownCurrencyViewsOf(ctx: RequestContext, ids: readonly string[]): Promise<LotView[]> {
+    return (await ctx.em.find(Lot, { id: { $in: [...ids] } })).map((lot) => this.ownCurrencyView(ctx, lot));
   }
 
   /** The increment tables of the lots created under one (versions are cached, so a page costs a lookup per version at most once per process). */

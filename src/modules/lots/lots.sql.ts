@@ -5,8 +5,8 @@ import type { SortKind } from '../../db/keyset';
 import { sql, type Sql } from '../../db/sql';
 import { AccountType } from '../accounts/accounts.entity';
 import { ParticipantState } from '../trading/trading.entity';
-import { LotState } from './lots.entity';
 import type { LotFilter, LotSortKey } from './lots.filter';
+import { openSql, overSql } from './lots.open';
 
 const TYPE_CODES: Record<string, number> = { no_auction: 0, eng: 1, partnerA: 2, partnerB: 3 };
 const STATE_CODES: Record<string, number> = { pending: 1, sold: 2, finished: 3 };
@@ -44,10 +44,6 @@ function priceRange(r: Range<Money>, c: ConditionContext, add: (condition: Sql) 
 
 /** A LIKE pattern of what starts with `prefix`, its wildcards escaped with a backslash. */
 const startsWith = (prefix: string) => `${prefix.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-
-/** The lot `l` is over: closed (sold or finished), or its end has passed. */
-export const lotOver = (now: Date) => sql`(l.lot_state <> ${LotState.Pending} or l.end_time <= ${now})`;
-const lotOpen = (now: Date) => sql`(l.lot_state = ${LotState.Pending} and l.end_time > ${now})`;
 
 const WON = [ParticipantState.Winner, ParticipantState.BuyNowWinner];
 const LOST = [ParticipantState.Rejected, ParticipantState.Lost, ParticipantState.DealCanceled];
@@ -120,7 +116,7 @@ export function lotConditions(f: LotFilter, c: ConditionContext): { where: Sql; 
   if (f.hasParticipantsFrom) {
     add(related(sql`participants`, sql`exists (select 1 from accounts a where a.id = x.account_id and a.platform_id in (${sql.list(f.hasParticipantsFrom)}))`));
   }
-  if (f.isFinished !== undefined) guessed(f.isFinished ? lotOver(c.now) : lotOpen(c.now));
+  if (f.isFinished !== undefined) guessed(f.isFinished ? overSql(c.now) : openSql(c.now));
   if (f.buyNow !== undefined) add(f.buyNow ? sql`l.buy_now_price > 0` : sql`l.buy_now_price = 0`);
   if (f.search) guessed(sql`l.search @@ websearch_to_tsquery('simple', ${f.search})`);
   if (f.publisher) add(sql`l.publisher_id in (${sql.list(f.publisher)})`);

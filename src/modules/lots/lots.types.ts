@@ -28,8 +28,8 @@ export class LotGql {
   @Field(() => GraphQLJSONObject) details!: Record<string, unknown>;
   @Field(() => Int, { nullable: true, description: "The version of its platform's rules the lot was created with; null: none" }) rulesVersion!: number | null;
   @Field(() => Boolean, { nullable: true, description: 'Whether the highest bid reached the reserve price; null: the lot has no reserve' }) reserveMet!: boolean | null;
-  /** The reserve in the shown currency, for the `reservePrice` field, which shows it to the lot's managers only. */
-  reserve!: string | null;
+  @Field(() => String, { nullable: true, description: "The hidden reserve price, to the lot's organizer and staff of its publisher; null to anyone else, or without a reserve" })
+  reservePrice!: string | null;
   @Field(() => Date, { nullable: true, description: 'When the lot finished because its reserve was not met and nobody chose a winner in time' }) lapsedAt!: Date | null;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;

@@ -2,17 +2,13 @@ import { Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
 import { AccountGql, shownAccount } from '../accounts/accounts.types';
-import { converterOf } from '../currency/currency.service';
-import type { Lot } from '../lots/lots.entity';
-import { lotGql } from '../lots/lots.mappers';
+import type { LotView } from '../lots/lots.view';
 import { LotGql } from '../lots/lots.types';
 import { DialogGql, MessageGql } from './messages.types';
 
 /** Related lots show their prices in their own currency, which needs no rate. */
-const OWN_CURRENCY = converterOf(new Map());
-
 async function lotOf({ loaders }: GraphQLContext, id: string): Promise<LotGql> {
-  return lotGql((await loaders.lot.load(id)) as Lot, OWN_CURRENCY);
+  return (await loaders.lot.load(id)) as LotView;
 }
 
 @Resolver(() => MessageGql)
@@ -56,6 +52,6 @@ export class DialogFieldsResolver {
 export class LotMessagesResolver {
   @FieldResolver(() => Int, { nullable: true, description: "The caller's unread messages about the lot; null for anonymous callers" })
   async unreadMessages(@Root() lot: Source<LotGql>, @Ctx() { ctx, loaders }: GraphQLContext): Promise<number | null> {
-    return ctx.caller ? loaders.unreadMessages.load(`${ctx.caller.accountId}:${lot.id}`) : null;
+    return ctx.caller ? loaders.unreadMessages.load(lot.id) : null;
   }
 }

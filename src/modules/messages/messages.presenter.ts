@@ -1,13 +1,9 @@
 import { rfc3339 } from '../../core/time';
 import type { Resource, ResourceIdentifier } from '../../rest/document';
 import { presentAccount } from '../accounts/accounts.presenter';
-import { converterOf } from '../currency/currency.service';
 import { lotAttributes } from '../lots/lots.presenter';
 import type { Dialog, Message } from './messages.entity';
 import type { Related } from './messages.service';
-
-/** Included lots show their prices in their own currency, which needs no rate. */
-const OWN_CURRENCY = converterOf(new Map());
 
 const lotRef = (lotId: string): { data: ResourceIdentifier } => ({ data: { type: 'lots', id: lotId } });
 const membersRef = (a: string, b: string): { data: ResourceIdentifier[] } => ({ data: [{ type: 'accounts', id: a }, { type: 'accounts', id: b }] });
@@ -53,6 +49,6 @@ export const presentUnread = (id: string, count: number, extra: Record<string, u
 });
 
 export const presentRelated = (related: Related): Resource[] => [
-  ...related.lots.map((lot): Resource => ({ type: 'lots', id: lot.id, attributes: lotAttributes(lot, { convert: OWN_CURRENCY }) })),
+  ...related.lots.map((lot): Resource => ({ type: 'lots', id: lot.id, attributes: lotAttributes(lot) })),
   ...related.accounts.map(presentAccount),
 ];

@@ -17,6 +17,7 @@ import { validateInput, type Untrusted } from '../../core/validate';
 import type { AccountView } from '../accounts/accounts.service';
 import { Account, AccountType } from '../accounts/accounts.entity';
 import { Lot } from '../lots/lots.entity';
+import { lotView, OWN_CURRENCY, type LotView } from '../lots/lots.view';
 import { findLot } from '../lots/lots.find';
 import { NotificationType } from '../notifications/notifications.entity';
 import type { NotificationsService } from '../notifications/notifications.service';
@@ -45,7 +46,7 @@ export interface MessagePage {
 
 /** The lots and accounts that messages or dialogs name, for the `lot` and `members` includes. */
 export interface Related {
-  lots: Lot[];
+  lots: LotView[];
   accounts: AccountView[];
 }
 
@@ -154,13 +155,13 @@ export class MessagesService {
     );
   }
 
-  /** The lots and accounts the rows name (one query each), accounts in the view the caller may see. */
+  /** The lots and accounts the rows name (one query each), in the views the caller may see (lots in their own currencies). */
   async related(ctx: RequestContext, rows: readonly Relating[], include: ReadonlySet<string>): Promise<Related> {
     const lotIds = include.has('lot') ? [...new Set(rows.map((r) => r.lotId))] : [];
     const accountIds = include.has('members') ? [...new Set(rows.flatMap((r) => r.members))] : [];
     const lots = lotIds.length ? await ctx.em.find(Lot, { id: { $in: lotIds } }, { orderBy: { id: 'asc' } }) : [];
     const accounts = accountIds.length ? await ctx.em.find(Account, { id: { $in: accountIds } }, { orderBy: { id: 'asc' } }) : [];
-    return { lots, accounts: accounts.map((account) => ({ account, full: seesFullAccount(ctx.caller, account) })) };
+    return { lots: lots.map((lot) => lotView(ctx.caller, lot, OWN_CURRENCY)), accounts: accounts.map((account) => ({ account, full: seesFullAccount(ctx.caller, account) })) };
   }
 
   /** The caller's unread messages per lot (the lots' `messages` include); null for anonymous callers. */

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
-import { lotOver } from '../lots/lots.sql';
+import { overSql } from '../lots/lots.open';
 import { CreateLotRequest, RequestState } from './requests.entity';
 import { REQUEST_STATE_CODES, type RequestListQuery } from './requests.input';
 
@@ -21,7 +21,7 @@ const sortColumn = sql.identifiers(['created_at', 'updated_at']);
  * ended (its end has passed, or it was closed).
  */
 const archived = (now: Date) => sql`(r.request_state in (${sql.list([RequestState.Rejected, RequestState.PermanentlyRejected])})
-  or (r.request_state = ${RequestState.Approved} and exists (select 1 from lots l where l.id = r.lot_id and ${lotOver(now)})))`;
+  or (r.request_state = ${RequestState.Approved} and exists (select 1 from lots l where l.id = r.lot_id and ${overSql(now)})))`;
 
 function conditions(scope: RequestScope, q: RequestListQuery, now: Date): Sql {
   const parts = [

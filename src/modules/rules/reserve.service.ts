@@ -5,6 +5,7 @@ import type { LotJobData } from '../../jobs/lot-clock';
 import type { LivePublisher } from '../../live/live.port';
 import type { BidLogService } from '../bidlog/bidlog.service';
 import { Lot, LotState } from '../lots/lots.entity';
+import { isClosed } from '../lots/lots.open';
 import { NotificationType } from '../notifications/notifications.entity';
 import type { NotificationsService } from '../notifications/notifications.service';
 import { settleLosers } from '../trading/trading.rules';
@@ -56,7 +57,7 @@ export class ReserveService {
   async lapse(ctx: { em: EntityManager }, job: LotJobData, now = new Date()): Promise<'early' | 'lapsed' | 'kept'> {
     return inTransaction(ctx, async (em, scope) => {
       const lot = await em.findOne(Lot, { id: job.lotId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-      if (!lot || lot.lotState !== LotState.Pending || lot.lapsedAt !== null || lot.endTime.getTime() !== Date.parse(job.endTime)) return 'kept';
+      if (!lot || isClosed(lot) || lot.lapsedAt !== null || lot.endTime.getTime() !== Date.parse(job.endTime)) return 'kept';
       const at = await lapseTimeOf(this.rules, em, lot);
       if (at === null) return 'kept';
       if (now < at) return 'early';

@@ -1,7 +1,7 @@
 import { conflict, invalid } from '../../core/errors';
 import type { Money } from '../../core/money';
-import { LotState, LotType, type Lot } from '../lots/lots.entity';
-import { hasEnded } from '../lots/lots.open';
+import { LotType, type Lot } from '../lots/lots.entity';
+import { hasEnded, isClosed } from '../lots/lots.open';
 
 type Reserved = Pick<Lot, 'reservePrice' | 'highestBid'>;
 
@@ -40,7 +40,7 @@ export function reserveFault(reserve: Money, startPrice: Money, buyNowPrice: Mon
  */
 export function requireReserveChangeable(lot: Lot, reserve: Money | null): void {
   if (lot.lotType !== LotType.Eng) throw invalid('invalid_field', 'reservePrice is for auctions only', { field: 'reservePrice' });
-  if (lot.lotState !== LotState.Pending) throw invalid('lot_closed', 'the lot is closed');
+  if (isClosed(lot)) throw invalid('lot_closed', 'the lot is closed');
   // The end's notices and the lapse are decided at the end: a reserve set later would escape them.
   if (hasEnded(lot, new Date())) throw invalid('lot_ended', 'the lot has ended');
   if (lot.highestBid !== null) throw conflict('lot_has_bids', 'the reserve price may change only before the first accepted bid');

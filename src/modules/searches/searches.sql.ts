@@ -1,5 +1,5 @@
 import { sql, type Sql } from '../../db/sql';
-import { LotState } from '../lots/lots.entity';
+import { notClosedSql } from '../lots/lots.open';
 
 /** Why a saved search notified its account (the `reason` of a type-31 notification's meta). */
 export type MatchReason = 'new_lot' | 'price_fell';
@@ -56,7 +56,7 @@ export function matchingSearches(lotId: string): Sql {
       join currency_rates rf on rf.currency = l.currency
       join saved_searches s on true
       join currency_rates rt on rt.currency = s.currency
-     where l.id = ${lotId} and l.lot_state = ${LotState.Pending}
+     where l.id = ${lotId} and ${notClosedSql()}
        and ${FILTERS} and ${PRICE_BOUNDS} and ${notAlerted('new_lot')}`;
 }
 
@@ -83,7 +83,7 @@ export function priceFalls(changed: ReadonlyMap<string, string>): Sql {
           join before bf on bf.currency = l.currency
           join currency_rates rt on rt.currency <> l.currency
           join before bt on bt.currency = rt.currency
-         where l.lot_state = ${LotState.Pending} and (l.currency = any (${currencies}) or rt.currency = any (${currencies})))
+         where ${notClosedSql()} and (l.currency = any (${currencies}) or rt.currency = any (${currencies})))
     select ${matchRow('price_fell')}
       from moved m
       join lots l on l.id = m.id

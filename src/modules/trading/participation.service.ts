@@ -32,6 +32,11 @@ const alreadyParticipant = () => conflict('already_participant', 'the account al
 export class ParticipationService {
   constructor(private readonly notifications: NotificationsService) {}
 
+  /** Participants by id (a GraphQL request's batch): shown whole beside the deposits the caller may see. */
+  byIds(ctx: RequestContext, ids: readonly string[]): Promise<Participant[]> {
+    return ctx.em.find(Participant, { id: { $in: [...ids] } });
+  }
+
   /**
    * POST /lots/{id}/participation_requests: the caller (a user or broker) joins the lot. With a
    * deposit above zero the participant waits for it (deposit_pending, plus a pending deposit of

@@ -1,6 +1,5 @@
 import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
-import { viewLotGql } from '../lots/lots.mappers';
 import { LotGql } from '../lots/lots.types';
 import { participantGql, winnerDetailsGql } from './trading.mappers';
 import { ParticipantGql, WinnerDetailsGql, WinnerDetailsInput } from './trading.types';
@@ -56,7 +55,7 @@ export class TradingResolver {
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<LotGql> {
     const { view } = await services.winners.close(ctx, { lotId, state });
-    return viewLotGql(view);
+    return services.lots.views(ctx, view)[0];
   }
 
   @Mutation(() => WinnerDetailsGql, { description: "PUT /lots/{id}/winner_details: the lot's organizer or staff of its publisher record the winner's details" })

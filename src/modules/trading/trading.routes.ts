@@ -1,18 +1,10 @@
-import { invalid } from '../../core/errors';
 import { inputDocument, parseDocument, requirePathId } from '../../rest/document';
 import { fromWire } from '../../rest/fields';
 import type { AppRouter } from '../../rest/router';
+import { requireBodyLotId } from '../lots/lots.input';
 import { renderLots } from '../lots/lots.routes';
 import { chooseWinnerInput, closeLotInput, participateInput, WINNER_DETAILS_FIELDS, winnerDetailsInput } from './trading.input';
 import { presentParticipant, presentWinnerDetails } from './trading.presenter';
-
-/** The body's lot_id is optional; given, it must name the path's lot (a document about another lot is malformed). */
-function checkLotId(given: unknown, lotId: string): void {
-  if (given === undefined) return;
-  const integer = (typeof given === 'number' && Number.isSafeInteger(given) && given >= 0) || (typeof given === 'string' && /^\d{1,18}$/.test(given));
-  if (!integer) throw invalid('invalid_field', 'lot_id: must be an integer', { pointer: '/data/attributes/lot_id' });
-  if (String(given) !== lotId) throw invalid('invalid_field', 'lot_id must be the id of the lot in the path', { pointer: '/data/attributes/lot_id' });
-}
 
 /** Participation, buy now, winners, rejection, closing and winner details. */
 export function tradingRoutes(router: AppRouter): void {
@@ -21,7 +13,7 @@ export function tradingRoutes(router: AppRouter): void {
   router.post('/lots/:id/participation_requests', { summary: 'Ask to take part in a lot (or to buy it now)', authenticated: true, status: 204, body: { type: 'participation_requests', input: participateInput } }, async ({ ctx, params, body }) => {
     const { attributes } = parseDocument(inputDocument('participation_requests'), body).data;
     const stated = fromWire(attributes, ['lotId', 'buyNow']);
-    checkLotId(stated.lotId, params.id);
+    requireBodyLotId(stated.lotId, params.id);
     await participation.participate(ctx, { lotId: params.id, buyNow: stated.buyNow });
   });
 

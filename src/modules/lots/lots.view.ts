@@ -1,0 +1,95 @@
+import type { Caller } from '../../core/context';
+import type { Money } from '../../core/money';
+import { seesReservePrice } from '../../core/policies';
+import { converterOf, shownPrice, type Converter } from '../currency/currency.service';
+import { shownSteps } from '../rules/increments';
+import type { IncrementBand } from '../rules/rules.model';
+import { reserveMet } from '../rules/reserve';
+import { LOT_STATE_NAMES, LOT_TYPE_NAMES, shownHighestBid, type ListedLot, type LotState, type LotType } from './lots.entity';
+
+/**
+ * A lot as its caller may see it, prices in the shown currency: what REST and GraphQL both show,
+ * each under its own names. The reserve amount is there for the lot's managers only.
+ */
+export interface LotView {
+  id: string;
+  lotType: LotType;
+  lotTypeStr: string;
+  lotState: LotState;
+  lotStateStr: string;
+  currency: string;
+  startPrice: string;
+  buyNowPrice: string;
+  deposit: string;
+  /** Its increment table's band's steps when it has one. */
+  minStep: string;
+  maxStep: string;
+  highestBid: string;
+  b2bVehiclePrice: string | null;
+  b2cVehiclePrice: string | null;
+  b2cTotalPrice: string | null;
+  buyNowSupport: boolean;
+  startTime: Date;
+  endTime: Date;
+  duration: number;
+  organizerId: string;
+  publisherId: string;
+  winnerId: string | null;
+  details: Record<string, unknown>;
+  rulesVersion: number | null;
+  /** Null for a lot without a reserve; everyone sees it. */
+  reserveMet: boolean | null;
+  /** The reserve amount, to the lot's managers; null to anyone else, or without a reserve. */
+  reservePrice: string | null;
+  lapsedAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** How a view shows prices: in `currency` (the lot's own when absent), with its increment table. */
+export interface Shown {
+  convert: Converter;
+  currency?: string;
+  increments?: readonly IncrementBand[] | null;
+}
+
+/** Prices in each lot's own currency, which needs no rate. */
+export const OWN_CURRENCY: Shown = { convert: converterOf(new Map()) };
+
+export function lotView(caller: Caller | null, lot: ListedLot, shown: Shown): LotView {
+  const currency = shown.currency ?? lot.currency;
+  const price = (v: Money) => shownPrice(shown.convert, v, lot.currency, currency);
+  const maybe = (v: Money | null) => (v === null ? null : price(v));
+  const steps = shownSteps(lot, shown.increments ?? null);
+  return {
+    id: lot.id,
+    lotType: lot.lotType,
+    lotTypeStr: `lot_type_${LOT_TYPE_NAMES[lot.lotType]}`,
+    lotState: lot.lotState,
+    lotStateStr: `lot_state_${LOT_STATE_NAMES[lot.lotState]}`,
+    currency,
+    startPrice: price(lot.startPrice),
+    buyNowPrice: price(lot.buyNowPrice),
+    deposit: price(lot.deposit),
+    minStep: price(steps.minStep),
+    maxStep: price(steps.maxStep),
+    highestBid: price(shownHighestBid(lot)),
+    b2bVehiclePrice: maybe(lot.b2bVehiclePrice),
+    b2cVehiclePrice: maybe(lot.b2cVehiclePrice),
+    b2cTotalPrice: maybe(lot.b2cTotalPrice),
+    buyNowSupport: lot.buyNowPrice.gt(0),
+    startTime: lot.startTime,
+    endTime: lot.endTime,
+    duration: lot.duration,
+    organizerId: lot.organizerId,
+    publisherId: lot.publisherId,
+    winnerId: lot.winnerId,
+    details: lot.details,
+    rulesVersion: lot.rulesVersion,
+    reserveMet: reserveMet(lot),
+    reservePrice: seesReservePrice(caller, lot) ? maybe(lot.reservePrice) : null,
+    lapsedAt: lot.lapsedAt,
+    createdAt: lot.createdAt,
+    updatedAt: lot.updatedAt,
+  };
+}
