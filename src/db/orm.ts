@@ -3,6 +3,7 @@ import { defineConfig, MikroORM, type Options } from '@mikro-orm/postgresql';
 import { logger } from '../core/logger';
 import { ENTITIES, MIGRATIONS } from '../modules';
 import { boundedDialect } from './bounded-dialect';
+import { CoalescingSocket } from './coalescing-socket';
 
 /**
  * knex's own messages, into the process's log instead of the console. It warns of every broken
@@ -40,6 +41,9 @@ export function ormOptions(clientUrl: string, poolSize = DEFAULT_POOL_SIZE, stat
       connection: {
         // A peer host that is gone (not merely slow) is noticed on an idle connection too.
         keepAlive: true,
+        // Statements are written without waiting for the answers to those before (src/db/raw.ts).
+        pipeline: true,
+        stream: () => new CoalescingSocket(),
         ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
         ...(answerTimeoutMs ? { connectionTimeoutMillis: answerTimeoutMs } : {}),
       },
