@@ -18,5 +18,16 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  {
+    // One transaction API: inTransaction (the bid round's pipelined one, rawTransaction, in src/db).
+    files: ['src/**/*.ts'],
+    ignores: ['src/db/**', 'src/core/transaction.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.property.name='transactional']", message: 'Open a transaction with inTransaction (src/core/transaction.ts).' },
+      ],
+    },
+  },
   { files: ['test/**', 'bench/**', '**/*.mjs'], rules: { 'no-console': 'off', '@typescript-eslint/no-require-imports': 'off', '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' } },
 );

@@ -8,6 +8,7 @@ import { hashPassword } from '../../core/passwords';
 import { isStaffOf, registersItself, requireCaller, seesFullAccount, staffPlatforms } from '../../core/policies';
 import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
+import { inTransaction } from '../../core/transaction';
 import { Credential } from '../credentials/credentials.entity';
 import type { LedgerAccounts } from '../ledger/ledger.port';
 import type { ReferenceService } from '../reference/reference.service';
@@ -83,7 +84,7 @@ export class AccountsService {
     const passwordHash = await hashPassword(attrs.password);
     return uniquely(
       () =>
-        ctx.em.transactional(async (em) => {
+        inTransaction(ctx, async (em) => {
         if (await em.count(Account, { id: attrs.id })) throw conflict('account_exists', 'an account with this id exists', { field: 'id' });
         await this.assertEmailFree(em, platform.id, attrs.email);
         const account = em.create(Account, {
@@ -143,7 +144,7 @@ export class AccountsService {
   async update(ctx: RequestContext, input: Untrusted<UpdateAccountInput>): Promise<Account> {
     const caller = requireCaller(ctx);
     const { id } = validateInput(this.updateSchema.pick({ id: true }), { id: input.id });
-    return ctx.em.transactional(async (em) => {
+    return inTransaction(ctx, async (em) => {
       const account = await em.findOne(Account, { id, accountType: { $ne: AccountType.Master } });
       if (!account) throw notFound('account_not_found', 'no account with this id');
       if (caller.accountId !== account.id && !isStaffOf(caller, account.platformId)) {

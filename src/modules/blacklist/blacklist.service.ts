@@ -3,6 +3,7 @@ import { forbidden, invalid, notFound } from '../../core/errors';
 import { listBound } from '../../core/page';
 import { isStaffOf, requireCaller, staffPlatforms } from '../../core/policies';
 import { validateInput, type Untrusted } from '../../core/validate';
+import { inTransaction } from '../../core/transaction';
 import { Account, AccountType, BlacklistEntry, type BlacklistState } from '../accounts/accounts.entity';
 import { accountId } from '../accounts/accounts.input';
 import type { LivePublisher } from '../../live/live.port';
@@ -53,7 +54,7 @@ export class BlacklistService {
       const missing = input.accountId === undefined || input.accountId === null;
       throw invalid(missing ? 'missing_field' : 'invalid_field', missing ? 'the account id is required' : 'the account id must be an account id (G…)', idSource);
     }
-    const item = await ctx.em.transactional(async (em) => {
+    const item = await inTransaction(ctx, async (em) => {
       const target = await em.findOne(Account, { id: id.data, accountType: { $ne: AccountType.Master } });
       if (!target) throw notFound('account_not_found', 'no account with this id', idSource);
       this.assertMayManage(caller, target);
@@ -69,7 +70,7 @@ export class BlacklistService {
   /** DELETE /blacklist/{id}: takes the account off the list. */
   async remove(ctx: RequestContext, id: string): Promise<void> {
     const caller = requireCaller(ctx);
-    await ctx.em.transactional(async (em) => {
+    await inTransaction(ctx, async (em) => {
       const entry = await em.findOne(BlacklistEntry, { accountId: id });
       if (!entry) throw notFound('not_blacklisted', 'this account is not blacklisted');
       const target = await em.findOneOrFail(Account, { id });

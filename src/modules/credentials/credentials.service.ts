@@ -6,6 +6,7 @@ import { hashPassword, verifyPassword } from '../../core/passwords';
 import { requireCaller } from '../../core/policies';
 import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
+import { inTransaction } from '../../core/transaction';
 import { Account, AccountType, BlacklistEntry } from '../accounts/accounts.entity';
 import { Credential } from './credentials.entity';
 import {
@@ -89,7 +90,7 @@ export class CredentialsService {
     const passwordHash = await hashPassword(attrs.password);
     await uniquely(
       () =>
-        ctx.em.transactional(async (em) => {
+        inTransaction(ctx, async (em) => {
           em.persist(em.create(Credential, { accountId: account.id, passwordHash }));
         }),
       exists,
@@ -165,7 +166,7 @@ export class CredentialsService {
 
     const passwordHash = await hashPassword(attrs.newPassword);
     // Only over the password just verified: a change that raced this one wins, and this one fails.
-    const changed = await ctx.em.transactional((em) =>
+    const changed = await inTransaction(ctx, (em) =>
       em.nativeUpdate(Credential, { accountId: account.id, passwordHash: stored }, { passwordHash, updatedAt: new Date() }),
     );
     if (changed !== 1) throw unauthenticated('wrong_password', 'the password changed meanwhile');

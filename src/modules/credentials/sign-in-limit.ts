@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rateLimited } from '../../core/errors';
+import { inTransaction } from '../../core/transaction';
 import { SignInFailure } from './credentials.entity';
 
 /**
@@ -46,7 +47,7 @@ export class SignInLimit {
   async reserve(em: EntityManager, limits: SubjectLimit[]): Promise<string[]> {
     const maxOf = new Map(limits.map((l) => [l.subject, l.max]));
     const distinct = [...maxOf.keys()].sort();
-    return em.transactional(async (tx) => {
+    return inTransaction({ em }, async (tx) => {
       const connection = tx.getConnection();
       for (const subject of distinct) {
         await connection.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [subject], 'all', tx.getTransactionContext());

@@ -5,6 +5,7 @@ import type { RequestContext } from '../../core/context';
 import { DomainError, forbidden, invalid, notFound, unauthenticated } from '../../core/errors';
 import { requireCaller } from '../../core/policies';
 import { validateInput } from '../../core/validate';
+import { inTransaction } from '../../core/transaction';
 import { Account } from '../accounts/accounts.entity';
 import { detectType, DOCUMENT_TYPES } from './documents.detect';
 import { StoredDocument } from './documents.entity';
@@ -68,7 +69,7 @@ export class DocumentsService {
     const fileName = cleanFileName(input.fileName) || id;
     await this.storage.put(id, input.file, { contentType, fileName });
     try {
-      const document = await ctx.em.transactional(async (tx) => {
+      const document = await inTransaction(ctx, async (tx) => {
         await this.requireRoom(tx, caller.accountId, input.file.length);
         return tx.create(StoredDocument, {
           id,

@@ -4,6 +4,7 @@ import { invalid } from '../../core/errors';
 import { ACCOUNT_ID } from '../../core/ids';
 import { httpLink } from '../../core/links';
 import { formatMoney, priceInput } from '../../core/money';
+import { inTransaction } from '../../core/transaction';
 import { AccountType } from '../accounts/accounts.entity';
 import { CURRENCIES } from '../accounts/accounts.input';
 import { ReferenceService } from '../reference/reference.service';
@@ -289,7 +290,7 @@ export async function importLots(
     if (!batch.size) return;
     const rows = [...batch.values()];
     batch = new Map();
-    const written = await fork.transactional((tx) =>
+    const written = await inTransaction({ em: fork }, (tx) =>
       tx.getConnection().execute<{ created: boolean }[]>(UPSERT, [JSON.stringify(rows)], 'all', tx.getTransactionContext()),
     );
     const created = written.filter((r) => r.created).length;

@@ -3,6 +3,7 @@ import type { RequestContext } from '../../core/context';
 import { conflict, forbidden, invalid } from '../../core/errors';
 import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
+import { inTransaction } from '../../core/transaction';
 import { Account, AccountSigner, AccountType } from '../accounts/accounts.entity';
 import { accountId } from '../accounts/accounts.input';
 import type { LedgerAccounts } from '../ledger/ledger.port';
@@ -22,7 +23,7 @@ export class PlatformsService {
 
   /** Makes sure the master account (type 1) and its ledger account exist; called once at start. */
   async ensureMasterAccount(ctx: Pick<RequestContext, 'em'>): Promise<void> {
-    await ctx.em.transactional(async (em) => {
+    await inTransaction(ctx, async (em) => {
       await em
         .getConnection()
         .execute(
@@ -54,7 +55,7 @@ export class PlatformsService {
     if (!authorised) throw forbidden('seed_not_authorized', 'the seed is neither the master key nor one of its signers');
 
     const conflictOfId = () => conflict('account_exists', 'an account with this id exists', { field: 'id' });
-    return uniquely(() => ctx.em.transactional(async (em) => {
+    return uniquely(() => inTransaction(ctx, async (em) => {
       if (await em.count(Account, { id: attrs.id })) throw conflictOfId();
       const platform = em.create(Account, {
         id: attrs.id,

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Cleaner } from '../../jobs/job';
 import { DepositState, ParticipantState } from './trading.entity';
+import { inTransaction } from '../../core/transaction';
 
 const DAY_MS = 86_400_000;
 /** How many lots one run of a per-lot cleaner takes on; the rest wait for the next run. */
@@ -18,7 +19,7 @@ async function execute<T>(em: EntityManager, sql: string, params: unknown[]): Pr
 async function perLockedLot(em: EntityManager, lotIds: string[], change: (tx: EntityManager, lotId: string) => Promise<number>): Promise<number> {
   let changed = 0;
   for (const lotId of lotIds) {
-    changed += await em.fork().transactional(async (tx) => {
+    changed += await inTransaction({ em: em.fork() }, async (tx) => {
       await execute(tx, 'select id from lots where id = ? for update', [lotId]);
       return change(tx, lotId);
     });
