@@ -52,6 +52,12 @@ export function ormOptions(clientUrl: string, poolSize = DEFAULT_POOL_SIZE, stat
   });
 }
 
+/** How many connections of `orm`'s pool are in use, free, and waited for. */
+export function poolFigures(orm: MikroORM): () => { used: number; free: number; pending: number } {
+  const pool = orm.em.getConnection().getKnex().client.pool as { numUsed(): number; numFree(): number; numPendingAcquires(): number };
+  return () => ({ used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires() });
+}
+
 export async function openDatabase(clientUrl: string, poolSize?: number, statementTimeoutMs?: number, answerTimeoutMs?: number): Promise<MikroORM> {
   return MikroORM.init(ormOptions(clientUrl, poolSize, statementTimeoutMs, answerTimeoutMs));
 }

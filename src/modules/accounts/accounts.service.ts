@@ -9,6 +9,8 @@ import { isStaffOf, registersItself, requireCaller, seesFullAccount, staffPlatfo
 import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { inTransaction } from '../../core/transaction';
+import { rowsOf } from '../../db/query';
+import { sql } from '../../db/sql';
 import { Credential } from '../credentials/credentials.entity';
 import type { LedgerAccounts } from '../ledger/ledger.port';
 import type { ReferenceService } from '../reference/reference.service';
@@ -122,9 +124,7 @@ export class AccountsService {
   }
 
   private async assertEmailFree(em: EntityManager, platformId: string, email: string): Promise<void> {
-    const taken = await em
-      .getConnection()
-      .execute('select 1 from accounts where platform_id = ? and lower(email) = lower(?) limit 1', [platformId, email], 'all', em.getTransactionContext());
+    const taken = await rowsOf(em, sql`select 1 from accounts where platform_id = ${platformId} and lower(email) = lower(${email}) limit 1`);
     if (taken.length) throw conflict('email_taken', 'this email is used by another account of the platform', { field: 'email' });
   }
 

@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { rowsOf } from '../../db/query';
+import { sql } from '../../db/sql';
 import type { JwtClaims, JwtService } from '../../auth/jwt';
 import type { RequestContext } from '../../core/context';
 import { conflict, DomainError, forbidden, notFound, unauthenticated, type ErrorItem } from '../../core/errors';
@@ -33,14 +35,7 @@ export function claimsOf(account: Account): JwtClaims {
 
 /** The account (never the master) with this email on this platform; emails compare case-insensitively. */
 export async function findAccountByEmail(em: EntityManager, platformId: string, email: string): Promise<Account | null> {
-  const rows = await em
-    .getConnection()
-    .execute<{ id: string }[]>(
-      'select id from accounts where platform_id = ? and lower(email) = lower(?) and account_type <> ? limit 1',
-      [platformId, email.trim(), AccountType.Master],
-      'all',
-      em.getTransactionContext(),
-    );
+  const rows = await rowsOf<{ id: string }>(em, sql`select id from accounts where platform_id = ${platformId} and lower(email) = lower(${email.trim()}) and account_type <> ${AccountType.Master} limit 1`);
   return rows.length ? em.findOne(Account, { id: rows[0].id }) : null;
 }
 

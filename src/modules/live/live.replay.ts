@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { formatMoney } from '../../core/money';
+import { rowsOf } from '../../db/query';
+import { sql } from '../../db/sql';
 import type { BidPlacedEvent } from '../../live/live.topics';
 import { Bid } from '../bids/bids.entity';
 import { bidEvent } from '../bids/bids.events';
@@ -91,9 +93,7 @@ async function bidsAfter(em: EntityManager, lotId: string, from: string, limit: 
   const tail = rows[rows.length - 1];
   let highest = formatMoney(tail.amount);
   if (rows.length === limit) {
-    const [last] = await em
-      .getConnection()
-      .execute<{ amount: string }[]>('select max(amount) as amount from bids where lot_id = ? and created_at = (select created_at from bids where id = ?)', [lotId, tail.id]);
+    const [last] = await rowsOf<{ amount: string }>(em, sql`select max(amount) as amount from bids where lot_id = ${lotId} and created_at = (select created_at from bids where id = ${tail.id})`);
     highest = formatMoney(last.amount);
   }
   const events: BidPlacedEvent[] = new Array(rows.length);

@@ -4,6 +4,8 @@ import { conflict, forbidden, invalid } from '../../core/errors';
 import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { inTransaction } from '../../core/transaction';
+import { changedBy } from '../../db/query';
+import { sql } from '../../db/sql';
 import { Account, AccountSigner, AccountType } from '../accounts/accounts.entity';
 import { accountId } from '../accounts/accounts.input';
 import type { LedgerAccounts } from '../ledger/ledger.port';
@@ -24,14 +26,7 @@ export class PlatformsService {
   /** Makes sure the master account (type 1) and its ledger account exist; called once at start. */
   async ensureMasterAccount(ctx: Pick<RequestContext, 'em'>): Promise<void> {
     await inTransaction(ctx, async (em) => {
-      await em
-        .getConnection()
-        .execute(
-          'insert into accounts (id, account_type, email_verified, phone_verified) values (?, ?, true, true) on conflict (id) do nothing',
-          [this.masterAccountId, AccountType.Master],
-          'run',
-          em.getTransactionContext(),
-        );
+      await changedBy(em, sql`insert into accounts (id, account_type, email_verified, phone_verified) values (${this.masterAccountId}, ${AccountType.Master}, true, true) on conflict (id) do nothing`);
       await this.ledger.open(em, this.masterAccountId);
     });
   }
