@@ -18,5 +18,24 @@ export default tseslint.config(
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
+  {
+    // One way to the database: aggregates through the entity manager, set-based statements through
+    // src/db/query.ts, transactions through inTransaction (the bid round's pipelined one, rawTransaction).
+    files: ['src/**/*.ts'],
+    ignores: ['src/db/**', 'src/core/transaction.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.property.name='getConnection']", message: 'Run a statement with rowsOf or changedBy (src/db/query.ts), built with sql (src/db/sql.ts).' },
+        { selector: "CallExpression[callee.property.name='transactional']", message: 'Open a transaction with inTransaction (src/core/transaction.ts).' },
+      ],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    // The job queue's own pool (pg-boss takes a pg Pool of its own).
+    ignores: ['src/db/**', 'src/jobs/queue-db.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: ['pg', 'knex'].map((name) => ({ name, message: 'The driver is reached through src/db only.' })) }] },
+  },
   { files: ['test/**', 'bench/**', '**/*.mjs'], rules: { 'no-console': 'off', '@typescript-eslint/no-require-imports': 'off', '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' } },
 );

@@ -32,6 +32,7 @@ import { refreshRates } from './modules/currency/currency.refresh';
 import { MODULES } from './modules';
 import { startJobs } from './jobs/jobs';
 import { livePageRoutes } from './live-page/live-page.routes';
+import { poolFigures } from './db/orm';
 import { Readiness } from './db/readiness';
 import { readBody } from './rest/body';
 import { errorHandler } from './rest/errors';
@@ -81,8 +82,7 @@ export async function createApp({ config, orm, master, log, healthy = () => true
   const metrics = new Metrics();
   services.bids.onRound((outcomes, seconds) => metrics.bidRound(outcomes, seconds));
   if (jobs) metrics.watchQueues(() => jobs.depths());
-  const pool = orm.em.getConnection().getKnex().client.pool as { numUsed(): number; numFree(): number; numPendingAcquires(): number };
-  metrics.watchPool(() => ({ used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires() }));
+  metrics.watchPool(poolFigures(orm));
 
   const web = new Koa();
   const server = createServer({

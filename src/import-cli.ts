@@ -12,6 +12,8 @@ import { ACCOUNT_ID } from './core/ids';
 import { logger } from './core/logger';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded';
 import { migrate, openDatabase } from './db/orm';
+import { rowsOf } from './db/query';
+import { sql } from './db/sql';
 import { AccountType } from './modules/accounts/accounts.entity';
 import { DEFAULT_BATCH_SIZE, IMPORT_SOURCES, importLots, type ImportProgress, type ImportSource, type ImportSummary } from './modules/lots/lots.import';
 
@@ -65,7 +67,7 @@ function parse(argv: string[]): Args | 'help' {
 async function masterAccountId(config: Config, orm: MikroORM): Promise<string> {
   const master = readMasterKeypair(config);
   if (master) return master.publicKey();
-  const rows = await orm.em.fork().getConnection().execute<{ id: string }[]>('select id from accounts where account_type = ? limit 2', [AccountType.Master]);
+  const rows = await rowsOf<{ id: string }>(orm.em.fork(), sql`select id from accounts where account_type = ${AccountType.Master} limit 2`);
   if (rows.length !== 1) throw new UsageError('cannot tell the master account: set MASTER_SEED or pass --platform');
   return rows[0].id;
 }

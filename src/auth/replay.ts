@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { changedBy } from '../db/query';
+import { sql } from '../db/sql';
 
 /**
  * What is kept of a seen write signature, for twice the clock window, so that a replay is refused
@@ -10,6 +12,5 @@ export const replayDigest = (signature: Buffer): Buffer => createHash('sha256').
 
 /** Deletes the records of signatures whose window has passed; answers how many went. */
 export async function pruneSeenSignatures(em: EntityManager): Promise<number> {
-  const res = await em.getConnection().execute<{ affectedRows: number }>('delete from seen_signatures where expires_at < now()', [], 'run');
-  return res.affectedRows;
+  return changedBy(em, sql`delete from seen_signatures where expires_at < now()`);
 }

@@ -15,6 +15,8 @@ export interface BoundedPool<C> {
   releaseConnection(connection: C): Promise<void>;
   /** Settles as `work`, a statement on `connection`, or once the bound passed without its answer, the connection destroyed. */
   answered<T>(connection: C & PooledConnection, work: Promise<T>): Promise<T>;
+  /** Marks `connection` so that the pool destroys it when it is given back, never handing it out again. */
+  discard(connection: C & PooledConnection, reason: unknown): void;
   readonly reachability: Reachability;
 }
 
@@ -74,6 +76,10 @@ export function boundedDialect(answerMs: number): typeof PostgreSqlKnexDialect {
       } finally {
         clearTimeout(timer);
       }
+    }
+
+    discard(connection: PooledConnection, reason: unknown): void {
+      connection.__knex__disposed = reason;
     }
 
     _query(connection: PooledConnection, obj: unknown): Promise<unknown> {

@@ -3,6 +3,7 @@ import { defineConfig, MikroORM, type Options } from '@mikro-orm/postgresql';
 import { logger } from '../core/logger';
 import { ENTITIES, MIGRATIONS } from '../modules';
 import { boundedDialect } from './bounded-dialect';
+import { CoalescingSocket } from './coalescing-socket';
 
 /**
  * knex's own messages, into the process's log instead of the console. It warns of every broken
@@ -40,12 +41,21 @@ export function ormOptions(clientUrl: string, poolSize = DEFAULT_POOL_SIZE, stat
       connection: {
         // A peer host that is gone (not merely slow) is noticed on an idle connection too.
         keepAlive: true,
+        // Statements are written without waiting for the answers to those before (src/db/raw.ts).
+        pipeline: true,
+        stream: () => new CoalescingSocket(),
         ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
         ...(answerTimeoutMs ? { connectionTimeoutMillis: answerTimeoutMs } : {}),
       },
     },
     debug: false,
   });
+}
+
+/** How many connections of `orm`'s pool are in use, free, and waited for. */
+export function poolFigures(orm: MikroORM): () => { used: number; free: number; pending: number } {
+  const pool = orm.em.getConnection().getKnex().client.pool as { numUsed(): number; numFree(): number; numPendingAcquires(): number };
+  return () => ({ used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires() });
 }
 
 export async function openDatabase(clientUrl: string, poolSize?: number, statementTimeoutMs?: number, answerTimeoutMs?: number): Promise<MikroORM> {

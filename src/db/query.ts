@@ -1,8 +1,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Statement } from './raw';
 import { sql, type Sql } from './sql';
 
-/** The rows a built statement answers through the ORM's connection, in `em`'s transaction if it has one. */
-export async function rowsOf<T>(em: EntityManager, query: Sql): Promise<T[]> {
+// The executor of every set-based statement but the hot paths' pipelines (src/db/raw.ts): a
+// statement built with `sql`, through the ORM's connection, in `em`'s transaction when it has one.
+
+/**
+ * The rows `query` answers; `T` is the shape its select list or `returning` declares. A rendered
+ * statement is for a text built once from the code's constants (a feed's column list).
+ */
+export async function rowsOf<T>(em: EntityManager, query: Sql | Statement): Promise<T[]> {
+  const { text, params = [] } = 'texts' in query ? sql.render(query) : query;
+  return em.getConnection().execute<T[]>(text, [...params], 'all', em.getTransactionContext());
+}
+
+/** How many rows `query` inserted, updated or deleted. */
+export async function changedBy(em: EntityManager, query: Sql): Promise<number> {
   const { text, params } = sql.render(query);
-  return em.getConnection().execute<T[]>(text, params, 'all', em.getTransactionContext());
+  const { affectedRows } = await em.getConnection().execute<{ affectedRows: number }>(text, params, 'run', em.getTransactionContext());
+  return affectedRows;
 }

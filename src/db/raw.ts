@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { LRUCache } from 'lru-cache';
-import pg from 'pg';
+import type { Client, QueryConfig } from 'pg';
 import type { BoundedPool, PooledConnection } from './bounded-dialect';
 import { commitInDoubt } from './faults';
 
@@ -32,75 +31,45 @@ export interface RawTransaction {
   commitWith(statements: Statement[]): Promise<Rows[]>;
 }
 
-interface Field {
-  name: string;
-  dataTypeID: number;
-  format: string;
-}
-
-/** The messages of the extended protocol that the driver's connection writes, as `pg` names them. */
-interface Wire {
-  stream: { cork?(): void; uncork?(): void };
-  parse(message: { name: string; text: string; types: number[] }): void;
-  bind(message: { statement: string; values: unknown[]; valueMapper: (value: unknown) => unknown }): void;
-  describe(message: { type: 'P'; name: string }): void;
-  execute(message: { portal: string; rows: number }): void;
-  close(message: { type: 'S'; name: string }): void;
-  sync(): void;
-}
-
-/** A query the driver runs on its connection: it writes its own messages and reads the answers. */
-interface Submittable {
-  submit(wire: Wire): void;
-}
-
-interface Connection extends PooledConnection {
-  query(submittable: Submittable): unknown;
-  getTypeParser(oid: number, format: string): (value: string) => unknown;
-  end(): Promise<void>;
-}
+/** A connection of the ORM's pool: node-postgres' client, opened in pipeline mode (src/db/orm.ts). */
+type Connection = Client & PooledConnection;
 
 type Pool = BoundedPool<Connection>;
+
+/** What one statement answered: its rows, and the count of its command tag (null for `begin`, say). */
+export interface Result {
+  rows: Rows;
+  rowCount: number | null;
+}
 
 /** The ORM's pool hands timestamps over as PostgreSQL's text, which Date parses. */
 export const timestamp = (v: unknown): Date | null => (v === null ? null : new Date(v as string | Date));
 
-const { prepareValue } = (pg as unknown as { utils: { prepareValue(value: unknown): unknown } }).utils;
-
-/** A statement as the extended protocol takes it: `$n` placeholders, and the types of its literals. */
-interface Prepared {
-  name: string;
-  text: string;
-  types: number[];
-  values: unknown[];
-}
-
-const INT4 = 23;
-const INT8 = 20;
-const NUMERIC = 1700;
-const BOOL = 16;
 /**
  * A value's type as its literal would have had it in the text (so that `select …, 6` still inserts
- * into a smallint): numbers and booleans typed, anything else (text, dates, bytes, null) left to
- * the server, as a quoted literal is.
+ * into a smallint): numbers and booleans cast, anything else (text, dates, bytes, null) left to the
+ * server, as a quoted literal is. The cast is written in the text, not given as the parameter's
+ * type in the Parse message: node-postgres takes a query's `types` for its result's type parsers.
  */
-function typeOf(value: unknown): number {
-  if (typeof value === 'boolean') return BOOL;
-  if (typeof value !== 'number') return 0;
-  if (!Number.isInteger(value)) return NUMERIC;
-  return Math.abs(value) < 2 ** 31 ? INT4 : INT8;
+function castOf(value: unknown): string {
+  if (typeof value === 'boolean') return '::bool';
+  if (typeof value !== 'number') return '';
+  if (!Number.isInteger(value)) return '::numeric';
+  return Math.abs(value) < 2 ** 31 ? '::int4' : '::int8';
 }
 
 /** Statement names by text: the same text gets the same name on every connection. */
 const names = new Map<string, string>();
 /** The hot paths' texts are few and fixed; past this many, a text is parsed unnamed each time. */
 const NAMED_LIMIT = 500;
+/** Names given afresh to texts whose prepared statements the server no longer runs (see `renamed`). */
+let renamings = 0;
 
 /**
  * `?` placeholders become `$n`; an array value (`sql.array` renders `array[?]::T[]`) travels as
  * one array parameter, `$n::T[]`, so a round's text is the same whatever the number of its bids.
  */
-function prepared(statement: Statement): Prepared {
+function prepared(statement: Statement): QueryConfig {
   const params = statement.params ?? [];
   const parts = statement.text.split('?');
   if (parts.length !== params.length + 1) throw new RangeError(`the statement has ${parts.length - 1} placeholders for ${params.length} values`);
@@ -111,65 +80,16 @@ function prepared(statement: Statement): Prepared {
       text = text.slice(0, -'array['.length);
       rest = rest.slice(1);
     }
-    text += `$${i + 1}${rest}`;
+    text += `$${i + 1}${castOf(params[i])}${rest}`;
   }
-  const types = params.map(typeOf);
-  if (statement.customPlan) return { name: '', text, types, values: params.slice() };
-  const key = `${types.join(',')}:${text}`;
-  let name = names.get(key);
+  const values = params.slice();
+  if (statement.customPlan) return { text, values };
+  let name = names.get(text);
   if (name === undefined && names.size < NAMED_LIMIT) {
-    name = `raw_${createHash('sha1').update(key).digest('hex').slice(0, 24)}`;
-    names.set(key, name);
+    name = `raw_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    names.set(text, name);
   }
-  return { name: name ?? '', text, types, values: params.slice() };
-}
-
-type Parser = (value: string) => unknown;
-/** Builds one row from a DataRow's values and its columns' parsers. */
-type RowMaker = (values: (string | null)[], parsers: Parser[]) => Record<string, unknown>;
-
-/** Row makers by their columns' names: a statement's rows all share one, whichever connection reads them. */
-const rowMakers = new LRUCache<string, RowMaker>({ max: NAMED_LIMIT });
-
-/**
- * A row as one object literal of the result's columns. Copying an empty row and storing each
- * column by its name, as `pg` does, makes V8 look every name up again: 20 rows of 40 columns took
- * 28.5 µs that way and 9.5 µs this way. The names come from the server's row description and
- * enter the source only as JSON string literals; as with `pg`, a later column of the same name wins.
- */
-function rowMaker(names: string[]): RowMaker {
-  const key = names.join('\0');
-  let make = rowMakers.get(key);
-  if (!make) {
-    // A literal `"__proto__":` would set the prototype; computed, it is a column like any other.
-    const columns = names.map((name, i) => `${name === '__proto__' ? `[${JSON.stringify(name)}]` : JSON.stringify(name)}: v[${i}] === null ? null : p[${i}](v[${i}])`);
-    make = new Function('v', 'p', `return { ${columns.join(', ')} };`) as RowMaker;
-    rowMakers.set(key, make);
-  }
-  return make;
-}
-
-/** How the rows of a statement are read: its columns' parsers and its row maker. */
-interface Described {
-  parsers: Parser[];
-  makeRow: RowMaker;
-}
-
-/** A statement that answers no rows (the server described it with NoData). */
-const NO_ROWS: Described = { parsers: [], makeRow: () => ({}) };
-
-type StatementState = 'parsed' | 'doubtful' | Described;
-
-/**
- * The statements parsed on each connection, by name, and once run their rows' description; a
- * failed pipeline leaves its own in doubt.
- */
-const parsedOn = new WeakMap<Connection, Map<string, StatementState>>();
-
-function parsedStatementsOf(connection: Connection): Map<string, StatementState> {
-  let parsed = parsedOn.get(connection);
-  if (!parsed) parsedOn.set(connection, (parsed = new Map()));
-  return parsed;
+  return name === undefined ? { text, values } : { name, text, values };
 }
 
 /**
@@ -181,117 +101,50 @@ function parsedStatementsOf(connection: Connection): Map<string, StatementState>
  */
 export const GENERIC_PLANS: Statement = { text: `select set_config('plan_cache_mode', 'force_generic_plan', true)` };
 
+/** PostgreSQL's SQLSTATE feature_not_supported, which a prepared statement whose table changed answers. */
+const FEATURE_NOT_SUPPORTED = '0A000';
+
 /**
- * Statements sent as one pipeline of the extended protocol: each bound and executed, one Sync
- * behind them all, so several statements still cost one round trip, and each is parsed once per
- * connection (a named statement of the driver) instead of at every call. A named statement's
- * rows are described by the server at its first run on a connection only, and the parsers and
- * row maker built from that description are kept with the statement (describing every run cost
- * 5–7 µs of CPU in the service, 6%, for a page of 20 rows of 26 columns, and a message each way).
- * Like a multi-statement query, the first error skips the rest.
+ * A named statement whose result columns changed under it (a column added to its table) fails at
+ * every run on each connection that prepared it: the server keeps it. Its text gets a new name, so
+ * that its next run parses it afresh; node-postgres closes no statement, and the old one stays
+ * with its session, unused.
  */
-class Pipeline implements Submittable {
-  readonly results: { rows: Rows; rowCount: number | null }[] = [];
-  /** Per statement, its rows' description when the connection already had it. */
-  private readonly known: (Described | null)[] = [];
-  /** The current statement's description: as the connection knew it, else as the server sent it, else no rows. */
-  private current: Described = NO_ROWS;
-  private rows: Rows = [];
-  private error: unknown = null;
-  /** The statements parsed on this pipeline's connection. */
-  private readonly parsed: Map<string, StatementState>;
-
-  constructor(
-    private readonly connection: Connection,
-    private readonly statements: Prepared[],
-    private readonly done: (error: unknown, results: { rows: Rows; rowCount: number | null }[]) => void,
-  ) {
-    this.parsed = parsedStatementsOf(connection);
-  }
-
-  submit(wire: Wire): void {
-    wire.stream.cork?.();
-    try {
-      for (const s of this.statements) {
-        const state = s.name ? this.parsed.get(s.name) : undefined;
-        if (state === undefined || state === 'doubtful') {
-          // Closing a statement that does not exist is no error: a doubtful one is parsed afresh.
-          if (state === 'doubtful') wire.close({ type: 'S', name: s.name });
-          wire.parse({ name: s.name, text: s.text, types: s.types });
-          if (s.name) this.parsed.set(s.name, 'parsed');
-        }
-        wire.bind({ statement: s.name, values: s.values, valueMapper: prepareValue });
-        const known = typeof state === 'object' ? state : null;
-        this.known.push(known);
-        if (!known) wire.describe({ type: 'P', name: '' });
-        wire.execute({ portal: '', rows: 0 });
-      }
-      wire.sync();
-    } finally {
-      wire.stream.uncork?.();
-    }
-    this.current = this.known[0] ?? NO_ROWS;
-  }
-
-  handleRowDescription(message: { fields: Field[] }): void {
-    this.current = {
-      parsers: message.fields.map((f) => this.connection.getTypeParser(f.dataTypeID, f.format)),
-      makeRow: rowMaker(message.fields.map((f) => f.name)),
-    };
-  }
-
-  handleDataRow(message: { fields: (string | null)[] }): void {
-    this.rows.push(this.current.makeRow(message.fields, this.current.parsers));
-  }
-
-  handleCommandComplete(message: { text: string }): void {
-    const count = /(\d+)$/.exec(message.text);
-    this.next({ rows: this.rows, rowCount: count ? Number(count[1]) : null });
-    this.rows = [];
-  }
-
-  handleEmptyQuery(): void {
-    this.next({ rows: [], rowCount: null });
-  }
-
-  /** The current statement is done: its description is kept for its next runs, and the next one's taken up. */
-  private next(result: { rows: Rows; rowCount: number | null }): void {
-    const index = this.results.length;
-    const name = this.statements[index]?.name;
-    if (name && !this.known[index] && this.parsed.get(name) === 'parsed') this.parsed.set(name, this.current);
-    this.results.push(result);
-    this.current = this.known[index + 1] ?? NO_ROWS;
-  }
-
-  /** The driver hands the error over and forgets the query: the answer is given here. */
-  handleError(error: unknown): void {
-    // Which of the statements this pipeline parsed exist now is unknown.
-    for (const s of this.statements) if (s.name && this.parsed.has(s.name)) this.parsed.set(s.name, 'doubtful');
-    this.error = error;
-    this.done(error, this.results);
-  }
-
-  handleReadyForQuery(): void {
-    if (this.error === null) this.done(null, this.results);
-  }
-
-  handlePortalSuspended(): void {}
-  handleCopyInResponse(): void {}
-  handleCopyData(): void {}
+function renamed(query: QueryConfig, err: unknown): void {
+  const { code, message } = err as { code?: unknown; message?: unknown };
+  if (!query.name || code !== FEATURE_NOT_SUPPORTED || !/cached plan must not change result type/.test(String(message))) return;
+  if (names.get(query.text) === query.name) names.set(query.text, `${query.name.slice(0, 'raw_'.length + 24)}_${++renamings}`);
 }
 
 /**
  * Sends statements in one round trip on a connection of the ORM's own pool; answers each one's
- * rows, or fails when the database does not answer within the pool's bound.
+ * rows, or fails when the database does not answer within the pool's bound. The connection is in
+ * node-postgres' pipeline mode: each statement is written at once as Parse (at its first run on
+ * the connection, for a named one), Bind, Describe, Execute and a Sync of its own, without
+ * waiting for the answers to the ones before. Each ends its own implicit transaction, so a
+ * failure does not skip the statements behind it: inside `begin`…`commit` they fail as the
+ * transaction is aborted, and the commit answers ROLLBACK; the first error is the answer.
  */
-function send(pool: Pool, connection: Connection, statements: Statement[]): Promise<{ rows: Rows; rowCount: number | null }[]> {
-  const pipeline = statements.map(prepared);
-  return pool.answered(
-    connection,
-    new Promise((resolve, reject) => {
-      connection.query(new Pipeline(connection, pipeline, (error, results) => (error ? reject(error) : resolve(results))));
-    }),
+function send(pool: Pool, connection: Connection, statements: Statement[]): Promise<Result[]> {
+  const queries = statements.map(prepared);
+  const answers = queries.map((query) =>
+    connection.query(query).then(
+      ({ rows, rowCount }): Result => ({ rows, rowCount }),
+      (err: unknown) => {
+        renamed(query, err);
+        throw err;
+      },
+    ),
   );
+  return pool.answered(connection, firstFailure(answers));
+}
+
+/** Every answer once all came; else the first failure in order, once all settled (so none is left unhandled). */
+async function firstFailure(answers: Promise<Result>[]): Promise<Result[]> {
+  const settled = await Promise.allSettled(answers);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<Result>).value);
 }
 
 const poolOf = (em: EntityManager) => em.getConnection().getKnex().client as unknown as Pool;
@@ -306,7 +159,7 @@ async function rollback(pool: Pool, connection: Connection): Promise<void> {
   try {
     await answeredWithin(send(pool, connection, [{ text: 'rollback' }]), ROLLBACK_ANSWER_MS);
   } catch (err) {
-    connection.__knex__disposed = err;
+    pool.discard(connection, err);
     await answeredWithin(connection.end(), ROLLBACK_ANSWER_MS).catch(() => undefined);
   }
 }
@@ -335,7 +188,7 @@ async function answeredWithin<T>(work: Promise<T>, ms: number): Promise<T> {
  * each one's rows. For the hottest paths only (bids, authentication): there the ORM's query
  * building and unit of work cost several times the statements themselves (bench/bids.mjs).
  */
-export async function rawQuery(em: EntityManager, ...statements: Statement[]): Promise<{ rows: Rows; rowCount: number | null }[]> {
+export async function rawQuery(em: EntityManager, ...statements: Statement[]): Promise<Result[]> {
   const pool = poolOf(em);
   const connection = await pool.acquireConnection();
   try {
@@ -350,7 +203,7 @@ export async function rawQuery(em: EntityManager, ...statements: Statement[]): P
 }
 
 /** Sends `statements` and the commit in one round trip; a connection lost meanwhile leaves the outcome unknown. */
-function committing(pool: Pool, connection: Connection, statements: Statement[]): Promise<{ rows: Rows; rowCount: number | null }[]> {
+function committing(pool: Pool, connection: Connection, statements: Statement[]): Promise<Result[]> {
   return send(pool, connection, [...statements, { text: 'commit' }]).catch((err) => {
     throw commitInDoubt(err) ?? err;
   });

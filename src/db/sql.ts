@@ -143,4 +143,4 @@ function render(query: Sql): Statement & { params: unknown[] } {
   return { text, params: query.values.slice() };
 }
 
-export const sql = Object.assign(template, { and, or, list, array, identifiers, orderBy, beyond, render });
+export const sql = Object.assign(template, { and, or, join, list, array, identifiers, orderBy, beyond, render });

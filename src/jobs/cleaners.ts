@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { rowsOf } from '../db/query';
 import { sql } from '../db/sql';
 import { LotType } from '../modules/lots/lots.entity';
 import { notClosedSql } from '../modules/lots/lots.open';
@@ -6,10 +6,6 @@ import type { Cleaner } from './job';
 import type { LotClock } from './lot-clock';
 
 const CLOCK_BATCH = 1000;
-
-async function execute<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
-  return em.getConnection().execute<T[]>(sql, params, 'all', em.getTransactionContext());
-}
 
 /**
  * Schedules the jobs of pending lots whose notices are still ahead (idempotent: a waiting job of
@@ -24,11 +20,13 @@ export function scheduleLotClocks(clock: LotClock): Cleaner {
       let after = '0';
       let scheduled = 0;
       for (;;) {
-        const { text, params } = sql.render(sql`select id, lot_type, end_time from lots
-            where ${notClosedSql(sql`lots`)} and lot_type in (${LotType.Eng}, ${LotType.NoAuction})
+        const rows = await rowsOf<{ id: string; lot_type: LotType; end_time: Date }>(
+          em,
+          sql`select id, lot_type, end_time from lots
+            where ${notClosedSql(sql`lots`)} and lot_type in (${sql.list([LotType.Eng, LotType.NoAuction])})
               and end_time - make_interval(secs => ${clock.offsets.finishingNoticeSeconds}) > ${new Date()} and id > ${after}
-            order by id limit ${CLOCK_BATCH}`);
-        const rows = await execute<{ id: string; lot_type: LotType; end_time: Date }>(em, text, params);
+            order by id limit ${CLOCK_BATCH}`,
+        );
         if (!rows.length) return scheduled;
         await clock.lotTimesSet(rows.map((r) => ({ id: String(r.id), lotType: r.lot_type, endTime: new Date(r.end_time) })));
         scheduled += rows.length;

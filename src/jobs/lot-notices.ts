@@ -1,6 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { inTransaction, type TransactionScope } from '../core/transaction';
+import { rowsOf } from '../db/query';
+import { sql, type Sql } from '../db/sql';
 import { Lot, LotState, LotType } from '../modules/lots/lots.entity';
 import { isClosed } from '../modules/lots/lots.open';
 import { NotificationType } from '../modules/notifications/notifications.entity';
@@ -30,20 +32,18 @@ interface FiringKey {
  */
 async function claim(em: EntityManager, key: FiringKey, recipients: readonly string[]): Promise<string[]> {
   if (!recipients.length) return [];
-  const rows = await em.getConnection().execute<{ recipient: string }[]>(
-    `insert into notification_firings (lot_id, type, subject, recipient)
-     select ?, ?, ?, r from jsonb_array_elements_text(?::jsonb) as r
+  const rows = await rowsOf<{ recipient: string }>(
+    em,
+    sql`insert into notification_firings (lot_id, type, subject, recipient)
+     select ${key.lotId}, ${key.type}, ${key.subject ?? ''}, r from jsonb_array_elements_text(${JSON.stringify([...new Set(recipients)])}::jsonb) as r
      on conflict do nothing
      returning recipient`,
-    [key.lotId, key.type, key.subject ?? '', JSON.stringify([...new Set(recipients)])],
-    'all',
-    em.getTransactionContext(),
   );
   return rows.map((r) => r.recipient);
 }
 
-async function accountIds(em: EntityManager, sql: string, params: unknown[]): Promise<string[]> {
-  const rows = await em.getConnection().execute<{ account_id: string }[]>(sql, params, 'all', em.getTransactionContext());
+async function accountIds(em: EntityManager, query: Sql): Promise<string[]> {
+  const rows = await rowsOf<{ account_id: string }>(em, query);
   return rows.map((r) => r.account_id);
 }
 
@@ -69,20 +69,16 @@ export class LotNotices {
       const lot = await this.pendingLot(em, job);
       if (!lot) return;
       if (lot.lotType === LotType.NoAuction) {
-        const watchers = await accountIds(em, 'select account_id from stars where lot_id = ?', [lot.id]);
+        const watchers = await accountIds(em, sql`select account_id from stars where lot_id = ${lot.id}`);
         await this.fire(em, scope, { lotId: lot.id, type: NotificationType.WatchlistDirectSaleFinishingIn3h }, watchers, {});
         return;
       }
       const open = [ParticipantState.Pending, ParticipantState.DepositPending];
-      const participants = await accountIds(em, `select account_id from participants where lot_id = ? and state in (${open.join(', ')}) order by id`, [lot.id]);
+      const participants = await accountIds(em, sql`select account_id from participants where lot_id = ${lot.id} and state in (${sql.list(open)}) order by id`);
       await this.fire(em, scope, { lotId: lot.id, type: NotificationType.RegisteredFinishingIn3h }, participants, {});
-      const watchers = await accountIds(
-        em,
-        'select s.account_id from stars s where s.lot_id = ? and not exists (select 1 from participants p where p.lot_id = s.lot_id and p.account_id = s.account_id)',
-        [lot.id],
-      );
+      const watchers = await accountIds(em, sql`select s.account_id from stars s where s.lot_id = ${lot.id} and not exists (select 1 from participants p where p.lot_id = s.lot_id and p.account_id = s.account_id)`);
       await this.fire(em, scope, { lotId: lot.id, type: NotificationType.WatchlistAuctionFinishingIn3h }, watchers, {});
-      const unpaid = await accountIds(em, `select account_id from participants where lot_id = ? and state = ${ParticipantState.DepositPending} order by id`, [lot.id]);
+      const unpaid = await accountIds(em, sql`select account_id from participants where lot_id = ${lot.id} and state = ${ParticipantState.DepositPending} order by id`);
       if (!unpaid.length) return;
       const staff = await staffOf(em, lot.publisherId);
       for (const accountId of unpaid) {
@@ -121,9 +117,7 @@ export class LotNotices {
     await inTransaction({ em: this.orm.em.fork() }, async (em, scope) => {
       const lot = await em.findOne(Lot, { id: lotId }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
       if (lot?.lotState !== LotState.Sold) return;
-      const [details] = await em
-        .getConnection()
-        .execute<{ invoice_paid: boolean | null }[]>('select invoice_paid from winner_details where lot_id = ?', [lot.id], 'all', em.getTransactionContext());
+      const [details] = await rowsOf<{ invoice_paid: boolean | null }>(em, sql`select invoice_paid from winner_details where lot_id = ${lot.id}`);
       if (details?.invoice_paid === true) return;
       await this.fire(em, scope, { lotId: lot.id, type: NotificationType.ReminderUnpaidInvoice }, await staffOf(em, lot.publisherId), { lot_id: lot.id });
     });

@@ -1,4 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Socket } from 'node:net';
 import { Client } from 'pg';
 import { rawQuery, rawTransaction } from '../../src/db/raw';
 import { openDatabase } from '../../src/db/orm';
@@ -60,6 +61,35 @@ describe('rawTransaction', () => {
   });
 });
 
+describe('the pipeline', () => {
+  it("writes a round's statements and its commit to the socket at once, in one system call", async () => {
+    const own = await openDatabase(db.url, 1);
+    try {
+      const em = own.em.fork() as EntityManager;
+      const pool = own.em.getConnection().getKnex().client as { acquireConnection(): Promise<{ connection: { stream: Socket } }>; releaseConnection(c: unknown): Promise<void> };
+      const connection = await pool.acquireConnection();
+      await pool.releaseConnection(connection);
+      const socket = connection.connection.stream as Socket & { _write: (...a: unknown[]) => void; _writev: (...a: unknown[]) => void };
+      const writes: string[] = [];
+      for (const method of ['_write', '_writev'] as const) {
+        const original = socket[method];
+        socket[method] = (...args: unknown[]) => {
+          writes.push(method);
+          return original.apply(socket, args);
+        };
+      }
+      const committed = await rawTransaction(em, [{ text: 'select ?::int as a', params: [1] }], async (tx) => {
+        writes.length = 0;
+        return tx.commitWith([{ text: 'select ?::int as b', params: [2] }, { text: 'select ?::int as c', params: [3] }, { text: 'select 4 as d' }]);
+      });
+      expect(committed).toEqual([[{ b: 2 }], [{ c: 3 }], [{ d: 4 }]]);
+      expect(writes).toEqual(['_writev']);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
 describe('rawQuery', () => {
   it('sends a typed array as one parameter, so that every length runs the one prepared statement', async () => {
     const em = orm.em.fork() as EntityManager;
@@ -82,7 +112,7 @@ describe('rawQuery', () => {
     expect(prepared).toEqual([{ n: 0 }]);
   });
 
-  it("reads each named statement's rows by its own columns at every run, described by the server at the first run only", async () => {
+  it("reads each named statement's rows by its own columns at every run, and parses afresh one whose result changed", async () => {
     const own = await openDatabase(db.url, 1);
     try {
       const em = own.em.fork() as EntityManager;
@@ -115,7 +145,7 @@ describe('rawQuery', () => {
     }
   });
 
-  it('parses a statement afresh on the connection where a failed pipeline skipped its parse', async () => {
+  it('runs the statements behind a failed one of a pipeline, and answers the first failure', async () => {
     // A pool of one connection of its own, apart from the sessions the test above terminates.
     const own = await openDatabase(db.url, 1);
     try {

@@ -8,6 +8,9 @@ import { hashPassword } from '../../core/passwords';
 import { isStaffOf, registersItself, requireCaller, seesFullAccount, staffPlatforms } from '../../core/policies';
 import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
+import { inTransaction } from '../../core/transaction';
+import { rowsOf } from '../../db/query';
+import { sql } from '../../db/sql';
 import { Credential } from '../credentials/credentials.entity';
 import type { LedgerAccounts } from '../ledger/ledger.port';
 import type { ReferenceService } from '../reference/reference.service';
@@ -84,7 +87,7 @@ export class AccountsService {
     const passwordHash = await hashPassword(attrs.password);
     return uniquely(
       () =>
-        ctx.em.transactional(async (em) => {
+        inTransaction(ctx, async (em) => {
         if (await em.count(Account, { id: attrs.id })) throw conflict('account_exists', 'an account with this id exists', { field: 'id' });
         await this.assertEmailFree(em, platform.id, attrs.email);
         const account = em.create(Account, {
@@ -122,9 +125,7 @@ export class AccountsService {
   }
 
   private async assertEmailFree(em: EntityManager, platformId: string, email: string): Promise<void> {
-    const taken = await em
-      .getConnection()
-      .execute('select 1 from accounts where platform_id = ? and lower(email) = lower(?) limit 1', [platformId, email], 'all', em.getTransactionContext());
+    const taken = await rowsOf(em, sql`select 1 from accounts where platform_id = ${platformId} and lower(email) = lower(${email}) limit 1`);
     if (taken.length) throw conflict('email_taken', 'this email is used by another account of the platform', { field: 'email' });
   }
 
@@ -154,7 +155,7 @@ export class AccountsService {
   async update(ctx: RequestContext, input: Untrusted<UpdateAccountInput>): Promise<Account> {
     const caller = requireCaller(ctx);
     const { id } = validateInput(this.updateSchema.pick({ id: true }), { id: input.id });
-    return ctx.em.transactional(async (em) => {
+    return inTransaction(ctx, async (em) => {
       const account = await em.findOne(Account, { id, accountType: { $ne: AccountType.Master } });
       if (!account) throw notFound('account_not_found', 'no account with this id');
       if (!seesFullAccount(caller, account)) {

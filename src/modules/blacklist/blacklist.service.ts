@@ -3,6 +3,9 @@ import { forbidden, invalid, notFound } from '../../core/errors';
 import { listBound } from '../../core/page';
 import { isStaffOf, requireCaller, staffPlatforms } from '../../core/policies';
 import { validateInput, type Untrusted } from '../../core/validate';
+import { inTransaction } from '../../core/transaction';
+import { rowsOf } from '../../db/query';
+import { sql } from '../../db/sql';
 import { Account, AccountType, BlacklistEntry, type BlacklistState } from '../accounts/accounts.entity';
 import { accountId } from '../accounts/accounts.input';
 import type { LivePublisher } from '../../live/live.port';
@@ -29,18 +32,14 @@ export class BlacklistService {
     // The newest `last` (GraphQL bounds it), answered oldest first; REST asks for no bound and
     // lists them all, as the contract does (LIMIT NULL is no limit).
     const bound = last === undefined ? null : listBound(last, 'last');
-    const entries = await ctx.em
-      .getConnection()
-      .execute<{ account_id: string; state: BlacklistState }[]>(
-        `select account_id, state from (
+    const entries = await rowsOf<{ account_id: string; state: BlacklistState }>(
+      ctx.em,
+      sql`select account_id, state from (
             select b.account_id, b.state, b.created_at from blacklist b join accounts a on a.id = b.account_id
-            where a.platform_id in (${platforms.map(() => '?').join(', ')})
-            order by b.created_at desc, b.account_id desc limit ?
+            where a.platform_id in (${sql.list(platforms)})
+            order by b.created_at desc, b.account_id desc limit ${bound}
           ) newest order by created_at, account_id`,
-        [...platforms, bound],
-        'all',
-        ctx.em.getTransactionContext(),
-      );
+    );
     return entries.map((e) => ({ accountId: e.account_id, state: e.state }));
   }
 
@@ -53,7 +52,7 @@ export class BlacklistService {
       const missing = input.accountId === undefined || input.accountId === null;
       throw invalid(missing ? 'missing_field' : 'invalid_field', missing ? 'the account id is required' : 'the account id must be an account id (G…)', idSource);
     }
-    const item = await ctx.em.transactional(async (em) => {
+    const item = await inTransaction(ctx, async (em) => {
       const target = await em.findOne(Account, { id: id.data, accountType: { $ne: AccountType.Master } });
       if (!target) throw notFound('account_not_found', 'no account with this id', idSource);
       this.assertMayManage(caller, target);
@@ -69,7 +68,7 @@ export class BlacklistService {
   /** DELETE /blacklist/{id}: takes the account off the list. */
   async remove(ctx: RequestContext, id: string): Promise<void> {
     const caller = requireCaller(ctx);
-    await ctx.em.transactional(async (em) => {
+    await inTransaction(ctx, async (em) => {
       const entry = await em.findOne(BlacklistEntry, { accountId: id });
       if (!entry) throw notFound('not_blacklisted', 'this account is not blacklisted');
       const target = await em.findOneOrFail(Account, { id });

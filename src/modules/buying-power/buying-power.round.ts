@@ -2,6 +2,7 @@ import Decimal from 'decimal.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { invalid } from '../../core/errors';
 import { Money } from '../../core/money';
+import { rowsOf } from '../../db/query';
 import type { RawTransaction, Rows } from '../../db/raw';
 import { sql } from '../../db/sql';
 import { lockPower, powerQuery, powerRowsOf } from './buying-power.sql';
@@ -55,8 +56,7 @@ export function requireBuyingPower(power: RoundPower, accountId: string, amount:
  * another lot of the platform and this win see each other's amounts.
  */
 export async function requireWinnerPower(em: EntityManager, lot: PoweredLot, multiple: string, accountId: string, amount: Money, field: string): Promise<void> {
-  const run = async (statement: { text: string; params?: readonly unknown[] }) => em.getConnection().execute<Rows>(statement.text, [...(statement.params ?? [])], 'all', em.getTransactionContext());
-  const locked = await run(lockPower(lot.publisherId, lot.id, [accountId]));
-  const rows = await run(sql.render(powerQuery(lot.publisherId, [accountId], lot.id)));
+  const locked = await rowsOf<Rows[number]>(em, lockPower(lot.publisherId, lot.id, [accountId]));
+  const rows = await rowsOf<Rows[number]>(em, powerQuery(lot.publisherId, [accountId], lot.id));
   requireBuyingPower(powerOf(locked, rows, multiple), accountId, amount, field, `the winning price (${amount.toFixed(2)})`);
 }

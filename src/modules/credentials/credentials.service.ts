@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { rowsOf } from '../../db/query';
+import { sql } from '../../db/sql';
 import type { JwtClaims, JwtService } from '../../auth/jwt';
 import type { RequestContext } from '../../core/context';
 import { conflict, DomainError, forbidden, notFound, unauthenticated, type ErrorItem } from '../../core/errors';
@@ -6,6 +8,7 @@ import { hashPassword, verifyPassword } from '../../core/passwords';
 import { requireCaller } from '../../core/policies';
 import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
+import { inTransaction } from '../../core/transaction';
 import { Account, AccountType, BlacklistEntry } from '../accounts/accounts.entity';
 import { Credential } from './credentials.entity';
 import {
@@ -32,14 +35,7 @@ export function claimsOf(account: Account): JwtClaims {
 
 /** The account (never the master) with this email on this platform; emails compare case-insensitively. */
 export async function findAccountByEmail(em: EntityManager, platformId: string, email: string): Promise<Account | null> {
-  const rows = await em
-    .getConnection()
-    .execute<{ id: string }[]>(
-      'select id from accounts where platform_id = ? and lower(email) = lower(?) and account_type <> ? limit 1',
-      [platformId, email.trim(), AccountType.Master],
-      'all',
-      em.getTransactionContext(),
-    );
+  const rows = await rowsOf<{ id: string }>(em, sql`select id from accounts where platform_id = ${platformId} and lower(email) = lower(${email.trim()}) and account_type <> ${AccountType.Master} limit 1`);
   return rows.length ? em.findOne(Account, { id: rows[0].id }) : null;
 }
 
@@ -89,7 +85,7 @@ export class CredentialsService {
     const passwordHash = await hashPassword(attrs.password);
     await uniquely(
       () =>
-        ctx.em.transactional(async (em) => {
+        inTransaction(ctx, async (em) => {
           em.persist(em.create(Credential, { accountId: account.id, passwordHash }));
         }),
       exists,
@@ -165,7 +161,7 @@ export class CredentialsService {
 
     const passwordHash = await hashPassword(attrs.newPassword);
     // Only over the password just verified: a change that raced this one wins, and this one fails.
-    const changed = await ctx.em.transactional((em) =>
+    const changed = await inTransaction(ctx, (em) =>
       em.nativeUpdate(Credential, { accountId: account.id, passwordHash: stored }, { passwordHash, updatedAt: new Date() }),
     );
     if (changed !== 1) throw unauthenticated('wrong_password', 'the password changed meanwhile');

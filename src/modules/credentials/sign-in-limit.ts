@@ -1,5 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rateLimited } from '../../core/errors';
+import { inTransaction } from '../../core/transaction';
+import { changedBy, rowsOf } from '../../db/query';
+import { sql } from '../../db/sql';
 import { SignInFailure } from './credentials.entity';
 
 /**
@@ -46,10 +49,9 @@ export class SignInLimit {
   async reserve(em: EntityManager, limits: SubjectLimit[]): Promise<string[]> {
     const maxOf = new Map(limits.map((l) => [l.subject, l.max]));
     const distinct = [...maxOf.keys()].sort();
-    return em.transactional(async (tx) => {
-      const connection = tx.getConnection();
+    return inTransaction({ em }, async (tx) => {
       for (const subject of distinct) {
-        await connection.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [subject], 'all', tx.getTransactionContext());
+        await rowsOf(tx, sql`select pg_advisory_xact_lock(hashtextextended(${subject}, 0))`);
       }
       const now = Date.now();
       const since = new Date(now - FAILURE_WINDOW_MS);
@@ -75,35 +77,18 @@ export class SignInLimit {
 
   /** Whether the account signed in with its password from this address group within FAMILIAR_DAYS. */
   async familiar(em: EntityManager, accountId: string, address: string): Promise<boolean> {
-    const rows = await em
-      .getConnection()
-      .execute<{ one: number }[]>(
-        'select 1 as one from sign_in_addresses where account_id = ? and address = ? and signed_in_at > now() - make_interval(days => ?)',
-        [accountId, address, FAMILIAR_DAYS],
-        'all',
-        em.getTransactionContext(),
-      );
+    const rows = await rowsOf<{ one: number }>(em, sql`select 1 as one from sign_in_addresses where account_id = ${accountId} and address = ${address} and signed_in_at > now() - make_interval(days => ${FAMILIAR_DAYS})`);
     return rows.length > 0;
   }
 
   /** The account signed in with its password from this address group: it is familiar from now on. */
   async remember(em: EntityManager, accountId: string, address: string): Promise<void> {
-    await em
-      .getConnection()
-      .execute(
-        'insert into sign_in_addresses (account_id, address) values (?, ?) on conflict (account_id, address) do update set signed_in_at = now()',
-        [accountId, address],
-        'run',
-        em.getTransactionContext(),
-      );
+    await changedBy(em, sql`insert into sign_in_addresses (account_id, address) values (${accountId}, ${address}) on conflict (account_id, address) do update set signed_in_at = now()`);
   }
 
   /** Deletes the addresses no longer familiar (a cleaner). */
   async prune(em: EntityManager): Promise<number> {
-    const res = await em
-      .getConnection()
-      .execute<{ affectedRows: number }>('delete from sign_in_addresses where signed_in_at <= now() - make_interval(days => ?)', [FAMILIAR_DAYS], 'run');
-    return res.affectedRows;
+    return changedBy(em, sql`delete from sign_in_addresses where signed_in_at <= now() - make_interval(days => ${FAMILIAR_DAYS})`);
   }
 
   /** Forgets the failures of an account whose password was just reset, from every address. */

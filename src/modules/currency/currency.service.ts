@@ -7,6 +7,7 @@ import { requireCaller } from '../../core/policies';
 import { AccountType } from '../accounts/accounts.entity';
 import { CURRENCIES } from '../accounts/accounts.input';
 import { rowsOf } from '../../db/query';
+import { sql } from '../../db/sql';
 import { inTransaction } from '../../core/transaction';
 import { CurrencyRate } from './currency.entity';
 import { BASE_CURRENCY, isCurrency, MAX_BULK_ITEMS, parseRateInput, type Currency } from './currency.input';
@@ -195,23 +196,19 @@ export class CurrencyService {
    */
   async applyRates(em: EntityManager, doc: RatesDocument): Promise<number | null> {
     return inTransaction({ em }, async (tx, scope) => {
-      const conn = tx.getConnection();
-      const trx = tx.getTransactionContext();
-      const [{ locked }] = await conn.execute<{ locked: boolean }[]>('select pg_try_advisory_xact_lock(?) as locked', [RATES_REFRESH_LOCK], 'all', trx);
+      const [{ locked }] = await rowsOf<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${RATES_REFRESH_LOCK}) as locked`);
       if (!locked) return null;
       const rows = [...doc.rates];
       const before = await rowsOf<RateRow>(tx, ratesBefore(rows.map(([currency]) => currency)));
-      const changed = await conn.execute<{ currency: string }[]>(
-        `insert into currency_rates (currency, units_per_eur, as_of, updated_at)
-           values ${rows.map(() => '(?, ?::numeric, ?::timestamptz, now())').join(', ')}
+      const changed = await rowsOf<{ currency: string }>(
+        tx,
+        sql`insert into currency_rates (currency, units_per_eur, as_of, updated_at)
+           values ${sql.join(rows.map(([currency, rate]) => sql`(${currency}, ${rate.toFixed()}::numeric, ${doc.asOf.toISOString()}::timestamptz, now())`))}
          on conflict (currency) do update
            set units_per_eur = excluded.units_per_eur, as_of = excluded.as_of, updated_at = now()
            where currency_rates.as_of <= excluded.as_of
              and (currency_rates.units_per_eur <> excluded.units_per_eur or currency_rates.as_of <> excluded.as_of)
          returning currency`,
-        rows.flatMap(([currency, rate]) => [currency, rate.toFixed(), doc.asOf.toISOString()]),
-        'all',
-        trx,
       );
       if (changed.length) {
         await rowsOf(tx, repriceLots(changed.map((c) => c.currency)));

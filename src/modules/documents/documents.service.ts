@@ -5,6 +5,9 @@ import type { RequestContext } from '../../core/context';
 import { DomainError, forbidden, invalid, notFound, unauthenticated } from '../../core/errors';
 import { requireCaller } from '../../core/policies';
 import { validateInput } from '../../core/validate';
+import { inTransaction } from '../../core/transaction';
+import { rowsOf } from '../../db/query';
+import { sql } from '../../db/sql';
 import { Account } from '../accounts/accounts.entity';
 import { detectType, DOCUMENT_TYPES } from './documents.detect';
 import { StoredDocument } from './documents.entity';
@@ -68,7 +71,7 @@ export class DocumentsService {
     const fileName = cleanFileName(input.fileName) || id;
     await this.storage.put(id, input.file, { contentType, fileName });
     try {
-      const document = await ctx.em.transactional(async (tx) => {
+      const document = await inTransaction(ctx, async (tx) => {
         await this.requireRoom(tx, caller.accountId, input.file.length);
         return tx.create(StoredDocument, {
           id,
@@ -89,15 +92,8 @@ export class DocumentsService {
   }
 
   private async requireRoom(tx: EntityManager, accountId: string, size: number): Promise<void> {
-    const connection = tx.getConnection();
-    const context = tx.getTransactionContext();
-    await connection.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`documents:${accountId}`], 'all', context);
-    const [{ used }] = await connection.execute<{ used: string }[]>(
-      'select coalesce(sum(size), 0) as used from documents where uploaded_by = ? and (expires_at is null or expires_at > now())',
-      [accountId],
-      'all',
-      context,
-    );
+    await rowsOf(tx, sql`select pg_advisory_xact_lock(hashtextextended(${`documents:${accountId}`}, 0))`);
+    const [{ used }] = await rowsOf<{ used: string }>(tx, sql`select coalesce(sum(size), 0) as used from documents where uploaded_by = ${accountId} and (expires_at is null or expires_at > now())`);
     if (Number(used) + size > this.quotaBytes) {
       throw DomainError.of(
         'payload_too_large',

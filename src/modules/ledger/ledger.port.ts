@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { changedBy } from '../../db/query';
+import { sql } from '../../db/sql';
 
 /** What the rest of the service needs of the ledger before the ledger issue fills it in. */
 export interface LedgerAccounts {
@@ -9,8 +11,6 @@ export interface LedgerAccounts {
 /** The embedded ledger's account row; its columns default to an own-key weight of 1 and thresholds of 0. */
 export class EmbeddedLedgerAccounts implements LedgerAccounts {
   async open(em: EntityManager, accountId: string): Promise<void> {
-    await em
-      .getConnection()
-      .execute('insert into ledger_accounts (id, sequence) values (?, 0) on conflict (id) do nothing', [accountId], 'run', em.getTransactionContext());
+    await changedBy(em, sql`insert into ledger_accounts (id, sequence) values (${accountId}, 0) on conflict (id) do nothing`);
   }
 }

@@ -1,5 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { changedBy } from '../../db/query';
+import { sql } from '../../db/sql';
 import { AccountSigner } from '../accounts/accounts.entity';
 import { LedgerAccount, LedgerBalance, LedgerData } from './ledger.entity';
 
@@ -74,10 +76,7 @@ export class LedgerState {
    * concurrent transaction created it first (the insert waits for that one to end).
    */
   async create(id: string): Promise<boolean> {
-    const inserted = await this.em
-      .getConnection()
-      .execute<{ id: string }[]>('insert into ledger_accounts (id, sequence) values (?, 0) on conflict (id) do nothing returning id', [id], 'all', this.em.getTransactionContext());
-    if (!inserted.length) return false;
+    if (!(await changedBy(this.em, sql`insert into ledger_accounts (id, sequence) values (${id}, 0) on conflict (id) do nothing`))) return false;
     await this.lock([id]);
     return true;
   }

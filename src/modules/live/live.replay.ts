@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { formatMoney } from '../../core/money';
+import { rowsOf } from '../../db/query';
+import { sql } from '../../db/sql';
 import type { BidPlacedEvent } from '../../live/live.topics';
 
 /** The bids a replay yields, in order, and whether more were placed after them. */
@@ -97,16 +99,15 @@ interface BidColumns {
  * once per read, and nothing of an entity is used.
  */
 async function bidsAfter(em: EntityManager, lotId: string, from: string, limit: number): Promise<BidPlacedEvent[]> {
-  const connection = em.getConnection();
-  const rows = await connection.execute<BidColumns[]>(
-    'select id, lot_id, account_id, amount, placed_by_proxy, floor(extract(epoch from created_at) * 1000)::bigint as created_ms from bids where lot_id = ? and id > ? order by id asc limit ?',
-    [lotId, from, limit],
+  const rows = await rowsOf<BidColumns>(
+    em,
+    sql`select id, lot_id, account_id, amount, placed_by_proxy, floor(extract(epoch from created_at) * 1000)::bigint as created_ms from bids where lot_id = ${lotId} and id > ${from} order by id asc limit ${limit}`,
   );
   if (!rows.length) return [];
   const tail = rows[rows.length - 1];
   let highest = formatMoney(tail.amount);
   if (rows.length === limit) {
-    const [last] = await connection.execute<{ amount: string }[]>('select max(amount) as amount from bids where lot_id = ? and created_at = (select created_at from bids where id = ?)', [lotId, tail.id]);
+    const [last] = await rowsOf<{ amount: string }>(em, sql`select max(amount) as amount from bids where lot_id = ${lotId} and created_at = (select created_at from bids where id = ${tail.id})`);
     highest = formatMoney(last.amount);
   }
   const events: BidPlacedEvent[] = new Array(rows.length);

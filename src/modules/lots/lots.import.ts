@@ -3,7 +3,10 @@ import { z } from 'zod';
 import { invalid } from '../../core/errors';
 import { ACCOUNT_ID } from '../../core/ids';
 import { httpLink } from '../../core/links';
+import { rowsOf } from '../../db/query';
+import { sql } from '../../db/sql';
 import { formatMoney, priceInput } from '../../core/money';
+import { inTransaction } from '../../core/transaction';
 import { AccountType } from '../accounts/accounts.entity';
 import { CURRENCIES } from '../accounts/accounts.input';
 import { ReferenceService } from '../reference/reference.service';
@@ -247,7 +250,7 @@ function reasonOf(error: z.ZodError, value: unknown): string {
 /** Checks that the account exists and may publish lots (a platform, or the master account). */
 async function requirePlatform(em: EntityManager, platformId: string): Promise<void> {
   const rows = ACCOUNT_ID.test(platformId)
-    ? await em.getConnection().execute<{ account_type: number }[]>('select account_type from accounts where id = ?', [platformId])
+    ? await rowsOf<{ account_type: number }>(em, sql`select account_type from accounts where id = ${platformId}`)
     : [];
   const type = rows[0]?.account_type;
   if (type !== AccountType.Platform && type !== AccountType.Master) {
@@ -289,8 +292,8 @@ export async function importLots(
     if (!batch.size) return;
     const rows = [...batch.values()];
     batch = new Map();
-    const written = await fork.transactional((tx) =>
-      tx.getConnection().execute<{ created: boolean }[]>(UPSERT, [JSON.stringify(rows)], 'all', tx.getTransactionContext()),
+    const written = await inTransaction({ em: fork }, (tx) =>
+      rowsOf<{ created: boolean }>(tx, { text: UPSERT, params: [JSON.stringify(rows)] }),
     );
     const created = written.filter((r) => r.created).length;
     summary.created += created;

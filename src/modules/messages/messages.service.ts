@@ -150,7 +150,7 @@ export class MessagesService {
     const receiver = attrs.receiver === undefined || attrs.receiver === account.id ? account : await this.account(ctx.em, attrs.receiver, 'receiver');
     const lot = await this.lot(ctx.em, attrs.lotId);
     if (!mayMarkMessagesRead(caller, receiver, lot)) throw forbidden('not_allowed', "only the receiver, staff of its platform or staff of the lot's publisher may mark its messages read");
-    return ctx.em.transactional((em) =>
+    return inTransaction(ctx, (em) =>
       em.nativeUpdate(Message, { receiver: receiver.id, sender: attrs.sender, lotId: lot.id, readAt: null }, { readAt: new Date() }),
     );
   }

@@ -130,7 +130,7 @@ export class NotificationsService {
     const caller = requireCaller(ctx);
     const notificationId = notificationIdOf(id);
     if (notificationId === null) throw missing();
-    await ctx.em.transactional(async (em) => {
+    await inTransaction(ctx, async (em) => {
       const row = await em.findOne(Notification, { id: notificationId });
       if (!row) throw missing();
       if (row.recipient !== caller.accountId) throw forbidden('not_allowed', 'only its recipient may mark a notification read');
@@ -154,7 +154,7 @@ export class NotificationsService {
     if (malformed.length) throw new DomainError('invalid', malformed as [ErrorItem, ...ErrorItem[]]);
     const wanted = [...new Set(parsed as string[])];
     if (!wanted.length) return;
-    await ctx.em.transactional(async (em) => {
+    await inTransaction(ctx, async (em) => {
       const rows = await em.find(Notification, { id: { $in: wanted } });
       const owner = new Map(rows.map((r) => [r.id, r.recipient]));
       const unknown = faults(parsed, (id) => !owner.has(id as string), 'notification_not_found', 'no notification with this id');

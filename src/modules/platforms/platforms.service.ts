@@ -3,6 +3,9 @@ import type { RequestContext } from '../../core/context';
 import { conflict, forbidden, invalid } from '../../core/errors';
 import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
+import { inTransaction } from '../../core/transaction';
+import { changedBy } from '../../db/query';
+import { sql } from '../../db/sql';
 import { Account, AccountSigner, AccountType } from '../accounts/accounts.entity';
 import { accountId } from '../accounts/accounts.input';
 import type { LedgerAccounts } from '../ledger/ledger.port';
@@ -22,15 +25,8 @@ export class PlatformsService {
 
   /** Makes sure the master account (type 1) and its ledger account exist; called once at start. */
   async ensureMasterAccount(ctx: Pick<RequestContext, 'em'>): Promise<void> {
-    await ctx.em.transactional(async (em) => {
-      await em
-        .getConnection()
-        .execute(
-          'insert into accounts (id, account_type, email_verified, phone_verified) values (?, ?, true, true) on conflict (id) do nothing',
-          [this.masterAccountId, AccountType.Master],
-          'run',
-          em.getTransactionContext(),
-        );
+    await inTransaction(ctx, async (em) => {
+      await changedBy(em, sql`insert into accounts (id, account_type, email_verified, phone_verified) values (${this.masterAccountId}, ${AccountType.Master}, true, true) on conflict (id) do nothing`);
       await this.ledger.open(em, this.masterAccountId);
     });
   }
@@ -54,7 +50,7 @@ export class PlatformsService {
     if (!authorised) throw forbidden('seed_not_authorized', 'the seed is neither the master key nor one of its signers');
 
     const conflictOfId = () => conflict('account_exists', 'an account with this id exists', { field: 'id' });
-    return uniquely(() => ctx.em.transactional(async (em) => {
+    return uniquely(() => inTransaction(ctx, async (em) => {
       if (await em.count(Account, { id: attrs.id })) throw conflictOfId();
       const platform = em.create(Account, {
         id: attrs.id,

@@ -1,3 +1,5 @@
+import { changedBy } from '../../db/query';
+import { sql } from '../../db/sql';
 import type { Cleaner } from '../../jobs/job';
 
 /** Recovery requests are valid for 24 hours; expired ones go. */
@@ -5,7 +7,6 @@ export const deleteExpiredRecoveryRequests: Cleaner = {
   kind: 'cleaner',
   name: 'expired recovery requests',
   async run(em) {
-    const rows = await em.getConnection().execute<unknown[]>('delete from recovery_requests where expires_at <= ? returning account_id', [new Date()]);
-    return rows.length;
+    return changedBy(em, sql`delete from recovery_requests where expires_at <= ${new Date()}`);
   },
 };

@@ -5,6 +5,7 @@ import { forbidden, invalid, notFound } from '../../core/errors';
 import { hashPassword } from '../../core/passwords';
 import { recoveryToken, TOKEN_LIFETIME_MS, tokenHash } from '../../core/tokens';
 import { validateInput, type Untrusted } from '../../core/validate';
+import { inTransaction } from '../../core/transaction';
 import type { Account } from '../accounts/accounts.entity';
 import { accountId } from '../accounts/accounts.input';
 import { Credential } from '../credentials/credentials.entity';
@@ -35,7 +36,7 @@ export class RecoveryService {
     }
     const email = account.email;
     const token = recoveryToken();
-    await ctx.em.transactional(async (em) => {
+    await inTransaction(ctx, async (em) => {
       await em.upsert(RecoveryRequest, {
         accountId: account.id,
         tokenHash: tokenHash(token),
@@ -90,7 +91,7 @@ export class RecoveryService {
     if (!timingSafeEqual(hash, request.tokenHash) || request.usedAt || request.expiresAt <= new Date()) throw invalidToken();
 
     const passwordHash = await hashPassword(attrs.newPassword);
-    await ctx.em.transactional(async (em) => {
+    await inTransaction(ctx, async (em) => {
       const used = await em.nativeUpdate(
         RecoveryRequest,
         { accountId: id, tokenHash: hash, usedAt: null, expiresAt: { $gt: new Date() } },

@@ -136,7 +136,7 @@ export class RequestsService {
   async cancel(ctx: RequestContext, input: Untrusted<RequestRef>): Promise<void> {
     const caller = requireCaller(ctx);
     const { id } = validateInput(requestRef, input);
-    await ctx.em.transactional(async (em) => {
+    await inTransaction(ctx, async (em) => {
       const request = await this.find(em, id, true);
       if (request.requestor !== caller.accountId) throw forbidden('not_allowed', 'only the requestor may cancel a request');
       if (!CANCELABLE.has(request.requestState)) {

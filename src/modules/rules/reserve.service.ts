@@ -1,6 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { inTransaction } from '../../core/transaction';
+import { rowsOf } from '../../db/query';
+import { sql } from '../../db/sql';
 import type { LotJobData } from '../../jobs/lot-clock';
 import type { LivePublisher } from '../../live/live.port';
 import type { BidLogService } from '../bidlog/bidlog.service';
@@ -15,9 +17,7 @@ import type { RulesService } from './rules.service';
 /** The account holding a lot's highest bid, if any bid was accepted. */
 export async function highestBidder(em: EntityManager, lot: Pick<Lot, 'id' | 'highestBid'>): Promise<string | null> {
   if (lot.highestBid === null) return null;
-  const [row] = await em
-    .getConnection()
-    .execute<{ account_id: string }[]>('select account_id from participants where lot_id = ? and current_bid = ? order by id limit 1', [lot.id, lot.highestBid.toFixed(2)], 'all', em.getTransactionContext());
+  const [row] = await rowsOf<{ account_id: string }>(em, sql`select account_id from participants where lot_id = ${lot.id} and current_bid = ${lot.highestBid.toFixed(2)} order by id limit 1`);
   return row?.account_id ?? null;
 }
 

@@ -6,6 +6,8 @@ import { isStaffOf, requireCaller } from '../../core/policies';
 import { inTransaction } from '../../core/transaction';
 import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
+import { rowsOf } from '../../db/query';
+import { sql } from '../../db/sql';
 import { Lot, LotType } from '../lots/lots.entity';
 import { findLot } from '../lots/lots.find';
 import { openWhere } from '../lots/lots.open';
@@ -121,7 +123,7 @@ export class RulesService {
 
   /** Two lots of one organizer created at once are counted one after the other (a lock per organizer, this transaction long). */
   private async requireRoomForLot(em: EntityManager, fields: NewLotFields, limit: number): Promise<void> {
-    await em.getConnection().execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`open-lots:${fields.organizerId}`], 'all', em.getTransactionContext());
+    await rowsOf(em, sql`select pg_advisory_xact_lock(hashtextextended(${`open-lots:${fields.organizerId}`}, 0))`);
     const open = await em.count(Lot, { organizerId: fields.organizerId, publisherId: fields.publisherId, ...openWhere(new Date()) });
     if (open >= limit) throw conflict('open_lot_limit', `the organizer already has ${open} open lots on this platform, the most its rules allow`);
   }

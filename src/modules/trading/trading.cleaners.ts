@@ -1,14 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { changedBy, rowsOf } from '../../db/query';
+import { sql } from '../../db/sql';
 import type { Cleaner } from '../../jobs/job';
 import { DepositState, ParticipantState } from './trading.entity';
+import { inTransaction } from '../../core/transaction';
 
 const DAY_MS = 86_400_000;
 /** How many lots one run of a per-lot cleaner takes on; the rest wait for the next run. */
 const LOTS_PER_RUN = 500;
-
-async function execute<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
-  return em.getConnection().execute<T[]>(sql, params, 'all', em.getTransactionContext());
-}
 
 /**
  * Runs `change` for each lot in its own transaction with the lot's row locked for writing first,
@@ -18,8 +17,8 @@ async function execute<T>(em: EntityManager, sql: string, params: unknown[]): Pr
 async function perLockedLot(em: EntityManager, lotIds: string[], change: (tx: EntityManager, lotId: string) => Promise<number>): Promise<number> {
   let changed = 0;
   for (const lotId of lotIds) {
-    changed += await em.fork().transactional(async (tx) => {
-      await execute(tx, 'select id from lots where id = ? for update', [lotId]);
+    changed += await inTransaction({ em: em.fork() }, async (tx) => {
+      await rowsOf(tx, sql`select id from lots where id = ${lotId} for update`);
       return change(tx, lotId);
     });
   }
@@ -34,22 +33,18 @@ export const rejectUnpaidParticipants: Cleaner = {
   name: 'unpaid participants',
   async run(em) {
     const cutoff = new Date(Date.now() - DAY_MS);
-    const lots = await execute<{ lot_id: string }>(
+    const lots = await rowsOf<{ lot_id: string }>(
       em,
-      `select distinct p.lot_id from participants p join lots l on l.id = p.lot_id
-        where p.state = ${ParticipantState.DepositPending} and l.end_time <= ? limit ${LOTS_PER_RUN}`,
-      [cutoff],
+      sql`select distinct p.lot_id from participants p join lots l on l.id = p.lot_id
+        where p.state = ${ParticipantState.DepositPending} and l.end_time <= ${cutoff} limit ${LOTS_PER_RUN}`,
     );
     return perLockedLot(em, lotIdsOf(lots), async (tx, lotId) => {
-      const rows = await execute(
+      return changedBy(
         tx,
-        `update participants set state = ${ParticipantState.Rejected}, updated_at = now()
-          where lot_id = ? and state = ${ParticipantState.DepositPending}
-            and exists (select 1 from lots l where l.id = ? and l.end_time <= ?)
-          returning id`,
-        [lotId, lotId, cutoff],
+        sql`update participants set state = ${ParticipantState.Rejected}, updated_at = now()
+          where lot_id = ${lotId} and state = ${ParticipantState.DepositPending}
+            and exists (select 1 from lots l where l.id = ${lotId} and l.end_time <= ${cutoff})`,
       );
-      return rows.length;
     });
   },
 };
@@ -62,23 +57,19 @@ export const returnDeposits: Cleaner = {
   kind: 'cleaner',
   name: 'deposits to return',
   async run(em) {
-    const settled = `${ParticipantState.Rejected}, ${ParticipantState.Lost}`;
-    const lots = await execute<{ lot_id: string }>(
+    const settled = sql.list([ParticipantState.Rejected, ParticipantState.Lost]);
+    const lots = await rowsOf<{ lot_id: string }>(
       em,
-      `select distinct d.lot_id from deposits d join participants p on p.id = d.participant_id
+      sql`select distinct d.lot_id from deposits d join participants p on p.id = d.participant_id
         where d.state = ${DepositState.Paid} and p.state in (${settled}) limit ${LOTS_PER_RUN}`,
-      [],
     );
     return perLockedLot(em, lotIdsOf(lots), async (tx, lotId) => {
-      const rows = await execute(
+      return changedBy(
         tx,
-        `update deposits d set state = ${DepositState.Returned}, updated_at = now()
+        sql`update deposits d set state = ${DepositState.Returned}, updated_at = now()
           from participants p
-          where p.id = d.participant_id and d.lot_id = ? and d.state = ${DepositState.Paid} and p.state in (${settled})
-          returning d.id`,
-        [lotId],
+          where p.id = d.participant_id and d.lot_id = ${lotId} and d.state = ${DepositState.Paid} and p.state in (${settled})`,
       );
-      return rows.length;
     });
   },
 };

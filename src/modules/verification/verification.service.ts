@@ -4,6 +4,7 @@ import type { RequestContext } from '../../core/context';
 import { invalid, notFound, rateLimited, unauthenticated } from '../../core/errors';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { emailToken, phoneToken, TOKEN_LIFETIME_MS, tokenHash } from '../../core/tokens';
+import { inTransaction } from '../../core/transaction';
 import { Account } from '../accounts/accounts.entity';
 import type { Outbox } from '../outbox/outbox.port';
 import { VerificationToken, type VerificationChannel } from './verification.entity';
@@ -43,7 +44,7 @@ export class VerificationService {
   /** GET /accounts/verification/resend: at most once a minute per account and channel. */
   async resend(ctx: RequestContext, input: Untrusted<ResendInput>): Promise<void> {
     const { accountId, receivers } = validateInput(resendInput, input);
-    await ctx.em.transactional(async (em) => {
+    await inTransaction(ctx, async (em) => {
       const account = await em.findOne(Account, { id: accountId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!account) throw notFound('account_not_found', 'no account with this id', { field: 'accountId' });
       for (const channel of receivers) {
@@ -69,7 +70,7 @@ export class VerificationService {
     // A missing or malformed account id is the one fault reported, before the token is looked at.
     if (typeof input.accountId !== 'string' || input.accountId === '') throw invalid('invalid_field', 'accountId must be an account id', { field: 'accountId' });
     const { accountId, token } = validateInput(verifyInput, input);
-    return ctx.em.transactional(async (em) => {
+    return inTransaction(ctx, async (em) => {
       const account = await em.findOne(Account, { id: accountId });
       if (!account) throw notFound('account_not_found', 'no account with this id', { field: 'accountId' });
       const used = await em.nativeUpdate(

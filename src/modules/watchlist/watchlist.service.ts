@@ -40,7 +40,7 @@ export class WatchlistService {
     }
     return uniquely(
       () =>
-        ctx.em.transactional(async (em) => {
+        inTransaction(ctx, async (em) => {
           if (!(await em.count(Lot, { id: lotId }))) throw notFound('lot_not_found', 'no lot with this id', lotSource);
           const star = em.create(Star, { accountId: account.id, lotId });
           await em.flush();
@@ -56,7 +56,7 @@ export class WatchlistService {
     const { accountId, lotId } = validateInput(starInput, input);
     const account = await this.managedAccount(ctx.em, caller, accountId);
     const id = integerId(lotId);
-    const removed = id === null ? 0 : await ctx.em.transactional((em) => em.nativeDelete(Star, { accountId: account.id, lotId: id }));
+    const removed = id === null ? 0 : await inTransaction(ctx, (em) => em.nativeDelete(Star, { accountId: account.id, lotId: id }));
     if (!removed) throw notFound('star_not_found', 'the lot is not in the watchlist');
   }
 
@@ -101,7 +101,7 @@ export class WatchlistService {
     if (caller.accountId !== accountId && !managesLot(ctx.caller, lot)) {
       throw forbidden('not_allowed', "only the requester, the lot's organizer or staff of its publisher may delete this callback");
     }
-    const removed = await ctx.em.transactional((em) => em.nativeDelete(Callback, { lotId: lot.id, accountId }));
+    const removed = await inTransaction(ctx, (em) => em.nativeDelete(Callback, { lotId: lot.id, accountId }));
     if (!removed) throw notFound('callback_not_found', 'this account has no callback request on this lot');
   }
 
