@@ -1,6 +1,7 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import { Money } from '../../src/core/money';
-import { Account, AccountType, BlacklistEntry } from '../../src/modules/accounts/accounts.entity';
+import { Account, BlacklistEntry } from '../../src/modules/accounts/accounts.entity';
+import { AccountType } from '../../src/core/account-type';
 import { Deposit, DepositState, Participant, ParticipantState } from '../../src/modules/trading/trading.entity';
 import { Callback, Star } from '../../src/modules/watchlist/watchlist.entity';
 import { bearerFor } from '../blacklist/support';

@@ -1,6 +1,7 @@
 import { rfc3339 } from '../../core/time';
 import { resource, type Resource } from '../../rest/document';
-import { Account, ACCOUNT_TYPE_NAMES, AccountType } from './accounts.entity';
+import { Account } from './accounts.entity';
+import { ACCOUNT_TYPE_NAMES, AccountType } from '../../core/account-type';
 import type { AccountView } from './accounts.service';
 
 /** The reduced view of an account for callers who are neither the account nor its platform's staff. */

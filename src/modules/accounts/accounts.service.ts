@@ -14,7 +14,8 @@ import type { ReferenceService } from '../reference/reference.service';
 import type { VerificationService } from '../verification/verification.service';
 import { LotType } from '../lots/lots.entity';
 import { findLot } from '../lots/lots.find';
-import { Account, AccountType } from './accounts.entity';
+import { Account } from './accounts.entity';
+import { AccountType } from '../../core/account-type';
 import {
   accountId,
   createAccountInput,

@@ -1,7 +1,8 @@
 import { Field, InputType, Int, ObjectType } from 'type-graphql';
 import { rfc3339 } from '../../core/time';
 import type { GraphQLContext } from '../../graphql/context';
-import { Account, ACCOUNT_TYPE_NAMES, AccountType } from './accounts.entity';
+import { Account } from './accounts.entity';
+import { ACCOUNT_TYPE_NAMES, AccountType } from '../../core/account-type';
 
 @ObjectType('Account', {
   description:

@@ -1,5 +1,6 @@
 import { resource, type Resource } from '../../rest/document';
-import { ACCOUNT_TYPE_NAMES, AccountType, type Account } from './accounts.entity';
+import type { Account } from './accounts.entity';
+import { ACCOUNT_TYPE_NAMES, AccountType } from '../../core/account-type';
 
 /** The contact view of GET /brokers and GET /admins: how to reach the account, never credentials. */
 export function presentContact(a: Account): Resource {

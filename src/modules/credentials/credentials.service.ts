@@ -6,7 +6,8 @@ import { hashPassword, verifyPassword } from '../../core/passwords';
 import { requireCaller } from '../../core/policies';
 import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
-import { Account, AccountType, BlacklistEntry } from '../accounts/accounts.entity';
+import { Account, BlacklistEntry } from '../accounts/accounts.entity';
+import { AccountType } from '../../core/account-type';
 import { Credential } from './credentials.entity';
 import {
   changePasswordInput,

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { httpLink } from '../../core/links';
-import { priceInput } from '../../core/money';
+import { priceInput, CURRENCIES } from '../../core/money';
 import { cursorPageInput, sortInput } from '../../core/page';
-import { CURRENCIES } from '../accounts/accounts.input';
 import { isCurrency } from '../currency/currency.input';
 import type { ReferenceService } from '../reference/reference.service';
 import { reserveFault } from '../rules/reserve';

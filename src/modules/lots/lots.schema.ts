@@ -1,6 +1,6 @@
 import { allToWire } from '../../rest/fields';
 import type { QuerySpec } from '../../rest/query';
-import { CURRENCIES } from '../accounts/accounts.input';
+import { CURRENCIES } from '../../core/money';
 import { LOT_SORTS } from './lots.filter';
 import { LOT_FILTER_KINDS } from './lots.filter.table';
 import { LOT_INCLUDES } from './lots.includes.presenter';
