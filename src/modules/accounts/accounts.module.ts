@@ -20,7 +20,17 @@ export const accountsModule: AppModule = {
     { name: 'Migration20261122000000Foundation', class: Migration20261122000000Foundation },
     { name: 'Migration20261122110000ReplayLogged', class: Migration20261122110000ReplayLogged },
   ],
-  services: { accounts: (s) => new AccountsService(s.reference, s.verification, s.ledgerAccounts) },
+  services: {
+    accounts: (s) =>
+      new AccountsService(s.reference, {
+        async opened(em, account, passwordHash) {
+          await s.credentials.storePassword(em, account.id, passwordHash);
+          await s.ledgerAccounts.open(em, account.id);
+          await s.verification.issue(em, account, 'email', false);
+          await s.verification.issue(em, account, 'phone', false);
+        },
+      }),
+  },
   routes: (router) => {
     accountsRoutes(router);
     contactsRoutes(router);

@@ -8,13 +8,11 @@ import { hashPassword } from '../../core/passwords';
 import { isStaffOf, registersItself, requireCaller, seesFullAccount, staffPlatforms } from '../../core/policies';
 import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
-import { Credential } from '../credentials/credentials.entity';
-import type { LedgerAccounts } from '../ledger/ledger.port';
 import type { ReferenceService } from '../reference/reference.service';
-import type { VerificationService } from '../verification/verification.service';
 import { LotType } from '../lots/lots.entity';
 import { findLot } from '../lots/lots.find';
 import { Account } from './accounts.entity';
+import type { AccountOpening } from './accounts.port';
 import { AccountType } from '../../core/account-type';
 import {
   accountId,
@@ -49,8 +47,7 @@ export class AccountsService {
 
   constructor(
     reference: ReferenceService,
-    private readonly verification: VerificationService,
-    private readonly ledger: LedgerAccounts,
+    private readonly opening: AccountOpening,
   ) {
     this.createSchema = createAccountInput(reference);
     this.updateSchema = updateAccountInput(reference);
@@ -110,11 +107,7 @@ export class AccountsService {
           locale: attrs.locale ?? null,
         });
         await em.flush();
-        em.persist(em.create(Credential, { accountId: account.id, passwordHash }));
-        await em.flush();
-        await this.ledger.open(em, account.id);
-        await this.verification.issue(em, account, 'email', false);
-        await this.verification.issue(em, account, 'phone', false);
+        await this.opening.opened(em, account, passwordHash);
         return account;
       }),
       () => conflict('account_exists', 'the account id or email is taken'),

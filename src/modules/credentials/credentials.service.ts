@@ -75,6 +75,12 @@ export class CredentialsService {
     readonly signInLimit = new SignInLimit(),
   ) {}
 
+  /** The password of an account being opened, inside the transaction that opens it. */
+  async storePassword(em: EntityManager, accountId: string, passwordHash: string): Promise<void> {
+    em.persist(em.create(Credential, { accountId, passwordHash }));
+    await em.flush();
+  }
+
   /** PUT /credentials: the account itself sets its first password (PROTOCOL.md §4). */
   async create(ctx: RequestContext, input: Untrusted<CreateCredentialsInput>): Promise<{ accountId: string }> {
     const caller = requireCaller(ctx);
