@@ -1,5 +1,6 @@
 import type { AppModule } from '../../app-modules';
 import { Account, AccountSigner, BlacklistEntry } from './accounts.entity';
+import type { AccountOpening } from './accounts.port';
 import { AccountsResolver } from './accounts.resolver';
 import { accountsRoutes } from './accounts.routes';
 import { AccountsService } from './accounts.service';
@@ -21,15 +22,17 @@ export const accountsModule: AppModule = {
     { name: 'Migration20261122110000ReplayLogged', class: Migration20261122110000ReplayLogged },
   ],
   services: {
-    accounts: (s) =>
-      new AccountsService(s.reference, {
+    accounts: (s) => {
+      const opening: AccountOpening = {
         async opened(em, account, passwordHash) {
           await s.credentials.storePassword(em, account.id, passwordHash);
           await s.ledgerAccounts.open(em, account.id);
           await s.verification.issue(em, account, 'email', false);
           await s.verification.issue(em, account, 'phone', false);
         },
-      }),
+      };
+      return new AccountsService(s.reference, opening, s.directSales);
+    },
   },
   routes: (router) => {
     accountsRoutes(router);

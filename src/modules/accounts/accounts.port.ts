@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ErrorSource } from '../../core/errors';
 import type { Account } from './accounts.entity';
 
 /**
@@ -8,4 +9,9 @@ import type { Account } from './accounts.entity';
  */
 export interface AccountOpening {
   opened(em: EntityManager, account: Account, passwordHash: string): Promise<void>;
+}
+
+/** The lots area's answer to whom a buyer of a lot may call: its organizer when it is a direct sale, else null; not found, at `source`, when there is no such lot. */
+export interface DirectSales {
+  organizerOf(em: EntityManager, lotId: unknown, source: ErrorSource): Promise<string | null>;
 }

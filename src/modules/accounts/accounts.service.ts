@@ -9,10 +9,8 @@ import { isStaffOf, registersItself, requireCaller, seesFullAccount, staffPlatfo
 import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
 import type { ReferenceService } from '../reference/reference.service';
-import { LotType } from '../lots/lots.entity';
-import { findLot } from '../lots/lots.find';
 import { Account } from './accounts.entity';
-import type { AccountOpening } from './accounts.port';
+import type { AccountOpening, DirectSales } from './accounts.port';
 import { AccountType } from '../../core/account-type';
 import {
   accountId,
@@ -48,6 +46,7 @@ export class AccountsService {
   constructor(
     reference: ReferenceService,
     private readonly opening: AccountOpening,
+    private readonly directSales: DirectSales,
   ) {
     this.createSchema = createAccountInput(reference);
     this.updateSchema = updateAccountInput(reference);
@@ -183,8 +182,8 @@ export class AccountsService {
       throw invalid('invalid_parameter', 'region must be 1 to 30 characters', { field: 'region' });
     }
     if (filter.lotId) {
-      const lot = await findLot(ctx.em, filter.lotId, undefined, { field: 'lotId' });
-      const organizer = lot.lotType === LotType.NoAuction ? await ctx.em.findOne(Account, { id: lot.organizerId }) : null;
+      const organizerId = await this.directSales.organizerOf(ctx.em, filter.lotId, { field: 'lotId' });
+      const organizer = organizerId ? await ctx.em.findOne(Account, { id: organizerId }) : null;
       if (organizer?.accountType === AccountType.User && organizer.platformId === platformId) return [organizer];
     }
     return ctx.em.find(
