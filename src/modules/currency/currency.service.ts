@@ -6,12 +6,16 @@ import { asMoney, formatMoney, Money, parseMoney, CURRENCIES } from '../../core/
 import { requireCaller } from '../../core/policies';
 import { AccountType } from '../../core/account-type';
 import { rowsOf } from '../../db/query';
-import { inTransaction } from '../../core/transaction';
+import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { CurrencyRate } from './currency.entity';
 import { BASE_CURRENCY, isCurrency, MAX_BULK_ITEMS, parseRateInput, type Currency } from './currency.input';
 import type { RatesDocument } from './currency.source';
-import type { SearchesService } from '../searches/searches.service';
 import { ratesBefore, repriceLots } from './currency.sql';
+
+/** Whoever watches for prices that fell when rates moved (the saved searches): told the moved rates, by currency, before the rates' transaction commits. */
+export interface PriceFallWatch {
+  matchPriceFalls(em: EntityManager, scope: TransactionScope, changed: ReadonlyMap<string, string>): Promise<unknown>;
+}
 
 export type Converter = (amount: Decimal.Value, from: string, to: string) => Money;
 
@@ -102,7 +106,7 @@ function checkConversion(input: ConvertInput): { ok: { from: Currency; to: Curre
  * account (`setRate`) and by the configured rates source (`applyRates`, see currency.poller.ts).
  */
 export class CurrencyService {
-  constructor(private readonly searches: Pick<SearchesService, 'matchPriceFalls'>) {}
+  constructor(private readonly searches: PriceFallWatch) {}
 
   async rates(em: EntityManager): Promise<Map<string, Decimal>> {
     const rows = await em.find(CurrencyRate, {});
