@@ -22,7 +22,8 @@ import type { LotMaker } from './lots.maker';
 import { createLotInput, getLotInput, lotCountInput, lotPageInput, updateLotInput, type NewLotInput, type GetLotInput, type LotCountInput, type LotPageInput, type UpdateLotInput } from './lots.input';
 import { LotListing } from './lots.listing';
 import type { Embeddable, Embedded } from './lots.embedded';
-import { loadRelated, type LotRelation, type LotsRelated } from './lots.related';
+import { loadRelated, type LotsRelated } from './lots.related';
+import type { LotRelation } from './lots.relations';
 
 const NOTHING: ReadonlySet<Embeddable> = new Set();
 
