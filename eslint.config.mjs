@@ -1,6 +1,13 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// Module borders (docs/architecture.md "Borders"): outside src/modules/<area>/ only its index.ts is
+// imported, and src/core imports no area. The specifiers are relative, so each depth of folder gets
+// the pattern that reaches past an area's index from there. src/modules/index.ts lists the areas'
+// <area>.module.ts files, the one deep import allowed.
+const pastIndex = (regex) => ({ regex, message: "import another area through its index.ts (src/modules/<area>), not one of its files: see docs/architecture.md" });
+const borders = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', '.data/'] },
   js.configs.recommended,
@@ -37,5 +44,11 @@ export default tseslint.config(
     ignores: ['src/db/**', 'src/jobs/queue-db.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: ['pg', 'knex'].map((name) => ({ name, message: 'The driver is reached through src/db only.' })) }] },
   },
+  { files: ['src/*.ts'], rules: borders(pastIndex('^\\./modules/[^/]+/.')) },
+  { files: ['src/*/*.ts'], ignores: ['src/modules/**', 'src/core/**'], rules: borders(pastIndex('^\\.\\./modules/[^/]+/.')) },
+  { files: ['src/core/**/*.ts'], rules: borders({ regex: '(^|/)modules(/|$)', message: 'src/core is the shared kernel: it imports no area of src/modules' }) },
+  { files: ['src/modules/*/*.ts'], rules: borders(pastIndex('^\\.\\./(\\.\\./modules/)?[^./][^/]*/.')) },
+  { files: ['src/modules/*/*/**/*.ts'], rules: borders(pastIndex('^\\.\\./\\.\\./(\\.\\./modules/)?[^./][^/]*/.')) },
+  { files: ['src/modules/index.ts'], rules: borders(pastIndex('^\\./[^/]+/(?![^/]+\\.module$).')) },
   { files: ['test/**', 'bench/**', '**/*.mjs'], rules: { 'no-console': 'off', '@typescript-eslint/no-require-imports': 'off', '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' } },
 );

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { KeyedBatcher, type Settled } from '../core/batcher';
-import type { AccountType, BlacklistState } from '../modules/accounts/accounts.entity';
+import type { AccountType, BlacklistState } from '../core/account-type';
 import { unavailableAfter } from '../db/faults';
 import { GENERIC_PLANS, rawQuery, type Statement } from '../db/raw';
 

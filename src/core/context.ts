@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AccountType, BlacklistState } from '../modules/accounts/accounts.entity';
+import type { AccountType, BlacklistState } from './account-type';
 
 /** The authenticated account a request acts for. */
 export interface Caller {

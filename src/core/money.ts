@@ -5,6 +5,9 @@ import { z } from 'zod';
 export const Money = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
 export type Money = Decimal;
 
+/** The currencies an account, a price or a deposit may be in. */
+export const CURRENCIES = ['USD', 'EUR', 'GEL', 'UAH', 'BTC'] as const;
+
 const MONEY_INPUT = /^\d{1,18}(\.\d{1,2})?$/;
 /** numeric(20,2) holds 18 digits before the point. */
 const MONEY_CEILING = new Money('1e18');

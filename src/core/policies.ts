@@ -1,5 +1,5 @@
 import { sql, type Sql } from '../db/sql';
-import { AccountType } from '../modules/accounts/accounts.entity';
+import { AccountType } from './account-type';
 import type { Caller, RequestContext } from './context';
 import { forbidden, unauthenticated } from './errors';
 

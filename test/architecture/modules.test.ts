@@ -5,7 +5,7 @@ import { getMetadataStorage } from 'type-graphql';
 import { buildAppSchema } from '../../src/graphql/schema';
 import { ENTITIES, MIGRATIONS, MODULES } from '../../src/modules';
 
-// docs/architecture.md "Modules", each module exporting one object: what an area's folder holds reaches the app through its module alone.
+// docs/architecture.md "Areas", each module exporting one object: what an area's folder holds reaches the app through its module alone.
 const AREAS = path.resolve(__dirname, '../../src/modules');
 const folders = readdirSync(AREAS, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
 

@@ -1,9 +1,8 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import { importJWK, jwtVerify } from 'jose';
 import { JwtService } from '../../src/auth/jwt';
-import { BlacklistEntry } from '../../src/modules/accounts/accounts.entity';
+import { BlacklistEntry, Account } from '../../src/modules/accounts/accounts.entity';
 import { claimsOf } from '../../src/modules/credentials/credentials.service';
-import { Account } from '../../src/modules/accounts/accounts.entity';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { AccountType, insertAccount } from '../helpers/factories';
 

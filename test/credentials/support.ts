@@ -1,6 +1,7 @@
 import type { TestApp } from '../helpers/app';
 import type { TestResponse } from '../helpers/client';
-import { BlacklistEntry, type BlacklistState } from '../../src/modules/accounts/accounts.entity';
+import { BlacklistEntry } from '../../src/modules/accounts/accounts.entity';
+import type { BlacklistState } from '../../src/core/account-type';
 import { SignInFailure } from '../../src/modules/credentials/credentials.entity';
 
 /** POST /jwt with these attributes (unsigned: signing in needs no signature). */

@@ -1,11 +1,12 @@
 import { Keypair } from '@stellar/stellar-sdk';
 import { getNullableType, isInterfaceType, isListType, isObjectType, parse } from 'graphql';
-import { Money } from '../../src/core/money';
+import { Money, CURRENCIES } from '../../src/core/money';
 import { checkCost } from '../../src/graphql/cost';
 import { declaredItems } from '../../src/graphql/list-items';
 import { buildAppSchema } from '../../src/graphql/schema';
-import { Account, AccountType, BlacklistEntry } from '../../src/modules/accounts/accounts.entity';
-import { CURRENCIES, MAX_BROKER_CITIES } from '../../src/modules/accounts/accounts.input';
+import { Account, BlacklistEntry } from '../../src/modules/accounts/accounts.entity';
+import { AccountType } from '../../src/core/account-type';
+import { MAX_BROKER_CITIES } from '../../src/modules/accounts/accounts.input';
 import { MOST_BIDS_PER_REQUEST } from '../../src/modules/bids/bids.auction';
 import { MAX_OWNERS } from '../../src/modules/documents/documents.input';
 import { LedgerBalance } from '../../src/modules/ledger/ledger.entity';

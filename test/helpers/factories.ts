@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { Keypair } from '@stellar/stellar-sdk';
-import { Account, AccountSigner, AccountType } from '../../src/modules/accounts/accounts.entity';
+import { Account, AccountSigner } from '../../src/modules/accounts/accounts.entity';
+import { AccountType } from '../../src/core/account-type';
 import { OutboxMessage } from '../../src/modules/outbox/outbox.entity';
 import type { TestApp } from './app';
 

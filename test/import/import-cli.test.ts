@@ -12,7 +12,7 @@ let t: TestApp;
 let platform: Keypair;
 let dataDir: string;
 const cli = (...args: string[]) =>
-  exec(process.execPath, ['dist/import-cli.js', ...args], {
+  exec(process.execPath, ['dist/cli/import-lots.js', ...args], {
     ...process.env,
     DATABASE_URL: t.config.DATABASE_URL,
     MASTER_SEED: t.master.secret(),

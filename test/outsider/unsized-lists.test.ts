@@ -1,5 +1,6 @@
 import { Keypair } from '@stellar/stellar-sdk';
-import { Account, AccountType } from '../../src/modules/accounts/accounts.entity';
+import { Account } from '../../src/modules/accounts/accounts.entity';
+import { AccountType } from '../../src/core/account-type';
 import { Star } from '../../src/modules/watchlist/watchlist.entity';
 import { bearerFor } from '../blacklist/support';
 import { createLot } from '../helpers/lots';

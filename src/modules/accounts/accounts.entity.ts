@@ -1,21 +1,5 @@
 import { Entity, Enum, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-
-/** Account type codes, as both edges show them. */
-export enum AccountType {
-  Master = 1,
-  Platform = 2,
-  User = 4,
-  Admin = 5,
-  Broker = 6,
-}
-
-export const ACCOUNT_TYPE_NAMES: Record<AccountType, string> = {
-  [AccountType.Master]: 'master',
-  [AccountType.Platform]: 'platform',
-  [AccountType.User]: 'user',
-  [AccountType.Admin]: 'admin',
-  [AccountType.Broker]: 'broker',
-};
+import { AccountType, type BlacklistState } from '../../core/account-type';
 
 @Entity({ tableName: 'accounts' })
 export class Account {
@@ -121,8 +105,6 @@ export class AccountSigner {
   @Property({ type: 'datetime', defaultRaw: 'now()' })
   createdAt: Date = new Date();
 }
-
-export type BlacklistState = 'stopped' | 'paused';
 
 @Entity({ tableName: 'blacklist' })
 export class BlacklistEntry {

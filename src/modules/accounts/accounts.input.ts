@@ -1,9 +1,9 @@
 import { StrKey } from '@stellar/stellar-sdk';
 import { z } from 'zod';
 import { httpLink } from '../../core/links';
+import { CURRENCIES } from '../../core/money';
 import type { ReferenceService } from '../reference/reference.service';
 
-export const CURRENCIES = ['USD', 'EUR', 'GEL', 'UAH', 'BTC'] as const;
 export const LOCALES = ['en', 'gl', 'uk', 'ru'] as const;
 
 export const accountId = z.string().refine((v) => StrKey.isValidEd25519PublicKey(v), 'must be an account id (G…)');

@@ -1,6 +1,7 @@
 import type { AppModule } from '../../app-modules';
 import { Account, AccountSigner, BlacklistEntry } from './accounts.entity';
 import { AccountFieldsResolver } from './accounts.fields.resolver';
+import type { AccountOpening } from './accounts.port';
 import { AccountsResolver } from './accounts.resolver';
 import { accountsRoutes } from './accounts.routes';
 import { AccountsService } from './accounts.service';
@@ -21,7 +22,19 @@ export const accountsModule: AppModule = {
     { name: 'Migration20261122000000Foundation', class: Migration20261122000000Foundation },
     { name: 'Migration20261122110000ReplayLogged', class: Migration20261122110000ReplayLogged },
   ],
-  services: { accounts: (s) => new AccountsService(s.reference, s.verification, s.ledgerAccounts) },
+  services: {
+    accounts: (s) => {
+      const opening: AccountOpening = {
+        async opened(em, account, passwordHash) {
+          await s.credentials.storePassword(em, account.id, passwordHash);
+          await s.ledgerAccounts.open(em, account.id);
+          await s.verification.issue(em, account, 'email', false);
+          await s.verification.issue(em, account, 'phone', false);
+        },
+      };
+      return new AccountsService(s.reference, opening, s.directSales);
+    },
+  },
   routes: (router) => {
     accountsRoutes(router);
     contactsRoutes(router);

@@ -11,14 +11,11 @@ import { validateInput, type Untrusted } from '../../core/validate';
 import { inTransaction } from '../../core/transaction';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
-import { Credential } from '../credentials/credentials.entity';
-import type { LedgerAccounts } from '../ledger/ledger.port';
 import type { ReferenceService } from '../reference/reference.service';
-import type { VerificationService } from '../verification/verification.service';
-import { LotType } from '../lots/lots.entity';
-import { findLot } from '../lots/lots.find';
-import { Account, AccountType } from './accounts.entity';
+import { Account } from './accounts.entity';
+import { AccountType } from '../../core/account-type';
 import { accountsByIds } from './accounts.sql';
+import type { AccountOpening, DirectSales } from './accounts.port';
 import {
   accountId,
   createAccountInput,
@@ -52,8 +49,8 @@ export class AccountsService {
 
   constructor(
     reference: ReferenceService,
-    private readonly verification: VerificationService,
-    private readonly ledger: LedgerAccounts,
+    private readonly opening: AccountOpening,
+    private readonly directSales: DirectSales,
   ) {
     this.createSchema = createAccountInput(reference);
     this.updateSchema = updateAccountInput(reference);
@@ -113,11 +110,7 @@ export class AccountsService {
           locale: attrs.locale ?? null,
         });
         await em.flush();
-        em.persist(em.create(Credential, { accountId: account.id, passwordHash }));
-        await em.flush();
-        await this.ledger.open(em, account.id);
-        await this.verification.issue(em, account, 'email', false);
-        await this.verification.issue(em, account, 'phone', false);
+        await this.opening.opened(em, account, passwordHash);
         return account;
       }),
       () => conflict('account_exists', 'the account id or email is taken'),
@@ -201,8 +194,8 @@ export class AccountsService {
       throw invalid('invalid_parameter', 'region must be 1 to 30 characters', { field: 'region' });
     }
     if (filter.lotId) {
-      const lot = await findLot(ctx.em, filter.lotId, undefined, { field: 'lotId' });
-      const organizer = lot.lotType === LotType.NoAuction ? await ctx.em.findOne(Account, { id: lot.organizerId }) : null;
+      const organizerId = await this.directSales.organizerOf(ctx.em, filter.lotId, { field: 'lotId' });
+      const organizer = organizerId ? await ctx.em.findOne(Account, { id: organizerId }) : null;
       if (organizer?.accountType === AccountType.User && organizer.platformId === platformId) return [organizer];
     }
     return ctx.em.find(

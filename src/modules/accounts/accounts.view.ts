@@ -1,5 +1,6 @@
 import { rfc3339 } from '../../core/time';
-import { ACCOUNT_TYPE_NAMES, AccountType, type Account } from './accounts.entity';
+import type { Account } from './accounts.entity';
+import { ACCOUNT_TYPE_NAMES, AccountType } from '../../core/account-type';
 
 // The fields each view of an account shows, once for REST and GraphQL: REST names them in
 // snake_case, GraphQL's Account nulls the fields a view leaves out.

@@ -9,7 +9,8 @@ import { requireCaller } from '../../core/policies';
 import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { inTransaction } from '../../core/transaction';
-import { Account, AccountType, BlacklistEntry } from '../accounts/accounts.entity';
+import { Account, BlacklistEntry } from '../accounts/accounts.entity';
+import { AccountType } from '../../core/account-type';
 import { Credential } from './credentials.entity';
 import {
   changePasswordInput,
@@ -69,6 +70,12 @@ export class CredentialsService {
     private readonly failuresPerAddress: number,
     readonly signInLimit = new SignInLimit(),
   ) {}
+
+  /** The password of an account being opened, inside the transaction that opens it. */
+  async storePassword(em: EntityManager, accountId: string, passwordHash: string): Promise<void> {
+    em.persist(em.create(Credential, { accountId, passwordHash }));
+    await em.flush();
+  }
 
   /** PUT /credentials: the account itself sets its first password. */
   async create(ctx: RequestContext, input: Untrusted<CreateCredentialsInput>): Promise<{ accountId: string }> {

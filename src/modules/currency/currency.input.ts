@@ -1,6 +1,5 @@
 import Decimal from 'decimal.js';
-import { Money } from '../../core/money';
-import { CURRENCIES } from '../accounts/accounts.input';
+import { Money, CURRENCIES } from '../../core/money';
 
 export type Currency = (typeof CURRENCIES)[number];
 

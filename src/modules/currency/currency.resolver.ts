@@ -1,7 +1,7 @@
 import { Arg, Ctx, Extensions, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import { listItems } from '../../graphql/list-items';
-import { CURRENCIES } from '../accounts/accounts.input';
+import { CURRENCIES } from '../../core/money';
 import { ConvertedCurrencyGql, convertedCurrencyGql, ConvertInputGql, CurrencyRateGql, currencyRateGql } from './currency.types';
 
 @Resolver()

@@ -2,18 +2,21 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import Decimal from 'decimal.js';
 import type { RequestContext } from '../../core/context';
 import { DomainError, forbidden, invalid, type ErrorItem } from '../../core/errors';
-import { asMoney, formatMoney, Money, parseMoney } from '../../core/money';
+import { asMoney, formatMoney, Money, parseMoney, CURRENCIES } from '../../core/money';
 import { requireCaller } from '../../core/policies';
-import { AccountType } from '../accounts/accounts.entity';
-import { CURRENCIES } from '../accounts/accounts.input';
+import { AccountType } from '../../core/account-type';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
-import { inTransaction } from '../../core/transaction';
+import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { CurrencyRate } from './currency.entity';
 import { BASE_CURRENCY, isCurrency, MAX_BULK_ITEMS, parseRateInput, type Currency } from './currency.input';
 import type { RatesDocument } from './currency.source';
-import type { SearchesService } from '../searches/searches.service';
 import { ratesBefore, repriceLots } from './currency.sql';
+
+/** Whoever watches for prices that fell when rates moved (the saved searches): told the moved rates, by currency, before the rates' transaction commits. */
+export interface PriceFallWatch {
+  matchPriceFalls(em: EntityManager, scope: TransactionScope, changed: ReadonlyMap<string, string>): Promise<unknown>;
+}
 
 export type Converter = (amount: Decimal.Value, from: string, to: string) => Money;
 
@@ -104,7 +107,7 @@ function checkConversion(input: ConvertInput): { ok: { from: Currency; to: Curre
  * account (`setRate`) and by the configured rates source (`applyRates`, see currency.poller.ts).
  */
 export class CurrencyService {
-  constructor(private readonly searches: Pick<SearchesService, 'matchPriceFalls'>) {}
+  constructor(private readonly searches: PriceFallWatch) {}
 
   async rates(em: EntityManager): Promise<Map<string, Decimal>> {
     const rows = await em.find(CurrencyRate, {});

@@ -13,8 +13,7 @@ import { detectType, DOCUMENT_TYPES } from './documents.detect';
 import { StoredDocument } from './documents.entity';
 import { DEFAULT_DOCUMENT_PAGE_SIZE, MAX_LISTED_IDS, uploadFields, type DocumentListInput, type UploadInput } from './documents.input';
 import { findLiveDocument, findLiveDocuments } from './documents.repository';
-import type { DocumentStorage } from './documents.storage';
-import { LocalStorage } from './documents.storage';
+import { type DocumentStorage, LocalStorage } from './documents.storage';
 
 export interface DocumentView {
   document: StoredDocument;

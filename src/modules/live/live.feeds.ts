@@ -5,7 +5,7 @@ import { requireCaller, seesLiveBidder } from '../../core/policies';
 import type { LiveSource } from '../../live/live.port';
 import { LiveStream } from '../../live/live.stream';
 import type { BidPlacedEvent, NotificationEvent } from '../../live/live.topics';
-import { PerMessage } from '../../live/per-message';
+import { PerMessage } from './live.per-message';
 import { NotificationType } from '../notifications/notifications.entity';
 import { findLot } from '../lots/lots.find';
 import type { LotsService, LotsView } from '../lots/lots.service';

@@ -1,6 +1,6 @@
 import type { FilterKind } from '../../core/filter-kinds';
 import { ACCOUNT_ID } from '../../core/ids';
-import { CURRENCIES } from '../accounts/accounts.input';
+import { CURRENCIES } from '../../core/money';
 import { FUEL_IDS } from '../reference/reference.service';
 
 const LOT_TYPE_VALUES = ['no_auction', 'eng', 'partnerA', 'partnerB'] as const;

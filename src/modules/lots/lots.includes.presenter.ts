@@ -7,10 +7,8 @@ import { presentUnread } from '../messages/messages.presenter';
 import { presentDeposit, presentParticipant, presentWinnerDetails } from '../trading/trading.presenter';
 import type { Star } from '../watchlist/watchlist.entity';
 import type { ListedLot } from './lots.entity';
-import { LOT_RELATIONS, type LotRelation, type LotsRelated, type ShownAccount } from './lots.related';
-
-/** The `include` names of the lot endpoints: the relations of a lot as the wire spells them. */
-export const LOT_INCLUDES = LOT_RELATIONS.map(wireName);
+import type { LotsRelated, ShownAccount } from './lots.related';
+import { LOT_RELATIONS, type LotRelation } from './lots.relations';
 
 /** The relations an `include` parameter asks for. */
 export const relationsOf = (include: ReadonlySet<string>): Set<LotRelation> => new Set(LOT_RELATIONS.filter((r) => include.has(wireName(r))));

@@ -4,14 +4,18 @@ import type { LotClock } from '../../jobs/lot-clock';
 import type { RulesService } from '../rules/rules.service';
 import { lotFieldsOf, type LotDraft, type PastStart } from './lots.draft';
 import { Lot } from './lots.entity';
-import type { SearchesService } from '../searches/searches.service';
+
+/** Whoever watches for new lots (the saved searches): told of each, inside the transaction that makes it. */
+export interface NewLotWatch {
+  matchNewLot(em: EntityManager, scope: TransactionScope, lotId: string): Promise<unknown>;
+}
 
 /** Makes lots, for a staff member's POST /lots and for an approved create-lot request alike; the saved searches a new lot matches are notified. */
 export class LotMaker {
   constructor(
     private readonly clock: LotClock,
     private readonly rules: RulesService,
-    private readonly searches: Pick<SearchesService, 'matchNewLot'>,
+    private readonly searches: NewLotWatch,
   ) {}
 
   /** Makes a lot from a normalised body inside the caller's transaction, under its platform's rules; its notices are scheduled once committed. */

@@ -1,5 +1,7 @@
 import type { AppModule } from '../../app-modules';
+import type { DirectSales } from '../accounts/accounts.port';
 import { Lot } from './lots.entity';
+import { directSaleOrganizer } from './lots.find';
 import { LotMaker } from './lots.maker';
 import { LotsResolver } from './lots.resolver';
 import { lotsRoutes } from './lots.routes';
@@ -13,6 +15,7 @@ declare module '../../services' {
   interface Services {
     lots: LotsService;
     lotMaker: LotMaker;
+    directSales: DirectSales;
   }
 }
 
@@ -27,6 +30,7 @@ export const lotsModule: AppModule = {
   ],
   services: {
     lotMaker: (s) => new LotMaker(s.lotClock, s.rules, s.searches),
+    directSales: () => ({ organizerOf: directSaleOrganizer }),
     lots: (s) => new LotsService(s.reference, s.requests, s.currency, s.lotMaker, s.rules, s.live),
   },
   routes: lotsRoutes,

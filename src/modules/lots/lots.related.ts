@@ -10,9 +10,7 @@ import { Callback, Star } from '../watchlist/watchlist.entity';
 import type { ListedLot } from './lots.entity';
 import { embeddableOf, type Embeddable, type Embedded } from './lots.embedded';
 import { bidsOfLots, callbacksOfLots, participantsOfLots } from './lots.related.sql';
-
-export const LOT_RELATIONS = ['participants', 'callbacks', 'platform', 'deposits', 'winnerDetails', 'organizer', 'stars', 'bids', 'messages'] as const;
-export type LotRelation = (typeof LOT_RELATIONS)[number];
+import type { LotRelation } from './lots.relations';
 
 /** What a page's statement is to read for `loadRelated`: the callbacks, which it always reads, and the embeddable relations asked for. */
 export const embeddedFor = (relations: ReadonlySet<LotRelation>): ReadonlySet<Embeddable> => embeddableOf(new Set<string>([...relations, 'callbacks']));

@@ -1,6 +1,5 @@
 import type { RequestContext } from '../../core/context';
-import type { TopLevel } from '../../rest/document';
-import { inputDocument, parseDocument, requirePathId } from '../../rest/document';
+import { type TopLevel, inputDocument, parseDocument, requirePathId } from '../../rest/document';
 import { allFromWire, fromWire } from '../../rest/fields';
 import { cursorLinks } from '../../rest/pagination';
 import type { ParsedQuery } from '../../rest/query';

@@ -1,9 +1,12 @@
-import { allToWire } from '../../rest/fields';
+import { allToWire, wireName } from '../../rest/fields';
 import type { QuerySpec } from '../../rest/query';
-import { CURRENCIES } from '../accounts/accounts.input';
+import { CURRENCIES } from '../../core/money';
 import { LOT_SORTS } from './lots.filter';
 import { LOT_FILTER_KINDS } from './lots.filter.table';
-import { LOT_INCLUDES } from './lots.includes.presenter';
+import { LOT_RELATIONS } from './lots.relations';
+
+/** The `include` names of the lot endpoints: the relations of a lot as the wire spells them. */
+const LOT_INCLUDES = LOT_RELATIONS.map(wireName);
 
 /** The filters of GET /lots and GET /lots/count (docs/rest.md, "Query parameters"): the domain's, under their wire names. */
 export const LOT_FILTERS: NonNullable<QuerySpec['filters']> = allToWire(LOT_FILTER_KINDS);

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import type Decimal from 'decimal.js';
 import type { RequestContext } from '../../core/context';
@@ -5,7 +6,7 @@ import { forbidden, invalid } from '../../core/errors';
 import { listBound } from '../../core/page';
 import type { LivePublisher } from '../../live/live.port';
 import { managesLot, requireActive, requireCaller, seesLotRow, seesWinnerDetails, staffPlatforms } from '../../core/policies';
-import { inTransaction } from '../../core/transaction';
+import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
 import type { Bid, BidRow } from '../bids/bids.entity';
 import { seenBids, type SeenBid } from '../bids/bids.view';
@@ -14,20 +15,19 @@ import type { ReferenceService } from '../reference/reference.service';
 import type { IncrementBand } from '../rules/rules.model';
 import { requireReserveChangeable } from '../rules/reserve';
 import type { RulesService } from '../rules/rules.service';
-import type { CreateLotRequest } from '../requests/requests.entity';
 import { Deposit, WinnerDetails, type Participant } from '../trading/trading.entity';
 import { Callback, Star } from '../watchlist/watchlist.entity';
-import type { RequestsService } from '../requests/requests.service';
-import { draftOf, START_TIME_TOLERANCE_S } from './lots.draft';
+import { draftOf, START_TIME_TOLERANCE_S, type LotDraft } from './lots.draft';
 import { Lot, type ListedLot } from './lots.entity';
 import { findLot } from './lots.find';
 import type { LotMaker } from './lots.maker';
 import { createLotInput, getLotInput, lotCountInput, lotPageInput, updateLotInput, type NewLotInput, type GetLotInput, type LotCountInput, type LotPageInput, type UpdateLotInput } from './lots.input';
 import { LotListing } from './lots.listing';
 import type { Embeddable, Embedded } from './lots.embedded';
-import { loadRelated, type LotRelation, type LotsRelated } from './lots.related';
+import { loadRelated, type LotsRelated } from './lots.related';
 import { bidsOfLots, participantsOfLots } from './lots.related.sql';
 import { lotView, OWN_CURRENCY, type LotView } from './lots.view';
+import type { LotRelation } from './lots.relations';
 
 const NOTHING: ReadonlySet<Embeddable> = new Set();
 
@@ -42,7 +42,12 @@ export interface LotsView {
   embedded?: Embedded;
 }
 
-export type CreatedLot = { lot: Lot; request?: undefined } | { request: CreateLotRequest; lot?: undefined };
+/** Where a lot proposed by someone who may not publish it goes for review (the create-lot requests), inside the caller's transaction. */
+export interface LotReview {
+  submit(em: EntityManager, scope: TransactionScope, requestor: string, platformId: string, draft: LotDraft): Promise<{ id: string }>;
+}
+
+export type CreatedLot = { lot: Lot; request?: undefined } | { request: { id: string }; lot?: undefined };
 
 /** The owners of a lot's private rows: enough of a lot to decide who sees them. */
 type LotOwners = Pick<Lot, 'organizerId' | 'publisherId' | 'winnerId'>;
@@ -52,7 +57,7 @@ export class LotsService {
 
   constructor(
     reference: ReferenceService,
-    private readonly requests: RequestsService,
+    private readonly requests: LotReview,
     private readonly currency: CurrencyService,
     private readonly maker: LotMaker,
     private readonly rules: Pick<RulesService, 'ofLot'>,

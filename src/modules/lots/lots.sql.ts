@@ -3,7 +3,7 @@ import type { Money } from '../../core/money';
 import type { Range } from '../../core/range';
 import type { SortKind } from '../../db/keyset';
 import { sql, type Sql } from '../../db/sql';
-import { AccountType } from '../accounts/accounts.entity';
+import { AccountType } from '../../core/account-type';
 import { ParticipantState } from '../trading/trading.entity';
 import type { LotFilter, LotSortKey } from './lots.filter';
 import { openSql, overSql } from './lots.open';

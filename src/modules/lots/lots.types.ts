@@ -1,5 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { PageInfoGql } from '../../graphql/page-info';
 
 @ObjectType('Lot')
 export class LotGql {
@@ -48,14 +49,6 @@ export class LotStarGql {
   @Field(() => ID) lotId!: string;
   @Field(() => String) accountId!: string;
   @Field(() => Date) createdAt!: Date;
-}
-
-@ObjectType('PageInfo')
-export class PageInfoGql {
-  @Field(() => Boolean) hasNextPage!: boolean;
-  @Field(() => Boolean) hasPreviousPage!: boolean;
-  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next page' }) endCursor!: string | null;
-  @Field(() => String, { nullable: true, description: 'Pass as `after` for the previous page' }) startCursor!: string | null;
 }
 
 @ObjectType('LotConnection')

@@ -15,7 +15,8 @@ import {
 import { inTransaction } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
 import type { AccountView } from '../accounts/accounts.service';
-import { Account, AccountType } from '../accounts/accounts.entity';
+import { Account } from '../accounts/accounts.entity';
+import { AccountType } from '../../core/account-type';
 import { Lot } from '../lots/lots.entity';
 import { lotView, OWN_CURRENCY, type LotView } from '../lots/lots.view';
 import { findLot } from '../lots/lots.find';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CURRENCIES } from '../accounts/accounts.input';
+import { CURRENCIES } from '../../core/money';
 import { REQUEST_STATE_NAMES, RequestState } from './requests.entity';
 
 export const REQUEST_STATE_VALUES = Object.values(REQUEST_STATE_NAMES) as [string, ...string[]];

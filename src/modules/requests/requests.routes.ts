@@ -1,15 +1,13 @@
-import type { TopLevel } from '../../rest/document';
+import { type TopLevel, inputDocument, parseDocument, requirePathId } from '../../rest/document';
 import type { Untrusted } from '../../core/validate';
-import { inputDocument, parseDocument, requirePathId } from '../../rest/document';
 import { fromWire } from '../../rest/fields';
 import { numberLinks } from '../../rest/pagination';
 import type { ParsedQuery } from '../../rest/query';
 import type { AppRouter, RouteRequest } from '../../rest/router';
-import type { RequestListInput } from './requests.input';
+import { type RequestListInput, reviewInput } from './requests.input';
 import { presentRequest } from './requests.presenter';
 import { ACCOUNT_REQUESTS_QUERY, REQUEST_GET_QUERY, REQUEST_INDEX_QUERY } from './requests.schema';
 import type { RequestPage } from './requests.service';
-import { reviewInput } from './requests.input';
 
 function listInputOf(query: ParsedQuery): Untrusted<RequestListInput> {
   const page = query.page as { number: number; size: number };

@@ -1,5 +1,5 @@
 import type { QuerySpec } from '../../rest/query';
-import { CURRENCIES } from '../accounts/accounts.input';
+import { CURRENCIES } from '../../core/money';
 import { DEFAULT_REQUEST_PAGE_SIZE, REQUEST_SORTS, REQUEST_STATE_VALUES, REQUEST_TYPES } from './requests.input';
 
 const account = { kind: 'string', max: 56 } as const;

@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../core/context';
 import { epochSeconds } from '../../core/time';
-import { Account, AccountType } from '../accounts/accounts.entity';
+import { Account } from '../accounts/accounts.entity';
+import { AccountType } from '../../core/account-type';
 
 export interface PingInfo {
   currentTime: number;

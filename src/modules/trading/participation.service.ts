@@ -5,7 +5,7 @@ import { managesLot, requireActive, requireCaller } from '../../core/policies';
 import { inTransaction } from '../../core/transaction';
 import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
-import { AccountType } from '../accounts/accounts.entity';
+import { AccountType } from '../../core/account-type';
 import { LotType } from '../lots/lots.entity';
 import { findLot } from '../lots/lots.find';
 import { Deposit, DepositState, Participant, ParticipantState } from './trading.entity';

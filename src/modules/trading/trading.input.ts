@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { httpLink } from '../../core/links';
-import { parseMoney } from '../../core/money';
+import { parseMoney, CURRENCIES } from '../../core/money';
 import { cursorPageInput, sortInput } from '../../core/page';
-import { CURRENCIES } from '../accounts/accounts.input';
 import { DEPOSIT_STATE_NAMES } from './trading.entity';
 
 /** The inputs of the trading operations. Ids named by a path or by the edge are checked by the services themselves. */

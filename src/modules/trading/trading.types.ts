@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { PageInfoGql } from '../lots/lots.types';
+import { PageInfoGql } from '../../graphql/page-info';
 
 @ObjectType('Participant')
 export class ParticipantGql {

@@ -5,17 +5,17 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { readMasterKeypair } from './auth/master';
-import { ConfigError, loadConfig, type Config } from './config';
-import { DomainError } from './core/errors';
-import { ACCOUNT_ID } from './core/ids';
-import { logger } from './core/logger';
-import { startEmbeddedPostgres, type EmbeddedPostgres } from './db/embedded';
-import { migrate, openDatabase } from './db/orm';
-import { rowsOf } from './db/query';
-import { sql } from './db/sql';
-import { AccountType } from './modules/accounts/accounts.entity';
-import { DEFAULT_BATCH_SIZE, IMPORT_SOURCES, importLots, type ImportProgress, type ImportSource, type ImportSummary } from './modules/lots/lots.import';
+import { rowsOf } from '../db/query';
+import { sql } from '../db/sql';
+import { readMasterKeypair } from '../auth/master';
+import { ConfigError, loadConfig, type Config } from '../config';
+import { DomainError } from '../core/errors';
+import { ACCOUNT_ID } from '../core/ids';
+import { logger } from '../core/logger';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded';
+import { migrate, openDatabase } from '../db/orm';
+import { AccountType } from '../core/account-type';
+import { DEFAULT_BATCH_SIZE, IMPORT_SOURCES, importLots, type ImportProgress, type ImportSource, type ImportSummary } from '../modules/lots/lots.import';
 
 const USAGE = `usage: npm run import:lots -- --source partnerA|partnerB [--platform G…] [--batch N] FILE
 

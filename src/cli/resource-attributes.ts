@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { logger } from '../core/logger';
-import { RESOURCE_ATTRIBUTES_FILE, resourceAttributeSchemas } from './resource-attributes';
+import { RESOURCE_ATTRIBUTES_FILE, resourceAttributeSchemas } from '../rest/resource-attributes';
 
 const root = path.resolve(__dirname, '..', '..');
 const target = path.join(root, RESOURCE_ATTRIBUTES_FILE);

@@ -1,5 +1,5 @@
 import { loadConfig } from '../config';
-import { openDatabase, migrate } from './orm';
+import { openDatabase, migrate } from '../db/orm';
 import { loggable } from '../core/loggable';
 import { logger } from '../core/logger';
 
