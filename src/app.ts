@@ -28,7 +28,7 @@ import { apolloKoa } from './graphql/koa';
 import { jitGateway } from './graphql/jit';
 import { buildAppSchema } from './graphql/schema';
 import { serveGraphqlWs } from './graphql/ws';
-import { refreshRates } from './modules/currency/currency.refresh';
+import { refreshRates } from './modules/currency';
 import { MODULES } from './modules';
 import { startJobs } from './jobs/jobs';
 import { livePageRoutes } from './live-page/live-page.routes';

@@ -2,11 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller } from '../core/context';
 import { forbidden, unauthenticated } from '../core/errors';
 import { rawQuery } from '../db/raw';
-import { AccountSigner } from '../modules/accounts/accounts.entity';
+import { AccountSigner } from '../modules/accounts';
 import type { JwtService, VerifiedJwt } from './jwt';
 import { verifyEd25519 } from './keys';
 import { AccountReads, type AccountRow, type Claim } from './account-reads';
-import { bearerRequestDigestOf } from '../modules/bidlog/bidlog.chain';
+import { bearerRequestDigestOf } from '../modules/bidlog';
 import { replayDigest } from './replay';
 import { bodyDigest, parseSignatureDate, parseSignatureParams, signingDigest, signingString } from './signature';
 

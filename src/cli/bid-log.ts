@@ -1,5 +1,5 @@
 import type { Keypair } from '@stellar/stellar-sdk';
-import { verifyBidLog, type ServedLog, type ServedLot, type Verification, type VerifyOptions } from '../modules/bidlog/bidlog.verify';
+import { verifyBidLog, type ServedLog, type ServedLot, type Verification, type VerifyOptions } from '../modules/bidlog';
 import { Api } from './api';
 import { Refused } from './resources';
 

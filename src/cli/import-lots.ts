@@ -15,7 +15,7 @@ import { logger } from '../core/logger';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded';
 import { migrate, openDatabase } from '../db/orm';
 import { AccountType } from '../core/account-type';
-import { DEFAULT_BATCH_SIZE, IMPORT_SOURCES, importLots, type ImportProgress, type ImportSource, type ImportSummary } from '../modules/lots/lots.import';
+import { DEFAULT_BATCH_SIZE, IMPORT_SOURCES, importLots, type ImportProgress, type ImportSource, type ImportSummary } from '../modules/lots';
 
 const USAGE = `usage: npm run import:lots -- --source partnerA|partnerB [--platform G…] [--batch N] FILE
 

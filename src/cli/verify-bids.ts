@@ -1,7 +1,7 @@
 // `npm run verify-bids -- URL LOT [--signer KEY] [--digest HEX | --request 'METHOD TARGET' [--body FILE]] [--as KEYFILE]`:
 // checks a lot's bid log from the outside, trusting nothing the service says but the master key.
 import { readFileSync } from 'node:fs';
-import { bearerRequestDigestOf } from '../modules/bidlog/bidlog.chain';
+import { bearerRequestDigestOf } from '../modules/bidlog';
 import { fetchAndVerifyBidLog } from './bid-log';
 import { keyFileOf, keysDir, readKeyFile } from './keys';
 import { out, runCommand, UsageError } from './run';

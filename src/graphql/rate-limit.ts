@@ -1,7 +1,7 @@
 import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, Kind, type FragmentDefinitionNode } from 'graphql';
 import { DomainError } from '../core/errors';
-import type { RateLimiter } from '../modules/limits/rate-limit';
+import type { RateLimiter } from '../modules/limits';
 import type { GraphQLContext } from './context';
 import { selectedFields } from './selections';
 

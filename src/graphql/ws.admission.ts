@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { WebSocket } from 'ws';
 import { clientOf } from '../core/client-address';
 import { invalid, type DomainError } from '../core/errors';
-import { addressGroup } from '../modules/limits/address-group';
+import { addressGroup } from '../modules/limits';
 
 export interface AdmissionLimits {
   maxConnections: number;

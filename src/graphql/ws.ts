@@ -12,7 +12,7 @@ import { DomainError, invalid } from '../core/errors';
 import type { Logger } from '../core/logger';
 import { LiveFanout } from '../live/live.fanout';
 import { assertUncompressed } from '../live/ws-frames';
-import { addressGroup } from '../modules/limits/address-group';
+import { addressGroup } from '../modules/limits';
 import type { Services } from '../services';
 import { checkCost, type CostLimits } from './cost';
 import { eventContext, lazyGraphqlContext, type GraphQLContext } from './context';

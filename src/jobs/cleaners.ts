@@ -1,7 +1,6 @@
 import { rowsOf } from '../db/query';
 import { sql } from '../db/sql';
-import { LotType } from '../modules/lots/lots.entity';
-import { notClosedSql } from '../modules/lots/lots.open';
+import { LotType, notClosedSql } from '../modules/lots';
 import type { Cleaner } from './job';
 import type { LotClock } from './lot-clock';
 

@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import { LotType } from '../modules/lots/lots.entity';
+import { LotType } from '../modules/lots';
 
 /** The queues of the per-lot jobs (src/jobs/jobs.ts creates and works them). */
 export const LOT_QUEUES = {

@@ -3,16 +3,11 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { inTransaction, type TransactionScope } from '../core/transaction';
 import { rowsOf } from '../db/query';
 import { sql, type Sql } from '../db/sql';
-import { Lot, LotState, LotType } from '../modules/lots/lots.entity';
-import { isClosed } from '../modules/lots/lots.open';
-import { NotificationType } from '../modules/notifications/notifications.entity';
-import { staffOf } from '../modules/notifications/notifications.recipients';
-import type { NotificationsService } from '../modules/notifications/notifications.service';
+import { Lot, LotState, LotType, isClosed } from '../modules/lots';
+import { NotificationType, staffOf, type NotificationsService } from '../modules/notifications';
 import type { LivePublisher } from '../live/live.port';
-import { ParticipantState } from '../modules/trading/trading.entity';
-import { reserveMet } from '../modules/rules/reserve';
-import { lapseTimeOf, reserveRecipients } from '../modules/rules/reserve.service';
-import type { RulesService } from '../modules/rules/rules.service';
+import { ParticipantState } from '../modules/trading';
+import { reserveMet, lapseTimeOf, reserveRecipients, type RulesService } from '../modules/rules';
 import type { LotJobData } from './lot-clock';
 
 /** What the end job did: 'early' when it came before the end; else when the lot lapses if nobody acts (null: never). */

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import type { RateLimiter } from '../modules/limits/rate-limit';
+import type { RateLimiter } from '../modules/limits';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -7,7 +7,7 @@ import { buildAppSchema } from '../../src/graphql/schema';
 import { Account, BlacklistEntry } from '../../src/modules/accounts/accounts.entity';
 import { AccountType } from '../../src/core/account-type';
 import { MAX_BROKER_CITIES } from '../../src/modules/accounts/accounts.input';
-import { MOST_BIDS_PER_REQUEST } from '../../src/modules/bids/bids.auction';
+import { MOST_BIDS_PER_REQUEST } from '../../src/modules/bids/bids.per-request';
 import { MAX_OWNERS } from '../../src/modules/documents/documents.input';
 import { LedgerBalance } from '../../src/modules/ledger/ledger.entity';
 import { Message } from '../../src/modules/messages/messages.entity';

@@ -2,7 +2,7 @@ import { StrKey } from '@stellar/stellar-sdk';
 import { z } from 'zod';
 import { httpLink } from '../../core/links';
 import { CURRENCIES } from '../../core/money';
-import type { ReferenceService } from '../reference/reference.service';
+import type { ReferenceService } from '../reference';
 
 export const LOCALES = ['en', 'gl', 'uk', 'ru'] as const;
 

@@ -11,7 +11,7 @@ import { validateInput, type Untrusted } from '../../core/validate';
 import { inTransaction } from '../../core/transaction';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
-import type { ReferenceService } from '../reference/reference.service';
+import type { ReferenceService } from '../reference';
 import { Account } from './accounts.entity';
 import { AccountType } from '../../core/account-type';
 import { accountsByIds } from './accounts.sql';

@@ -1,6 +1,6 @@
 import { formatMoney } from '../../core/money';
 import type { Rows } from '../../db/raw';
-import type { PlannedBid } from '../bids/bids.auction';
+import type { PlannedBid } from '../bids';
 import { bidderCommitment, entryHash, GENESIS, newSalt } from './bidlog.chain';
 
 /** A log entry as the round writes it beside its bid. */

@@ -2,7 +2,7 @@ import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { listBound, MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
-import { LotGql } from '../lots/lots.types';
+import { LotGql } from '../lots';
 import { BidLogEntryGql, BidLogGql } from './bidlog.types';
 
 @Resolver(() => LotGql)

@@ -5,8 +5,7 @@ import { formatMoney } from '../../core/money';
 import { seesLotRow } from '../../core/policies';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
-import { LOT_STATE_NAMES, type Lot } from '../lots/lots.entity';
-import { findLot } from '../lots/lots.find';
+import { LOT_STATE_NAMES, type Lot, findLot } from '../lots';
 import { bidderCommitment, GENESIS, headMessage, type ChainedEntry, type ChainHead } from './bidlog.chain';
 
 /** An entry as the caller sees it: the bidder named, with its salt, only to whom the contract names it. */

@@ -1,12 +1,5 @@
 import type { Money } from '../../core/money';
-import { stepsAbove, type Steps } from '../rules/increments';
-import type { IncrementBand } from '../rules/rules.model';
-
-/**
- * The most bids one request places: its own (none for a max bid), then the answer of the max
- * bids (resolveProxies), the runner-up's last try and the winner's raise.
- */
-export const MOST_BIDS_PER_REQUEST = 3;
+import { stepsAbove, type Steps, type IncrementBand } from '../rules';
 
 /** What the bidding rules look at: the lot's prices and its standing bid. */
 export interface Standing {

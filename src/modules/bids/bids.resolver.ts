@@ -1,8 +1,8 @@
 import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import { formatMoney } from '../../core/money';
 import type { GraphQLContext } from '../../graphql/context';
-import { shownHighestBid } from '../lots/lots.entity';
-import { reserveMet } from '../rules/reserve';
+import { shownHighestBid } from '../lots';
+import { reserveMet } from '../rules';
 import { bidGql } from './bids.mappers';
 import { PlaceBidResultGql } from './bids.types';
 

@@ -5,17 +5,14 @@ import { Money } from '../../core/money';
 import { requireActive } from '../../core/policies';
 import type { RawTransaction, Rows } from '../../db/raw';
 import type { LotTimes } from '../../jobs/lot-clock';
-import { softClose } from '../rules/soft-close';
-import { requireBuyingPower, roundPower, type RoundPower } from '../buying-power/buying-power.round';
-import { LotType } from '../lots/lots.entity';
-import { takesBids } from '../lots/lots.open';
-import type { PublishedNotification } from '../notifications/notifications.bus';
-import { NotificationType } from '../notifications/notifications.entity';
-import type { NotificationsService } from '../notifications/notifications.service';
-import { ParticipantState } from '../trading/trading.entity';
+import { softClose } from '../rules';
+import { requireBuyingPower, roundPower, type RoundPower } from '../buying-power';
+import { LotType, takesBids } from '../lots';
+import { type PublishedNotification, NotificationType, type NotificationsService } from '../notifications';
+import { ParticipantState } from '../trading';
 import { minimumNext, refusalOf, resolveProxies, stepsOf, type PlannedBid, type Standing } from './bids.auction';
 import type { BidRow } from './bids.entity';
-import { chainRound } from '../bidlog/bidlog.append';
+import { chainRound } from '../bidlog';
 import { lotRowOf, overbidRecipients, participantRowsOf, writeRound, writtenRound, type LotRow, type ParticipantRow } from './bids.sql';
 
 /** One bid request, validated, as it waits for its lot's next round. */

@@ -1,6 +1,6 @@
 import { inputDocument, parseDocument } from '../../rest/document';
 import type { AppRouter } from '../../rest/router';
-import { requireBodyLotId } from '../lots/lots.input';
+import { requireBodyLotId } from '../lots';
 import { placeBidInput } from './bids.input';
 
 export function bidsRoutes(router: AppRouter): void {

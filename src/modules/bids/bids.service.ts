@@ -9,7 +9,7 @@ import { unavailableAfter } from '../../db/faults';
 import { rawTransaction } from '../../db/raw';
 import type { LivePublisher } from '../../live/live.port';
 import type { LotClock } from '../../jobs/lot-clock';
-import type { NotificationsService } from '../notifications/notifications.service';
+import type { NotificationsService } from '../notifications';
 import { bidEvent } from './bids.events';
 import { placeBidInput, type PlaceBidInput } from './bids.input';
 import { runRound, type BidRequest, type PlacedBids } from './bids.round';

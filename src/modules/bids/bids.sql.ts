@@ -1,17 +1,17 @@
 import { formatMoney, Money } from '../../core/money';
 import { timestamp, type Rows, type Statement } from '../../db/raw';
 import { sql, type Sql } from '../../db/sql';
-import type { Lot, LotState, LotType } from '../lots/lots.entity';
+import type { Lot, LotState, LotType } from '../lots';
 import { staffQuery } from '../../core/policies';
-import type { BatchRow } from '../notifications/notifications.service';
-import { ParticipantState, type Participant } from '../trading/trading.entity';
+import type { BatchRow } from '../notifications';
+import { ParticipantState, type Participant } from '../trading';
 import type { PlannedBid } from './bids.auction';
-import type { LogEntryRow } from '../bidlog/bidlog.append';
+import type { LogEntryRow } from '../bidlog';
 
 /** A bid of a round with its drawn id and its bid log entry. */
 export type LoggedBid = PlannedBid & { id: string; entry: LogEntryRow };
 import type { BidRow } from './bids.entity';
-import { lotRulesColumn, lotRulesOf, type LotRules } from '../rules/rules.sql';
+import { lotRulesColumn, lotRulesOf, type LotRules } from '../rules';
 
 /** What a round of bids reads of its lot, locked, with the platform rules the lot was created with (null: none). */
 export type LotRow = Pick<

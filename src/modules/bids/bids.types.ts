@@ -1,6 +1,6 @@
 import { Extensions, Field, ID, ObjectType } from 'type-graphql';
 import { listItems } from '../../graphql/list-items';
-import { MOST_BIDS_PER_REQUEST } from './bids.auction';
+import { MOST_BIDS_PER_REQUEST } from './bids.per-request';
 
 @ObjectType('Bid')
 export class BidGql {

@@ -6,9 +6,8 @@ import { validateInput, type Untrusted } from '../../core/validate';
 import { inTransaction } from '../../core/transaction';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
-import { Account, BlacklistEntry } from '../accounts/accounts.entity';
+import { Account, BlacklistEntry, accountId } from '../accounts';
 import { AccountType, type BlacklistState } from '../../core/account-type';
-import { accountId } from '../accounts/accounts.input';
 import type { LivePublisher } from '../../live/live.port';
 import { blacklistInput, type BlacklistInput } from './blacklist.input';
 

@@ -4,9 +4,9 @@ import { Money } from '../../core/money';
 import { isStaffOf, requireCaller } from '../../core/policies';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { rowsOf } from '../../db/query';
-import { Account } from '../accounts/accounts.entity';
-import { BASE_CURRENCY } from '../currency/currency.input';
-import type { RulesService } from '../rules/rules.service';
+import { Account } from '../accounts';
+import { BASE_CURRENCY } from '../currency';
+import type { RulesService } from '../rules';
 import { buyingPowerInput, type BuyingPowerInput } from './buying-power.input';
 import { powerQuery, powerRowsOf } from './buying-power.sql';
 

@@ -1,8 +1,8 @@
 import { Money } from '../../core/money';
 import type { Rows, Statement } from '../../db/raw';
 import { sql, type Sql } from '../../db/sql';
-import { notClosedSql } from '../lots/lots.open';
-import { DepositState, ParticipantState } from '../trading/trading.entity';
+import { notClosedSql } from '../lots';
+import { DepositState, ParticipantState } from '../trading';
 
 /** An account's paid deposits and the bids it holds on one platform, in EUR to the cent. */
 export interface PowerRow {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountId, password } from '../accounts/accounts.input';
+import { accountId, password } from '../accounts';
 
 /** PUT /credentials: the first password of the account. */
 export const createCredentialsInput = z.object({ accountId, password });

@@ -9,7 +9,7 @@ import { requireCaller } from '../../core/policies';
 import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { inTransaction } from '../../core/transaction';
-import { Account, BlacklistEntry } from '../accounts/accounts.entity';
+import { Account, BlacklistEntry } from '../accounts';
 import { AccountType } from '../../core/account-type';
 import { Credential } from './credentials.entity';
 import {
@@ -20,7 +20,7 @@ import {
   type CreateCredentialsInput,
   type IssueTokenInput,
 } from './credentials.input';
-import { addressGroup } from '../limits/address-group';
+import { addressGroup } from '../limits';
 import { accountSubject, addressSubject, emailSubject, fromAddress, fromStrangers, MAX_FAILURES, SignInLimit } from './sign-in-limit';
 
 export function claimsOf(account: Account): JwtClaims {

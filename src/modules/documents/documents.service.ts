@@ -8,7 +8,7 @@ import { validateInput } from '../../core/validate';
 import { inTransaction } from '../../core/transaction';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
-import { Account } from '../accounts/accounts.entity';
+import { Account } from '../accounts';
 import { detectType, DOCUMENT_TYPES } from './documents.detect';
 import { StoredDocument } from './documents.entity';
 import { DEFAULT_DOCUMENT_PAGE_SIZE, MAX_LISTED_IDS, uploadFields, type DocumentListInput, type UploadInput } from './documents.input';

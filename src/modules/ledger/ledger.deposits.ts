@@ -2,9 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Transaction } from '@stellar/stellar-sdk';
 import { Money } from '../../core/money';
 import type { TransactionScope } from '../../core/transaction';
-import { Lot } from '../lots/lots.entity';
-import type { DepositsService } from '../trading/deposits.service';
-import { Deposit } from '../trading/trading.entity';
+import { Lot } from '../lots';
+import { type DepositsService, Deposit } from '../trading';
 import { baseAddress, stroops } from './ledger.operations';
 
 const DEPOSIT_MEMO = /^deposit:(\d{1,18})$/;

@@ -4,7 +4,7 @@ import type { RequestContext } from '../../core/context';
 import { DomainError, invalid, notFound } from '../../core/errors';
 import { inTransaction } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
-import { AccountSigner } from '../accounts/accounts.entity';
+import { AccountSigner } from '../accounts';
 import type { DepositPayments } from './ledger.deposits';
 import { EmbeddedLedger, TransactionRejected, type SubmittedTransaction } from './ledger.embedded';
 import { LedgerAccount, LedgerBalance } from './ledger.entity';

@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { changedBy } from '../../db/query';
 import { sql } from '../../db/sql';
-import { AccountSigner } from '../accounts/accounts.entity';
+import { AccountSigner } from '../accounts';
 import { LedgerAccount, LedgerBalance, LedgerData } from './ledger.entity';
 
 /** A credit asset (the embedded ledger has no trustlines: a balance row is created on receipt). */

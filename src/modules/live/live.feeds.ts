@@ -6,9 +6,8 @@ import type { LiveSource } from '../../live/live.port';
 import { LiveStream } from '../../live/live.stream';
 import type { BidPlacedEvent, NotificationEvent } from '../../live/live.topics';
 import { PerMessage } from './live.per-message';
-import { NotificationType } from '../notifications/notifications.entity';
-import { findLot } from '../lots/lots.find';
-import type { LotsService, LotsView } from '../lots/lots.service';
+import { NotificationType } from '../notifications';
+import { findLot, type LotsService, type LotsView } from '../lots';
 import { BidReplays, ReplayTurns } from './live.replay';
 
 /** A bid as one subscriber sees it: the bidder only where it may. */

@@ -2,9 +2,8 @@ import { Arg, Ctx, Extensions, ID, Resolver, Root, Subscription } from 'type-gra
 import type { GraphQLContext } from '../../graphql/context';
 import { CONTEXT_FREE } from '../../live/context-free';
 import type { NotificationEvent } from '../../live/live.topics';
-import type { LotsView } from '../lots/lots.service';
-import { LotGql } from '../lots/lots.types';
-import { NotificationGql, notificationGql } from '../notifications/notifications.types';
+import { type LotsView, LotGql } from '../lots';
+import { NotificationGql, notificationGql } from '../notifications';
 import type { BidView } from './live.feeds';
 import { BidEventGql, bidEventGql } from './live.types';
 

@@ -2,10 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Money } from '../../core/money';
 import { timestamp, type Rows } from '../../db/raw';
 import { sql, type Sql } from '../../db/sql';
-import type { Account } from '../accounts/accounts.entity';
-import { accountArrayById, accountOfArray } from '../accounts/accounts.sql';
-import type { Bid } from '../bids/bids.entity';
-import type { Callback } from '../watchlist/watchlist.entity';
+import { type Account, accountArrayById, accountOfArray } from '../accounts';
+import type { Bid } from '../bids';
+import type { Callback } from '../watchlist';
 
 /** The relations a page of lots may read in its own statement, as the callers name them. */
 export const EMBEDDABLE = ['organizer', 'platform', 'bids', 'callbacks'] as const;

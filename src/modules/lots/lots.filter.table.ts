@@ -1,7 +1,7 @@
 import type { FilterKind } from '../../core/filter-kinds';
 import { ACCOUNT_ID } from '../../core/ids';
 import { CURRENCIES } from '../../core/money';
-import { FUEL_IDS } from '../reference/reference.service';
+import { FUEL_IDS } from '../reference';
 
 const LOT_TYPE_VALUES = ['no_auction', 'eng', 'partnerA', 'partnerB'] as const;
 const LOT_STATE_VALUES = ['pending', 'sold', 'finished'] as const;

@@ -8,7 +8,7 @@ import { sql } from '../../db/sql';
 import { formatMoney, priceInput, CURRENCIES } from '../../core/money';
 import { inTransaction } from '../../core/transaction';
 import { AccountType } from '../../core/account-type';
-import { ReferenceService } from '../reference/reference.service';
+import { ReferenceService } from '../reference';
 import { LotType } from './lots.entity';
 import { PARTNER_A_STATUS_VALUES } from './lots.filter.table';
 import { detailsSchema } from './lots.input';

@@ -1,11 +1,11 @@
 import { rfc3339 } from '../../core/time';
 import type { Resource, ResourceIdentifier } from '../../rest/document';
 import { wireName } from '../../rest/fields';
-import { fullAccountAttributes, publicAccountAttributes } from '../accounts/accounts.presenter';
-import { presentBid } from '../bids/bids.presenter';
-import { presentUnread } from '../messages/messages.presenter';
-import { presentDeposit, presentParticipant, presentWinnerDetails } from '../trading/trading.presenter';
-import type { Star } from '../watchlist/watchlist.entity';
+import { fullAccountAttributes, publicAccountAttributes } from '../accounts';
+import { presentBid } from '../bids';
+import { presentUnread } from '../messages';
+import { presentDeposit, presentParticipant, presentWinnerDetails } from '../trading';
+import type { Star } from '../watchlist';
 import type { ListedLot } from './lots.entity';
 import type { LotsRelated, ShownAccount } from './lots.related';
 import { LOT_RELATIONS, type LotRelation } from './lots.relations';

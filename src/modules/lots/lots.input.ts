@@ -4,9 +4,9 @@ import { integerId } from '../../core/ids';
 import { httpLink } from '../../core/links';
 import { priceInput, CURRENCIES } from '../../core/money';
 import { cursorPageInput, sortInput } from '../../core/page';
-import { isCurrency } from '../currency/currency.input';
-import type { ReferenceService } from '../reference/reference.service';
-import { reserveFault } from '../rules/reserve';
+import { isCurrency } from '../currency';
+import type { ReferenceService } from '../reference';
+import { reserveFault } from '../rules';
 import { LOT_SORTS, lotFilterInput } from './lots.filter';
 
 const text = (max: number) => z.string().trim().min(1).max(max);

@@ -7,7 +7,7 @@ import { rawQuery, type Rows } from '../../db/raw';
 import { sql, type Sql } from '../../db/sql';
 import { keysetPage, planKeyset } from '../../core/cursors';
 import type { KeysetPage } from '../../core/page';
-import { RATES_QUERY, ratesOfRows } from '../currency/currency.sql';
+import { RATES_QUERY, ratesOfRows } from '../currency';
 import type { LotFilter } from './lots.filter';
 import type { LotPage } from './lots.input';
 import type { ListedLot } from './lots.entity';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TransactionScope } from '../../core/transaction';
 import type { LotClock } from '../../jobs/lot-clock';
-import type { RulesService } from '../rules/rules.service';
+import type { RulesService } from '../rules';
 import { lotFieldsOf, type LotDraft, type PastStart } from './lots.draft';
 import { Lot } from './lots.entity';
 

@@ -1,5 +1,5 @@
 import type { AppModule } from '../../app-modules';
-import type { DirectSales } from '../accounts/accounts.port';
+import type { DirectSales } from '../accounts';
 import { Lot } from './lots.entity';
 import { directSaleOrganizer } from './lots.find';
 import { LotMaker } from './lots.maker';

@@ -2,9 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Money } from '../../core/money';
 import { rawQuery, timestamp, type Rows } from '../../db/raw';
 import { sql, type Sql } from '../../db/sql';
-import type { Bid } from '../bids/bids.entity';
-import type { Participant, ParticipantState } from '../trading/trading.entity';
-import type { Callback } from '../watchlist/watchlist.entity';
+import type { Bid } from '../bids';
+import type { Participant, ParticipantState } from '../trading';
+import type { Callback } from '../watchlist';
 
 // The rows every page of lots may show beside its lots (callbacks always, bids and participants
 // when asked), read through the driver: read-only rows, where the ORM's query building and

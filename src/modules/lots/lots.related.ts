@@ -1,12 +1,10 @@
 import type { RequestContext } from '../../core/context';
 import { seesFullAccount, seesLotRow, seesWinnerDetails } from '../../core/policies';
-import type { Account } from '../accounts/accounts.entity';
-import { accountsByIds } from '../accounts/accounts.sql';
-import { Bid } from '../bids/bids.entity';
-import { seenBids, type SeenBid } from '../bids/bids.view';
-import { unreadPerLot } from '../messages/messages.listing';
-import { Deposit, Participant, WinnerDetails } from '../trading/trading.entity';
-import { Callback, Star } from '../watchlist/watchlist.entity';
+import { type Account, accountsByIds } from '../accounts';
+import { Bid, seenBids, type SeenBid } from '../bids';
+import { unreadPerLot } from '../messages';
+import { Deposit, Participant, WinnerDetails } from '../trading';
+import { Callback, Star } from '../watchlist';
 import type { ListedLot } from './lots.entity';
 import { embeddableOf, type Embeddable, type Embedded } from './lots.embedded';
 import { bidsOfLots, callbacksOfLots, participantsOfLots } from './lots.related.sql';

@@ -5,11 +5,9 @@ import type { GraphQLContext } from '../../graphql/context';
 import { fieldsUnder } from '../../graphql/selections';
 import { runsOwnStatement } from '../../graphql/statement-cost';
 import type { Source } from '../../graphql/source';
-import { bidGql } from '../bids/bids.mappers';
-import { BidGql } from '../bids/bids.types';
-import { AccountGql, shownAccount } from '../accounts/accounts.types';
-import { depositGql, participantGql, winnerDetailsGql } from '../trading/trading.mappers';
-import { DepositGql, ParticipantGql, WinnerDetailsGql } from '../trading/trading.types';
+import { bidGql, BidGql } from '../bids';
+import { AccountGql, shownAccount } from '../accounts';
+import { depositGql, participantGql, winnerDetailsGql, DepositGql, ParticipantGql, WinnerDetailsGql } from '../trading';
 import { embeddableOf } from './lots.embedded';
 import { CreateLotInput, UpdateLotInput, LotCallbackGql, LotConnectionGql, LotFilterInput, LotGql, LotSortInput, LotStarGql } from './lots.types';
 

@@ -4,7 +4,7 @@ import type { Range } from '../../core/range';
 import type { SortKind } from '../../db/keyset';
 import { sql, type Sql } from '../../db/sql';
 import { AccountType } from '../../core/account-type';
-import { ParticipantState } from '../trading/trading.entity';
+import { ParticipantState } from '../trading';
 import type { LotFilter, LotSortKey } from './lots.filter';
 import { openSql, overSql } from './lots.open';
 

@@ -1,10 +1,8 @@
 import type { Caller } from '../../core/context';
 import type { Money } from '../../core/money';
 import { seesReservePrice } from '../../core/policies';
-import { converterOf, shownPrice, type Converter } from '../currency/currency.service';
-import { shownSteps } from '../rules/increments';
-import type { IncrementBand } from '../rules/rules.model';
-import { reserveMet } from '../rules/reserve';
+import { converterOf, shownPrice, type Converter } from '../currency';
+import { shownSteps, type IncrementBand, reserveMet } from '../rules';
 import { LOT_STATE_NAMES, LOT_TYPE_NAMES, shownHighestBid, type ListedLot, type LotState, type LotType } from './lots.entity';
 
 /**

@@ -1,9 +1,8 @@
 import { Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
-import { AccountGql, shownAccount } from '../accounts/accounts.types';
-import type { LotView } from '../lots/lots.view';
-import { LotGql } from '../lots/lots.types';
+import { AccountGql, shownAccount } from '../accounts';
+import { type LotView, LotGql } from '../lots';
 import { DialogGql, MessageGql } from './messages.types';
 
 /** Related lots show their prices in their own currency, which needs no rate. */

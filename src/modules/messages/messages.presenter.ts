@@ -1,7 +1,7 @@
 import { rfc3339 } from '../../core/time';
 import type { Resource, ResourceIdentifier } from '../../rest/document';
-import { presentAccount } from '../accounts/accounts.presenter';
-import { lotAttributes } from '../lots/lots.presenter';
+import { presentAccount } from '../accounts';
+import { lotAttributes } from '../lots';
 import type { Dialog, Message } from './messages.entity';
 import type { Related } from './messages.service';
 

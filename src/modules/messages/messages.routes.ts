@@ -1,4 +1,4 @@
-import { looseDocument } from '../credentials/credentials.schema';
+import { looseDocument } from '../credentials';
 import { allFromWire } from '../../rest/fields';
 import { inputDocument, parseDocument, type TopLevel } from '../../rest/document';
 import { numberLinks } from '../../rest/pagination';

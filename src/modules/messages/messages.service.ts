@@ -14,14 +14,10 @@ import {
 } from '../../core/policies';
 import { inTransaction } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
-import type { AccountView } from '../accounts/accounts.service';
-import { Account } from '../accounts/accounts.entity';
+import { type AccountView, Account } from '../accounts';
 import { AccountType } from '../../core/account-type';
-import { Lot } from '../lots/lots.entity';
-import { lotView, OWN_CURRENCY, type LotView } from '../lots/lots.view';
-import { findLot } from '../lots/lots.find';
-import { NotificationType } from '../notifications/notifications.entity';
-import type { NotificationsService } from '../notifications/notifications.service';
+import { Lot, lotView, OWN_CURRENCY, type LotView, findLot } from '../lots';
+import { NotificationType, type NotificationsService } from '../notifications';
 import { Message, type Dialog } from './messages.entity';
 import {
   dialogsInput,

@@ -8,7 +8,7 @@ import { validateInput, type Untrusted } from '../../core/validate';
 import { timestamp } from '../../db/raw';
 import { rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
-import { Account } from '../accounts/accounts.entity';
+import { Account } from '../accounts';
 import { AccountType } from '../../core/account-type';
 import { NotificationBus, type PublishedNotification } from './notifications.bus';
 import { Notification, NotificationType, typeStrOf } from './notifications.entity';

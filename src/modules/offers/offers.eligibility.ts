@@ -1,7 +1,6 @@
-import type { Lot } from '../lots/lots.entity';
-import { isClosed } from '../lots/lots.open';
-import { reserveLapsed } from '../rules/reserve';
-import type { WinnerDetails } from '../trading/trading.entity';
+import { type Lot, isClosed } from '../lots';
+import { reserveLapsed } from '../rules';
+import type { WinnerDetails } from '../trading';
 
 /**
  * When a lot may be offered a second time (issue 16, item 5), checked when an offer is made and

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { accountId, profileFields } from '../accounts/accounts.input';
-import type { ReferenceService } from '../reference/reference.service';
+import { accountId, profileFields } from '../accounts';
+import type { ReferenceService } from '../reference';
 
 /** POST /platforms: `id` is the platform's key, `seed` the master key or one of its signers. */
 export function createPlatformInput(reference: ReferenceService) {

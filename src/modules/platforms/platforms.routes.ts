@@ -1,7 +1,7 @@
 import { allFromWire } from '../../rest/fields';
 import { inputDocument, parseDocument } from '../../rest/document';
 import type { AppRouter } from '../../rest/router';
-import { presentAccount } from '../accounts/accounts.presenter';
+import { presentAccount } from '../accounts';
 import { masterSignerDocument } from './platforms.schema';
 import { createPlatformInput } from './platforms.input';
 

@@ -6,11 +6,10 @@ import { validateInput, type Untrusted } from '../../core/validate';
 import { inTransaction } from '../../core/transaction';
 import { changedBy } from '../../db/query';
 import { sql } from '../../db/sql';
-import { Account, AccountSigner } from '../accounts/accounts.entity';
+import { Account, AccountSigner, accountId } from '../accounts';
 import { AccountType } from '../../core/account-type';
-import { accountId } from '../accounts/accounts.input';
-import type { LedgerAccounts } from '../ledger/ledger.port';
-import type { ReferenceService } from '../reference/reference.service';
+import type { LedgerAccounts } from '../ledger';
+import type { ReferenceService } from '../reference';
 import { createPlatformInput, type CreatePlatformInput, type MasterSignerInput } from './platforms.input';
 
 export class PlatformsService {

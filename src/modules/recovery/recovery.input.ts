@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { accountId, password } from '../accounts/accounts.input';
+import { accountId, password } from '../accounts';
 
 /** PUT /recovery_requests without accountId: the account by its email on its platform. */
 export const recoveryByEmailInput = z.object({

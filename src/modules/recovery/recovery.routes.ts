@@ -1,6 +1,6 @@
 import { parseDocument } from '../../rest/document';
 import type { AppRouter } from '../../rest/router';
-import { looseDocument } from '../credentials/credentials.schema';
+import { looseDocument } from '../credentials';
 import { approveRecoveryInput, recoveryByEmailInput } from './recovery.input';
 
 /** Public: the recovery token authenticates. */

@@ -6,12 +6,9 @@ import { hashPassword } from '../../core/passwords';
 import { recoveryToken, TOKEN_LIFETIME_MS, tokenHash } from '../../core/tokens';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { inTransaction } from '../../core/transaction';
-import type { Account } from '../accounts/accounts.entity';
-import { accountId } from '../accounts/accounts.input';
-import { Credential } from '../credentials/credentials.entity';
-import { findAccount, findAccountByEmail } from '../credentials/credentials.service';
-import { accountSubject, emailSubject, type SignInLimit } from '../credentials/sign-in-limit';
-import type { Outbox } from '../outbox/outbox.port';
+import { type Account, accountId } from '../accounts';
+import { Credential, findAccount, findAccountByEmail, accountSubject, emailSubject, type SignInLimit } from '../credentials';
+import type { Outbox } from '../outbox';
 import { RecoveryRequest } from './recovery.entity';
 import { approveRecoveryInput, recoveryByEmailInput, type ApproveRecoveryInput, type RequestRecoveryInput } from './recovery.input';
 

@@ -1,5 +1,5 @@
 import { BigIntType, Entity, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import type { LotDraft } from '../lots/lots.draft';
+import type { LotDraft } from '../lots';
 
 export enum RequestState {
   Pending = 1,

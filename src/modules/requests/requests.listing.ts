@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
-import { overSql } from '../lots/lots.open';
+import { overSql } from '../lots';
 import { CreateLotRequest, RequestState } from './requests.entity';
 import { REQUEST_STATE_CODES, type RequestListQuery } from './requests.input';
 

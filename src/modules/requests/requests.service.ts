@@ -4,10 +4,10 @@ import type { Caller, RequestContext } from '../../core/context';
 import { forbidden, invalid, notFound } from '../../core/errors';
 import { isStaffOf, requireCaller, staffPlatforms } from '../../core/policies';
 import { validateInput, type Untrusted } from '../../core/validate';
-import { Account } from '../accounts/accounts.entity';
+import { Account } from '../accounts';
 import { AccountType } from '../../core/account-type';
-import type { CurrencyService } from '../currency/currency.service';
-import type { LotDraft } from '../lots/lots.draft';
+import type { CurrencyService } from '../currency';
+import type { LotDraft, LotMaker } from '../lots';
 import { CreateLotRequest, RequestState } from './requests.entity';
 import { requestHash } from './requests.hash';
 import {
@@ -25,10 +25,7 @@ import {
 } from './requests.input';
 import { listRequests, type RequestScope } from './requests.listing';
 import type { RequestPricing } from './requests.view';
-import { NotificationType } from '../notifications/notifications.entity';
-import { staffOf } from '../notifications/notifications.recipients';
-import type { NotificationsService } from '../notifications/notifications.service';
-import type { LotMaker } from '../lots/lots.maker';
+import { NotificationType, staffOf, type NotificationsService } from '../notifications';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
 
 export interface RequestView {

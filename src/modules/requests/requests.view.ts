@@ -1,8 +1,7 @@
 import { formatMoney, Money } from '../../core/money';
 import { rfc3339 } from '../../core/time';
-import type { Converter } from '../currency/currency.service';
-import { LOT_TYPE_NAMES, LotType } from '../lots/lots.entity';
-import type { LotDraft } from '../lots/lots.draft';
+import type { Converter } from '../currency';
+import { LOT_TYPE_NAMES, LotType, type LotDraft } from '../lots';
 import { REQUEST_STATE_NAMES, type CreateLotRequest } from './requests.entity';
 
 /** Prices shown in another currency than the request's own, converted. */

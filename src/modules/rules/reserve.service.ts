@@ -5,12 +5,10 @@ import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
 import type { LotJobData } from '../../jobs/lot-clock';
 import type { LivePublisher } from '../../live/live.port';
-import type { BidLogService } from '../bidlog/bidlog.service';
-import { Lot, LotState } from '../lots/lots.entity';
-import { isClosed } from '../lots/lots.open';
-import { NotificationType } from '../notifications/notifications.entity';
-import type { NotificationsService } from '../notifications/notifications.service';
-import { settleLosers } from '../trading/trading.rules';
+import type { BidLogService } from '../bidlog';
+import { Lot, LotState, isClosed } from '../lots';
+import { NotificationType, type NotificationsService } from '../notifications';
+import { settleLosers } from '../trading';
 import { reserveMet } from './reserve';
 import type { RulesService } from './rules.service';
 

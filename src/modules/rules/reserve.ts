@@ -1,7 +1,6 @@
 import { conflict, invalid } from '../../core/errors';
 import type { Money } from '../../core/money';
-import { LotType, type Lot } from '../lots/lots.entity';
-import { hasEnded, isClosed } from '../lots/lots.open';
+import { LotType, type Lot, hasEnded, isClosed } from '../lots';
 
 type Reserved = Pick<Lot, 'reservePrice' | 'highestBid'>;
 

@@ -2,11 +2,9 @@ import { rfc3339 } from '../../core/time';
 import type { Rows, Statement } from '../../db/raw';
 import { sql } from '../../db/sql';
 import type { LotTimes } from '../../jobs/lot-clock';
-import type { LotType } from '../lots/lots.entity';
-import type { PublishedNotification } from '../notifications/notifications.bus';
-import { NotificationType } from '../notifications/notifications.entity';
-import type { BatchRow, NotificationsService } from '../notifications/notifications.service';
-import { ParticipantState } from '../trading/trading.entity';
+import type { LotType } from '../lots';
+import { type PublishedNotification, NotificationType, type BatchRow, type NotificationsService } from '../notifications';
+import { ParticipantState } from '../trading';
 import type { LotRules } from './rules.sql';
 
 /** What soft close looks at of a lot, as the bid round locked it. */

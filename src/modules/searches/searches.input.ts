@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { lotFilterInput, type LotFilter } from '../lots/lots.filter';
+import { lotFilterInput, type LotFilter } from '../lots';
 
 /** The filters a saved search may hold: those a new lot can be matched on by its own columns. */
 export const SAVED_FILTERS = ['country', 'city', 'maker', 'model', 'modelPrefix', 'lotType', 'fuel', 'year', 'price', 'buyNow', 'currency'] as const;

@@ -2,7 +2,7 @@ import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import { rfc3339 } from '../../core/time';
 import type { GraphQLContext } from '../../graphql/context';
-import { LotFilterInput } from '../lots/lots.types';
+import { LotFilterInput } from '../lots';
 import type { SavedSearch } from './searches.service';
 import { SavedSearchGql } from './searches.types';
 

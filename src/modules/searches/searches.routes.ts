@@ -3,8 +3,7 @@ import { inputDocument, parseDocument } from '../../rest/document';
 import { fromWire } from '../../rest/fields';
 import { parseQuery } from '../../rest/query';
 import type { AppRouter } from '../../rest/router';
-import { LOT_FILTER_FIELDS } from '../lots/lots.filter';
-import { LOT_COUNT_QUERY } from '../lots/lots.schema';
+import { LOT_FILTER_FIELDS, LOT_COUNT_QUERY } from '../lots';
 import { savedSearchInput } from './searches.input';
 import { presentSavedSearch } from './searches.presenter';
 

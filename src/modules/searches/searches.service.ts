@@ -7,10 +7,9 @@ import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
-import { DEFAULT_PRICE_CURRENCY } from '../lots/lots.listing';
-import { NotificationType } from '../notifications/notifications.entity';
-import type { BatchRow, NotificationsService } from '../notifications/notifications.service';
-import type { Outbox } from '../outbox/outbox.port';
+import { DEFAULT_PRICE_CURRENCY } from '../lots';
+import { NotificationType, type BatchRow, type NotificationsService } from '../notifications';
+import type { Outbox } from '../outbox';
 import { dueForEmail, matchingSearches, priceFalls, pruneAlerts, recordAlerts, type MatchReason } from './searches.sql';
 import { SAVED_FILTERS, savedSearchInput, savedSearchRef, type SavedFilter, type SavedSearchInput, type SavedSearchRef } from './searches.input';
 

@@ -1,5 +1,5 @@
 import { sql, type Sql } from '../../db/sql';
-import { notClosedSql } from '../lots/lots.open';
+import { notClosedSql } from '../lots';
 
 /** Why a saved search notified its account (the `reason` of a type-31 notification's meta). */
 export type MatchReason = 'new_lot' | 'price_fell';

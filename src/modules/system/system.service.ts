@@ -1,6 +1,6 @@
 import type { RequestContext } from '../../core/context';
 import { epochSeconds } from '../../core/time';
-import { Account } from '../accounts/accounts.entity';
+import { Account } from '../accounts';
 import { AccountType } from '../../core/account-type';
 
 export interface PingInfo {

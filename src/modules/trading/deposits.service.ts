@@ -6,14 +6,12 @@ import { isStaffOf, requireCaller, staffPlatforms } from '../../core/policies';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
 import type { KeysetPage } from '../../core/page';
-import { Lot } from '../lots/lots.entity';
+import { Lot } from '../lots';
 import { depositPage } from './deposits.listing';
 import { Deposit, DepositState, Participant, ParticipantState } from './trading.entity';
 import { depositPageInput, depositStateInput, type DepositPageInput, type DepositStateInput } from './trading.input';
 import { integerId } from '../../core/ids';
-import { NotificationType } from '../notifications/notifications.entity';
-import { staffOf } from '../notifications/notifications.recipients';
-import type { NotificationsService } from '../notifications/notifications.service';
+import { NotificationType, staffOf, type NotificationsService } from '../notifications';
 
 export interface DepositsView extends KeysetPage<Deposit> {
   /** The deposits' participants, by participant id, when they were asked for. */

@@ -6,14 +6,11 @@ import { inTransaction } from '../../core/transaction';
 import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { AccountType } from '../../core/account-type';
-import { LotType } from '../lots/lots.entity';
-import { findLot } from '../lots/lots.find';
+import { LotType, findLot } from '../lots';
 import { Deposit, DepositState, Participant, ParticipantState } from './trading.entity';
 import { participantRef, participateInput, type ParticipantRef, type ParticipateInput } from './trading.input';
 import { findParticipant, OPEN_STATES, requireNotEnded, requireNoWinner, requireOpen, requireTradable, supportsBuyNow } from './trading.rules';
-import { NotificationType } from '../notifications/notifications.entity';
-import { staffOf } from '../notifications/notifications.recipients';
-import type { NotificationsService } from '../notifications/notifications.service';
+import { NotificationType, staffOf, type NotificationsService } from '../notifications';
 
 export interface Participation {
   participant: Participant;

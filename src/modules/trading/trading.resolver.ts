@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
-import { LotGql } from '../lots/lots.types';
+import { LotGql } from '../lots';
 import { participantGql, winnerDetailsGql } from './trading.mappers';
 import { ParticipantGql, WinnerDetailsGql, WinnerDetailsInput } from './trading.types';
 

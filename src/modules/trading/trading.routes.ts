@@ -1,8 +1,7 @@
 import { inputDocument, parseDocument, requirePathId } from '../../rest/document';
 import { fromWire } from '../../rest/fields';
 import type { AppRouter } from '../../rest/router';
-import { requireBodyLotId } from '../lots/lots.input';
-import { renderLots } from '../lots/lots.routes';
+import { requireBodyLotId, renderLots } from '../lots';
 import { chooseWinnerInput, closeLotInput, participateInput, WINNER_DETAILS_FIELDS, winnerDetailsInput } from './trading.input';
 import { presentParticipant, presentWinnerDetails } from './trading.presenter';
 

@@ -3,8 +3,7 @@ import type { RequestContext } from '../../core/context';
 import { forbidden, invalid, notFound } from '../../core/errors';
 import { integerId } from '../../core/ids';
 import { managesLot } from '../../core/policies';
-import { Lot, LotType } from '../lots/lots.entity';
-import { hasEnded, isClosed } from '../lots/lots.open';
+import { Lot, LotType, hasEnded, isClosed } from '../lots';
 import { Deposit, DepositState, Participant, ParticipantState } from './trading.entity';
 
 /**

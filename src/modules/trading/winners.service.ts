@@ -5,22 +5,16 @@ import { invalid, notFound } from '../../core/errors';
 import { requireCaller } from '../../core/policies';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
-import { LotState, type Lot } from '../lots/lots.entity';
-import { findLot } from '../lots/lots.find';
-import { isClosed } from '../lots/lots.open';
-import type { LotsService, LotsView } from '../lots/lots.service';
+import { LotState, type Lot, findLot, isClosed, type LotsService, type LotsView } from '../lots';
 import { Deposit, DepositState, Participant, ParticipantState, WinnerDetails } from './trading.entity';
-import type { BidLogService } from '../bidlog/bidlog.service';
-import type { NotificationsService } from '../notifications/notifications.service';
+import type { BidLogService } from '../bidlog';
+import { type NotificationsService, NotificationType } from '../notifications';
 import type { LivePublisher } from '../../live/live.port';
-import { requireInvoice } from '../documents/documents.repository';
+import { requireInvoice } from '../documents';
 import type { LotClock } from '../../jobs/lot-clock';
 import type { Money } from '../../core/money';
-import { buyerFee } from '../rules/fees';
-import { requireReserveAccepted } from '../rules/reserve';
-import { requireWinnerPower } from '../buying-power/buying-power.round';
-import type { RulesService } from '../rules/rules.service';
-import { NotificationType } from '../notifications/notifications.entity';
+import { buyerFee, requireReserveAccepted, type RulesService } from '../rules';
+import { requireWinnerPower } from '../buying-power';
 import {
   chooseWinnerInput,
   closeLotInput,

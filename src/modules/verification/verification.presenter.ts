@@ -1,5 +1,5 @@
 import { resource } from '../../rest/document';
-import type { Account } from '../accounts/accounts.entity';
+import type { Account } from '../accounts';
 
 /** The answer of a verification, whose token authenticates: the account's own settings and flags. */
 export const presentVerified = (a: Account) =>

@@ -5,8 +5,8 @@ import { invalid, notFound, rateLimited, unauthenticated } from '../../core/erro
 import { validateInput, type Untrusted } from '../../core/validate';
 import { emailToken, phoneToken, TOKEN_LIFETIME_MS, tokenHash } from '../../core/tokens';
 import { inTransaction } from '../../core/transaction';
-import { Account } from '../accounts/accounts.entity';
-import type { Outbox } from '../outbox/outbox.port';
+import { Account } from '../accounts';
+import type { Outbox } from '../outbox';
 import { VerificationToken, type VerificationChannel } from './verification.entity';
 import { resendInput, verifyInput, type ResendInput, type VerifyInput } from './verification.input';
 

@@ -5,15 +5,12 @@ import { integerId } from '../../core/ids';
 import { isStaffOf, managesLot, requireActive, requireCaller } from '../../core/policies';
 import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
-import { Account } from '../accounts/accounts.entity';
+import { Account } from '../accounts';
 import { AccountType } from '../../core/account-type';
-import { Lot } from '../lots/lots.entity';
-import { findLot } from '../lots/lots.find';
+import { Lot, findLot } from '../lots';
 import { Callback, Star } from './watchlist.entity';
 import { callbackInput, callbackRequestInput, starInput, watchlistInput, type CallbackInput, type CallbackRequestInput, type StarInput, type WatchlistInput } from './watchlist.input';
-import { NotificationType } from '../notifications/notifications.entity';
-import { staffOf } from '../notifications/notifications.recipients';
-import type { NotificationsService } from '../notifications/notifications.service';
+import { NotificationType, staffOf, type NotificationsService } from '../notifications';
 import { listBound } from '../../core/page';
 import { inTransaction } from '../../core/transaction';
 

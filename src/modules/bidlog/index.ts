@@ -1,0 +1,5 @@
+// What other areas may use of bidlog: nothing outside this folder imports another file of it.
+export { chainRound, type LogEntryRow } from './bidlog.append';
+export { bearerRequestDigestOf } from './bidlog.chain';
+export type { BidLogService } from './bidlog.service';
+export { type ServedLog, type ServedLot, type Verification, verifyBidLog, type VerifyOptions } from './bidlog.verify';

@@ -1,0 +1,7 @@
+// What other areas may use of bids: nothing outside this folder imports another file of it.
+export type { PlannedBid } from './bids.auction';
+export { Bid, type BidRow } from './bids.entity';
+export { bidGql } from './bids.mappers';
+export { presentBid } from './bids.presenter';
+export { BidGql } from './bids.types';
+export { type SeenBid, seenBids } from './bids.view';

@@ -1,0 +1,16 @@
+// What other areas may use of lots: nothing outside this folder imports another file of it.
+export type { LotDraft } from './lots.draft';
+export { Lot, LOT_STATE_NAMES, LOT_TYPE_NAMES, LotState, LotType, shownHighestBid } from './lots.entity';
+export { LOT_FILTER_FIELDS, type LotFilter, lotFilterInput } from './lots.filter';
+export { findLot } from './lots.find';
+export { DEFAULT_BATCH_SIZE, IMPORT_SOURCES, importLots, type ImportProgress, type ImportSource, type ImportSummary } from './lots.import';
+export { requireBodyLotId } from './lots.input';
+export { DEFAULT_PRICE_CURRENCY } from './lots.listing';
+export type { LotMaker } from './lots.maker';
+export { hasEnded, isClosed, notClosedSql, openWhere, overSql, takesBids } from './lots.open';
+export { lotAttributes } from './lots.presenter';
+export { renderLots } from './lots.routes';
+export { LOT_COUNT_QUERY } from './lots.schema';
+export type { LotsService, LotsView } from './lots.service';
+export { LotFilterInput, LotGql } from './lots.types';
+export { lotView, type LotView, OWN_CURRENCY } from './lots.view';
