@@ -55,11 +55,15 @@ try {
   const withoutRedis = redis ? [] : ['--testPathIgnorePatterns=/node_modules/', '--testPathIgnorePatterns=/test/live/redis\\.test\\.ts$'];
   if (!redis) console.log('No REDIS_URL and no redis-server on PATH: test/live/redis.test.ts (fan-out across instances through Redis) is not run.');
   const report = path.join(scratch, 'report.json');
+  // What the hardening, fault and concurrency runs tried (test/helpers/notes.ts): CI's log keeps it.
+  const notes = path.join(scratch, 'notes.txt');
+  env.TEST_NOTES_FILE = notes;
   const jest = require.resolve('jest/bin/jest');
   // Not spawnSync: this process must keep reading the embedded server's output while jest runs,
   // or the pipe fills and every PostgreSQL process blocks on its next log line.
   const jestRun = spawn(process.execPath, [jest, '--json', `--outputFile=${report}`, ...process.argv.slice(2), ...withoutRedis], { stdio: 'inherit', env });
   status = await new Promise((resolve) => jestRun.once('exit', (code) => resolve(code ?? 1)));
+  if (process.env.CI && existsSync(notes)) console.log(`\nWhat the hardening, fault and concurrency tests tried:\n\n${readFileSync(notes, 'utf8').trimEnd()}`);
   if (existsSync(report)) {
     const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(readFileSync(report, 'utf8'));
     // The plain closing line that CI reads, whatever the runner.

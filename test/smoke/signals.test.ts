@@ -5,6 +5,7 @@ import path from 'node:path';
 import { freePort } from '../../src/db/embedded.host';
 import { ROOT } from '../helpers/process';
 import { allGone, groupMembers, launch, parentOf, postgresPid, reapAll, sleep, untilServing } from './launch';
+import { note } from '../helpers/notes';
 
 afterEach(reapAll);
 
@@ -53,7 +54,7 @@ describe('npm start stopped by a signal to its process group', () => {
       }
     };
     await Promise.all(Array.from({ length: LANES }, (_, l) => lane(l)));
-    console.log(`npm start, signalled as a terminal does: ${outcomes.join('; ')}`);
+    note(`npm start, signalled as a terminal does: ${outcomes.join('; ')}`);
     expect(outcomes).toHaveLength(TRIES);
     expect(outcomes.filter((o) => !o.includes('stopped'))).toEqual([]);
     expect(dataDirs.map(postgresPid)).toEqual(dataDirs.map(() => null));
