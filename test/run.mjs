@@ -2,7 +2,7 @@
 // PostgreSQL server at TEST_DATABASE_URL or DATABASE_URL, else against an embedded PostgreSQL
 // started for this run. Every temporary file of the run lives in one folder, removed at the end.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -60,12 +60,18 @@ try {
   env.TEST_NOTES_FILE = notes;
   const jest = require.resolve('jest/bin/jest');
   // Not spawnSync: this process must keep reading the embedded server's output while jest runs,
-  // or the pipe fills and every PostgreSQL process blocks on its next log line.
-  const jestRun = spawn(process.execPath, [jest, '--json', `--outputFile=${report}`, ...process.argv.slice(2), ...withoutRedis], { stdio: 'inherit', env });
+  // or the pipe fills and every PostgreSQL process blocks on its next log line. With --json, jest
+  // writes the report on its stdout (and the rest on stderr): straight into the file, where
+  // --outputFile would add a line saying where it went.
+  const reportFd = openSync(report, 'w');
+  const jestRun = spawn(process.execPath, [jest, '--json', ...process.argv.slice(2), ...withoutRedis], { stdio: ['inherit', reportFd, 'inherit'], env });
+  closeSync(reportFd);
   status = await new Promise((resolve) => jestRun.once('exit', (code) => resolve(code ?? 1)));
   if (process.env.CI && existsSync(notes)) console.log(`\nWhat the hardening, fault and concurrency tests tried:\n\n${readFileSync(notes, 'utf8').trimEnd()}`);
-  if (existsSync(report)) {
-    const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(readFileSync(report, 'utf8'));
+  // Its last line: with one test file (verbose), jest may print more on its stdout.
+  const summary = readFileSync(report, 'utf8').trim().split('\n').at(-1);
+  if (summary?.startsWith('{')) {
+    const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(summary);
     // The plain closing line that CI reads, whatever the runner.
     console.log(`Tests: ${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests} skipped`);
   }
