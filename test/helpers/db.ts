@@ -129,7 +129,7 @@ function alive(pid: number): boolean {
 export async function dropRunDatabases(): Promise<void> {
   const prefix = runPrefix();
   await admin(serverUrl(), async (c) => {
-    const copying = async () => (await c.query(`select 1 from pg_stat_activity where starts_with(query, $1)`, [`create database "${prefix}`])).rowCount;
+    const copying = async () => (await c.query(`select 1 from pg_stat_activity where state = 'active' and starts_with(query, $1)`, [`create database "${prefix}`])).rowCount;
     for (const until = Date.now() + 10_000; (await copying()) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
     const { rows } = await c.query<{ datname: string }>('select datname from pg_database where starts_with(datname, $1)', [prefix]);
     for (const { datname } of rows) await c.query(`drop database if exists "${datname}" with (force)`);
