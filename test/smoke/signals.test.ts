@@ -46,7 +46,12 @@ describe('npm start stopped by a signal to its process group', () => {
         for (let n = 0; n < times; n++) {
           // A second Ctrl-C as a person presses it, a moment after the first.
           if (n) await sleep(100);
-          process.kill(-group, signal);
+          try {
+            process.kill(-group, signal);
+          } catch (err) {
+            // On a quiet machine the group may be gone before the second press: nothing left to signal.
+            if (!n || (err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+          }
         }
         const took = await allGone([...members, pg, keeper], 10_000);
         const code = await Promise.race([npm.exited, sleep(1000).then(() => 'running')]);
