@@ -15,6 +15,7 @@ module.exports = {
   },
   transformIgnorePatterns: [`/node_modules/(?!${ESM_ONLY}/)`],
   globalSetup: '<rootDir>/test/global-setup.ts',
+  globalTeardown: '<rootDir>/test/global-teardown.ts',
   setupFiles: ['<rootDir>/test/setup-env.ts'],
   testTimeout: 30000,
   maxWorkers: 2,

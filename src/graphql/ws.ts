@@ -225,6 +225,13 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
     wss,
     options.keepAliveMs,
   );
+  // A socket's 'error' is a client breaking the protocol (a message over WS_MAX_PAYLOAD, a bad
+  // frame), and ws has already closed it with the code that says so (1009, 1002). graphql-ws
+  // would print each one to the console with its stack: the log says it in one line instead.
+  wss.on('connection', (socket) => {
+    socket.removeAllListeners('error');
+    socket.on('error', (err: Error & { code?: string }) => options.log.info({ code: err.code, message: err.message }, 'WebSocket closed: the client broke the protocol'));
+  });
   return {
     figures,
     async dispose() {

@@ -5,6 +5,7 @@ import type { CreatedAccount } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
 import { clusterWithAccounts, instanceFor, type Cluster } from './instances';
 import { graphqlOutcome, restOutcome, tally, type Outcome } from './outcome';
+import { note } from '../helpers/notes';
 
 const INSTANCES = 3;
 const ACCOUNTS = 12;
@@ -103,7 +104,7 @@ describe('bids on one lot through three instances', () => {
     for (const p of participants) expect({ account: p.account_id, current: p.current_bid }).toEqual({ account: p.account_id, current: p.own });
     expect(participants.filter((p) => p.current_bid === lot.highest_bid).map((p) => p.account_id)).toEqual([rows[rows.length - 1].account_id]);
 
-    console.log(
+    note(
       `bids across ${INSTANCES} instances: ${sent.length} sent in ${WAVES} waves, ${JSON.stringify(tally(outcomes))}; ` +
         `stored ${rows.length}, accepted but not stored 0, refused but stored 0, highest ${lot.highest_bid}`,
     );

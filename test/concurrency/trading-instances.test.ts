@@ -5,6 +5,7 @@ import { createLot, ENG_LOT } from '../helpers/lots';
 import { FREE_LOT } from '../trading/trading.helpers';
 import { clusterWithAccounts, instanceFor, type Cluster } from './instances';
 import { graphqlOutcome, restOutcome, tally, type Outcome } from './outcome';
+import { note } from '../helpers/notes';
 
 const INSTANCES = 3;
 const ACCOUNTS = 8;
@@ -103,7 +104,7 @@ describe('a close racing bids on three instances', () => {
     const refused = summary.filter((s) => s.includes('lot_not_active')).length;
     // Each race must really have been one: some lots saw bids accepted before and refused after the close.
     expect(refused).toBeGreaterThan(0);
-    console.log(`close racing 60 bids on ${LOTS} lots through ${INSTANCES} instances; no bid committed after its close:\n${summary.join('\n')}`);
+    note(`close racing 60 bids on ${LOTS} lots through ${INSTANCES} instances; no bid committed after its close:\n${summary.join('\n')}`);
   }, 120_000);
 });
 
@@ -123,7 +124,7 @@ describe('winner choice on three instances', () => {
       expect(rows.filter((p) => p.state === ParticipantState.Lost)).toHaveLength(ids.length - 1);
       expect((await lotCommits(lotId)).map((c) => c.winner_id)).toEqual([winners[0].account_id]);
     }
-    console.log(`winner choice: ${ACCOUNTS} simultaneous choices on each of ${LOTS} lots through ${INSTANCES} instances: ${JSON.stringify(tally(seen))}; one winner per lot`);
+    note(`winner choice: ${ACCOUNTS} simultaneous choices on each of ${LOTS} lots through ${INSTANCES} instances: ${JSON.stringify(tally(seen))}; one winner per lot`);
   }, 120_000);
 
   it('lets a close and a winner choice sent together on two instances never both succeed', async () => {
@@ -144,7 +145,7 @@ describe('winner choice on three instances', () => {
       }
       seen.push(ok(choice) ? 'choice won' : 'close won');
     }
-    console.log(`close against winner choice on ${LOTS} lots: ${seen.join(', ')}; never both`);
+    note(`close against winner choice on ${LOTS} lots: ${seen.join(', ')}; never both`);
   }, 120_000);
 });
 
@@ -160,6 +161,6 @@ describe('buy now on three instances', () => {
       const [{ count }] = await cluster.query<{ count: string }>('select count(*)::text from participants where lot_id = $1 and requested_buy_now', [lotId]);
       expect(count).toBe('1');
     }
-    console.log(`buy now: ${ACCOUNTS} simultaneous requests on each of ${LOTS} lots through ${INSTANCES} instances: ${JSON.stringify(tally(seen))}; one per lot`);
+    note(`buy now: ${ACCOUNTS} simultaneous requests on each of ${LOTS} lots through ${INSTANCES} instances: ${JSON.stringify(tally(seen))}; one per lot`);
   }, 120_000);
 });

@@ -9,6 +9,7 @@ import type { TestResponse } from '../helpers/client';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { ENG_LOT } from '../helpers/lots';
 import { launch, postgresPid, reapAll, sleep, sql, untilServing, type Launched } from '../smoke/launch';
+import { note } from '../helpers/notes';
 
 /** The service as `npm start` runs it by default: its own embedded PostgreSQL, whose postmaster is killed. */
 let service: Launched;
@@ -80,8 +81,8 @@ describe('the embedded PostgreSQL killed (SIGKILL of its postmaster)', () => {
     expect(lines.slice(0, 2)).toEqual(['embedded PostgreSQL ready (set DATABASE_URL to use a server of your own)', 'the embedded PostgreSQL exited; starting it again']);
     expect(lines.slice(2, -1).every((l) => /^the embedded PostgreSQL did not start again \(attempt \d\)$/.test(l))).toBe(true);
     expect(lines.at(-1)).toBe(`the embedded PostgreSQL is back (attempt ${lines.length - 2})`);
-    console.log(service.output().split('\n').filter((l) => l.includes('PostgreSQL')).map((l) => `${new Date(JSON.parse(l).time).toISOString()} ${JSON.parse(l).msg}`).join('\n'));
-    console.log(`postmaster SIGKILLed under ${bidders.length} bidders: ready again after ${back} ms; ${sent.length} bids sent, ${accepted.length} accepted, all ${stored.length >= accepted.length ? 'kept' : 'NOT kept'}`);
+    note(service.output().split('\n').filter((l) => l.includes('PostgreSQL')).map((l) => `${new Date(JSON.parse(l).time).toISOString()} ${JSON.parse(l).msg}`).join('\n'));
+    note(`postmaster SIGKILLed under ${bidders.length} bidders: ready again after ${back} ms; ${sent.length} bids sent, ${accepted.length} accepted, all ${stored.length >= accepted.length ? 'kept' : 'NOT kept'}`);
   }, 120_000);
 
   it('fails /healthz while it cannot be started again, and serves once it can', async () => {

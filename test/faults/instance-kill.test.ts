@@ -9,6 +9,7 @@ import { ENG_LOT } from '../helpers/lots';
 import { BID_PLACED, connect, NOTIFICATION_ADDED, until, type Socket } from '../live/support';
 import { REDIS_BINARY, startPrivateRedis, type PrivateRedis } from '../helpers/redis-server';
 import { startServiceProcess, type ServiceProcess } from './service-process';
+import { note } from '../helpers/notes';
 
 /**
  * Two instances of the service as processes on one database (and, when this machine has a
@@ -42,7 +43,7 @@ const asApp = (p: ServiceProcess) => ({ client: p.client, port: p.port, master, 
 
 beforeAll(async () => {
   if (REDIS_BINARY) redis = await startPrivateRedis();
-  else console.log('redis-server is not on PATH: the instances share no Redis, so fan-out is checked on the surviving instance alone');
+  else note('redis-server is not on PATH: the instances share no Redis, so fan-out is checked on the surviving instance alone');
   db = await createTestDatabase();
   sql = new Client({ connectionString: db.url });
   await sql.connect();
@@ -128,7 +129,7 @@ describe('one of two instances killed', () => {
     const fired = (await sql.query<{ lot_id: string; recipient: string }>('select lot_id::text, recipient from notification_firings where type = $1', [type])).rows;
     const heard = notices.map((f) => f.events.filter((e) => e.type === type).map((e) => e.id));
     const sent = perRecipient.reduce((sum, r) => sum + Number(r.n), 0);
-    console.log(
+    note(
       `instance X killed (SIGKILL) during fan-out, with ${LOTS} lots' finishing notices scheduled on it. Bids: ${outcomes.join(', ')}; stored ${stored.length}; ` +
         `Y's 3 subscribers received ${feeds.map((f) => f.events.length).join(', ')} of ${heardByY.length}, errors ${feeds.map((f) => f.errors.length).join(', ')}. ` +
         `Notices: ${sent} of ${LOTS * users.length} sent within ${Math.round((Date.now() - killedAt) / 1000)} s of the kill, lost ${LOTS * users.length - fired.length}, doubled ${sent - fired.length}; ` +

@@ -9,6 +9,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import type { TestResponse } from '../helpers/client';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
+import { note } from '../helpers/notes';
 
 /**
  * A private PostgreSQL for this file: stopping it takes the database away from this service
@@ -139,7 +140,7 @@ describe('PostgreSQL stopped during a bid load', () => {
     expect(stored.filter((b) => !accepted.includes(b) && !inDoubt.has(b))).toEqual([]);
     const statuses: Record<string, number> = {};
     for (const s of sent) statuses[s.res === 'hang' ? 'hang' : s.res.status] = (statuses[s.res === 'hang' ? 'hang' : s.res.status] ?? 0) + 1;
-    console.log(
+    note(
       `PostgreSQL stopped for ${back - down} ms under a load of ${bidders.length} bidders: ${sent.length} bids, statuses ${JSON.stringify(statuses)}; ` +
         `${answeredWhileDown.length} answered while down, all 503; readyz 503; recovered ${recovered} ms after the database's return; ` +
         `accepted ${accepted.length}, answered outcome_unknown ${inDoubt.size} (of them stored ${stored.filter((b) => inDoubt.has(b)).length}), stored ${stored.length}, bids lost: 0, refused but stored: 0; faults survived: 1`,

@@ -12,6 +12,7 @@ import { createAccount, createPlatform, type CreatedAccount } from '../helpers/f
 import { ENG_LOT } from '../helpers/lots';
 import { freezePostgres } from './freeze';
 import { startServiceProcess, type ServiceProcess } from './service-process';
+import { note } from '../helpers/notes';
 
 /**
  * The service as a process on a PostgreSQL of this file's own, which the test freezes (SIGSTOP)
@@ -155,7 +156,7 @@ describe('PostgreSQL frozen (SIGSTOP) under a bid load', () => {
     const whileFrozen = bids.filter((b) => b.sentAt >= frozenAt && b.sentAt + b.ms < thawedAt);
     const answerMs = [...whileFrozen, ...probes.filter((p) => p.what !== 'readyz')].map((t) => t.ms);
     const readyMs = probes.filter((p) => p.what === 'readyz').map((p) => p.ms);
-    console.log(
+    note(
       `frozen ${thawedAt - frozenAt} ms under ${bidders.length} bidders (load average ${load1}): ${whileFrozen.length} bids answered while frozen; ` +
         `answer while frozen p50 ${quantile(answerMs, 0.5)} ms, max ${Math.max(...answerMs)} ms; /readyz ${readyMs.join(', ')} ms; ready and serving bids ${recovered} ms after SIGCONT`,
     );

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded';
 import { startServiceProcess, type ServiceProcess } from './service-process';
+import { note } from '../helpers/notes';
 
 /**
  * The service as its own process with the job queue on (the default), on a PostgreSQL of this
@@ -86,6 +87,6 @@ describe('the job queue while its database is out of reach', () => {
     const completed = await completedRefreshes();
     await waitFor('a refresh completed after the outage', async () => (await completedRefreshes()) > completed, 15_000);
     expect(lines().filter((l) => l.msg === 'the database answers again')).toHaveLength(1);
-    console.log(`back ${Date.now() - before} ms after the database's restart; the service's warnings: ${[...new Set(lines().map((l) => l.msg))].join(' | ')}`);
+    note(`back ${Date.now() - before} ms after the database's restart; the service's warnings: ${[...new Set(lines().map((l) => l.msg))].join(' | ')}`);
   }, 90_000);
 });

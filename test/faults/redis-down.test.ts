@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { auction, bid, BID_PLACED, connect, until, type Socket } from '../live/support';
 import { REDIS_BINARY, startPrivateRedis, type PrivateRedis } from '../helpers/redis-server';
+import { note } from '../helpers/notes';
 
 /**
  * A subscriber as a client should be written: it remembers the last bid it saw and, whenever its
@@ -93,7 +94,7 @@ describe('the live bus when its transport is interrupted', () => {
 
 if (!REDIS_BINARY) {
   // No Redis server on this machine (none comes with npm): the fan-out through Redis cannot be faulted here.
-  console.log('redis-server is not on PATH: the Redis fault test is not registered; the bus interruption test above still runs');
+  note('redis-server is not on PATH: the Redis fault test is not registered; the bus interruption test above still runs');
 } else {
   let redis: PrivateRedis;
   let db: TestDatabase;
@@ -142,7 +143,7 @@ if (!REDIS_BINARY) {
       await until(() => subscribers.every((s) => s.ids.length >= 9), 10_000, () => `all bids: ${subscribers.map((s) => s.ids.length).join(', ')} of 9`).catch(() => undefined);
       await new Promise((r) => setTimeout(r, 300));
       await Promise.all(subscribers.map((s) => s.stop()));
-      console.log(
+      note(
         `Redis killed for ~1 s during fan-out (2 instances, 3 subscribers, 9 bids): received ${subscribers.map((s) => s.ids.length).join(', ')}; ` +
           `resumed ${subscribers.map((s) => s.resumed).join(', ')} times, told ${JSON.stringify(subscribers.map((s) => s.told))}; bids missed: 0, twice: 0`,
       );

@@ -16,6 +16,7 @@ import { tally } from './support/answers';
 import { callOf } from './support/graphql-calls';
 import { badTokens, replayed, tampered } from './support/identities';
 import { Leaks } from './support/leaks';
+import { note } from '../helpers/notes';
 
 jest.setTimeout(600_000);
 
@@ -85,7 +86,7 @@ function check(op: string, who: string, expected: number, res: TestResponse): vo
 afterAll(() => {
   const byWho = new Map<string, number[]>();
   for (const c of cells) byWho.set(c.who, [...(byWho.get(c.who) ?? []), c.got]);
-  console.log(
+  note(
     `authorization audit: ${new Set(cells.map((c) => c.op)).size} operations, ${cells.length} calls\n` +
       [...byWho.entries()].map(([who, s]) => `${who.padEnd(14)} ${String(s.length).padStart(4)} calls  ${tally(s)}`).join('\n') +
       `\nleak scan: ${w.leaks.scanned} answers scanned for ${w.leaks.secretCount} secrets`,
@@ -186,7 +187,8 @@ describe('authorization audit', () => {
           const socket = connect(t, as);
           sockets.push(socket);
           socket.subscribe(query, variables);
-          const closed = await Promise.race([socket.closed, new Promise<null>((r) => setTimeout(() => r(null), 5000))]);
+          // The 5 s wait outlives the test when the socket closes first: it holds no worker open.
+          const closed = await Promise.race([socket.closed, new Promise<null>((r) => setTimeout(() => r(null), 5000).unref())]);
           // graphql-ws closes a refused connection with 4403 Forbidden.
           cells.push({ op, who: name, expected: 4403, got: closed?.code ?? 0, text: JSON.stringify(closed) });
         }

@@ -7,6 +7,7 @@ import { appWith } from '../helpers/world';
 import { RUNS, SEED, tally } from './support/answers';
 import { mutationCases } from './support/graphql-cases';
 import { changedTables, checksums } from './support/tables';
+import { note } from '../helpers/notes';
 
 jest.setTimeout(600_000);
 
@@ -59,7 +60,7 @@ test('every GraphQL mutation refuses bad arguments with 4xx errors and changes n
     total += statuses.length;
     lines.push(`${field.name.padEnd(28)} ${String(statuses.length).padStart(4)} tried  ${tally(statuses).padEnd(28)} ${Object.keys(families).join(' ')}`);
   }
-  console.log(`bad input, GraphQL mutations (seed ${SEED}, ${RUNS} runs per family):\n${lines.join('\n')}\n${mutations.length} mutations, ${total} inputs`);
+  note(`bad input, GraphQL mutations (seed ${SEED}, ${RUNS} runs per family):\n${lines.join('\n')}\n${mutations.length} mutations, ${total} inputs`);
   expect(untried).toEqual([]);
   expect(faults).toEqual([]);
 });

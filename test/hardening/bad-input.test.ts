@@ -12,6 +12,7 @@ import { badQuery, queryString } from './support/bad-queries';
 import { multipartCases, UPLOAD_LIMIT } from './support/multipart';
 import { casesFor, realTarget, type BodyShape, type Case, type Role } from './support/rest-cases';
 import { changedTables, checksums } from './support/tables';
+import { note } from '../helpers/notes';
 
 jest.setTimeout(600_000);
 
@@ -95,7 +96,7 @@ async function walk(label: string, families: Record<string, fc.Arbitrary<Case>>,
 function report(outcomes: Outcome[]): void {
   const lines = outcomes.map((o) => `${o.route.padEnd(52)} ${String(o.tried).padStart(5)} tried  ${tally(o.statuses).padEnd(32)} ${o.families.join(' ')}`);
   const total = outcomes.reduce((n, o) => n + o.tried, 0);
-  console.log(`bad input, REST (seed ${SEED}, ${RUNS} runs per family):\n${lines.join('\n')}\n${outcomes.length} routes, ${total} inputs`);
+  note(`bad input, REST (seed ${SEED}, ${RUNS} runs per family):\n${lines.join('\n')}\n${outcomes.length} routes, ${total} inputs`);
 }
 
 describe('every REST route refuses bad input with a 4xx error document and changes no row', () => {

@@ -12,6 +12,7 @@ import { startServiceProcess, type ServiceProcess } from '../faults/service-proc
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { ROOT } from '../helpers/process';
+import { note } from '../helpers/notes';
 
 /** The 4xx codes docs/errors.md lists: every refusal of a generated document must carry one. */
 const DOCUMENTED_4XX = new Set(
@@ -162,7 +163,7 @@ describe('generated GraphQL documents of at most 8 KB', () => {
       }),
       { numRuns: 60, seed: Number(process.env.FC_SEED ?? Date.now() % 2 ** 31) },
     );
-    console.log(`slowest generated document over HTTP: ${slowest.ms.toFixed(1)} ms, ${Buffer.byteLength(slowest.query)} bytes: ${slowest.query.slice(0, 300)}`);
+    note(`slowest generated document over HTTP: ${slowest.ms.toFixed(1)} ms, ${Buffer.byteLength(slowest.query)} bytes: ${slowest.query.slice(0, 300)}`);
   }, 120_000);
 
   it('refuses finding 1 (30 chained fragments, each spreading the next twice) by its cost, walking each fragment once', async () => {

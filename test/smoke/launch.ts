@@ -140,4 +140,5 @@ export async function allGone(pids: number[], ms: number): Promise<number | null
   return Date.now() - started;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Holds no worker open: a sleep raced against a process's exit outlives its test (jest would force the worker out). */
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { freePort } from '../../src/db/embedded.host';
 import { ROOT } from '../helpers/process';
 import { allGone, groupMembers, launch, parentOf, postgresPid, reapAll, sleep, untilServing } from './launch';
+import { note } from '../helpers/notes';
 
 afterEach(reapAll);
 
@@ -45,7 +46,12 @@ describe('npm start stopped by a signal to its process group', () => {
         for (let n = 0; n < times; n++) {
           // A second Ctrl-C as a person presses it, a moment after the first.
           if (n) await sleep(100);
-          process.kill(-group, signal);
+          try {
+            process.kill(-group, signal);
+          } catch (err) {
+            // On a quiet machine the group may be gone before the second press: nothing left to signal.
+            if (!n || (err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+          }
         }
         const took = await allGone([...members, pg, keeper], 10_000);
         const code = await Promise.race([npm.exited, sleep(1000).then(() => 'running')]);
@@ -53,7 +59,7 @@ describe('npm start stopped by a signal to its process group', () => {
       }
     };
     await Promise.all(Array.from({ length: LANES }, (_, l) => lane(l)));
-    console.log(`npm start, signalled as a terminal does: ${outcomes.join('; ')}`);
+    note(`npm start, signalled as a terminal does: ${outcomes.join('; ')}`);
     expect(outcomes).toHaveLength(TRIES);
     expect(outcomes.filter((o) => !o.includes('stopped'))).toEqual([]);
     expect(dataDirs.map(postgresPid)).toEqual(dataDirs.map(() => null));
