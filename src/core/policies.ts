@@ -83,6 +83,10 @@ export function managesLot(caller: Caller | null, lot: { organizerId: string; pu
   return caller?.accountId === lot.organizerId || isStaffOf(caller, lot.publisherId);
 }
 
+/** `managesLot` of the lot row `lot` (a table's alias) inside SQL. */
+export const managesLotSql = (caller: Caller | null, lot: Sql): Sql =>
+  caller ? sql`(${lot}.organizer_id = ${caller.accountId} or ${staffOfSql(caller, sql`${lot}.publisher_id`)})` : sql`false`;
+
 /**
  * A lot's private rows (participants, deposits, callbacks, stars, bidders) are shown whole to
  * its managers and, to anyone else, only where they are the caller's own.
@@ -91,15 +95,19 @@ export function seesLotRow(caller: Caller | null, lot: { organizerId: string; pu
   return caller?.accountId === accountId || managesLot(caller, lot);
 }
 
+
 /** A lot's reserve price is hidden from bidders: its managers alone see the amount (everyone sees whether it is met). */
 export function seesReservePrice(caller: Caller | null, lot: { organizerId: string; publisherId: string }): boolean {
   return managesLot(caller, lot);
 }
 
-/** Winner details: the lot's managers and its winner. */
+/** Winner details: the lot's managers and its winner. `seesWinnerDetailsSql` is the same rule for the lot row `lot`. */
 export function seesWinnerDetails(caller: Caller | null, lot: { organizerId: string; publisherId: string; winnerId: string | null }): boolean {
   return managesLot(caller, lot) || (caller !== null && caller.accountId === lot.winnerId);
 }
+
+export const seesWinnerDetailsSql = (caller: Caller | null, lot: Sql): Sql =>
+  caller ? sql`(${managesLotSql(caller, lot)} or ${lot}.winner_id = ${caller.accountId})` : sql`false`;
 
 /**
  * Who sees the bidder of a live bid (`bidPlaced`): the bidder itself and staff of

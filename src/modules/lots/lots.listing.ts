@@ -77,7 +77,7 @@ export class LotListing {
     const currency = filter.currency ?? DEFAULT_PRICE_CURRENCY;
     if (filter.tab && !ctx.caller) throw unauthenticated('unauthenticated', 'filter[tab] needs a signature or bearer token');
     const filtered = (targetRate?: string) => {
-      const { where, planPerValues } = lotConditions(filter, { callerId: ctx.caller?.accountId ?? null, targetRate, now: new Date() });
+      const { where, planPerValues } = lotConditions(filter, { caller: ctx.caller, targetRate, now: new Date() });
       return { ...sql.render(statement(where)), customPlan: planPerValues };
     };
     if (filter.currency === undefined && !filter.price) {

@@ -2,6 +2,8 @@ import Decimal from 'decimal.js';
 import type { Money } from '../../core/money';
 import type { Range } from '../../core/range';
 import type { SortKind } from '../../db/keyset';
+import type { Caller } from '../../core/context';
+import { seesWinnerDetailsSql } from '../../core/policies';
 import { sql, type Sql } from '../../db/sql';
 import { AccountType } from '../../core/account-type';
 import { ParticipantState } from '../trading';
@@ -50,7 +52,7 @@ const LOST = [ParticipantState.Rejected, ParticipantState.Lost, ParticipantState
 const HAS_REQUEST = sql`(x.state = 4 or (x.state = 0 and x.requested_buy_now))`;
 
 export interface ConditionContext {
-  callerId: string | null;
+  caller: Caller | null;
   /** Units per EUR of the selected currency: needed by filter[price] only. */
   targetRate?: string;
   now: Date;
@@ -123,9 +125,11 @@ export function lotConditions(f: LotFilter, c: ConditionContext): { where: Sql; 
   if (f.directSalePublisher) add(sql`(l.lot_type <> 0 or l.publisher_id in (${sql.list(f.directSalePublisher)}))`);
   if (f.organizer) add(sql`l.organizer_id = ${f.organizer}`);
   if (f.winnerAccountType) add(sql`exists (select 1 from accounts a where a.id = l.winner_id and a.account_type = ${ACCOUNT_CODES[f.winnerAccountType]})`);
-  flag(f.invoiceSent, related(sql`winner_details`, sql`x.invoice_id is not null`));
-  flag(f.invoicePaid, related(sql`winner_details`, sql`x.invoice_paid`));
-  if (f.tab) add(related(sql`participants`, sql`x.account_id = ${c.callerId} and x.state in (${sql.list(f.tab === 'won' ? WON : LOST)})`));
+  // A deal's invoice is its parties' business: the filters see the winner details the caller may see.
+  const details = seesWinnerDetailsSql(c.caller, sql`l`);
+  flag(f.invoiceSent, related(sql`winner_details`, sql`x.invoice_id is not null and ${details}`));
+  flag(f.invoicePaid, related(sql`winner_details`, sql`x.invoice_paid and ${details}`));
+  if (f.tab) add(related(sql`participants`, sql`x.account_id = ${c.caller?.accountId ?? null} and x.state in (${sql.list(f.tab === 'won' ? WON : LOST)})`));
 
   return { where: sql.and(parts), planPerValues };
 }
