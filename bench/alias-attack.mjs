@@ -9,12 +9,10 @@
 //                               a huge value shows the attack without the limit (minutes, gigabytes)
 //
 // The service runs as a child process (bench/service.mjs) on a database of its own (bench/db.mjs).
-import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { freshDatabase } from './db.mjs';
-import { sampleRoot } from './root-probe.mjs';
+import { httpCaller, sampleRoot } from './root-probe.mjs';
 import { startService } from './service.mjs';
 
 const require = createRequire(import.meta.url);
@@ -59,21 +57,7 @@ async function seed(url) {
   }
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: 4 });
-
-function call(port, method, path, body) {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const req = request({ host: '127.0.0.1', port, method, path, agent, headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {} }, (res) => {
-      let bytes = 0;
-      res.on('data', (c) => (bytes += c.length));
-      res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - started, bytes }));
-    });
-    req.on('error', (err) => resolve({ status: 0, ms: performance.now() - started, error: err.message }));
-    req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
-    req.end(body);
-  });
-}
+const call = httpCaller({ maxSockets: 4, timeoutMs: 10000 });
 
 const sample = (port, pid, done, minMs) => sampleRoot(call, port, pid, done, minMs);
 

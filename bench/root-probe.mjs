@@ -1,7 +1,30 @@
 // What a visitor sees while an attack runs: `GET /` sampled every 20 ms, and the server's peak RSS.
+import { Agent, request } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { memoryOf } from './service.mjs';
+
+/**
+ * An HTTP client on loopback for the stall benches, over its own keep-alive agent: a call answers
+ * its status, time and body size (status 0 with the error, never a throw); a JSON body gets its
+ * content type unless `headers` give one.
+ */
+export function httpCaller({ maxSockets, timeoutMs }) {
+  const agent = new Agent({ keepAlive: true, maxSockets });
+  return (port, method, path, body, headers = {}) =>
+    new Promise((resolve) => {
+      const started = performance.now();
+      const sent = body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers } : headers;
+      const req = request({ host: '127.0.0.1', port, method, path, agent, headers: sent }, (res) => {
+        let bytes = 0;
+        res.on('data', (c) => (bytes += c.length));
+        res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - started, bytes }));
+      });
+      req.on('error', (err) => resolve({ status: 0, ms: performance.now() - started, error: err.message }));
+      req.setTimeout(timeoutMs, () => req.destroy(new Error('timeout')));
+      req.end(body);
+    });
+}
 
 export const percentile = (values, q) => {
   const sorted = [...values].sort((a, b) => a - b);

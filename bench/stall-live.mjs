@@ -9,14 +9,13 @@
 //
 // The service runs as a child process (bench/service.mjs) on a database of its own (bench/db.mjs).
 // `npm run bench` runs it as its `stallLive` section.
-import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { freshDatabase } from './db.mjs';
-import { sampleRoot, warmRoot } from './root-probe.mjs';
+import { httpCaller, sampleRoot, warmRoot } from './root-probe.mjs';
 import { goal } from './goals.mjs';
 import { cpuOf, signer, startService } from './service.mjs';
 
@@ -70,20 +69,7 @@ async function seed(url, bidCounts) {
   }
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: 4 });
-
-function call(port, method, path, body, headers = {}) {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const req = request({ host: '127.0.0.1', port, method, path, agent, headers }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - started }));
-    });
-    req.on('error', (err) => resolve({ status: 0, ms: performance.now() - started, error: err.message }));
-    req.setTimeout(60_000, () => req.destroy(new Error('timeout')));
-    req.end(body);
-  });
-}
+const call = httpCaller({ maxSockets: 4, timeoutMs: 60000 });
 
 const sample = (port, pid, done, minMs) => sampleRoot(call, port, pid, done, minMs);
 

@@ -8,12 +8,10 @@
 //
 // The service runs as a child process (bench/service.mjs) on a database of its own (bench/db.mjs).
 // `npm run bench` runs it as its `stall` section.
-import { Agent, request } from 'node:http';
 import { loadavg } from 'node:os';
-import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { freshDatabase } from './db.mjs';
-import { percentile, sampleRoot, warmRoot } from './root-probe.mjs';
+import { httpCaller, percentile, sampleRoot, warmRoot } from './root-probe.mjs';
 import { goal } from './goals.mjs';
 import { cpuOf, startService } from './service.mjs';
 
@@ -48,21 +46,7 @@ function generated() {
   return docs.filter((d) => Buffer.byteLength(d) <= 8192);
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: 16 });
-
-function call(port, method, path, body) {
-  return new Promise((resolve) => {
-    const started = performance.now();
-    const req = request({ host: '127.0.0.1', port, method, path, agent, headers: body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {} }, (res) => {
-      let bytes = 0;
-      res.on('data', (c) => (bytes += c.length));
-      res.on('end', () => resolve({ status: res.statusCode, ms: performance.now() - started, bytes }));
-    });
-    req.on('error', (err) => resolve({ status: 0, ms: performance.now() - started, error: err.message }));
-    req.setTimeout(60_000, () => req.destroy(new Error('timeout')));
-    req.end(body);
-  });
-}
+const call = httpCaller({ maxSockets: 16, timeoutMs: 60000 });
 
 const sample = (port, pid, done, minMs) => sampleRoot(call, port, pid, done, minMs);
 
