@@ -2,13 +2,10 @@ import { parse, type GraphQLSchema } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { DomainError } from '../core/errors';
 import { assertVariablesDepth, checkCost, type CostLimits } from './cost';
+import { PassedOperations } from './passed-operations';
 
 /** Query texts remembered as within the limits, in characters: a few hundred ordinary queries. */
 const PASSED_TEXTS_SIZE = 4 * 2 ** 20;
-/** Variable sets remembered per text as within the limits; the oldest is forgotten first. */
-const PASSED_PER_TEXT = 100;
-/** Variables longer than this (as JSON) are costed every time rather than kept. */
-const LONGEST_REMEMBERED_VARIABLES = 1000;
 
 interface Operation {
   query: string;
@@ -39,7 +36,7 @@ function operationOf(body: unknown): Operation | null {
  * its variables, so that asking it again costs a lookup, not a parse.
  */
 export class CostGate {
-  private readonly passed = new LRUCache<string, Set<string>>({ maxSize: PASSED_TEXTS_SIZE, sizeCalculation: (_, text) => Math.max(1, text.length) });
+  private readonly passed = new PassedOperations(new LRUCache<string, Set<string>>({ maxSize: PASSED_TEXTS_SIZE, sizeCalculation: (_, text) => Math.max(1, text.length) }));
   private readonly admitted = new WeakSet<object>();
 
   constructor(
@@ -64,9 +61,8 @@ export class CostGate {
   private admits({ query, variables, operationName }: Operation): boolean {
     // Before anything recurses into the variables (JSON of them, the measure).
     assertVariablesDepth(variables);
-    const key = `${operationName ?? ''}:${JSON.stringify(variables ?? null)}`;
-    const known = this.passed.get(query);
-    if (known?.has(key)) return true;
+    const key = this.passed.keyOf(operationName, variables);
+    if (this.passed.has(query, key)) return true;
     let document;
     try {
       document = parse(query, { noLocation: true, maxTokens: this.limits.maxTokens });
@@ -74,12 +70,7 @@ export class CostGate {
       return false;
     }
     checkCost(this.schema, document, variables, operationName, this.limits);
-    if (key.length <= LONGEST_REMEMBERED_VARIABLES) {
-      const kept = known ?? new Set<string>();
-      if (kept.size >= PASSED_PER_TEXT) kept.delete(kept.values().next().value as string);
-      if (!known) this.passed.set(query, kept);
-      kept.add(key);
-    }
+    this.passed.add(query, key);
     return true;
   }
 

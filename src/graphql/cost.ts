@@ -5,6 +5,7 @@ import type { GraphQLContext } from './context';
 import type { CostGate } from './cost-gate';
 import { measureOperations, shapeOf, type FieldCost } from './cost-analysis';
 import { declaredItems } from './list-items';
+import { PassedOperations } from './passed-operations';
 import { declaredStatementCost } from './statement-cost';
 
 export interface CostLimits {
@@ -113,11 +114,6 @@ export function checkCost(
   return cost;
 }
 
-/** Variable sets remembered per document as within the limits; the oldest is forgotten first. */
-const PASSED_PER_DOCUMENT = 100;
-/** Variables longer than this (as JSON) are costed every time rather than kept. */
-const LONGEST_REMEMBERED_VARIABLES = 1000;
-
 /** A refusal as Apollo answers it: 400 (it reads `extensions.http`), shaped by the error formatter. */
 function refusal(err: unknown): unknown {
   return err instanceof DomainError ? new GraphQLError(err.message, { originalError: err, extensions: { http: { status: 400 } } }) : err;
@@ -135,18 +131,14 @@ function refusal(err: unknown): unknown {
  * An operation `gate` admitted before Apollo (cost-gate.ts) is not measured again.
  */
 export function costLimit(limits: CostLimits, gate?: CostGate): { plugin: ApolloServerPlugin<GraphQLContext>; rule: ValidationRule } {
-  const passed = new WeakMap<DocumentNode, Set<string>>();
+  const passed = new PassedOperations(new WeakMap<DocumentNode, Set<string>>());
   const refused = new WeakMap<DocumentNode, DomainError>();
   const check = (schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | null | undefined) => {
     assertVariablesDepth(variables);
-    const key = `${operationName ?? ''}:${JSON.stringify(variables ?? null)}`;
-    const known = passed.get(document);
-    if (known?.has(key)) return;
+    const key = passed.keyOf(operationName, variables);
+    if (passed.has(document, key)) return;
     checkCost(schema, document, variables, operationName, limits);
-    if (key.length > LONGEST_REMEMBERED_VARIABLES) return;
-    const kept = known ?? new Set<string>();
-    if (kept.size >= PASSED_PER_DOCUMENT) kept.delete(kept.values().next().value as string);
-    passed.set(document, kept.add(key));
+    passed.add(document, key);
   };
   const plugin: ApolloServerPlugin<GraphQLContext> = {
     async requestDidStart() {
