@@ -1,11 +1,12 @@
 import { linkSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { StartRefusal } from './start-refusal';
 import path from 'node:path';
 
 /** Another live instance holds the data directory. */
-export class InstanceLockError extends Error {}
+export class InstanceLockError extends StartRefusal {}
 
 /** DATA_DIR is not a folder the service can make or use. */
-export class DataDirError extends Error {}
+export class DataDirError extends StartRefusal {}
 
 /**
  * Makes `dir` and its missing parents, or throws DataDirError saying why it cannot. Not

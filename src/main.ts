@@ -4,8 +4,9 @@ import { loggable } from './core/loggable';
 import { logger } from './core/logger';
 import { EmbeddedPostgresError } from './db/embedded.host';
 import type { SupervisedPostgres } from './db/embedded.supervisor';
-import { DataDirError, ensureDataDir, holdDataDir, InstanceLockError } from './instance-lock';
-import { checkPort, portError, PortError } from './port-check';
+import { ensureDataDir, holdDataDir } from './instance-lock';
+import { checkPort, portError } from './port-check';
+import { StartRefusal } from './start-refusal';
 
 async function main(): Promise<void> {
   let config;
@@ -26,12 +27,12 @@ async function main(): Promise<void> {
     refuse(err);
   }
   // Loaded once those checks pass: the service's modules take seconds to load, and a refusal need not wait for them.
-  const [{ createApp }, { loadMasterKeypair, MasterSeedError }, { migrateDatabase, openDatabase }] = await Promise.all([import('./app.js'), import('./auth/master.js'), import('./db/orm.js')]);
+  const [{ createApp }, { loadMasterKeypair }, { migrateDatabase, openDatabase }] = await Promise.all([import('./app.js'), import('./auth/master.js'), import('./db/orm.js')]);
   let master;
   try {
     master = loadMasterKeypair(config, logger);
   } catch (err) {
-    refuse(err instanceof MasterSeedError ? new StartRefusal(err.message) : err);
+    refuse(err);
   }
 
   const embedded = config.DATABASE_URL ? null : await embeddedDatabase(config.DATA_DIR, config.EMBEDDED_DB_PORT);
@@ -66,12 +67,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
 }
 
-/** What stops a start, said in its message alone. */
-class StartRefusal extends Error {}
-
 /** A start that cannot go on ends with one line saying why, and no stack trace. */
 function refuse(err: unknown): never {
-  if (!(err instanceof InstanceLockError || err instanceof DataDirError || err instanceof PortError || err instanceof StartRefusal)) throw err;
+  if (!(err instanceof StartRefusal)) throw err;
   process.stderr.write(`Cannot start: ${err.message}\n`);
   process.exit(1);
 }

@@ -1,7 +1,8 @@
 import { createServer } from 'node:net';
+import { StartRefusal } from './start-refusal';
 
 /** The service cannot listen where it is told to. */
-export class PortError extends Error {}
+export class PortError extends StartRefusal {}
 
 const REASONS: Record<string, (port: number, host: string) => string> = {
   EADDRINUSE: (port, host) => `PORT ${port} on ${host} is in use by another process: stop it, or set PORT to a free port`,

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { StartRefusal } from '../start-refusal';
 import path from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
 import type { Config } from '../config';
@@ -7,7 +8,7 @@ import type { Logger } from '../core/logger';
 const seedFile = (config: Pick<Config, 'DATA_DIR'>) => path.resolve(config.DATA_DIR, 'master.seed');
 
 /** DATA_DIR/master.seed holds something that is not a secret seed. */
-export class MasterSeedError extends Error {}
+export class MasterSeedError extends StartRefusal {}
 
 /** The master keypair from MASTER_SEED, else from DATA_DIR/master.seed; null before the first start. */
 export function readMasterKeypair(config: Pick<Config, 'MASTER_SEED' | 'DATA_DIR'>): Keypair | null {
