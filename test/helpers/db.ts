@@ -116,6 +116,14 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
+/** An empty database of this test file's own, for a test that migrates it itself (a migration's backfill). */
+export async function createEmptyDatabase(): Promise<TestDatabase> {
+  const url = serverUrl();
+  const name = `${runPrefix()}${process.pid}_${randomBytes(4).toString('hex')}`;
+  await admin(url, (c) => c.query(`create database "${name}"`));
+  return { url: withDatabase(url, name), drop: () => inBackground(url, `drop database if exists "${name}" with (force)`) };
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);

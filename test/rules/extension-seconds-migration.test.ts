@@ -1,33 +1,26 @@
 import { Keypair } from '@stellar/stellar-sdk';
-import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { openDatabase } from '../../src/db/orm';
 import { MIGRATIONS } from '../../src/modules';
+import { createEmptyDatabase, type TestDatabase } from '../helpers/db';
 
 /**
  * A database of the version before `extended_seconds`, with lots extended under a count of moves,
  * then upgraded: each lot is taken to have used its rules' extendBy per move, so the cap the count
  * now derives (maxExtensions × extendBy) leaves it no more time than the count did.
  */
-const server = process.env.TEST_DATABASE_URL as string;
-const name = `auction_test_${process.pid}_${randomBytes(4).toString('hex')}`;
-const url = Object.assign(new URL(server), { pathname: `/${name}` }).toString();
 const BACKFILL = 'Migration20261127160000ExtensionSeconds';
-let admin: Client;
+let db: TestDatabase;
 let orm: MikroORM;
 
 beforeAll(async () => {
-  admin = new Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  orm = await openDatabase(url);
+  db = await createEmptyDatabase();
+  orm = await openDatabase(db.url);
 }, 60_000);
 
 afterAll(async () => {
   await orm?.close();
-  await admin?.query(`drop database if exists "${name}" with (force)`);
-  await admin?.end();
+  await db?.drop();
 });
 
 it('gives each lot extended under a count of moves the seconds those moves could add, and nothing to others', async () => {
