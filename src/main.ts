@@ -5,7 +5,7 @@ import { logger } from './core/logger';
 import { EmbeddedPostgresError } from './db/embedded.host';
 import type { SupervisedPostgres } from './db/embedded.supervisor';
 import { ensureDataDir, holdDataDir } from './instance-lock';
-import { checkPort, portError } from './port-check';
+import { holdPort, portError, type HeldPort } from './port-check';
 import { StartRefusal } from './start-refusal';
 
 async function main(): Promise<void> {
@@ -19,10 +19,11 @@ async function main(): Promise<void> {
   }
   logger.level = config.LOG_LEVEL;
   // What would make the start fail, told at once: not after the database has started and migrated.
+  let port: HeldPort;
   try {
     if (config.DATABASE_URL) ensureDataDir(config.DATA_DIR);
     else holdDataDir(config.DATA_DIR);
-    await checkPort(config.PORT, config.HOST);
+    port = await holdPort(config.PORT, config.HOST);
   } catch (err) {
     refuse(err);
   }
@@ -41,6 +42,7 @@ async function main(): Promise<void> {
   const orm = await openDatabase(url, config.DB_POOL_SIZE, config.DB_STATEMENT_TIMEOUT * 1000, config.DB_ANSWER_TIMEOUT * 1000);
 
   const app = await createApp({ config, orm, master, log: logger, healthy: embedded ? () => embedded.healthy() : undefined });
+  await port.release();
   const address = await app.listen(config.PORT, config.HOST).catch((err: unknown) => refuse(portError(err, config.PORT, config.HOST)));
   const base = `http://${['0.0.0.0', '::'].includes(config.HOST) ? 'localhost' : config.HOST}:${address.port}`;
   logger.info(

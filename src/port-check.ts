@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { StartRefusal } from './start-refusal';
 
 /** The service cannot listen where it is told to. */
@@ -18,14 +18,24 @@ export function portError(err: unknown, port: number, host: string): PortError {
   return new PortError(told);
 }
 
+export interface HeldPort {
+  /** Frees the port, just before the service listens on it. */
+  release(): Promise<void>;
+}
+
 /**
- * Binds `host:port` for a moment, so that a port in use is told before the database has been
- * started and migrated, rather than after.
+ * Binds `host:port` and keeps it until released: a port in use is told before the database has
+ * been started and migrated, and while they run no process can take the port, not even the
+ * embedded PostgreSQL choosing a free port of its own.
  */
-export function checkPort(port: number, host: string): Promise<void> {
+export function holdPort(port: number, host: string): Promise<HeldPort> {
   return new Promise((resolve, reject) => {
-    const probe = createServer();
+    // A client that connects before the service listens is cut off: it would otherwise keep the close waiting.
+    const probe: Server = createServer((socket) => socket.destroy());
     probe.once('error', (err) => reject(portError(err, port, host)));
-    probe.listen({ port, host }, () => probe.close(() => resolve()));
+    probe.listen({ port, host }, () => {
+      probe.unref();
+      resolve({ release: () => new Promise<void>((done) => probe.close(() => done())) });
+    });
   });
 }
