@@ -79,6 +79,7 @@ export const ERROR_CODES = [
   { code: 'recipient_not_found', status: 400, meaning: '`POST /notifications/events`: `recipient` is no account of the calling platform (the platform itself, its accounts, admins trusting it)' },
   { code: 'too_many_items', status: 400, meaning: '`POST /notifications` (GraphQL `markNotificationsRead`): more than 100 notifications' },
   { code: 'too_many_items', status: 400, meaning: 'GraphQL: a list argument (at any depth, e.g. `LotFilter.in`) with more than 1,000 items; `errors[].field` names it' },
+  { code: 'too_many_items', status: 400, meaning: 'GraphQL: variables holding more than 10,000 values in all; `errors[].field` is `variables`' },
   { code: 'subscriptions_only', status: 400, meaning: 'GraphQL over WebSocket: a query or mutation (they go to `POST /graphql`)' },
   { code: 'too_many_subscriptions', status: 400, meaning: 'GraphQL over WebSocket: the socket already runs `WS_MAX_SUBSCRIPTIONS` operations, or the service `WS_MAX_TOTAL_SUBSCRIPTIONS`, or the sockets of the caller\'s address `WS_MAX_SUBSCRIPTIONS_PER_ADDRESS`' },
   { code: 'subscription_budget_exceeded', status: 400, meaning: "GraphQL over WebSocket: the subscription's cost (as `query_too_costly` counts it) would take the running subscriptions of the caller's address over `WS_SUBSCRIPTION_BUDGET_PER_ADDRESS`, or of its account over `WS_SUBSCRIPTION_BUDGET_PER_ACCOUNT`; ending a subscription gives its cost back" },

@@ -1,7 +1,7 @@
 import { parse, type GraphQLSchema } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { DomainError } from '../core/errors';
-import { assertVariablesDepth, checkCost, type CostLimits } from './cost';
+import { assertVariablesBounded, checkCost, type CostLimits } from './cost';
 import { PassedOperations } from './passed-operations';
 
 /** Query texts remembered as within the limits, in characters: a few hundred ordinary queries. */
@@ -60,7 +60,7 @@ export class CostGate {
   /** Throws the refusal of an operation over the limits; false for a text that does not parse. */
   private admits({ query, variables, operationName }: Operation): boolean {
     // Before anything recurses into the variables (JSON of them, the measure).
-    assertVariablesDepth(variables);
+    assertVariablesBounded(variables);
     const key = this.passed.keyOf(operationName, variables);
     if (this.passed.has(query, key)) return true;
     let document;

@@ -69,14 +69,23 @@ const fieldCost: FieldCost = (field, parent, args, childCost) => {
 const tooCostly = (detail: string) => invalid('query_too_costly', detail);
 
 /**
- * Refuses variables nested deeper than `MAX_VARIABLES_DEPTH`, walking them without recursion:
- * everything after (the costing, JSON of them, coercion) recurses, and 5,000 levels overflowed
- * the stack into a 500.
+ * Values the variables may hold in all: a few arguments' lists of at most a thousand items each
+ * (argument-guard.ts). A megabyte of variables is a hundred thousand values, which every later
+ * step (their JSON as a cache key, the measure, coercion) walks again: refused after one walk.
  */
-export function assertVariablesDepth(variables: unknown): void {
+export const MAX_VARIABLE_VALUES = 10_000;
+
+/**
+ * Refuses variables nested deeper than `MAX_VARIABLES_DEPTH` or holding more than
+ * `MAX_VARIABLE_VALUES` values, walking them without recursion: everything after (the costing,
+ * JSON of them, coercion) recurses, and 5,000 levels overflowed the stack into a 500.
+ */
+export function assertVariablesBounded(variables: unknown): void {
   const pending: [unknown, number][] = [[variables, 0]];
+  let values = 0;
   while (pending.length) {
     const [value, depth] = pending.pop() as [unknown, number];
+    if (++values > MAX_VARIABLE_VALUES) throw invalid('too_many_items', `the variables hold more than ${MAX_VARIABLE_VALUES} values`, { field: 'variables' });
     if (value === null || typeof value !== 'object') continue;
     if (depth >= MAX_VARIABLES_DEPTH) throw invalid('bad_user_input', `the variables nest more than ${MAX_VARIABLES_DEPTH} levels deep`, { field: 'variables' });
     for (const item of Object.values(value)) pending.push([item, depth + 1]);
@@ -100,7 +109,7 @@ export function checkCost(
   operationName: string | undefined | null,
   limits: CostLimits,
 ): number {
-  assertVariablesDepth(variables);
+  assertVariablesBounded(variables);
   const measures = measureOperations(schema, document, variables ?? {}, operationName, fieldCost);
   for (const m of measures) {
     if (m.schemaReads > 1) throw tooCostly(`the query reads __schema ${m.schemaReads} times; an operation reads it at most once`);
@@ -134,7 +143,7 @@ export function costLimit(limits: CostLimits, gate?: CostGate): { plugin: Apollo
   const passed = new PassedOperations(new WeakMap<DocumentNode, Set<string>>());
   const refused = new WeakMap<DocumentNode, DomainError>();
   const check = (schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | null | undefined) => {
-    assertVariablesDepth(variables);
+    assertVariablesBounded(variables);
     const key = passed.keyOf(operationName, variables);
     if (passed.has(document, key)) return;
     checkCost(schema, document, variables, operationName, limits);

@@ -11,7 +11,7 @@ interface Store<K> {
 
 /**
  * The operations known to be within the cost limits, by their document and variables: asked again,
- * an operation costs a lookup instead of a measure. Call `assertVariablesDepth` before `keyOf`,
+ * an operation costs a lookup instead of a measure. Call `assertVariablesBounded` before `keyOf`,
  * which writes the variables as JSON.
  */
 export class PassedOperations<K> {
