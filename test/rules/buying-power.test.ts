@@ -84,6 +84,16 @@ describe('bids held to buying power', () => {
     expect(await attributesOf(u)).toMatchObject({ deposits: '100.00', limit: '1000.00', in_use: '1000.00', left: '0.00', currency: 'EUR' });
   });
 
+  it('holds a bid to the cent in its deposit\'s currency, without a trip through EUR cents (a second outside test)', async () => {
+    const u = await newUser();
+    // 100 USD is 92.59 EUR to the cent; 10 × that, back in USD, was 999.97: a bid of 1,000 was refused.
+    const lot = await lotWithPaidBidders(world.t, world.platform, [u.keypair], { ...EUR_LOT, currency: 'USD', deposit: '100' });
+    expect((await bid(world.t, u.keypair, lot, { amount: '1000.01' })).body.errors[0].code).toBe('buying_power_exceeded');
+    expect((await bid(world.t, u.keypair, lot, { amount: '1000' })).status).toBe(204);
+    const gql = await world.t.client.as(u.keypair).graphql(PLACE, { lot, amount: '1050.01' });
+    expect(gql.body.errors[0].extensions.code).toBe('buying_power_exceeded');
+  });
+
   it('counts a won lot until it is closed, and leaves lots created before the rule alone', async () => {
     const platform = await createPlatform(world.t);
     const u = await createAccount(world.t, platform);

@@ -19,11 +19,8 @@ interface PoweredLot {
   publisherId: string;
 }
 
-function powerOf([locked]: Rows, rows: Rows, multiple: string): RoundPower {
-  const rate = new Money(locked.rate as string);
-  const headrooms = new Map(
-    powerRowsOf(rows).map((p) => [p.accountId, p.depositsEur.times(multiple).minus(p.inUseEur).times(rate).toDecimalPlaces(2, Decimal.ROUND_FLOOR)]),
-  );
+function powerOf(rows: Rows, multiple: string): RoundPower {
+  const headrooms = new Map(powerRowsOf(rows).map((p) => [p.accountId, p.deposits.times(multiple).minus(p.inUse).toDecimalPlaces(2, Decimal.ROUND_FLOOR)]));
   return { headroom: (accountId) => headrooms.get(accountId) ?? new Money(0) };
 }
 
@@ -34,8 +31,8 @@ function powerOf([locked]: Rows, rows: Rows, multiple: string): RoundPower {
  * left out, since a bid there replaces it.
  */
 export async function roundPower(tx: RawTransaction, lot: PoweredLot, multiple: string, accountIds: readonly string[]): Promise<RoundPower> {
-  const [locked, rows] = await tx.query([lockPower(lot.publisherId, lot.id, accountIds), sql.render(powerQuery(lot.publisherId, accountIds, lot.id))]);
-  return powerOf(locked, rows, multiple);
+  const [, rows] = await tx.query([lockPower(lot.publisherId, accountIds), sql.render(powerQuery(lot.publisherId, accountIds, lot.id))]);
+  return powerOf(rows, multiple);
 }
 
 /**
@@ -56,7 +53,7 @@ export function requireBuyingPower(power: RoundPower, accountId: string, amount:
  * another lot of the platform and this win see each other's amounts.
  */
 export async function requireWinnerPower(em: EntityManager, lot: PoweredLot, multiple: string, accountId: string, amount: Money, field: string): Promise<void> {
-  const locked = await rowsOf<Rows[number]>(em, lockPower(lot.publisherId, lot.id, [accountId]));
+  await rowsOf(em, lockPower(lot.publisherId, [accountId]));
   const rows = await rowsOf<Rows[number]>(em, powerQuery(lot.publisherId, [accountId], lot.id));
-  requireBuyingPower(powerOf(locked, rows, multiple), accountId, amount, field, `the winning price (${amount.toFixed(2)})`);
+  requireBuyingPower(powerOf(rows, multiple), accountId, amount, field, `the winning price (${amount.toFixed(2)})`);
 }

@@ -38,7 +38,7 @@ export class BuyingPowerService {
     if (!platformId) throw invalid('missing_parameter', 'platformId is required for an account of no platform', { field: 'platformId' });
     if (caller.accountId !== accountId && !isStaffOf(caller, platformId)) throw forbidden('not_allowed', "only the account itself and staff of the platform may read its buying power");
     const { rules } = await this.rules.current(ctx.em, platformId);
-    const [{ depositsEur, inUseEur }] = powerRowsOf(await rowsOf(ctx.em, powerQuery(platformId, [accountId], null)));
+    const [{ deposits: depositsEur, inUse: inUseEur }] = powerRowsOf(await rowsOf(ctx.em, powerQuery(platformId, [accountId], null)));
     const multiple = rules.buyingPowerMultiple;
     const limit = multiple === null ? null : depositsEur.times(multiple);
     return {
