@@ -95,6 +95,14 @@ export function seesLotRow(caller: Caller | null, lot: { organizerId: string; pu
   return caller?.accountId === accountId || managesLot(caller, lot);
 }
 
+/**
+ * `seesLotRow` inside SQL, for the lot row `lot` and a private row's account `accountId`: the lot
+ * filters about participants (has_participants, has_participants_from, has_requests) match only
+ * the rows the participants include would show the caller.
+ */
+export const seesLotRowSql = (caller: Caller | null, lot: Sql, accountId: Sql): Sql =>
+  caller ? sql`(${accountId} = ${caller.accountId} or ${managesLotSql(caller, lot)})` : sql`false`;
+
 
 /** A lot's reserve price is hidden from bidders: its managers alone see the amount (everyone sees whether it is met). */
 export function seesReservePrice(caller: Caller | null, lot: { organizerId: string; publisherId: string }): boolean {
