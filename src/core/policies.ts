@@ -22,12 +22,12 @@ export function isStaffOf(caller: Caller | null, platformId: string | null): boo
 
 /**
  * `isStaffOf` inside SQL, for reads that want the staff themselves (notification recipients, the
- * bid path's announcements): the ids of the staff of the platform, in order. The platform account
- * itself is only ever a platform account.
+ * bid path's announcements): the ids of the staff of the platform, in order. The publisher itself
+ * is a platform account, or the master account, which publishes the lots it imports.
  */
 export const staffQuery = (platformId: string) =>
   sql`select id from accounts
-    where (id = ${platformId} and account_type = ${AccountType.Platform})
+    where (id = ${platformId} and account_type in (${AccountType.Platform}, ${AccountType.Master}))
        or (account_type = ${AccountType.Admin} and (platform_id = ${platformId} or ${platformId} = any (trusting_platforms)))
     order by id`;
 
