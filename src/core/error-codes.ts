@@ -139,6 +139,7 @@ export const ERROR_CODES = [
   { code: 'star_exists', status: 409, meaning: '`POST /accounts/{id}/stars`: the lot is already in the watchlist' },
   { code: 'callback_exists', status: 409, meaning: '`POST /lots/{id}/callbacks`: the caller already asked for a callback about the lot' },
   { code: 'already_participant', status: 409, meaning: '`POST /lots/{id}/participation_requests`: the caller already takes part in the lot' },
+  { code: 'buy_now_price_reached', status: 409, meaning: "buy now (`PATCH /v2/lots/{id}/participants/{account}`, or participation with `buy_now: true`): the lot's highest bid is already at or above its buy-now price (docs/auction-rules.md)" },
   { code: 'buy_now_pending', status: 409, meaning: "`PATCH /v2/lots/{id}/participants/{account}`: another participant's buy-now request is pending" },
   { code: 'id_mismatch', status: 409, meaning: '`PATCH /accounts/{id}`: the body\'s `data.id` is not the id in the path' },
   { code: 'method_not_allowed', status: 405, meaning: 'the path exists, the method does not; the `Allow` header and `detail` list the methods it takes' },

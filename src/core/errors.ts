@@ -6,7 +6,11 @@ import type { ErrorCode, ErrorCodeWithStatus, ErrorStatus } from './error-codes'
  * terms (REST: a JSON pointer or a query parameter, GraphQL: the field). The other forms are the
  * REST edge's own: a pointer into the body, a query parameter, a header.
  */
-export type ErrorSource = { field: string } | { pointer: string } | { parameter: string } | { header: string };
+/**
+ * Where a fault is. A domain field is named as the domain input names it; `mentions` lists the
+ * other fields its detail names (by the same names), which each edge renders as it renders fields.
+ */
+export type ErrorSource = { field: string; mentions?: readonly string[] } | { pointer: string } | { parameter: string } | { header: string };
 
 export type ErrorKind =
   | 'invalid'

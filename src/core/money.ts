@@ -19,13 +19,16 @@ const MONEY_CEILING = new Money('1e18');
  */
 const NUMBER_DIGITS = 15;
 
+/** Whether a JSON number carries the amount exactly, both ways (see NUMBER_DIGITS). */
+export const fitsJsonNumber = (amount: Decimal): boolean => amount.precision(true) <= NUMBER_DIGITS;
+
 /** Parses a price as accepted on input ("110", "110.5", "110.50"); null when malformed. */
 export function parseMoney(value: unknown): Decimal | null {
   if (typeof value === 'number') {
     // -0 as a number is what the string "-0" is: a sign no price has.
     if (!Number.isFinite(value) || value < 0 || Object.is(value, -0)) return null;
     const d = new Money(value);
-    return d.decimalPlaces() <= 2 && d.lt(MONEY_CEILING) && d.precision(true) <= NUMBER_DIGITS ? d : null;
+    return d.decimalPlaces() <= 2 && d.lt(MONEY_CEILING) && fitsJsonNumber(d) ? d : null;
   }
   if (typeof value !== 'string' || !MONEY_INPUT.test(value)) return null;
   return new Money(value);

@@ -22,12 +22,12 @@ export function isStaffOf(caller: Caller | null, platformId: string | null): boo
 
 /**
  * `isStaffOf` inside SQL, for reads that want the staff themselves (notification recipients, the
- * bid path's announcements): the ids of the staff of the platform, in order. The platform account
- * itself is only ever a platform account.
+ * bid path's announcements): the ids of the staff of the platform, in order. The publisher itself
+ * is a platform account, or the master account, which publishes the lots it imports.
  */
 export const staffQuery = (platformId: string) =>
   sql`select id from accounts
-    where (id = ${platformId} and account_type = ${AccountType.Platform})
+    where (id = ${platformId} and account_type in (${AccountType.Platform}, ${AccountType.Master}))
        or (account_type = ${AccountType.Admin} and (platform_id = ${platformId} or ${platformId} = any (trusting_platforms)))
     order by id`;
 
@@ -94,6 +94,14 @@ export const managesLotSql = (caller: Caller | null, lot: Sql): Sql =>
 export function seesLotRow(caller: Caller | null, lot: { organizerId: string; publisherId: string }, accountId: string): boolean {
   return caller?.accountId === accountId || managesLot(caller, lot);
 }
+
+/**
+ * `seesLotRow` inside SQL, for the lot row `lot` and a private row's account `accountId`: the lot
+ * filters about participants (has_participants, has_participants_from, has_requests) match only
+ * the rows the participants include would show the caller.
+ */
+export const seesLotRowSql = (caller: Caller | null, lot: Sql, accountId: Sql): Sql =>
+  caller ? sql`(${accountId} = ${caller.accountId} or ${managesLotSql(caller, lot)})` : sql`false`;
 
 
 /** A lot's reserve price is hidden from bidders: its managers alone see the amount (everyone sees whether it is met). */

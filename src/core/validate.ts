@@ -16,7 +16,8 @@ export type InputKind = 'field' | 'parameter';
 /**
  * Validates an operation's typed domain input; every faulty field is one error item naming the
  * field's path in that input, which each edge renders in its own terms. A custom issue may name
- * its own code in `params.code` (`invalid_page`, `unknown_sort`).
+ * its own code in `params.code` (`invalid_page`, `unknown_sort`), and in `params.mentions` the
+ * fields its message names beside its own (as paths of the same input).
  */
 export function validateInput<S extends z.ZodType>(schema: S, input: unknown, kind: InputKind = 'field'): z.infer<S> {
   const result = schema.safeParse(input ?? {});
@@ -26,11 +27,11 @@ export function validateInput<S extends z.ZodType>(schema: S, input: unknown, ki
     const given = issue.path.reduce<unknown>((cur, key) => (cur && typeof cur === 'object' ? (cur as Record<PropertyKey, unknown>)[key] : undefined), input);
     const missing = given === undefined && issue.path.length > 0;
     const name = field || 'input';
-    const own = issue.code === 'custom' ? (issue.params as { code?: ErrorCode } | undefined)?.code : undefined;
+    const params = issue.code === 'custom' ? (issue.params as { code?: ErrorCode; mentions?: string[] } | undefined) : undefined;
     return {
-      code: own ?? (`${missing ? 'missing' : 'invalid'}_${kind}` as const),
+      code: params?.code ?? (`${missing ? 'missing' : 'invalid'}_${kind}` as const),
       detail: missing ? `${name} is required` : `${name}: ${issue.message}`,
-      source: { field },
+      source: params?.mentions && !missing ? { field, mentions: params.mentions } : { field },
     };
   });
   throw new DomainError('invalid', items as [ErrorItem, ...ErrorItem[]]);

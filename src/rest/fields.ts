@@ -93,12 +93,19 @@ function wireField(field: string, names: FieldNames): string {
   return renamed === undefined ? field : [renamed, ...rest].filter(Boolean).join('.');
 }
 
+/** Each whole-word mention of a domain field in `detail`, under the name the client knows it by. */
+function renderMentions(detail: string, mentions: readonly string[], nameOf: (field: string) => string): string {
+  return mentions.reduce((text, field) => text.replace(new RegExp(`(?<![\\w.])${field.replace(/\./g, '\\.')}(?![\\w])`, 'g'), () => nameOf(field)), detail);
+}
+
 /** An error item of a domain field, as REST shows it: its source, and its detail in the wire's names. */
 export function restItem(item: ErrorItem, rendering: FieldRendering): ErrorItem {
   const { source } = item;
   if (!source || !('field' in source)) return item;
   const { in: placement, names } = typeof rendering === 'string' ? { in: rendering, names: {} } : rendering;
+  const nameOf = (field: string) => render(wireField(field, names), placement).name;
   const rendered = render(wireField(source.field, names), placement);
-  const detail = source.field && item.detail.startsWith(source.field) ? rendered.name + item.detail.slice(source.field.length) : item.detail;
+  const own = source.field && item.detail.startsWith(source.field) ? rendered.name + item.detail.slice(source.field.length) : item.detail;
+  const detail = source.mentions ? renderMentions(own, source.mentions, nameOf) : own;
   return { ...item, detail, source: rendered.source };
 }

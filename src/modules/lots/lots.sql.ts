@@ -3,7 +3,7 @@ import type { Money } from '../../core/money';
 import type { Range } from '../../core/range';
 import type { SortKind } from '../../db/keyset';
 import type { Caller } from '../../core/context';
-import { seesWinnerDetailsSql } from '../../core/policies';
+import { seesLotRowSql, seesWinnerDetailsSql } from '../../core/policies';
 import { sql, type Sql } from '../../db/sql';
 import { AccountType } from '../../core/account-type';
 import { ParticipantState } from '../trading';
@@ -113,10 +113,12 @@ export function lotConditions(f: LotFilter, c: ConditionContext): { where: Sql; 
   if (f.deposit !== undefined) add(f.deposit ? sql`l.deposit > 0` : sql`l.deposit = 0`);
   if (f.hasWinner !== undefined) add(f.hasWinner ? sql`l.winner_id is not null` : sql`l.winner_id is null`);
   flag(f.hasCallbacks, related(sql`callbacks`));
-  flag(f.hasRequests, related(sql`participants`, HAS_REQUEST));
-  flag(f.hasParticipants, related(sql`participants`));
+  // Who takes part in a lot is its managers' business and each participant's own: the filters see the participants the caller may see.
+  const participant = seesLotRowSql(c.caller, sql`l`, sql`x.account_id`);
+  flag(f.hasRequests, related(sql`participants`, sql`${HAS_REQUEST} and ${participant}`));
+  flag(f.hasParticipants, related(sql`participants`, participant));
   if (f.hasParticipantsFrom) {
-    add(related(sql`participants`, sql`exists (select 1 from accounts a where a.id = x.account_id and a.platform_id in (${sql.list(f.hasParticipantsFrom)}))`));
+    add(related(sql`participants`, sql`${participant} and exists (select 1 from accounts a where a.id = x.account_id and a.platform_id in (${sql.list(f.hasParticipantsFrom)}))`));
   }
   if (f.isFinished !== undefined) guessed(f.isFinished ? overSql(c.now) : openSql(c.now));
   if (f.buyNow !== undefined) add(f.buyNow ? sql`l.buy_now_price > 0` : sql`l.buy_now_price = 0`);

@@ -23,7 +23,7 @@ function ascending(bands: { upTo: string | null }[], ctx: z.RefinementCtx): void
     if (band.upTo === null && i < bands.length - 1) ctx.addIssue({ code: 'custom', path: [i, 'upTo'], message: 'only the last band may be open (null)' });
     const previous = bands[i - 1]?.upTo;
     if (band.upTo !== null && previous && Number(band.upTo) <= Number(previous)) {
-      ctx.addIssue({ code: 'custom', path: [i, 'upTo'], message: `must be greater than the previous band's upTo (${previous})` });
+      ctx.addIssue({ code: 'custom', path: [i, 'upTo'], message: `must be greater than the previous band's upTo (${previous})`, params: { mentions: ['upTo'] } });
     }
   });
 }
@@ -34,7 +34,7 @@ const incrementBand = z
   .object({ upTo, minStep: positive, maxStep: positive.nullable().optional() })
   .transform((b) => ({ upTo: b.upTo, minStep: b.minStep, maxStep: b.maxStep ?? null }))
   .superRefine((b, ctx) => {
-    if (b.maxStep !== null && Number(b.maxStep) < Number(b.minStep)) ctx.addIssue({ code: 'custom', path: ['maxStep'], message: 'must not be less than minStep' });
+    if (b.maxStep !== null && Number(b.maxStep) < Number(b.minStep)) ctx.addIssue({ code: 'custom', path: ['maxStep'], message: 'must not be less than minStep', params: { mentions: ['minStep'] } });
   });
 
 const feeBand = z

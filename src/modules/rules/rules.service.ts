@@ -57,10 +57,10 @@ export class RulesService {
       const current = await this.current(em, platformId);
       const rules = changedRules(current.rules, changes);
       if (rules.minDuration !== null && rules.maxDuration !== null && rules.maxDuration < rules.minDuration) {
-        throw invalid('invalid_field', `maxDuration must not be less than minDuration (${rules.minDuration})`, { field: changes.maxDuration === undefined ? 'minDuration' : 'maxDuration' });
+        throw invalid('invalid_field', `maxDuration must not be less than minDuration (${rules.minDuration})`, { field: changes.maxDuration === undefined ? 'minDuration' : 'maxDuration', mentions: ['maxDuration', 'minDuration'] });
       }
       if ((rules.extendWindow === null) !== (rules.extendBy === null)) {
-        throw invalid('invalid_field', 'extendWindow and extendBy are set (or cleared) together', { field: rules.extendWindow === null ? 'extendWindow' : 'extendBy' });
+        throw invalid('invalid_field', 'extendWindow and extendBy are set (or cleared) together', { field: rules.extendWindow === null ? 'extendWindow' : 'extendBy', mentions: ['extendWindow', 'extendBy'] });
       }
       const row = em.create(PlatformRules, { platformId, version: current.version + 1, rules, createdBy: caller.accountId });
       await em.flush();

@@ -9,7 +9,7 @@ import { AccountType } from '../../core/account-type';
 import { LotType, findLot } from '../lots';
 import { Deposit, DepositState, Participant, ParticipantState } from './trading.entity';
 import { participantRef, participateInput, type ParticipantRef, type ParticipateInput } from './trading.input';
-import { findParticipant, OPEN_STATES, requireNotEnded, requireNoWinner, requireOpen, requireTradable, supportsBuyNow } from './trading.rules';
+import { findParticipant, OPEN_STATES, requireBidsBelowBuyNow, requireNotEnded, requireNoWinner, requireOpen, requireTradable, supportsBuyNow } from './trading.rules';
 import { NotificationType, staffOf, type NotificationsService } from '../notifications';
 
 export interface Participation {
@@ -62,6 +62,7 @@ export class ParticipationService {
             throw invalid('buy_now_not_supported', 'the lot does not support buy now', { field: 'buyNow' });
           }
           if (await em.count(Participant, { lotId: lot.id, accountId: caller.accountId })) throw alreadyParticipant();
+          if (buyNow) requireBidsBelowBuyNow(lot, { field: 'buyNow' });
 
           const needsDeposit = lot.deposit.gt(0);
           const participant = em.create(Participant, {
@@ -111,6 +112,7 @@ export class ParticipationService {
         throw invalid('participant_not_pending', 'only a participant whose deposit is settled (state pending) may request buy now');
       }
       if (participant.requestedBuyNow) return participant;
+      requireBidsBelowBuyNow(lot);
       const other = await em.count(Participant, { lotId: lot.id, id: { $ne: participant.id }, requestedBuyNow: true, state: { $in: OPEN_STATES } });
       if (other) throw conflict('buy_now_pending', 'another participant has already requested buy now');
       participant.requestedBuyNow = true;

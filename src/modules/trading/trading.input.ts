@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { httpLink } from '../../core/links';
-import { parseMoney, CURRENCIES } from '../../core/money';
+import { CURRENCIES, fitsJsonNumber, parseMoney } from '../../core/money';
 import { cursorPageInput, sortInput } from '../../core/page';
 import { DEPOSIT_STATE_NAMES } from './trading.entity';
 
@@ -49,13 +49,21 @@ export type DepositStateInput = z.input<typeof depositStateInput>;
 /** At most `n` symbols (code points, as PostgreSQL counts varchar). */
 const upTo = (n: number) => (s: string) => [...s].length <= n;
 
-/** A fee: a number (or price string) with at most two decimals, never negative; kept as a decimal. */
+/**
+ * A fee: a number (or price string) with at most two decimals, never negative; kept as a decimal.
+ * REST answers it as a JSON number, so it has at most the digits a JSON number carries exactly:
+ * a longer string would come back as another amount.
+ */
 const fee = z
   .union([z.number(), z.string()], { error: 'must be a number with at most two decimals' })
   .transform((v, ctx) => {
     const money = parseMoney(v);
     if (money === null) {
       ctx.addIssue({ code: 'custom', message: 'must be a non-negative number with at most two decimals' });
+      return z.NEVER;
+    }
+    if (!fitsJsonNumber(money)) {
+      ctx.addIssue({ code: 'custom', message: 'must have at most 15 digits: it is answered as a JSON number' });
       return z.NEVER;
     }
     return money;

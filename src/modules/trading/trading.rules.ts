@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
-import { forbidden, invalid, notFound } from '../../core/errors';
+import { conflict, forbidden, invalid, notFound, type ErrorSource } from '../../core/errors';
+import { formatMoney } from '../../core/money';
 import { integerId } from '../../core/ids';
 import { managesLot } from '../../core/policies';
 import { Lot, LotType, hasEnded, isClosed } from '../lots';
@@ -57,6 +58,17 @@ export function requireNotEnded(lot: Lot, now = new Date()): void {
 }
 
 export const supportsBuyNow = (lot: Lot) => lot.buyNowPrice.gt(0);
+
+/**
+ * Buy now sells at the buy-now price, so it stays open only while the bids are below it: once the
+ * highest bid reaches it, the bidding has made the price and buying now would undercut the leader.
+ * The caller holds the lot row locked against bid rounds, so the highest bid read is the last.
+ */
+export function requireBidsBelowBuyNow(lot: Lot, source?: ErrorSource): void {
+  if (lot.highestBid && lot.highestBid.gte(lot.buyNowPrice)) {
+    throw conflict('buy_now_price_reached', `the highest bid (${formatMoney(lot.highestBid)}) has reached the buy-now price (${formatMoney(lot.buyNowPrice)})`, source);
+  }
+}
 
 /**
  * Every open participant of the lot but `keep` loses: state lost, and a paid deposit goes back

@@ -55,7 +55,7 @@ export class WinnerDetailsInput {
   @Field(() => Boolean, { nullable: true, description: 'true moves the winner to deal_canceled and charges its deposit; cannot be undone' }) dealCanceled?: boolean | null;
   @Field(() => String, { nullable: true, description: 'Up to 100 characters' }) containerId?: string | null;
   @Field(() => String, { nullable: true }) serviceLink?: string | null;
-  @Field(() => String, { nullable: true, description: 'A decimal with at most two places' }) feeAmount?: string | null;
-  @Field(() => String, { nullable: true, description: 'A decimal with at most two places' }) transportationFee?: string | null;
+  @Field(() => String, { nullable: true, description: 'A decimal with at most two places and 15 digits' }) feeAmount?: string | null;
+  @Field(() => String, { nullable: true, description: 'A decimal with at most two places and 15 digits' }) transportationFee?: string | null;
   @Field(() => String, { nullable: true, description: 'Currency of feeAmount and transportationFee' }) feeCurrency?: string | null;
 }
