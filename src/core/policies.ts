@@ -96,13 +96,20 @@ export function seesLotRow(caller: Caller | null, lot: { organizerId: string; pu
 }
 
 /**
- * `seesLotRow` inside SQL, for the lot row `lot` and a private row's account `accountId`: the lot
- * filters about participants (has_participants, has_participants_from, has_requests) match only
- * the rows the participants include would show the caller.
+ * A lot's participant as the lot filters about participants (has_participants,
+ * has_participants_from, has_requests) count it: where `seesLotRow` shows it, and to staff of the
+ * participant's own platform, who see that account whole (`seesFullAccount`): a platform finds the
+ * lots its users take part in, and no other platform learns who takes part in a lot it does not manage.
  */
-export const seesLotRowSql = (caller: Caller | null, lot: Sql, accountId: Sql): Sql =>
-  caller ? sql`(${accountId} = ${caller.accountId} or ${managesLotSql(caller, lot)})` : sql`false`;
+export function seesParticipant(caller: Caller | null, lot: { organizerId: string; publisherId: string }, account: { id: string; platformId: string | null }): boolean {
+  return seesLotRow(caller, lot, account.id) || seesFullAccount(caller, account);
+}
 
+/** `seesParticipant` inside SQL, for the lot row `lot` and the participant's account id `accountId`. */
+export const seesParticipantSql = (caller: Caller | null, lot: Sql, accountId: Sql): Sql =>
+  caller
+    ? sql`(${accountId} = ${caller.accountId} or ${managesLotSql(caller, lot)} or exists (select 1 from accounts pa where pa.id = ${accountId} and ${staffOfSql(caller, sql`pa.platform_id`)}))`
+    : sql`false`;
 
 /** A lot's reserve price is hidden from bidders: its managers alone see the amount (everyone sees whether it is met). */
 export function seesReservePrice(caller: Caller | null, lot: { organizerId: string; publisherId: string }): boolean {

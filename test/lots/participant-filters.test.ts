@@ -1,5 +1,5 @@
 import type { Caller } from '../../src/core/context';
-import { seesLotRow, seesLotRowSql } from '../../src/core/policies';
+import { seesParticipant, seesParticipantSql } from '../../src/core/policies';
 import { rowsOf } from '../../src/db/query';
 import { sql } from '../../src/db/sql';
 import { Account } from '../../src/modules/accounts/accounts.entity';
@@ -12,12 +12,13 @@ import { appWith } from '../helpers/world';
 /**
  * A lot of platform A that B's user joined (its deposit still due: a pending request). The
  * participant filters (has_participants, has_participants_from, has_requests) see the
- * participants the caller may see: the lot's managers and the participant itself; another
- * platform's staff, the participant's own platform's included, may not probe who takes part.
+ * participants the caller may see: the lot's managers, the participant itself and staff of its
+ * platform; a third platform's staff may not probe who takes part.
  */
 const world = appWith(async (t) => {
   const a = await createPlatform(t);
   const b = await createPlatform(t);
+  const c = await createPlatform(t);
   const named = {
     platformA: a,
     adminA: (await createAccount(t, a, { type: 'admin' })).keypair,
@@ -25,6 +26,9 @@ const world = appWith(async (t) => {
     participant: (await createAccount(t, b)).keypair,
     platformB: b,
     adminB: (await createAccount(t, b, { type: 'admin' })).keypair,
+    platformC: c,
+    adminC: (await createAccount(t, c, { type: 'admin' })).keypair,
+    userB: (await createAccount(t, b)).keypair,
   };
   const lot = await createLot(t, a, ENG_LOT);
   const joined = await t.client
@@ -37,23 +41,24 @@ const world = appWith(async (t) => {
 type Name = keyof typeof world.named;
 const names = () => Object.keys(world.named) as Name[];
 const callerOf = (a: Account): Caller => ({ accountId: a.id, accountType: a.accountType, platformId: a.platformId ?? null, trustingPlatforms: a.trustingPlatforms, blacklist: null, keyId: a.id, via: 'signature' });
-const SEE = ['platformA', 'adminA', 'participant'] as const;
-const BLIND = ['userA', 'platformB', 'adminB', 'anonymous'] as const;
+const SEE = ['platformA', 'adminA', 'participant', 'platformB', 'adminB'] as const;
+const BLIND = ['userA', 'userB', 'platformC', 'adminC', 'anonymous'] as const;
 
-describe('"sees a lot’s private row": seesLotRow and its SQL twin agree on the same participant', () => {
+describe('"sees a lot’s participant": seesParticipant and its SQL twin agree on the same participant', () => {
   it('for every caller', async () => {
     const em = world.t.orm.em.fork();
     const lot = await em.findOneOrFail(Lot, { id: world.lotId });
     const participant = await em.findOneOrFail(Participant, { lotId: world.lotId });
+    const account = await em.findOneOrFail(Account, { id: participant.accountId });
     const rows = await em.find(Account, { id: { $in: names().map((n) => world.named[n].publicKey()) } });
     const callers: [string, Caller | null][] = [...names().map((n): [string, Caller] => [n, callerOf(rows.find((r) => r.id === world.named[n].publicKey()) as Account)]), ['anonymous', null]];
     const seen: Record<string, boolean[]> = {};
     for (const [name, caller] of callers) {
       const [row] = await rowsOf<{ sees: boolean }>(
         em,
-        sql`select ${seesLotRowSql(caller, sql`l`, sql`x.account_id`)} as sees from lots l join participants x on x.lot_id = l.id where x.id = ${participant.id}`,
+        sql`select ${seesParticipantSql(caller, sql`l`, sql`x.account_id`)} as sees from lots l join participants x on x.lot_id = l.id where x.id = ${participant.id}`,
       );
-      seen[name] = [seesLotRow(caller, lot, participant.accountId), row.sees === true];
+      seen[name] = [seesParticipant(caller, lot, account), row.sees === true];
     }
     expect(seen).toEqual(Object.fromEntries([...SEE.map((n) => [n, [true, true]]), ...BLIND.map((n) => [n, [false, false]])]));
   });
@@ -88,11 +93,11 @@ describe('filter[has_participants], filter[has_participants_from] and filter[has
     await graphql(name, 'hasParticipants: false'),
   ];
 
-  it('find the participant for the lot’s managers and the participant itself, over REST and GraphQL', async () => {
+  it('find the participant for the lot’s managers, the participant itself and its platform’s staff, over REST and GraphQL', async () => {
     for (const name of SEE) expect(await probes(name)).toEqual([name, 1, 1, 1, 0, 1, 1, 1, 0]);
   });
 
-  it('tell nobody else that anyone takes part, the participant’s own platform included, over REST and GraphQL', async () => {
+  it('tell nobody else that anyone takes part, a third platform’s staff and the participant’s fellow users included, over REST and GraphQL', async () => {
     for (const name of BLIND) expect(await probes(name)).toEqual([name, 0, 0, 0, 1, 0, 0, 0, 1]);
   });
 });

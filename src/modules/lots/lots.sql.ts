@@ -3,7 +3,7 @@ import type { Money } from '../../core/money';
 import type { Range } from '../../core/range';
 import type { SortKind } from '../../db/keyset';
 import type { Caller } from '../../core/context';
-import { seesLotRowSql, seesWinnerDetailsSql } from '../../core/policies';
+import { seesParticipantSql, seesWinnerDetailsSql } from '../../core/policies';
 import { sql, type Sql } from '../../db/sql';
 import { AccountType } from '../../core/account-type';
 import { ParticipantState } from '../trading';
@@ -113,8 +113,8 @@ export function lotConditions(f: LotFilter, c: ConditionContext): { where: Sql; 
   if (f.deposit !== undefined) add(f.deposit ? sql`l.deposit > 0` : sql`l.deposit = 0`);
   if (f.hasWinner !== undefined) add(f.hasWinner ? sql`l.winner_id is not null` : sql`l.winner_id is null`);
   flag(f.hasCallbacks, related(sql`callbacks`));
-  // Who takes part in a lot is its managers' business and each participant's own: the filters see the participants the caller may see.
-  const participant = seesLotRowSql(c.caller, sql`l`, sql`x.account_id`);
+  // Who takes part in a lot is its managers' business, each participant's own and its platform's: the filters see the participants the caller may see.
+  const participant = seesParticipantSql(c.caller, sql`l`, sql`x.account_id`);
   flag(f.hasRequests, related(sql`participants`, sql`${HAS_REQUEST} and ${participant}`));
   flag(f.hasParticipants, related(sql`participants`, participant));
   if (f.hasParticipantsFrom) {
