@@ -1,4 +1,5 @@
 // What other areas may use of lots: nothing outside this folder imports another file of it.
+export { LOT_GROUPS, type LotGroup, type LotGroupRow, type LotsAggregate, type LotSums, lotStatsSql, MAX_GROUPS, type StatsUnit } from './lots.aggregate';
 export type { LotDraft } from './lots.draft';
 export { Lot, LOT_STATE_NAMES, LOT_TYPE_NAMES, LotState, LotType, shownHighestBid } from './lots.entity';
 export { LOT_FILTER_FIELDS, type LotFilter, lotFilterInput } from './lots.filter';
