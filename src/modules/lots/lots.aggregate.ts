@@ -11,7 +11,7 @@ export type LotGroup = (typeof LOT_GROUPS)[number];
  * The most groups an aggregate answers, the largest first: a maker is free text on imported lots,
  * so its groups have no bound of their own.
  */
-export const MAX_GROUPS = 1000;
+export const MAX_GROUPS = 100;
 
 const GROUP_KEYS: Record<LotGroup, Sql> = { state: sql`l.lot_state`, maker: sql`l.maker`, platform: sql`l.publisher_id` };
 
