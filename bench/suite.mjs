@@ -12,6 +12,7 @@ import { freshDatabase } from './db.mjs';
 import { fanoutBench } from './fanout.mjs';
 import { lotsBench } from './lots.mjs';
 import { markMemory, memoryGoal } from './memory.mjs';
+import { platformStatsBench } from './platform-stats.mjs';
 import { searchesBench } from './searches.mjs';
 import { stallBench } from './stall.mjs';
 import { stallLiveBench } from './stall-live.mjs';
@@ -108,6 +109,7 @@ async function main() {
   await markMemory('http', 'after its requests');
   if (process.env.BENCH_LOTS !== '0') results.lots = await lotsBench();
   if (process.env.BENCH_BIDS !== '0') results.bids = await bidsBench();
+  if (process.env.BENCH_STATS !== '0') results.platformStats = await platformStatsBench();
   if (process.env.BENCH_FANOUT !== '0') results.fanout = await fanoutBench();
   if (process.env.BENCH_SEARCHES !== '0') results.searches = await searchesBench();
   if (process.env.BENCH_STALL !== '0') results.stall = await stallBench();

@@ -36,6 +36,7 @@ export const ERROR_CODES = [
   { code: 'invalid_public_key', status: 400, meaning: 'not an ed25519 public key (`G…`)' },
   { code: 'start_time_past', status: 400, meaning: "a lot's `start_time` is more than 60 seconds in the past" },
   { code: 'unknown_currency', status: 400, meaning: 'no rate is known for the currency' },
+  { code: 'stats_range_invalid', status: 400, meaning: "a platform's statistics: `from` not before `to`, either not at the start of an `interval` at UTC, or more than 366 intervals between them; the source names the argument" },
   { code: 'no_platform', status: 400, meaning: 'the caller belongs to no platform' },
   { code: 'lot_not_auction', status: 400, meaning: 'bids are taken by auctions (`eng` lots) only' },
   { code: 'lot_not_active', status: 400, meaning: 'the lot takes no bids now (not started, ended, closed or with a winner)' },

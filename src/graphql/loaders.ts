@@ -43,6 +43,11 @@ export function createLoaders(ctx: RequestContext, services: Services, signal?: 
       const counts = await services.messages.unreadOnLots(ctx, lotIds);
       return lotIds.map((id) => counts?.get(id) ?? 0);
     }),
+    /** The operator's rates as one converter for the whole request (any key: there is one). */
+    converter: batch(async (keys) => {
+      const convert = await services.currency.converter(ctx.em);
+      return keys.map(() => convert);
+    }),
     winnerDetails: one((ids) => lots.winnerDetailsOf(ctx, ids), (w) => w.lotId),
   };
 }

@@ -177,10 +177,10 @@ export const REST: Record<string, RestRow> = {
  */
 export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
   ...Object.fromEntries([
-    ...['account', 'admins', 'brokers', 'convert', 'convertMany', 'countries', 'currencyRates', 'document', 'feeEstimate', 'fuelTypes', 'ledgerAccount', 'lot', 'lots', 'lotsCount', 'makers', 'ping', 'transmissionTypes', 'wheelPositions'].map(
+    ...['account', 'admins', 'brokers', 'convert', 'convertMany', 'countries', 'currencyRates', 'document', 'feeEstimate', 'fuelTypes', 'ledgerAccount', 'lot', 'lots', 'lotsAggregate', 'lotsCount', 'makers', 'ping', 'transmissionTypes', 'wheelPositions'].map(
       (name) => [name, { auth: false }],
     ),
-    ...['accountCreateLotRequests', 'accounts', 'blacklist', 'buyingPower', 'deposits', 'documents', 'lotMessages', 'me', 'messageDialogs', 'notificationCounts', 'notifications', 'platformRules', 'request', 'requests', 'savedSearches', 'secondChanceOffers', 'unreadMessages', 'watchlist'].map(
+    ...['accountCreateLotRequests', 'accounts', 'blacklist', 'buyingPower', 'deposits', 'documents', 'lotMessages', 'me', 'messageDialogs', 'notificationCounts', 'notifications', 'platformRules', 'platformStats', 'request', 'requests', 'savedSearches', 'secondChanceOffers', 'unreadMessages', 'watchlist'].map(
       (name) => [name, { auth: true }],
     ),
     ...['addMasterSigner', 'approveRecovery', 'createPlatform', 'issueToken', 'requestRecovery', 'resendVerification', 'submitTransaction'].map((name) => [name, { auth: false }]),

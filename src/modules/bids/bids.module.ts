@@ -5,6 +5,7 @@ import { bidsRoutes } from './bids.routes';
 import { BidsService } from './bids.service';
 import { Migration20261122060000Bids } from './migrations/Migration20261122060000Bids';
 import { Migration20261124120000BidKeys } from './migrations/Migration20261124120000BidKeys';
+import { Migration20261127220000BidActivity } from './migrations/Migration20261127220000BidActivity';
 
 declare module '../../services' {
   interface Services {
@@ -18,6 +19,7 @@ export const bidsModule: AppModule = {
   migrations: [
     { name: 'Migration20261122060000Bids', class: Migration20261122060000Bids },
     { name: 'Migration20261124120000BidKeys', class: Migration20261124120000BidKeys },
+    { name: 'Migration20261127220000BidActivity', class: Migration20261127220000BidActivity },
   ],
   services: { bids: (s) => new BidsService(s.notifications, s.live, s.lotClock) },
   routes: bidsRoutes,

@@ -95,8 +95,9 @@ export function overbidRecipients(lot: LotRow, overbid: string[]): Sql {
 
 /**
  * Writes a round in one statement: its bids (with the ids drawn by `openRound`) in the order they
- * were placed and their bid log entries, the participants it changed, the lot's highest bid, and
- * the notifications `notify` inserts. `writtenRound` reads its answer.
+ * were placed and their bid log entries, the participants it changed, the lot's highest bid, its
+ * bidders' counts of the hour for the platform statistics (bids.stats.ts), and the notifications
+ * `notify` inserts. `writtenRound` reads its answer.
  */
 export function writeRound(lot: LotRow, bids: LoggedBid[], changed: ParticipantRow[], notify: Sql, at: Date): Statement {
   return sql.render(sql`with placed as (
@@ -123,6 +124,11 @@ export function writeRound(lot: LotRow, bids: LoggedBid[], changed: ParticipantR
      ), raised as (
        update lots set highest_bid = ${text(lot.highestBid)}::numeric, updated_at = ${at}
         where id = ${lot.id} and highest_bid is distinct from ${text(lot.highestBid)}::numeric
+     ), counted as (
+       insert into bid_activity (platform_id, hour, account_id, bids)
+       select ${lot.publisherId}, date_trunc('hour', ${at}::timestamptz, 'UTC'), b.account_id, count(*)
+         from unnest(${sql.array(bids.map((b) => b.accountId), 'text')}) as b(account_id) group by b.account_id
+       on conflict (platform_id, hour, account_id) do update set bids = bid_activity.bids + excluded.bids
      ), noted as (
        ${notify}
      )

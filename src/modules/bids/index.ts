@@ -5,3 +5,4 @@ export { bidGql } from './bids.mappers';
 export { presentBid } from './bids.presenter';
 export { BidGql } from './bids.types';
 export { type SeenBid, seenBids } from './bids.view';
+export { bidStatsSql } from './bids.stats';

@@ -7,6 +7,7 @@ import { cursorPageInput, sortInput } from '../../core/page';
 import { isCurrency } from '../currency';
 import type { ReferenceService } from '../reference';
 import { reserveFault } from '../rules';
+import { LOT_GROUPS } from './lots.aggregate';
 import { LOT_SORTS, lotFilterInput } from './lots.filter';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
@@ -166,3 +167,21 @@ export function requireBodyLotId(given: unknown, pathLotId: string): void {
   if (id === null || /^0+$/.test(id)) throw invalid('invalid_field', 'lot_id: must be a positive integer', { pointer });
   if (id !== pathLotId) throw invalid('invalid_field', 'lot_id must be the id of the lot in the path', { pointer });
 }
+
+/**
+ * An aggregate of the lots the filter lists: sums in `currency` (the filter's currency, else
+ * DEFAULT_PRICE_CURRENCY), grouped by `groupBy` when given.
+ */
+export const lotAggregateInput = z.object({
+  filter: lotFilterInput.prefault({}),
+  currency: z
+    .string()
+    .refine(isCurrency, { message: `must be one of ${CURRENCIES.join(', ')}`, params: { code: 'invalid_parameter' } })
+    .nullish()
+    .transform((c) => c ?? undefined),
+  groupBy: z
+    .enum(LOT_GROUPS, { message: `must be one of ${LOT_GROUPS.join(', ')}` })
+    .nullish()
+    .transform((g) => g ?? undefined),
+});
+export type LotAggregateInput = z.input<typeof lotAggregateInput>;

@@ -11,6 +11,7 @@ import { RATES_QUERY, ratesOfRows } from '../currency';
 import type { LotFilter } from './lots.filter';
 import type { LotPage } from './lots.input';
 import type { ListedLot } from './lots.entity';
+import { aggregateOfRows, aggregateSql, type LotGroup, type LotsAggregate } from './lots.aggregate';
 import { embeddedColumns, embeddedOfRows, type Embeddable, type Embedded } from './lots.embedded';
 import { LOT_COLUMNS, lotsOfRows } from './lots.rows';
 import { lotConditions, sortExpression } from './lots.sql';
@@ -67,20 +68,31 @@ export class LotListing {
   }
 
   /**
-   * The rates and the rows of `statement` under the filter's conditions. Without filter[currency]
-   * and filter[price] no price is converted or compared, and the rates are not read. Without
+   * The count and price sums of the lots `count` counts, in `currency`, and per group with `groupBy`:
+   * the same conditions, so that an aggregate counts exactly what the index lists to its caller.
+   */
+  async aggregate(ctx: RequestContext, filter: LotFilter, currency: string, groupBy: LotGroup | undefined): Promise<LotsAggregate> {
+    await this.authorize(ctx, filter);
+    const { rates, rows } = await this.read(ctx, filter, (where) => aggregateSql(where, currency, groupBy), true);
+    if (!rates.has(currency)) throw invalid('unknown_currency', `no rate for ${currency}`, { field: 'currency' });
+    return aggregateOfRows(rows, currency, groupBy);
+  }
+
+  /**
+   * The rates and the rows of `statement` under the filter's conditions. Without filter[currency],
+   * filter[price] and `withRates` no price is converted or compared, and the rates are not read. Without
    * filter[price] they travel in one round trip. With it, the rates are read first: the price's
    * bounds in EUR are then values, which the planner weighs against the column's statistics (from
    * a subquery it guessed a few rows, and sorted 30,000 lots by start time).
    */
-  private async read(ctx: RequestContext, filter: LotFilter, statement: (where: Sql) => Sql): Promise<{ rates: Map<string, Decimal>; rows: Rows }> {
+  private async read(ctx: RequestContext, filter: LotFilter, statement: (where: Sql) => Sql, withRates = false): Promise<{ rates: Map<string, Decimal>; rows: Rows }> {
     const currency = filter.currency ?? DEFAULT_PRICE_CURRENCY;
     if (filter.tab && !ctx.caller) throw unauthenticated('unauthenticated', 'filter[tab] needs a signature or bearer token');
     const filtered = (targetRate?: string) => {
       const { where, planPerValues } = lotConditions(filter, { caller: ctx.caller, targetRate, now: new Date() });
       return { ...sql.render(statement(where)), customPlan: planPerValues };
     };
-    if (filter.currency === undefined && !filter.price) {
+    if (filter.currency === undefined && !filter.price && !withRates) {
       const [{ rows }] = await rawQuery(ctx.em, filtered());
       return { rates: new Map(), rows };
     }

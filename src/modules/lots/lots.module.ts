@@ -10,6 +10,7 @@ import { Migration20261122020000Catalogue } from './migrations/Migration20261122
 import { Migration20261122040000LotIndexes } from './migrations/Migration20261122040000LotIndexes';
 import { Migration20261124100000LotSortKeys } from './migrations/Migration20261124100000LotSortKeys';
 import { Migration20261125140000BuyNowPriceIndex } from './migrations/Migration20261125140000BuyNowPriceIndex';
+import { Migration20261127220000PlatformStatsIndexes } from './migrations/Migration20261127220000PlatformStatsIndexes';
 
 declare module '../../services' {
   interface Services {
@@ -27,6 +28,7 @@ export const lotsModule: AppModule = {
     { name: 'Migration20261122040000LotIndexes', class: Migration20261122040000LotIndexes },
     { name: 'Migration20261124100000LotSortKeys', class: Migration20261124100000LotSortKeys },
     { name: 'Migration20261125140000BuyNowPriceIndex', class: Migration20261125140000BuyNowPriceIndex },
+    { name: 'Migration20261127220000PlatformStatsIndexes', class: Migration20261127220000PlatformStatsIndexes },
   ],
   services: {
     lotMaker: (s) => new LotMaker(s.lotClock, s.rules, s.searches),

@@ -8,6 +8,9 @@ import type { Source } from '../../graphql/source';
 import { bidGql, BidGql } from '../bids';
 import { AccountGql, shownAccount } from '../accounts';
 import { depositGql, participantGql, winnerDetailsGql, DepositGql, ParticipantGql, WinnerDetailsGql } from '../trading';
+import { CurrencyGql } from '../../graphql/types/money';
+import { LotGroupByGql, lotsAggregateGql, LotsAggregateGql } from './lots.aggregate.types';
+import type { LotGroup } from './lots.aggregate';
 import { embeddableOf } from './lots.embedded';
 import { CreateLotInput, UpdateLotInput, LotCallbackGql, LotConnectionGql, LotFilterInput, LotGql, LotSortInput, LotStarGql } from './lots.types';
 
@@ -62,6 +65,17 @@ export class LotsResolver {
   @Extensions(runsOwnStatement())
   lotsCount(@Arg('filter', () => LotFilterInput, { nullable: true }) filter: LotFilterInput | undefined, @Ctx() { ctx, services }: GraphQLContext): Promise<number> {
     return services.lots.count(ctx, { filter });
+  }
+
+  @Query(() => LotsAggregateGql, { description: 'The count and price sums of the lots `lots(filter:)` lists to the caller, in `currency` (the filter\'s, else USD), grouped by `groupBy`' })
+  @Extensions(runsOwnStatement())
+  async lotsAggregate(
+    @Arg('filter', () => LotFilterInput, { nullable: true }) filter: LotFilterInput | undefined,
+    @Arg('currency', () => CurrencyGql, { nullable: true }) currency: string | undefined,
+    @Arg('groupBy', () => LotGroupByGql, { nullable: true }) groupBy: LotGroup | undefined,
+    @Ctx() { ctx, services }: GraphQLContext,
+  ): Promise<LotsAggregateGql> {
+    return lotsAggregateGql(await services.lots.aggregate(ctx, { filter, currency, groupBy }));
   }
 
   @Mutation(() => CreateLotResultGql)

@@ -18,8 +18,9 @@ import { draftOf, START_TIME_TOLERANCE_S, type LotDraft } from './lots.draft';
 import { Lot, type ListedLot } from './lots.entity';
 import { findLot } from './lots.find';
 import type { LotMaker } from './lots.maker';
-import { createLotInput, getLotInput, lotCountInput, lotPageInput, updateLotInput, type NewLotInput, type GetLotInput, type LotCountInput, type LotPageInput, type UpdateLotInput } from './lots.input';
-import { LotListing } from './lots.listing';
+import { createLotInput, getLotInput, lotAggregateInput, lotCountInput, lotPageInput, updateLotInput, type NewLotInput, type GetLotInput, type LotAggregateInput, type LotCountInput, type LotPageInput, type UpdateLotInput } from './lots.input';
+import type { LotsAggregate } from './lots.aggregate';
+import { DEFAULT_PRICE_CURRENCY, LotListing } from './lots.listing';
 import type { Embeddable, Embedded } from './lots.embedded';
 import { loadRelated, type LotsRelated } from './lots.related';
 import { bidsOfLots, participantsOfLots } from './lots.related.sql';
@@ -126,6 +127,15 @@ export class LotsService {
   async count(ctx: RequestContext, input: Untrusted<LotCountInput>): Promise<number> {
     const { filter } = validateInput(lotCountInput, input, 'parameter');
     return this.listing.count(ctx, filter);
+  }
+
+  /**
+   * The count and price sums of the lots `index` lists under the filter, for the same caller,
+   * grouped when asked: one statement, beside the rates.
+   */
+  async aggregate(ctx: RequestContext, input: Untrusted<LotAggregateInput>): Promise<LotsAggregate> {
+    const { filter, currency, groupBy } = validateInput(lotAggregateInput, input, 'parameter');
+    return this.listing.aggregate(ctx, filter, currency ?? filter.currency ?? DEFAULT_PRICE_CURRENCY, groupBy);
   }
 
   /** What the lots show beside them (REST includes), as the caller may see it: one query per relation the page did not embed. */

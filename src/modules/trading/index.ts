@@ -5,5 +5,5 @@ export { WINNER_DETAILS_FIELDS } from './trading.input';
 export { depositGql, participantGql, winnerDetailsGql } from './trading.mappers';
 export { presentDeposit, presentParticipant, presentWinnerDetails } from './trading.presenter';
 export { requireId, requireManager, requireTradable, settleLosers } from './trading.rules';
-export { DepositGql, ParticipantGql, WinnerDetailsGql } from './trading.types';
+export { DepositGql, DepositStateGql, ParticipantGql, ParticipantStateGql, WinnerDetailsGql } from './trading.types';
 export type { WinnersService } from './winners.service';

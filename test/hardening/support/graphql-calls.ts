@@ -28,7 +28,7 @@ function plausible(name: string, type: GraphQLInputType, ids: Ids, field: string
         .map((f) => [f.name, plausible(f.name, f.type, ids, field)]),
     );
   }
-  if (named instanceof GraphQLEnumType) return named.getValues()[0].value;
+  if (named instanceof GraphQLEnumType) return named.getValues()[0].name;
   if (named instanceof GraphQLScalarType) {
     if (/lot/i.test(name) || (name === 'id' && /lot/i.test(field))) return ids.lotId;
     if (/account|recipient|sender|receiver|^id$/i.test(name)) return ids.accountId;

@@ -59,7 +59,7 @@ function badContent(arg: string, type: GraphQLInputType): fc.Arbitrary<unknown> 
     const fields = Object.values(named.getFields());
     return fc.record(Object.fromEntries(fields.map((f) => [f.name, badContent(f.name, f.type)])));
   }
-  if (named instanceof GraphQLEnumType) return fc.constantFrom(...named.getValues().map((v) => v.value));
+  if (named instanceof GraphQLEnumType) return fc.constantFrom(...named.getValues().map((v) => v.name));
   if (PRICE_FIELD.test(snake(arg))) return badPrice.filter((p) => typeof p === 'string');
   switch (named.name) {
     case 'ID':
