@@ -19,7 +19,7 @@ export const bidsModule: AppModule = {
     { name: 'Migration20261122060000Bids', class: Migration20261122060000Bids },
     { name: 'Migration20261124120000BidKeys', class: Migration20261124120000BidKeys },
   ],
-  services: { bids: (s) => new BidsService(s.notifications, s.live, s.lotClock) },
+  services: { bids: (s) => new BidsService(s.notifications, s.live, s.lotClock, s.transparencyLog) },
   routes: bidsRoutes,
   resolvers: [BidsResolver],
 };
