@@ -6,3 +6,5 @@ export { type ServedLog, type ServedLot, type Verification, verifyBidLog, type V
 export { type Receipt, encodeReceipt } from './tlog.receipt';
 export { appendCtes } from './tlog.store';
 export type { TransparencyLog } from './tlog.service';
+export { type ServedLeaf, type SeenCheckpoint, checkLotLeaves, consistencyProblem, inclusionProblem, receiptProblem, servedLeafProblem, trustedCheckpoint } from './tlog.verify';
+export { leafHash } from './tlog.merkle';

@@ -111,7 +111,7 @@ export class TransparencyLog {
    */
   async checkpoint(em: EntityManager): Promise<SignedCheckpoint | null> {
     const size = await integrate(em);
-    const [last] = await rowsOf<{ size: string }>(em, sql`select size::text from tlog_checkpoints order by size desc limit 1`);
+    const [last] = await rowsOf<{ size: string }>(em, sql`select size::text from tlog_checkpoints order by tlog_checkpoints.size desc limit 1`);
     if (size === 0 || (last && Number(last.size) >= size)) return null;
     const root = await overTree(em, (node) => rootOf(node, size));
     const note = signNote(checkpointBody({ origin: this.origin, size, root }), this.origin, this.key);
@@ -130,7 +130,7 @@ export class TransparencyLog {
 
   /** GET /log/checkpoint: the latest checkpoint. */
   async latest(ctx: RequestContext): Promise<SignedCheckpoint> {
-    const [row] = await rowsOf<CheckpointRow>(ctx.em, sql`${SELECT_CHECKPOINT} order by size desc limit 1`);
+    const [row] = await rowsOf<CheckpointRow>(ctx.em, sql`${SELECT_CHECKPOINT} order by tlog_checkpoints.size desc limit 1`);
     if (!row) throw notFound('checkpoint_not_found', 'the log has no checkpoint yet');
     return checkpointOf(row);
   }
@@ -142,7 +142,7 @@ export class TransparencyLog {
     if (to !== null && to < from) throw invalid('invalid_parameter', 'to must not be below from', { field: 'to' });
     const rows = await rowsOf<CheckpointRow>(
       ctx.em,
-      sql`${SELECT_CHECKPOINT} where size >= ${from} ${to === null ? sql`` : sql`and size <= ${to}`} order by size limit ${TLOG_PAGE}`,
+      sql`${SELECT_CHECKPOINT} where size >= ${from} ${to === null ? sql`` : sql`and size <= ${to}`} order by tlog_checkpoints.size limit ${TLOG_PAGE}`,
     );
     return rows.map(checkpointOf);
   }
@@ -173,8 +173,8 @@ export class TransparencyLog {
     const rows = await rowsOf<{ idx: string; hash: string; data: string }>(
       ctx.em,
       sql`select idx::text, encode(hash, 'base64') as hash, data from tlog_leaves
-           where idx >= ${from} and idx < (select integrated from tlog_tree) ${lotId === null ? sql`` : sql`and lot_id = ${lotId}`}
-           order by idx limit ${TLOG_PAGE}`,
+           where idx >= ${from} ${lotId === null ? sql`` : sql`and lot_id = ${lotId}`}
+           order by tlog_leaves.idx limit ${TLOG_PAGE}`,
     );
     return rows.map((r) => ({ leafIndex: Number(r.idx), leafHash: r.hash, data: r.data }));
   }
