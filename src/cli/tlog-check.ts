@@ -61,8 +61,6 @@ export async function checkLog(base: string, options: LogCheckOptions): Promise<
   const api = new Api(base, null);
   const problems: string[] = [];
   const notes: string[] = [];
-  const latest = await api.json('GET', '/log/checkpoint');
-  if (latest.status === 404) return withoutCheckpoint(api, options);
   const served = await attributes<ServedCheckpoint>(api, '/log/checkpoint');
   const keys = options.logKeys?.length ? options.logKeys : [served.signer];
   if (!options.logKeys?.length) notes.push(`(the log key ${served.signer} was taken from the log itself: pass --log-key to trust a key you hold)`);
@@ -140,19 +138,4 @@ async function lotChecked(api: Api, lotId: string, leaves: ServedLeaf[], problem
   notes.push(`lot ${lotId}: ${checked.bids.length} bids and ${checked.outcomes.length} outcomes in the log`);
   if (checked.backfilled.length) notes.push(`backfilled when the log was created: leaves ${checked.backfilled.join(', ')}`);
   return { ok: problems.length === 0, problems, notes, lot: { bids: checked.bids.length, backfilledBids: checked.bids.filter((b) => b.backfilled_at).length } };
-}
-
-/** A log that signed no checkpoint yet (a new service): a lot's leaves are checked against the lot, a receipt only for its age. */
-async function withoutCheckpoint(api: Api, options: LogCheckOptions): Promise<LogCheck> {
-  const problems: string[] = [];
-  const notes = ['the log has no checkpoint yet'];
-  const late = options.receipt && Date.now() - Date.parse(options.receipt.timestamp) > (options.graceSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
-  if (late) problems.push("the receipt's leaves are missing: the log has signed no checkpoint since its promise");
-  if (!options.lotId) return { ok: problems.length === 0, problems, notes };
-  const leaves = await lotLeaves(api, options.lotId);
-  for (const l of leaves) {
-    const problem = servedLeafProblem(l);
-    if (problem) problems.push(problem);
-  }
-  return lotChecked(api, options.lotId, leaves, problems, notes);
 }

@@ -110,7 +110,7 @@ describe('the transparency log of bids', () => {
     const winner = await world.t.orm.em.fork().findOneOrFail(Participant, { lotId, accountId: b.id });
     expect((await chooseWinner(world.t, world.platform, lotId, winner)).status).toBe(200);
     expect((await closeLot(world.t, world.platform, lotId, 'sold')).status).toBe(200);
-    const leaves = (await world.t.client.get(`/log/entries?lot_id=${lotId}`)).body.data.map((d: { attributes: { data: string; leaf_index: number } }) => d.attributes);
+    const leaves = (await world.t.client.get(`/log/entries?from=0&lot_id=${lotId}`)).body.data.map((d: { attributes: { data: string; leaf_index: number } }) => d.attributes);
     const close = JSON.parse(leaves[leaves.length - 1].data);
     expect(close).toMatchObject({ kind: 'close', lot_state: 'sold', winner_id: b.id, highest_bid: '1100.00', bids: 2 });
     expect((await latest()).size).toBeGreaterThan(leaves[leaves.length - 1].leaf_index);
@@ -164,7 +164,7 @@ describe('the transparency log of bids', () => {
     await checkpoint();
     const served = await latest();
     const res = await world.t.client.graphql(
-      `query ($n: Int!) { logCheckpoint { size rootHash note } logCheckpoints(to: $n) { size } logInclusionProof(leafIndex: 0, treeSize: $n) { hashes } logConsistencyProof(from: 1, to: $n) { hashes } logEntries(lotId: "${lotId}") { leafIndex data } }`,
+      `query ($n: Int!) { logCheckpoint { size rootHash note } logCheckpoints(to: $n) { size } logInclusionProof(leafIndex: 0, treeSize: $n) { hashes } logConsistencyProof(from: 1, to: $n) { hashes } logEntries(from: 0, lotId: "${lotId}") { leafIndex data } }`,
       { n: served.size },
     );
     expect(res.body.errors).toBeUndefined();
@@ -184,7 +184,8 @@ describe('the transparency log of bids', () => {
       [`/log/proof/consistency?from=${size + 1}&to=${size}`, 400, 'from'],
       [`/log/proof/consistency?from=0&to=${size}`, 400, 'from'],
       ['/log/checkpoints?from=5&to=2', 400, 'to'],
-      ['/log/entries?lot_id=abc', 400, 'lot_id'],
+      ['/log/entries?from=0&lot_id=abc', 400, 'lot_id'],
+      ['/log/entries', 400, 'from'],
     ];
     for (const [target, status, parameter] of cases) {
       const res = await world.t.client.get(target);

@@ -27,7 +27,7 @@ export function bidLogRoutes(router: AppRouter): void {
   );
   router.get(
     '/log/entries',
-    { summary: "The log's leaves from index `from` (or a lot's leaves), at most 100, each as the exact text hashed", response: ['log_entries'], query: { plain: { from: size, lot_id: { kind: 'string', max: 20 } } }, fields: 'query' },
+    { summary: "The log's leaves from index `from` (or a lot's leaves), at most 100, each as the exact text hashed", response: ['log_entries'], query: { plain: { from: { ...size, required: true }, lot_id: { kind: 'string', max: 20 } } }, fields: 'query' },
     async ({ ctx, query }) => ({ data: (await transparencyLog.entries(ctx, { from: query.plain.from, lotId: query.plain.lot_id })).map(presentLogEntry) }),
   );
 }

@@ -1,7 +1,8 @@
-import { Arg, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Extensions, ID, Int, Query, Resolver } from 'type-graphql';
+import { listItems } from '../../graphql/list-items';
 import type { GraphQLContext } from '../../graphql/context';
 import { LogCheckpointGql, LogEntryGql, LogProofGql } from './tlog.types';
-import type { Proof } from './tlog.service';
+import { TLOG_PAGE, type Proof } from './tlog.service';
 
 const proofGql = (p: Proof): LogProofGql => ({ leafIndex: p.leafIndex ?? null, treeSize: p.treeSize ?? null, from: p.from ?? null, to: p.to ?? null, hashes: p.hashes });
 
@@ -12,6 +13,7 @@ export class TransparencyLogResolver {
     return services.transparencyLog.latest(ctx);
   }
 
+  @Extensions(listItems(TLOG_PAGE))
   @Query(() => [LogCheckpointGql], { description: 'GET /log/checkpoints: the checkpoints of sizes from..to, oldest first, at most 100' })
   logCheckpoints(
     @Arg('from', () => Int, { nullable: true }) from: number | undefined,
@@ -31,12 +33,13 @@ export class TransparencyLogResolver {
     return proofGql(await services.transparencyLog.consistency(ctx, { from, to }));
   }
 
+  @Extensions(listItems(TLOG_PAGE))
   @Query(() => [LogEntryGql], { description: "GET /log/entries: the log's leaves from index `from` (or a lot's), at most 100" })
   logEntries(
-    @Arg('from', () => Int, { nullable: true }) from: number | undefined,
+    @Arg('from', () => Int) from: number,
     @Arg('lotId', () => ID, { nullable: true }) lotId: string | undefined,
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<LogEntryGql[]> {
-    return services.transparencyLog.entries(ctx, { from: from ?? undefined, lotId: lotId ?? undefined });
+    return services.transparencyLog.entries(ctx, { from, lotId: lotId ?? undefined });
   }
 }

@@ -112,7 +112,7 @@ export class TransparencyLog {
   async checkpoint(em: EntityManager): Promise<SignedCheckpoint | null> {
     const size = await integrate(em);
     const [last] = await rowsOf<{ size: string }>(em, sql`select size::text from tlog_checkpoints order by tlog_checkpoints.size desc limit 1`);
-    if (size === 0 || (last && Number(last.size) >= size)) return null;
+    if (last && Number(last.size) >= size) return null;
     const root = await overTree(em, (node) => rootOf(node, size));
     const note = signNote(checkpointBody({ origin: this.origin, size, root }), this.origin, this.key);
     const [row] = await rowsOf<CheckpointRow>(
@@ -128,11 +128,10 @@ export class TransparencyLog {
     return inTransaction(ctx, (em) => this.checkpoint(em));
   }
 
-  /** GET /log/checkpoint: the latest checkpoint. */
+  /** GET /log/checkpoint: the latest checkpoint; a new log's first read signs its first (of the empty tree, or of what was backfilled). */
   async latest(ctx: RequestContext): Promise<SignedCheckpoint> {
     const [row] = await rowsOf<CheckpointRow>(ctx.em, sql`${SELECT_CHECKPOINT} order by tlog_checkpoints.size desc limit 1`);
-    if (!row) throw notFound('checkpoint_not_found', 'the log has no checkpoint yet');
-    return checkpointOf(row);
+    return row ? checkpointOf(row) : ((await this.checkpointNow(ctx)) ?? this.latest(ctx));
   }
 
   /** GET /log/checkpoints: the checkpoints of sizes from..to (both included), oldest first, at most TLOG_PAGE. */
@@ -166,10 +165,10 @@ export class TransparencyLog {
   }
 
   /** GET /log/entries: the leaves from `from` on (at most TLOG_PAGE), or a lot's leaves, in log order. */
-  async entries(ctx: RequestContext, input: { from?: unknown; lotId?: unknown }): Promise<LogEntry[]> {
+  async entries(ctx: RequestContext, input: { from: unknown; lotId?: unknown }): Promise<LogEntry[]> {
     const lotId = input.lotId === undefined ? null : integerId(input.lotId);
     if (input.lotId !== undefined && lotId === null) throw invalid('invalid_parameter', 'lotId must be a lot id', { field: 'lotId' });
-    const from = input.from === undefined ? 0 : count(input.from, 'from', 0);
+    const from = count(input.from, 'from', 0);
     const rows = await rowsOf<{ idx: string; hash: string; data: string }>(
       ctx.em,
       sql`select idx::text, encode(hash, 'base64') as hash, data from tlog_leaves
