@@ -69,6 +69,13 @@ const schema = z.object({
     .string()
     .regex(/^S[A-Z2-7]{55}$/, 'expected a Stellar secret seed (S…, 56 characters)')
     .optional(),
+  LOG_SIGNING_SEED: z
+    .string()
+    .regex(/^S[A-Z2-7]{55}$/, 'expected a Stellar secret seed (S…, 56 characters)')
+    .optional(),
+  LOG_KEY_FILE: z.string().min(1).optional(),
+  LOG_ORIGIN: z.string().min(1).max(200).regex(/^[^\s+]+$/, 'no spaces nor "+"').default('auction.local/bid-log'),
+  CHECKPOINT_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
   NETWORK_PASSPHRASE: z.string().min(1).default(Networks.STANDALONE),
   PUBLIC_URL: z.string().url().optional(),
   JWT_TTL: duration.default(3600),

@@ -1,25 +1,35 @@
-// `npm run verify-bids -- URL LOT [--signer KEY] [--digest HEX | --request 'METHOD TARGET' [--body FILE]] [--as KEYFILE]`:
-// checks a lot's bid log from the outside, trusting nothing the service says but the master key.
+// `npm run verify-bids -- URL [LOT] [--receipt FILE] [--log-key KEY…] [--state FILE] [--signer KEY] [--digest HEX | --request 'METHOD TARGET' [--body FILE]] [--as KEYFILE]`:
+// checks a lot's bids and a bidder's receipt from the outside, trusting nothing the service says but the keys given.
 import { readFileSync } from 'node:fs';
-import { bearerRequestDigestOf } from '../modules/bidlog';
+import path from 'node:path';
+import { bearerRequestDigestOf, type Receipt } from '../modules/bidlog';
 import { fetchAndVerifyBidLog } from './bid-log';
 import { keyFileOf, keysDir, readKeyFile } from './keys';
 import { out, runCommand, UsageError } from './run';
+import { checkLog } from './tlog-check';
 
-const USAGE = `usage: npm run verify-bids -- URL LOT [--signer KEY] [--digest HEX | --request 'METHOD TARGET' [--body FILE]] [--as KEYFILE]
+const USAGE = `usage: npm run verify-bids -- URL [LOT] [--receipt FILE] [--log-key KEY]… [--state FILE] [--signer KEY] [--digest HEX | --request 'METHOD TARGET' [--body FILE]] [--as KEYFILE]
 
-Fetches GET URL/lots/LOT/bid_log and GET URL/lots/LOT and checks every hash of the chain, the
-master key's signature of its head (once the lot closed), and that the lot's highest_bid and
-winner are the chain's. Exit code 0 when everything holds, 1 otherwise, 2 for usage errors.
+Checks the service's transparency log: its latest checkpoint's signature, and that it extends the
+checkpoint this command saw last (kept in --state FILE). With LOT, fetches GET URL/lots/LOT/bid_log
+and GET URL/lots/LOT and checks every hash of the lot's chain, the master key's signature of its
+head (once the lot closed), that the lot's highest_bid and winner are the chain's, and every leaf
+of the lot in the log: its inclusion in the checkpoint and that the lot is what its leaves say.
+Exit code 0 when everything holds, 1 otherwise (one FAIL line per reason), 2 for usage errors.
 
-  --signer KEY  the master public key (G…) to trust; default: the one the log names (reported)
-  --digest HEX  prove that the bid placed by your request is in the chain: for a signed request the
-                SHA-256 of its signature, for one sent with a bearer token that of its method,
-                target and body (docs/bid-log.md)
+  --receipt FILE  a bid's receipt (the Bid-Receipt header, or GraphQL's receipt.encoded: base64
+                  JSON, or the JSON itself): its signature, and each of its leaves in the checkpoint
+  --log-key KEY   a log public key (G…) to trust, once per key of the log's history; default: the
+                  one the checkpoint names (reported)
+  --state FILE    where the last checkpoint seen is kept; default DATA_DIR/verify-bids-state.json
+  --signer KEY    the master public key (G…) to trust for the chain's head; default: the one the log names
+  --digest HEX    prove that the bid placed by your request is in the chain: for a signed request the
+                  SHA-256 of its signature, for one sent with a bearer token that of its method,
+                  target and body (docs/bid-log.md)
   --request 'METHOD TARGET'
-                the request you sent with a bearer token (e.g. 'POST /lots/7/bid_requests'): its
-                digest is computed with the bytes of --body FILE (none: an empty body) and proved
-  --as KEYFILE  sign the requests (a key file, or a name npm run demo wrote), to see your own entries opened`;
+                  the request you sent with a bearer token (e.g. 'POST /lots/7/bid_requests'): its
+                  digest is computed with the bytes of --body FILE (none: an empty body) and proved
+  --as KEYFILE    sign the requests (a key file, or a name npm run demo wrote), to see your own entries opened`;
 
 /** The digest to prove: given, or computed from a bearer request as the service computes it. */
 function digestOf(values: Record<string, unknown>): string | undefined {
@@ -41,20 +51,63 @@ function digestOf(values: Record<string, unknown>): string | undefined {
   return bearerRequestDigestOf(method, target, body);
 }
 
-runCommand(USAGE, { signer: { type: 'string' }, digest: { type: 'string' }, request: { type: 'string' }, body: { type: 'string' }, as: { type: 'string' } }, async ({ values, positionals, config }) => {
-  const [url = '', lot = '', ...rest] = positionals;
-  if (!/^https?:\/\/[^/]+\/?$/.test(url)) throw new UsageError('URL must be http(s)://host[:port]');
-  if (!/^\d+$/.test(lot)) throw new UsageError('LOT must be a lot id');
-  if (rest.length) throw new UsageError(`unexpected ${rest.join(' ')}`);
-  const keypair = typeof values.as === 'string' ? readKeyFile(keyFileOf(values.as, keysDir(config.DATA_DIR))) : null;
-  const signer = typeof values.signer === 'string' ? values.signer : undefined;
-  const requestDigest = digestOf(values);
-  const result = await fetchAndVerifyBidLog(url.replace(/\/$/, ''), lot, { signer, requestDigest }, keypair);
-  out(`lot ${lot}: ${result.entries} entries, head ${result.signed ? 'signed by the master key' : 'not signed (the lot is open)'}`);
-  if (!signer && result.signed) out('(the signer was taken from the log itself: pass --signer to trust a key you hold)');
-  if (result.winnerIsTopBidder !== null) out(`winner placed the top bid: ${result.winnerIsTopBidder ? 'yes' : 'no'}`);
-  if (result.proof) out(`your request placed bid ${result.proof.bidId}, entry ${result.proof.seq}`);
-  for (const p of result.problems) out(`FAIL ${p}`);
-  out(result.ok ? 'OK' : 'NOT VERIFIED');
-  return result.ok ? 0 : 1;
-});
+/** A receipt file: the header's base64 JSON, or the JSON. */
+function readReceipt(file: string): Receipt {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').trim();
+  } catch (e) {
+    throw new UsageError(`--receipt: ${(e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text.startsWith('{') ? text : Buffer.from(text, 'base64').toString('utf8')) as Receipt;
+  } catch {
+    throw new UsageError('--receipt: the file holds no receipt (base64 JSON, or JSON)');
+  }
+}
+
+runCommand(
+  USAGE,
+  {
+    signer: { type: 'string' },
+    digest: { type: 'string' },
+    request: { type: 'string' },
+    body: { type: 'string' },
+    as: { type: 'string' },
+    receipt: { type: 'string' },
+    'log-key': { type: 'string', multiple: true },
+    state: { type: 'string' },
+  },
+  async ({ values, positionals, config }) => {
+    const [url = '', lot, ...rest] = positionals;
+    if (!/^https?:\/\/[^/]+\/?$/.test(url)) throw new UsageError('URL must be http(s)://host[:port]');
+    if (lot !== undefined && !/^\d+$/.test(lot)) throw new UsageError('LOT must be a lot id');
+    if (lot === undefined && values.receipt === undefined) throw new UsageError('give a LOT, a --receipt FILE, or both');
+    if (rest.length) throw new UsageError(`unexpected ${rest.join(' ')}`);
+    const base = url.replace(/\/$/, '');
+    const receipt = typeof values.receipt === 'string' ? readReceipt(values.receipt) : undefined;
+    const logKeys = Array.isArray(values['log-key']) ? values['log-key'].filter((k): k is string => typeof k === 'string') : undefined;
+    const statePath = typeof values.state === 'string' ? values.state : path.join(config.DATA_DIR, 'verify-bids-state.json');
+    const problems: string[] = [];
+
+    const log = await checkLog(base, { logKeys, statePath, receipt, lotId: lot });
+    if (lot !== undefined) {
+      const keypair = typeof values.as === 'string' ? readKeyFile(keyFileOf(values.as, keysDir(config.DATA_DIR))) : null;
+      const signer = typeof values.signer === 'string' ? values.signer : undefined;
+      const result = await fetchAndVerifyBidLog(base, lot, { signer, requestDigest: digestOf(values) }, keypair);
+      out(`lot ${lot}: ${result.entries} entries, head ${result.signed ? 'signed by the master key' : 'not signed (the lot is open)'}`);
+      if (!signer && result.signed) out('(the signer was taken from the log itself: pass --signer to trust a key you hold)');
+      if (result.winnerIsTopBidder !== null) out(`winner placed the top bid: ${result.winnerIsTopBidder ? 'yes' : 'no'}`);
+      if (result.proof) out(`your request placed bid ${result.proof.bidId}, entry ${result.proof.seq}`);
+      // Bids from before the hash chain have no entry in it: the log's backfilled leaves vouch for them instead.
+      const predatesChain = result.entries === 0 && log.lot !== undefined && log.lot.bids > 0 && log.lot.backfilledBids === log.lot.bids;
+      if (predatesChain) out("the lot's bids predate the hash chain: they are verified by the transparency log's backfilled leaves");
+      else problems.push(...result.problems);
+    }
+    for (const note of log.notes) out(note);
+    problems.push(...log.problems);
+    for (const p of problems) out(`FAIL ${p}`);
+    out(problems.length ? 'NOT VERIFIED' : 'OK');
+    return problems.length ? 1 : 0;
+  },
+);

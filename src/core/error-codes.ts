@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   { code: 'saved_search_filter_unsupported', status: 400, meaning: 'POST /accounts/{id}/saved_searches: a filter of GET /lots that a saved search cannot hold (docs/saved-searches.md); the source names it' },
   { code: 'saved_search_limit', status: 409, meaning: 'POST /accounts/{id}/saved_searches: the account keeps as many saved searches as `SAVED_SEARCHES_PER_ACCOUNT` allows (50 by default); the detail names the limit. Delete one first' },
   { code: 'saved_search_forbidden', status: 403, meaning: 'saved searches are managed by their account only' },
+  { code: 'checkpoint_not_found', status: 404, meaning: '`GET /log/proof/…` (GraphQL `logInclusionProof`, `logConsistencyProof`): no checkpoint has this tree size (proofs are given for checkpointed sizes only, whose roots a verifier holds signed)' },
   { code: 'saved_search_not_found', status: 404, meaning: 'the account has no saved search with this id' },
   { code: 'unknown_filter', status: 400, meaning: 'a `filter[...]` the endpoint does not have; `detail` ends with `use currency` when the name is a plain parameter of the endpoint, else names the nearest filter (`makr … (did you mean maker?)`) and lists the filters' },
   { code: 'unknown_include', status: 400, meaning: 'an include the endpoint does not have' },

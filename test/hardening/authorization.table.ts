@@ -92,6 +92,12 @@ export const REST: Record<string, RestRow> = {
   'GET /lots/count': pub(() => ({ target: '/lots/count' })),
   'GET /lots/:id': pub((f) => ({ target: `/lots/${f.lotId}` })),
   'GET /lots/:id/bid_log': pub((f) => ({ target: `/lots/${f.lotId}/bid_log` })),
+  'GET /log/checkpoint': pub(() => ({ target: '/log/checkpoint' })),
+  'GET /log/checkpoints': pub(() => ({ target: '/log/checkpoints?from=0' })),
+  'GET /log/entries': pub(() => ({ target: '/log/entries?from=0' })),
+  // No checkpoint has this size: the answer is the same 404 to everyone.
+  'GET /log/proof/inclusion': pub(() => ({ target: '/log/proof/inclusion?leaf_index=0&tree_size=1000000' }), 404),
+  'GET /log/proof/consistency': pub(() => ({ target: '/log/proof/consistency?from=1&to=1000000' }), 404),
   'POST /lots/:id/bid_requests': { auth: true, call: (f) => ({ target: `/lots/${f.lotId}/bid_requests`, body: { data: { type: 'bid_requests', attributes: { amount: '1100' } } } }), roles: all(403) },
   'GET /requests': { auth: true, call: () => ({ target: '/requests?filter[type]=lots' }), roles: all(200) },
   'GET /accounts/:id/create_lot_requests': { auth: true, call: (f) => ({ target: `/accounts/${f.userId}/create_lot_requests` }), roles: staffOfP(200, 403, { user: 200 }) },
@@ -177,7 +183,7 @@ export const REST: Record<string, RestRow> = {
  */
 export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
   ...Object.fromEntries([
-    ...['account', 'admins', 'brokers', 'convert', 'convertMany', 'countries', 'currencyRates', 'document', 'feeEstimate', 'fuelTypes', 'ledgerAccount', 'lot', 'lots', 'lotsAggregate', 'lotsCount', 'makers', 'ping', 'transmissionTypes', 'wheelPositions'].map(
+    ...['account', 'admins', 'brokers', 'convert', 'convertMany', 'countries', 'currencyRates', 'document', 'feeEstimate', 'fuelTypes', 'ledgerAccount', 'logCheckpoint', 'logCheckpoints', 'logConsistencyProof', 'logEntries', 'logInclusionProof', 'lot', 'lots', 'lotsAggregate', 'lotsCount', 'makers', 'ping', 'transmissionTypes', 'wheelPositions'].map(
       (name) => [name, { auth: false }],
     ),
     ...['accountCreateLotRequests', 'accounts', 'blacklist', 'buyingPower', 'deposits', 'documents', 'lotMessages', 'me', 'messageDialogs', 'notificationCounts', 'notifications', 'platformRules', 'platformStats', 'request', 'requests', 'savedSearches', 'secondChanceOffers', 'unreadMessages', 'watchlist'].map(

@@ -2,16 +2,19 @@ import { formatMoney } from '../../core/money';
 import type { Rows } from '../../db/raw';
 import type { PlannedBid } from '../bids';
 import { bidderCommitment, entryHash, GENESIS, newSalt } from './bidlog.chain';
+import { leafOf, type Leaf } from './tlog.leaves';
 
 /** A log entry as the round writes it beside its bid. */
 export interface LogEntryRow {
   seq: number;
   salt: string;
   hash: string;
+  /** The bid's leaf of the transparency log, appended by the same statement. */
+  leaf: Leaf;
 }
 
 /**
- * Chains a round's bids onto the lot's log, in the order they are placed, under the lot's lock:
+ * Chains a round's bids onto the lot's log, and makes their leaves of the transparency log, in the order they are placed, under the lot's lock:
  * `head` is what `openRound` read of the last entry, `ids` the ids it drew for the round's bids.
  */
 export function chainRound<B extends PlannedBid>(lotId: string, head: Rows, ids: Rows, bids: B[], at: Date): (B & { id: string; entry: LogEntryRow })[] {
@@ -23,18 +26,22 @@ export function chainRound<B extends PlannedBid>(lotId: string, head: Rows, ids:
     const id = ids[i].id as string;
     const salt = newSalt();
     seq += 1;
-    const hash = entryHash({
-      seq,
-      bidId: id,
-      lotId,
-      amount: formatMoney(b.amount),
-      createdAt,
-      byProxy: b.byProxy,
-      requestDigest: b.digest,
-      bidderCommitment: bidderCommitment(salt, b.accountId),
-      previous,
-    });
+    const amount = formatMoney(b.amount);
+    const commitment = bidderCommitment(salt, b.accountId);
+    const hash = entryHash({ seq, bidId: id, lotId, amount, createdAt, byProxy: b.byProxy, requestDigest: b.digest, bidderCommitment: commitment, previous });
     previous = hash;
-    return { ...b, id, entry: { seq, salt, hash } };
+    const leaf = leafOf({
+      v: 'bid_tlog/1',
+      kind: 'bid',
+      lot_id: lotId,
+      bid_id: id,
+      amount,
+      created_at: createdAt,
+      by_proxy: b.byProxy,
+      request_digest: b.digest,
+      bidder_commitment: commitment,
+      backfilled_at: null,
+    });
+    return { ...b, id, entry: { seq, salt, hash, leaf } };
   });
 }

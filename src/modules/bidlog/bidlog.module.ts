@@ -1,20 +1,42 @@
 import type { AppModule } from '../../app-modules';
+import { loadLogKeypair } from '../../auth/log-key';
 import { BidLogEntriesResolver, BidLogResolver } from './bidlog.resolver';
 import { bidLogRoutes } from './bidlog.routes';
 import { BidLogService } from './bidlog.service';
 import { Migration20261124200000BidLog } from './migrations/Migration20261124200000BidLog';
+import { Migration20261127220000TransparencyLog } from './migrations/Migration20261127220000TransparencyLog';
+import { TransparencyLogResolver } from './tlog.resolver';
+import { TransparencyLog } from './tlog.service';
 
 declare module '../../services' {
   interface Services {
     bidLog: BidLogService;
+    transparencyLog: TransparencyLog;
   }
 }
 
 /** The verifiable bid log: entries appended by the bid round, heads signed at the close. */
 export const bidLogModule: AppModule = {
   name: 'bidlog',
-  migrations: [{ name: 'Migration20261124200000BidLog', class: Migration20261124200000BidLog }],
-  services: { bidLog: (_s, infra) => new BidLogService(infra.master) },
+  migrations: [
+    { name: 'Migration20261124200000BidLog', class: Migration20261124200000BidLog },
+    { name: 'Migration20261127220000TransparencyLog', class: Migration20261127220000TransparencyLog },
+  ],
+  services: {
+    bidLog: (s, infra) => new BidLogService(infra.master, s.transparencyLog),
+    transparencyLog: (_s, { config, master, log }) => new TransparencyLog(loadLogKeypair(config, master, log), config.LOG_ORIGIN),
+  },
   routes: bidLogRoutes,
-  resolvers: [BidLogResolver, BidLogEntriesResolver],
+  resolvers: [BidLogResolver, BidLogEntriesResolver, TransparencyLogResolver],
+  jobs: (services, config) => [
+    {
+      kind: 'recurring',
+      queue: 'bid-log-checkpoint',
+      everySeconds: config.CHECKPOINT_SECONDS,
+      firstAfterSeconds: config.CHECKPOINT_SECONDS,
+      run: async (orm) => {
+        await services.transparencyLog.checkpointNow({ em: orm.em.fork() });
+      },
+    },
+  ],
 };

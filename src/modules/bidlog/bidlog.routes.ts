@@ -1,7 +1,33 @@
 import type { AppRouter } from '../../rest/router';
 import { presentBidLog } from './bidlog.presenter';
+import { presentCheckpoint, presentConsistencyProof, presentInclusionProof, presentLogEntry } from './tlog.presenter';
+
+const size = { kind: 'integer' } as const;
 
 export function bidLogRoutes(router: AppRouter): void {
-  const { bidLog } = router.services;
+  const { bidLog, transparencyLog } = router.services;
   router.get('/lots/:id/bid_log', { summary: "The lot's hash-chained bid log and, once closed, its signed head (docs/bid-log.md)", response: 'bid_logs' }, async ({ ctx, params }) => ({ data: presentBidLog(await bidLog.get(ctx, { lotId: params.id })) }));
+  router.get('/log/checkpoint', { summary: "The transparency log's latest checkpoint, a C2SP signed note (docs/bid-log.md)", response: 'checkpoints' }, async ({ ctx }) => ({
+    data: presentCheckpoint(await transparencyLog.latest(ctx)),
+  }));
+  router.get(
+    '/log/checkpoints',
+    { summary: 'The checkpoints of tree sizes from..to, oldest first, at most 100; every checkpoint is kept', response: ['checkpoints'], query: { plain: { from: size, to: size } }, fields: 'query' },
+    async ({ ctx, query }) => ({ data: (await transparencyLog.between(ctx, { from: query.plain.from, to: query.plain.to })).map(presentCheckpoint) }),
+  );
+  router.get(
+    '/log/proof/inclusion',
+    { summary: "A leaf's inclusion proof (RFC 9162) in the tree of a checkpoint's size", response: 'inclusion_proofs', query: { plain: { leaf_index: { ...size, required: true }, tree_size: { ...size, required: true } } }, fields: 'query' },
+    async ({ ctx, query }) => ({ data: presentInclusionProof(await transparencyLog.inclusion(ctx, { leafIndex: query.plain.leaf_index, treeSize: query.plain.tree_size })) }),
+  );
+  router.get(
+    '/log/proof/consistency',
+    { summary: 'The consistency proof (RFC 9162) from the tree of size `from` to the checkpoint of size `to`', response: 'consistency_proofs', query: { plain: { from: { ...size, required: true }, to: { ...size, required: true } } }, fields: 'query' },
+    async ({ ctx, query }) => ({ data: presentConsistencyProof(await transparencyLog.consistency(ctx, { from: query.plain.from, to: query.plain.to })) }),
+  );
+  router.get(
+    '/log/entries',
+    { summary: "The log's leaves from index `from` (or a lot's leaves), at most 100, each as the exact text hashed", response: ['log_entries'], query: { plain: { from: { ...size, required: true }, lot_id: { kind: 'string', max: 20 } } }, fields: 'query' },
+    async ({ ctx, query }) => ({ data: (await transparencyLog.entries(ctx, { from: query.plain.from, lotId: query.plain.lot_id })).map(presentLogEntry) }),
+  );
 }

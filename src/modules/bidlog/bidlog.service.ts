@@ -5,8 +5,9 @@ import { formatMoney } from '../../core/money';
 import { seesLotRow } from '../../core/policies';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
-import { LOT_STATE_NAMES, type Lot, findLot } from '../lots';
+import { LOT_STATE_NAMES, LotState, type Lot, findLot } from '../lots';
 import { bidderCommitment, GENESIS, headMessage, type ChainedEntry, type ChainHead } from './bidlog.chain';
+import type { TransparencyLog } from './tlog.service';
 
 /** An entry as the caller sees it: the bidder named, with its salt, only to whom the contract names it. */
 export interface SeenEntry extends ChainedEntry {
@@ -56,7 +57,10 @@ type LotRef = Pick<Lot, 'id' | 'organizerId' | 'publisherId'>;
  * this reads them as a caller may see them, and signs the head when the lot closes.
  */
 export class BidLogService {
-  constructor(private readonly master: Keypair) {}
+  constructor(
+    private readonly master: Keypair,
+    private readonly tlog: TransparencyLog,
+  ) {}
 
   /** GET /lots/{id}/bid_log: public; the bidders hidden behind commitments but from whom may know them. */
   async get(ctx: RequestContext, input: { lotId: unknown }): Promise<BidLog> {
@@ -99,6 +103,7 @@ export class BidLogService {
    * Signs the head of a closing lot's chain, in the close's transaction (the lot row is locked,
    * so no bid is appended meanwhile); `lot` carries its new state and its winner. A lapsed lot
    * sold through a second-chance offer closes twice: the second head replaces the lapse's.
+   * Each close is also a leaf of the transparency log, checkpointed in the same transaction.
    */
   async seal(em: EntityManager, lot: Lot): Promise<SignedHead> {
     const rows = await entriesOf(em, [lot.id]);
@@ -125,9 +130,21 @@ export class BidLogService {
              winner_seq = excluded.winner_seq, winner_salt = excluded.winner_salt, lot_state = excluded.lot_state, signed_at = excluded.signed_at,
              signer = excluded.signer, signature = excluded.signature`,
     );
+    await this.tlog.appendOutcome(em, {
+      kind: lot.lapsedAt !== null && lot.lotState === LotState.Finished ? 'lapse' : 'close',
+      lot_id: lot.id,
+      lot_state: head.lotState,
+      highest_bid: head.highestBid,
+      winner_id: head.winnerId,
+      bids: await bidLeavesOf(em, lot.id),
+      at: head.signedAt,
+    });
     return signed;
   }
 }
+
+const bidLeavesOf = async (em: EntityManager, lotId: string): Promise<number> =>
+  Number((await rowsOf<{ n: string }>(em, sql`select count(*)::text as n from tlog_leaves where lot_id = ${lotId} and kind = 'bid'`))[0].n);
 
 /**
  * The stored logs of the lots, in the order of `lotIds`: two statements whatever their number

@@ -3,3 +3,8 @@ export { chainRound, type LogEntryRow } from './bidlog.append';
 export { bearerRequestDigestOf } from './bidlog.chain';
 export type { BidLogService } from './bidlog.service';
 export { type ServedLog, type ServedLot, type Verification, verifyBidLog, type VerifyOptions } from './bidlog.verify';
+export { type Receipt, encodeReceipt } from './tlog.receipt';
+export { appendCtes } from './tlog.store';
+export type { TransparencyLog } from './tlog.service';
+export { type ServedLeaf, type SeenCheckpoint, checkLotLeaves, consistencyProblem, inclusionProblem, receiptProblem, servedLeafProblem, trustedCheckpoint } from './tlog.verify';
+export { leafHash } from './tlog.merkle';

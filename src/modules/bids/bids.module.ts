@@ -21,7 +21,7 @@ export const bidsModule: AppModule = {
     { name: 'Migration20261124120000BidKeys', class: Migration20261124120000BidKeys },
     { name: 'Migration20261127220000BidActivity', class: Migration20261127220000BidActivity },
   ],
-  services: { bids: (s) => new BidsService(s.notifications, s.live, s.lotClock) },
+  services: { bids: (s) => new BidsService(s.notifications, s.live, s.lotClock, s.transparencyLog) },
   routes: bidsRoutes,
   resolvers: [BidsResolver],
 };

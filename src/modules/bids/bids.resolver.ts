@@ -1,5 +1,6 @@
 import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import { formatMoney } from '../../core/money';
+import { encodeReceipt } from '../bidlog';
 import type { GraphQLContext } from '../../graphql/context';
 import { shownHighestBid } from '../lots';
 import { reserveMet } from '../rules';
@@ -21,6 +22,15 @@ export class BidsResolver {
       endTime: placed.lot.endTime,
       reserveMet: reserveMet(placed.lot),
       bids: placed.bids.map(bidGql),
+      receipt: {
+        origin: placed.receipt.origin,
+        logId: placed.receipt.log_id,
+        timestamp: placed.receipt.timestamp,
+        entries: placed.receipt.entries.map((e) => ({ leafIndex: e.leaf_index, leafHash: e.leaf_hash })),
+        signer: placed.receipt.signer,
+        signature: placed.receipt.signature,
+        encoded: encodeReceipt(placed.receipt),
+      },
     };
   }
 }

@@ -29,6 +29,9 @@ export interface PlacedBids {
   bids: BidRow[];
   /** The account that led before, when this request took the lead from it. */
   previousLeader: string | null;
+  /** The transparency log's leaves of the bids, for the request's receipt. */
+  leaves: { leafIndex: number; leafHash: Buffer }[];
+  at: Date;
 }
 
 /** What a round leaves to announce once it committed. */
@@ -102,7 +105,8 @@ export async function runRound(tx: RawTransaction, [locked, participants, logHea
   const written = writtenRound(lot, rows, now);
   let next = 0;
   for (const p of placed) {
-    outcomes[p.request] = { ok: true, value: { lot, bids: written.bids.slice(next, next + p.bids.length), previousLeader: p.overbid } };
+    const leaves = bids.slice(next, next + p.bids.length).map((b) => ({ leafIndex: Number(written.leaves[b.id]), leafHash: b.entry.leaf.hash }));
+    outcomes[p.request] = { ok: true, value: { lot, bids: written.bids.slice(next, next + p.bids.length), previousLeader: p.overbid, leaves, at: now } };
     next += p.bids.length;
   }
   if (!extension) return { outcomes, notifications: notifications.publishedBatch(written.notifications) };

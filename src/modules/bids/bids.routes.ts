@@ -1,13 +1,16 @@
 import { inputDocument, parseDocument } from '../../rest/document';
 import type { AppRouter } from '../../rest/router';
+import { encodeReceipt } from '../bidlog';
 import { requireBodyLotId } from '../lots';
 import { placeBidInput } from './bids.input';
 
 export function bidsRoutes(router: AppRouter): void {
   const { bids } = router.services;
-  router.post('/lots/:id/bid_requests', { summary: 'Bid on a lot, optionally with a maximum for automatic raises', authenticated: true, status: 204, body: { type: 'bid_requests', input: placeBidInput } }, async ({ ctx, params, body }) => {
+  router.post('/lots/:id/bid_requests', { summary: 'Bid on a lot, optionally with a maximum for automatic raises; the `Bid-Receipt` header carries the signed receipt of its bids in the transparency log', authenticated: true, status: 204, body: { type: 'bid_requests', input: placeBidInput } }, async ({ ctx, params, body, koa }) => {
     const attributes = parseDocument(inputDocument('bid_requests'), body).data.attributes ?? {};
     requireBodyLotId(attributes.lot_id, params.id);
-    await bids.place(ctx, { lotId: params.id, amount: attributes.amount, maxAmount: attributes.max_amount });
+    const { receipt } = await bids.place(ctx, { lotId: params.id, amount: attributes.amount, maxAmount: attributes.max_amount });
+    // The 204 stays bodiless for existing clients; the receipt rides in a header (docs/bid-log.md).
+    koa.set('Bid-Receipt', encodeReceipt(receipt));
   });
 }

@@ -9,6 +9,7 @@ import { unavailableAfter } from '../../db/faults';
 import { rawTransaction } from '../../db/raw';
 import type { LivePublisher } from '../../live/live.port';
 import type { LotClock } from '../../jobs/lot-clock';
+import type { Receipt, TransparencyLog } from '../bidlog';
 import type { NotificationsService } from '../notifications';
 import { bidEvent } from './bids.events';
 import { placeBidInput, type PlaceBidInput } from './bids.input';
@@ -57,6 +58,8 @@ export class BidsService {
     private readonly live: LivePublisher,
     /** Moves the lot's time-based jobs when soft close moved its end. */
     private readonly clock: LotClock,
+    /** Signs each request's receipt for the leaves its bids appended. */
+    private readonly tlog: TransparencyLog,
   ) {}
 
   /** `watch` sees every decided round after it committed (the metrics count outcomes, round sizes and times). */
@@ -64,14 +67,17 @@ export class BidsService {
     this.roundWatchers.push(watch);
   }
 
-  /** The lot as the bids left it, and the bids placed, each naming its bidder only to those who may know it. */
-  async place(ctx: RequestContext, input: Untrusted<PlaceBidInput>): Promise<{ lot: LotRow; bids: SeenBid[] }> {
+  /**
+   * The lot as the bids left it, the bids placed, each naming its bidder only to those who may
+   * know it, and the receipt of their leaves in the transparency log (docs/bid-log.md).
+   */
+  async place(ctx: RequestContext, input: Untrusted<PlaceBidInput>): Promise<{ lot: LotRow; bids: SeenBid[]; receipt: Receipt }> {
     const caller = requireCaller(ctx);
     const { lotId, amount, maxAmount } = validateInput(placeBidInput, input);
     const id = integerId(lotId);
     if (id === null) throw notFound('lot_not_found', 'no lot with this id');
-    const { lot, bids } = await this.rounds.submit(id, { ctx, caller, amount, maxAmount, at: new Date() });
-    return { lot, bids: seenBids(caller, lot, bids) };
+    const { lot, bids, leaves, at } = await this.rounds.submit(id, { ctx, caller, amount, maxAmount, at: new Date() });
+    return { lot, bids: seenBids(caller, lot, bids), receipt: this.tlog.receipt(leaves, at) };
   }
 
   /**

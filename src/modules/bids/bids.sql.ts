@@ -6,7 +6,7 @@ import { staffQuery } from '../../core/policies';
 import type { BatchRow } from '../notifications';
 import { ParticipantState, type Participant } from '../trading';
 import type { PlannedBid } from './bids.auction';
-import type { LogEntryRow } from '../bidlog';
+import { appendCtes, type LogEntryRow } from '../bidlog';
 
 /** A bid of a round with its drawn id and its bid log entry. */
 export type LoggedBid = PlannedBid & { id: string; entry: LogEntryRow };
@@ -114,7 +114,7 @@ export function writeRound(lot: LotRow, bids: LoggedBid[], changed: ParticipantR
          from unnest(${sql.array(bids.map((b) => b.id), 'bigint')}, ${sql.array(bids.map((b) => b.entry.seq), 'integer')}, ${sql.array(bids.map((b) => b.digest), 'text')},
                      ${sql.array(bids.map((b) => b.entry.salt), 'text')}, ${sql.array(bids.map((b) => b.entry.hash), 'text')})
               as e(bid_id, seq, request_digest, salt, hash)
-     ), moved as (
+     ), ${appendCtes(lot.id, bids.map((b) => ({ ...b.entry.leaf, bidId: b.id, kind: 'bid', salt: b.entry.salt })))}, moved as (
        update participants p set current_bid = v.current_bid, max_bid = v.max_bid, max_bid_at = v.max_bid_at, max_bid_digest = v.max_bid_digest, updated_at = ${at}
          from unnest(${sql.array(changed.map((p) => p.id), 'bigint')}, ${sql.array(changed.map((p) => text(p.currentBid)), 'numeric')},
                      ${sql.array(changed.map((p) => text(p.maxBid)), 'numeric')}, ${sql.array(changed.map((p) => p.maxBidAt), 'timestamptz')},
@@ -133,13 +133,15 @@ export function writeRound(lot: LotRow, bids: LoggedBid[], changed: ParticipantR
        ${notify}
      )
      select (select coalesce(json_agg(p order by p.id::bigint), '[]') from placed p) as bids,
-            (select coalesce(json_agg(n order by n.id::bigint), '[]') from noted n) as notifications`);
+            (select coalesce(json_agg(n order by n.id::bigint), '[]') from noted n) as notifications,
+            (select json_object_agg(a.bid_id, a.idx) from tlog_appended a) as leaves`);
 }
 
-/** The bids `writeRound` wrote, and the rows of its notifications for `publishedBatch`. */
-export function writtenRound(lot: LotRow, rows: Rows, at: Date): { bids: BidRow[]; notifications: BatchRow[] } {
-  const written = rows[0] as { bids: Record<string, string | boolean>[]; notifications: BatchRow[] };
+/** The bids `writeRound` wrote, and the rows of its notifications for `publishedBatch`, and the log index of each bid's leaf. */
+export function writtenRound(lot: LotRow, rows: Rows, at: Date): { bids: BidRow[]; notifications: BatchRow[]; leaves: Record<string, string> } {
+  const written = rows[0] as { bids: Record<string, string | boolean>[]; notifications: BatchRow[]; leaves: Record<string, string> };
   return {
+    leaves: written.leaves,
     bids: written.bids.map((b) => ({
       id: b.id as string,
       lotId: lot.id,

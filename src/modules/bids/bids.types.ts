@@ -1,4 +1,4 @@
-import { Extensions, Field, ID, ObjectType } from 'type-graphql';
+import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
 import { listItems } from '../../graphql/list-items';
 import { MOST_BIDS_PER_REQUEST } from './bids.per-request';
 
@@ -12,6 +12,24 @@ export class BidGql {
   @Field(() => Date) createdAt!: Date;
 }
 
+@ObjectType('LogReceiptEntry')
+export class LogReceiptEntryGql {
+  @Field(() => Int) leafIndex!: number;
+  @Field(() => String, { description: 'base64' }) leafHash!: string;
+}
+
+@ObjectType('LogReceipt', { description: "The transparency log's signed promise to include the request's bids in its next checkpoint (docs/bid-log.md)" })
+export class LogReceiptGql {
+  @Field(() => String) origin!: string;
+  @Field(() => String) logId!: string;
+  @Field(() => String) timestamp!: string;
+  @Extensions(listItems(MOST_BIDS_PER_REQUEST))
+  @Field(() => [LogReceiptEntryGql]) entries!: LogReceiptEntryGql[];
+  @Field(() => String, { description: 'The log key (G…)' }) signer!: string;
+  @Field(() => String, { description: 'Ed25519, base64' }) signature!: string;
+  @Field(() => String, { description: 'The receipt as the REST `Bid-Receipt` header carries it (base64 JSON), for `npm run verify-bids -- --receipt`' }) encoded!: string;
+}
+
 @ObjectType('PlaceBidResult')
 export class PlaceBidResultGql {
   @Field(() => String) highestBid!: string;
@@ -19,4 +37,5 @@ export class PlaceBidResultGql {
   @Field(() => Boolean, { nullable: true, description: 'Whether the highest bid reached the reserve price; null: the lot has no reserve' }) reserveMet!: boolean | null;
   @Extensions(listItems(MOST_BIDS_PER_REQUEST))
   @Field(() => [BidGql], { description: 'The bids this request placed, its own and the automatic raises it caused: at most 3' }) bids!: BidGql[];
+  @Field(() => LogReceiptGql, { description: "The transparency log's signed receipt of these bids (REST: the Bid-Receipt header)" }) receipt!: LogReceiptGql;
 }

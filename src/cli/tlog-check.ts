@@ -1,0 +1,141 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  checkLotLeaves,
+  consistencyProblem,
+  inclusionProblem,
+  receiptProblem,
+  servedLeafProblem,
+  trustedCheckpoint,
+  type Receipt,
+  type SeenCheckpoint,
+  type ServedLeaf,
+  type ServedLot,
+} from '../modules/bidlog';
+import { Api } from './api';
+import { Refused } from './resources';
+
+export interface LogCheckOptions {
+  /** The log keys to trust (its key history); else the key the checkpoint names, reported. */
+  logKeys?: string[];
+  /** The small file where the last checkpoint seen is kept between runs; none: no consistency check. */
+  statePath?: string;
+  receipt?: Receipt;
+  lotId?: string;
+  /** How long after a receipt its leaves must be in a checkpoint signed later. */
+  graceSeconds?: number;
+}
+
+export interface LogCheck {
+  ok: boolean;
+  problems: string[];
+  notes: string[];
+  /** With a lot: how many of its bids the log holds, and how many of them were backfilled. */
+  lot?: { bids: number; backfilledBids: number };
+}
+
+interface ServedCheckpoint {
+  size: number;
+  note: string;
+  signer: string;
+  created_at: string;
+}
+
+const DEFAULT_GRACE_SECONDS = 60;
+
+async function data<T>(api: Api, target: string): Promise<T> {
+  const res = await api.json('GET', target);
+  if (res.status !== 200) throw new Refused(`GET ${target}: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body as { data: T }).data;
+}
+
+const attributes = async <T>(api: Api, target: string) => (await data<{ attributes: T }>(api, target)).attributes;
+
+const readState = (file: string): Record<string, SeenCheckpoint> => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, SeenCheckpoint>) : {});
+
+/**
+ * Checks the service's transparency log from outside (docs/bid-log.md): the latest checkpoint's
+ * signature, its consistency with the checkpoint this verifier saw before (kept in `statePath`),
+ * a receipt's leaves in it, and a lot's leaves in it and against the lot.
+ */
+export async function checkLog(base: string, options: LogCheckOptions): Promise<LogCheck> {
+  const api = new Api(base, null);
+  const problems: string[] = [];
+  const notes: string[] = [];
+  const served = await attributes<ServedCheckpoint>(api, '/log/checkpoint');
+  const keys = options.logKeys?.length ? options.logKeys : [served.signer];
+  if (!options.logKeys?.length) notes.push(`(the log key ${served.signer} was taken from the log itself: pass --log-key to trust a key you hold)`);
+  const checkpoint = trustedCheckpoint(served.note, keys);
+  if (typeof checkpoint === 'string') return { ok: false, problems: [checkpoint], notes };
+  notes.push(`checkpoint ${checkpoint.origin} size ${checkpoint.size} root ${checkpoint.root.toString('base64')}`);
+
+  if (options.statePath) {
+    const state = readState(options.statePath);
+    const seen = state[checkpoint.origin];
+    let problem: string | null = null;
+    if (seen && seen.size > 0 && seen.size <= checkpoint.size) {
+      const proof = seen.size === checkpoint.size ? [] : (await attributes<{ hashes: string[] }>(api, `/log/proof/consistency?from=${seen.size}&to=${checkpoint.size}`)).hashes;
+      problem = consistencyProblem(seen, checkpoint, proof);
+    } else if (seen) {
+      problem = consistencyProblem(seen, checkpoint, null);
+    }
+    if (problem) problems.push(problem);
+    else {
+      if (seen) notes.push(`consistent with the checkpoint of size ${seen.size} seen before`);
+      state[checkpoint.origin] = { origin: checkpoint.origin, size: checkpoint.size, root: checkpoint.root.toString('base64') };
+      writeFileSync(options.statePath, `${JSON.stringify(state, null, 2)}\n`);
+    }
+  }
+
+  const included = async (index: number, hash: Buffer): Promise<string | null> =>
+    inclusionProblem(index, hash, (await attributes<{ hashes: string[] }>(api, `/log/proof/inclusion?leaf_index=${index}&tree_size=${checkpoint.size}`)).hashes, checkpoint);
+
+  if (options.receipt) {
+    const r = options.receipt;
+    const signed = receiptProblem(r, keys);
+    if (signed) problems.push(signed);
+    const late = Date.parse(served.created_at) - Date.parse(r.timestamp) > (options.graceSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
+    for (const e of r.entries) {
+      if (e.leaf_index >= checkpoint.size) {
+        if (late) problems.push(`the receipt's leaf ${e.leaf_index} is missing from the checkpoint of size ${checkpoint.size}, signed after the receipt's promise`);
+        else notes.push(`the receipt's leaf ${e.leaf_index} is not in a checkpoint yet`);
+        continue;
+      }
+      const problem = await included(e.leaf_index, Buffer.from(e.leaf_hash, 'base64'));
+      if (problem) problems.push(`the receipt's ${problem}: the log dropped or changed the bid`);
+      else notes.push(`the receipt's leaf ${e.leaf_index} is in the checkpoint`);
+    }
+  }
+
+  if (options.lotId) {
+    const leaves = await lotLeaves(api, options.lotId);
+    let pending = 0;
+    for (const l of leaves) {
+      if (l.leaf_index >= checkpoint.size) pending += 1;
+      const problem = servedLeafProblem(l) ?? (l.leaf_index < checkpoint.size ? await included(l.leaf_index, Buffer.from(l.leaf_hash, 'base64')) : null);
+      if (problem) problems.push(problem);
+    }
+    if (pending) notes.push(`${pending} of the lot's leaves are not in a checkpoint yet`);
+    return { ...(await lotChecked(api, options.lotId, leaves, problems, notes)), notes };
+  }
+  return { ok: problems.length === 0, problems, notes };
+}
+
+async function lotLeaves(api: Api, lotId: string): Promise<ServedLeaf[]> {
+  const leaves: ServedLeaf[] = [];
+  for (let from = 0; ; ) {
+    const page = (await data<{ attributes: ServedLeaf }[]>(api, `/log/entries?lot_id=${encodeURIComponent(lotId)}&from=${from}`)).map((d) => d.attributes);
+    leaves.push(...page);
+    if (page.length < 100) return leaves;
+    from = page[page.length - 1].leaf_index + 1;
+  }
+}
+
+/** The lot against its leaves. */
+async function lotChecked(api: Api, lotId: string, leaves: ServedLeaf[], problems: string[], notes: string[]): Promise<LogCheck> {
+  const lot = await data<{ id: string; attributes: Omit<ServedLot, 'id'> }>(api, `/lots/${encodeURIComponent(lotId)}`);
+  const checked = checkLotLeaves(leaves, { id: lot.id, ...lot.attributes });
+  problems.push(...checked.problems);
+  notes.push(`lot ${lotId}: ${checked.bids.length} bids and ${checked.outcomes.length} outcomes in the log`);
+  if (checked.backfilled.length) notes.push(`backfilled when the log was created: leaves ${checked.backfilled.join(', ')}`);
+  return { ok: problems.length === 0, problems, notes, lot: { bids: checked.bids.length, backfilledBids: checked.bids.filter((b) => b.backfilled_at).length } };
+}

@@ -1,0 +1,14 @@
+import { resource, type Resource } from '../../rest/document';
+import type { LogEntry, Proof, SignedCheckpoint } from './tlog.service';
+
+/** `{type: checkpoints, id: <size>}`: the signed note is the checkpoint; the rest repeats it for convenience. */
+export const presentCheckpoint = (c: SignedCheckpoint): Resource =>
+  resource('checkpoints', String(c.size), { size: c.size, root_hash: c.rootHash, note: c.note, signer: c.signer, created_at: c.createdAt.toISOString() });
+
+export const presentInclusionProof = (p: Proof): Resource =>
+  resource('inclusion_proofs', `${p.leafIndex}:${p.treeSize}`, { leaf_index: p.leafIndex as number, tree_size: p.treeSize as number, hashes: p.hashes });
+
+export const presentConsistencyProof = (p: Proof): Resource =>
+  resource('consistency_proofs', `${p.from}:${p.to}`, { from: p.from as number, to: p.to as number, hashes: p.hashes });
+
+export const presentLogEntry = (e: LogEntry): Resource => resource('log_entries', String(e.leafIndex), { leaf_index: e.leafIndex, leaf_hash: e.leafHash, data: e.data });

@@ -1,0 +1,35 @@
+import { Keypair } from '@stellar/stellar-sdk';
+
+/**
+ * A bid's receipt (docs/bid-log.md): given at once for every accepted bid, it is the log key's
+ * signature over the leaves the request appended, and promises them in the next checkpoint
+ * (what Certificate Transparency calls a signed certificate timestamp).
+ */
+export interface UnsignedReceipt {
+  origin: string;
+  log_id: string;
+  timestamp: string;
+  entries: { leaf_index: number; leaf_hash: string }[];
+}
+
+export interface Receipt extends UnsignedReceipt {
+  /** The log key (G…) that signed. */
+  signer: string;
+  /** Ed25519 over `receiptMessage`, base64. */
+  signature: string;
+}
+
+/** What the log key signs: a tagged JSON array, so that a receipt never reads as a checkpoint or a head. */
+export const receiptMessage = (r: UnsignedReceipt): Buffer =>
+  Buffer.from(JSON.stringify(['bid_tlog_receipt/1', r.origin, r.log_id, r.timestamp, r.entries.map((e) => [e.leaf_index, e.leaf_hash])]), 'utf8');
+
+/** The `Bid-Receipt` header's value: the receipt's JSON in base64. */
+export const encodeReceipt = (r: Receipt): string => Buffer.from(JSON.stringify(r), 'utf8').toString('base64');
+
+export function receiptSignedBy(r: Receipt, publicKey: string): boolean {
+  try {
+    return r.signer === publicKey && Keypair.fromPublicKey(publicKey).verify(receiptMessage(r), Buffer.from(r.signature, 'base64'));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,45 @@
+import { Arg, Ctx, Extensions, ID, Int, Query, Resolver } from 'type-graphql';
+import { listItems } from '../../graphql/list-items';
+import type { GraphQLContext } from '../../graphql/context';
+import { LogCheckpointGql, LogEntryGql, LogProofGql } from './tlog.types';
+import { TLOG_PAGE, type Proof } from './tlog.service';
+
+const proofGql = (p: Proof): LogProofGql => ({ leafIndex: p.leafIndex ?? null, treeSize: p.treeSize ?? null, from: p.from ?? null, to: p.to ?? null, hashes: p.hashes });
+
+@Resolver()
+export class TransparencyLogResolver {
+  @Query(() => LogCheckpointGql, { description: "GET /log/checkpoint: the transparency log's latest checkpoint" })
+  logCheckpoint(@Ctx() { ctx, services }: GraphQLContext): Promise<LogCheckpointGql> {
+    return services.transparencyLog.latest(ctx);
+  }
+
+  @Extensions(listItems(TLOG_PAGE))
+  @Query(() => [LogCheckpointGql], { description: 'GET /log/checkpoints: the checkpoints of sizes from..to, oldest first, at most 100' })
+  logCheckpoints(
+    @Arg('from', () => Int, { nullable: true }) from: number | undefined,
+    @Arg('to', () => Int, { nullable: true }) to: number | undefined,
+    @Ctx() { ctx, services }: GraphQLContext,
+  ): Promise<LogCheckpointGql[]> {
+    return services.transparencyLog.between(ctx, { from: from ?? undefined, to: to ?? undefined });
+  }
+
+  @Query(() => LogProofGql, { description: "GET /log/proof/inclusion: a leaf's inclusion proof in the tree of a checkpoint's size" })
+  async logInclusionProof(@Arg('leafIndex', () => Int) leafIndex: number, @Arg('treeSize', () => Int) treeSize: number, @Ctx() { ctx, services }: GraphQLContext): Promise<LogProofGql> {
+    return proofGql(await services.transparencyLog.inclusion(ctx, { leafIndex, treeSize }));
+  }
+
+  @Query(() => LogProofGql, { description: 'GET /log/proof/consistency: from the tree of size `from` to the checkpoint of size `to`' })
+  async logConsistencyProof(@Arg('from', () => Int) from: number, @Arg('to', () => Int) to: number, @Ctx() { ctx, services }: GraphQLContext): Promise<LogProofGql> {
+    return proofGql(await services.transparencyLog.consistency(ctx, { from, to }));
+  }
+
+  @Extensions(listItems(TLOG_PAGE))
+  @Query(() => [LogEntryGql], { description: "GET /log/entries: the log's leaves from index `from` (or a lot's), at most 100" })
+  logEntries(
+    @Arg('from', () => Int) from: number,
+    @Arg('lotId', () => ID, { nullable: true }) lotId: string | undefined,
+    @Ctx() { ctx, services }: GraphQLContext,
+  ): Promise<LogEntryGql[]> {
+    return services.transparencyLog.entries(ctx, { from, lotId: lotId ?? undefined });
+  }
+}

@@ -1,0 +1,187 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Keypair } from '@stellar/stellar-sdk';
+import type { RequestContext } from '../../core/context';
+import { invalid, notFound } from '../../core/errors';
+import { integerId } from '../../core/ids';
+import { inTransaction } from '../../core/transaction';
+import { rowsOf } from '../../db/query';
+import { sql } from '../../db/sql';
+import { leafOf, type Leaf, type OutcomeLeaf } from './tlog.leaves';
+import { consistencyProof, inclusionProof, rootOf } from './tlog.merkle';
+import { checkpointBody, signNote } from './tlog.note';
+import { receiptMessage, type Receipt } from './tlog.receipt';
+import { appendLeaf, integrate, overTree } from './tlog.store';
+
+/** The most checkpoints or entries one read answers. */
+export const TLOG_PAGE = 100;
+
+export interface SignedCheckpoint {
+  size: number;
+  /** Base64, as in the note. */
+  rootHash: string;
+  note: string;
+  signer: string;
+  createdAt: Date;
+}
+
+export interface Proof {
+  leafIndex?: number;
+  treeSize?: number;
+  from?: number;
+  to?: number;
+  /** Base64 hashes, in the order of RFC 9162. */
+  hashes: string[];
+}
+
+export interface LogEntry {
+  leafIndex: number;
+  leafHash: string;
+  data: string;
+}
+
+interface CheckpointRow {
+  size: string;
+  root: string;
+  note: string;
+  signer: string;
+  created_at: Date;
+}
+
+const checkpointOf = (r: CheckpointRow): SignedCheckpoint => ({
+  size: Number(r.size),
+  rootHash: Buffer.from(r.root, 'hex').toString('base64'),
+  note: r.note,
+  signer: r.signer,
+  createdAt: new Date(r.created_at),
+});
+
+const SELECT_CHECKPOINT = sql`select size::text, encode(root, 'hex') as root, note, signer, created_at from tlog_checkpoints`;
+
+/** A size or index of the query, at least `min`. */
+function count(value: unknown, field: string, min: number): number {
+  const n = typeof value === 'number' ? value : integerId(value);
+  if (n === null || !Number.isSafeInteger(Number(n)) || Number(n) < min) throw invalid('invalid_parameter', `${field} must be an integer of at least ${min}`, { field });
+  return Number(n);
+}
+
+/**
+ * The transparency log of bids (docs/bid-log.md): one RFC 9162 Merkle tree for the whole service,
+ * whose leaves the bid round and the closes append in their transactions; checkpoints (signed
+ * tree heads in the C2SP format) signed by the log's own key; proofs of inclusion and consistency
+ * read from the stored complete subtrees in O(log n).
+ */
+export class TransparencyLog {
+  /** SHA-256 of the log key's raw public key, base64, as CT names a log. */
+  readonly logId: string;
+
+  constructor(
+    private readonly key: Keypair,
+    readonly origin: string,
+  ) {
+    this.logId = createHash('sha256').update(key.rawPublicKey()).digest('base64');
+  }
+
+  get signer(): string {
+    return this.key.publicKey();
+  }
+
+  /** The receipt of leaves just appended: the log's promise to include them in its next checkpoint. */
+  receipt(entries: { leafIndex: number; leafHash: Buffer }[], at: Date): Receipt {
+    const unsigned = {
+      origin: this.origin,
+      log_id: this.logId,
+      timestamp: at.toISOString(),
+      entries: entries.map((e) => ({ leaf_index: e.leafIndex, leaf_hash: e.leafHash.toString('base64') })),
+    };
+    return { ...unsigned, signer: this.signer, signature: this.key.sign(receiptMessage(unsigned)).toString('base64') };
+  }
+
+  /** Appends an outcome of a lot in the close's transaction, then checkpoints the log there, so the close is in a checkpoint when it commits. */
+  async appendOutcome(em: EntityManager, fields: Omit<OutcomeLeaf, 'v' | 'backfilled_at'>): Promise<number> {
+    const leaf: Leaf = leafOf({ v: 'bid_tlog/1', ...fields, backfilled_at: null });
+    const index = await appendLeaf(em, fields.lot_id, leaf, fields.kind);
+    await this.checkpoint(em);
+    return index;
+  }
+
+  /**
+   * Hashes what was appended and, when the tree grew, signs and keeps a checkpoint of it
+   * (checkpoints are kept forever). Run by the checkpoint job every few seconds and by every close.
+   */
+  async checkpoint(em: EntityManager): Promise<SignedCheckpoint | null> {
+    const size = await integrate(em);
+    const [last] = await rowsOf<{ size: string }>(em, sql`select size::text from tlog_checkpoints order by tlog_checkpoints.size desc limit 1`);
+    if (last && Number(last.size) >= size) return null;
+    const root = await overTree(em, (node) => rootOf(node, size));
+    const note = signNote(checkpointBody({ origin: this.origin, size, root }), this.origin, this.key);
+    const [row] = await rowsOf<CheckpointRow>(
+      em,
+      sql`insert into tlog_checkpoints (size, root, note, signer) values (${size}, decode(${root.toString('hex')}, 'hex'), ${note}, ${this.signer})
+          returning size::text, encode(root, 'hex') as root, note, signer, created_at`,
+    );
+    return checkpointOf(row);
+  }
+
+  /** The checkpoint job: a checkpoint of what was appended since the last, in a transaction of its own. */
+  checkpointNow(ctx: Pick<RequestContext, 'em'>): Promise<SignedCheckpoint | null> {
+    return inTransaction(ctx, (em) => this.checkpoint(em));
+  }
+
+  /** GET /log/checkpoint: the latest checkpoint; a new log's first read signs its first (of the empty tree, or of what was backfilled). */
+  async latest(ctx: RequestContext): Promise<SignedCheckpoint> {
+    const [row] = await rowsOf<CheckpointRow>(ctx.em, sql`${SELECT_CHECKPOINT} order by tlog_checkpoints.size desc limit 1`);
+    return row ? checkpointOf(row) : ((await this.checkpointNow(ctx)) ?? this.latest(ctx));
+  }
+
+  /** GET /log/checkpoints: the checkpoints of sizes from..to (both included), oldest first, at most TLOG_PAGE. */
+  async between(ctx: RequestContext, input: { from?: unknown; to?: unknown }): Promise<SignedCheckpoint[]> {
+    const from = input.from === undefined ? 0 : count(input.from, 'from', 0);
+    const to = input.to === undefined ? null : count(input.to, 'to', 0);
+    if (to !== null && to < from) throw invalid('invalid_parameter', 'to must not be below from', { field: 'to' });
+    const rows = await rowsOf<CheckpointRow>(
+      ctx.em,
+      sql`${SELECT_CHECKPOINT} where size >= ${from} ${to === null ? sql`` : sql`and size <= ${to}`} order by tlog_checkpoints.size limit ${TLOG_PAGE}`,
+    );
+    return rows.map(checkpointOf);
+  }
+
+  /** GET /log/proof/inclusion: the leaf's audit path in the tree of a checkpointed size. */
+  async inclusion(ctx: RequestContext, input: { leafIndex: unknown; treeSize: unknown }): Promise<Proof> {
+    const leafIndex = count(input.leafIndex, 'leafIndex', 0);
+    const treeSize = await this.checkpointed(ctx, count(input.treeSize, 'treeSize', 1), 'treeSize');
+    if (leafIndex >= treeSize) throw invalid('invalid_parameter', 'leafIndex must be below treeSize', { field: 'leafIndex' });
+    const hashes = await overTree(ctx.em, (node) => inclusionProof(node, leafIndex, treeSize));
+    return { leafIndex, treeSize, hashes: hashes.map((h) => h.toString('base64')) };
+  }
+
+  /** GET /log/proof/consistency: that the tree of `to` leaves extends the tree of `from`. */
+  async consistency(ctx: RequestContext, input: { from: unknown; to: unknown }): Promise<Proof> {
+    const from = count(input.from, 'from', 1);
+    const to = await this.checkpointed(ctx, count(input.to, 'to', 1), 'to');
+    if (from > to) throw invalid('invalid_parameter', 'from must not exceed to', { field: 'from' });
+    const hashes = await overTree(ctx.em, (node) => consistencyProof(node, from, to));
+    return { from, to, hashes: hashes.map((h) => h.toString('base64')) };
+  }
+
+  /** GET /log/entries: the leaves from `from` on (at most TLOG_PAGE), or a lot's leaves, in log order. */
+  async entries(ctx: RequestContext, input: { from: unknown; lotId?: unknown }): Promise<LogEntry[]> {
+    const lotId = input.lotId === undefined ? null : integerId(input.lotId);
+    if (input.lotId !== undefined && lotId === null) throw invalid('invalid_parameter', 'lotId must be a lot id', { field: 'lotId' });
+    const from = count(input.from, 'from', 0);
+    const rows = await rowsOf<{ idx: string; hash: string; data: string }>(
+      ctx.em,
+      sql`select idx::text, encode(hash, 'base64') as hash, data from tlog_leaves
+           where idx >= ${from} ${lotId === null ? sql`` : sql`and lot_id = ${lotId}`}
+           order by tlog_leaves.idx limit ${TLOG_PAGE}`,
+    );
+    return rows.map((r) => ({ leafIndex: Number(r.idx), leafHash: r.hash, data: r.data }));
+  }
+
+  /** Proofs are given for the sizes of checkpoints only: a verifier holds their roots signed. */
+  private async checkpointed(ctx: RequestContext, size: number, field: string): Promise<number> {
+    const [row] = await rowsOf(ctx.em, sql`select 1 from tlog_checkpoints where size = ${size}`);
+    if (!row) throw notFound('checkpoint_not_found', `no checkpoint has size ${size}`, { field });
+    return size;
+  }
+}

@@ -1,0 +1,104 @@
+import { leafHash, verifyConsistency, verifyInclusion } from './tlog.merkle';
+import { noteSignedBy, parseNote, type Checkpoint } from './tlog.note';
+import { parseLeaf, type BidLeaf, type OutcomeLeaf } from './tlog.leaves';
+import { receiptSignedBy, type Receipt } from './tlog.receipt';
+import type { ServedLot } from './bidlog.verify';
+
+/** A leaf as GET /log/entries serves it. */
+export interface ServedLeaf {
+  leaf_index: number;
+  leaf_hash: string;
+  data: string;
+}
+
+/** The checkpoint a verifier saw last, kept between its runs to catch a rewritten history. */
+export interface SeenCheckpoint {
+  origin: string;
+  size: number;
+  /** base64 */
+  root: string;
+}
+
+/**
+ * A checkpoint note signed by one of `keys` (the log's key history: any key it ever used), with
+ * `origin` when given; the checkpoint, or why it is not trusted.
+ */
+export function trustedCheckpoint(note: string, keys: readonly string[], origin?: string): Checkpoint | string {
+  const parsed = parseNote(note);
+  if (typeof parsed === 'string') return parsed;
+  const { checkpoint } = parsed;
+  if (origin !== undefined && checkpoint.origin !== origin) return `the checkpoint is of log ${checkpoint.origin}, not ${origin}`;
+  if (!keys.some((k) => noteSignedBy(parsed, checkpoint.origin, k))) return `the checkpoint of size ${checkpoint.size} is not signed by the log key ${keys.join(' or ')}`;
+  return checkpoint;
+}
+
+/** Consistency of the checkpoint now served with the one seen before: the problem, or null. */
+export function consistencyProblem(seen: SeenCheckpoint, now: Checkpoint, proof: string[] | null): string | null {
+  if (now.size < seen.size) return `the log shrank: checkpoint of size ${now.size} after one of size ${seen.size}`;
+  const hashes = (proof ?? []).map((h) => Buffer.from(h, 'base64'));
+  if (!verifyConsistency(seen.size, now.size, Buffer.from(seen.root, 'base64'), now.root, hashes)) {
+    return now.size === seen.size
+      ? `the log rewrote its history: two checkpoints of size ${now.size} with different roots`
+      : `the log rewrote its history: the checkpoint of size ${now.size} is not consistent with the one of size ${seen.size} seen before`;
+  }
+  return null;
+}
+
+/** Whether a served leaf hashes to its hash and the inclusion proof puts it in the checkpoint: the problem, or null. */
+export function inclusionProblem(index: number, hash: Buffer, proof: string[], checkpoint: Checkpoint): string | null {
+  return verifyInclusion(index, checkpoint.size, hash, proof.map((h) => Buffer.from(h, 'base64')), checkpoint.root)
+    ? null
+    : `leaf ${index} is not in the checkpoint of size ${checkpoint.size} as its hash says`;
+}
+
+export const servedLeafProblem = (l: ServedLeaf): string | null =>
+  leafHash(Buffer.from(l.data, 'utf8')).toString('base64') === l.leaf_hash ? null : `leaf ${l.leaf_index}'s text does not hash to its hash`;
+
+/** The receipt's signature by one of the log's keys: the problem, or null. */
+export const receiptProblem = (r: Receipt, keys: readonly string[]): string | null =>
+  keys.some((k) => receiptSignedBy(r, k)) ? null : `the receipt is not signed by the log key ${keys.join(' or ')}`;
+
+export interface LotLeaves {
+  problems: string[];
+  bids: BidLeaf[];
+  outcomes: OutcomeLeaf[];
+  /** The indexes of the leaves the log's creation backfilled. */
+  backfilled: number[];
+}
+
+/**
+ * A lot's leaves against the lot as served: the bids' amounts increasing, the lot's highest bid
+ * the last bid's, and its state and winner those of its last outcome (none while open).
+ */
+export function checkLotLeaves(leaves: readonly ServedLeaf[], lot: ServedLot): LotLeaves {
+  const problems: string[] = [];
+  const bids: BidLeaf[] = [];
+  const outcomes: OutcomeLeaf[] = [];
+  const backfilled: number[] = [];
+  for (const l of leaves) {
+    const fields = parseLeaf(l.data);
+    if (!fields || fields.lot_id !== lot.id) {
+      problems.push(`leaf ${l.leaf_index} is no entry of lot ${lot.id}`);
+      continue;
+    }
+    if (fields.backfilled_at) backfilled.push(l.leaf_index);
+    if (fields.kind === 'bid') {
+      const last = bids[bids.length - 1];
+      if (last && !(Number(fields.amount) > Number(last.amount))) problems.push(`leaf ${l.leaf_index}: amount ${fields.amount} does not exceed the previous bid's ${last.amount}`);
+      bids.push(fields);
+    } else {
+      outcomes.push(fields);
+    }
+  }
+  const highest = bids[bids.length - 1]?.amount ?? '0.00';
+  if (lot.highest_bid !== highest) problems.push(`the lot's highest_bid ${lot.highest_bid} is not the log's ${highest}`);
+  const outcome = outcomes[outcomes.length - 1];
+  if (outcome) {
+    if (`lot_state_${outcome.lot_state}` !== lot.lot_state_str) problems.push(`the lot is ${lot.lot_state_str}, the log's last outcome says ${outcome.lot_state}`);
+    if ((outcome.winner_id ?? '') !== lot.winner_id) problems.push(`the lot's winner ${lot.winner_id || 'none'} is not the log's ${outcome.winner_id ?? 'none'}`);
+    if (outcome.bids !== bids.length) problems.push(`the log's outcome counts ${outcome.bids} bids, the log holds ${bids.length}`);
+  } else if (lot.lot_state_str !== 'lot_state_pending') {
+    problems.push('the lot is closed but the log holds no outcome of it');
+  }
+  return { problems, bids, outcomes, backfilled };
+}
