@@ -30,7 +30,7 @@ const pageGql = (p: RequestPage): CreateLotRequestPageGql => ({
 
 @Resolver()
 export class RequestsResolver {
-  @Query(() => CreateLotRequestGql, { description: "GET /requests/{id}: for the requestor and staff of the request's platform" })
+  @Query(() => CreateLotRequestGql, { nullable: true, description: "GET /requests/{id}: for the requestor and staff of the request's platform" })
   async request(
     @Arg('id', () => ID) id: string,
     @Ctx() { ctx, services }: GraphQLContext,
@@ -40,7 +40,7 @@ export class RequestsResolver {
     return requestGql(request, pricing);
   }
 
-  @Query(() => CreateLotRequestPageGql, { description: "GET /requests: the caller's own requests and those of the platforms whose staff it is" })
+  @Query(() => CreateLotRequestPageGql, { nullable: true, description: "GET /requests: the caller's own requests and those of the platforms whose staff it is" })
   async requests(
     @Ctx() { ctx, services }: GraphQLContext,
     @Arg('type', () => String, { nullable: true, description: 'lots (the only type)' }) type?: string | null,

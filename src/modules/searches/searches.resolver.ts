@@ -10,7 +10,7 @@ const savedSearchGql = (s: SavedSearch): SavedSearchGql => ({ id: s.id, accountI
 
 @Resolver()
 export class SearchesResolver {
-  @Query(() => [SavedSearchGql], { description: 'GET /accounts/{id}/saved_searches: the first `limit` (by default and at most 100), oldest first' })
+  @Query(() => [SavedSearchGql], { nullable: true, description: 'GET /accounts/{id}/saved_searches: the first `limit` (by default and at most 100), oldest first' })
   async savedSearches(
     @Arg('accountId', () => String) accountId: string,
     @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE }) limit: number,

@@ -5,7 +5,7 @@ import { CallbackGql, callbackGql, WatchlistEntryGql, watchlistEntryGql } from '
 
 @Resolver()
 export class WatchlistResolver {
-  @Query(() => [WatchlistEntryGql], { description: "An account's watchlist, the newest `limit` first; the account itself or staff of its platform" })
+  @Query(() => [WatchlistEntryGql], { nullable: true, description: "An account's watchlist, the newest `limit` first; the account itself or staff of its platform" })
   async watchlist(
     @Arg('accountId', () => String) accountId: string,
     @Ctx() { ctx, services }: GraphQLContext,
