@@ -161,3 +161,53 @@ describe('submitParticipationRequest and submitBuyNowRequest', () => {
     expect(stranger.body.data.submitBuyNowRequest).toEqual({ participant: null, userErrors: [{ code: old.body.errors[0].extensions.code.toUpperCase() }] });
   });
 });
+
+describe('payload twins of the Boolean mutations', () => {
+  /** The code a deprecated mutation answers at the top level, as a user error names it. */
+  const oldCode = (res: { body: { errors?: { extensions: { code: string } }[] } }) => res.body.errors?.[0]?.extensions.code.toUpperCase();
+
+  it('asks for a callback once, refuses the second in its own alias, and takes it back', async () => {
+    const { t, platform } = world;
+    const lot = String((await createLot(t, platform)).id);
+    const ASK = (alias: string) => `${alias}: addCallbackRequest(input: { lotId: $lot }) { callback { lotId accountId } userErrors { code } }`;
+    const res = await gql(rival.keypair, `mutation($lot: ID!) { ${ASK('c0')} ${ASK('c1')} }`, { lot });
+    expect(res.body.data.c0).toEqual({ callback: { lotId: lot, accountId: rival.id }, userErrors: [] });
+    expect(res.body.data.c1).toEqual({ callback: null, userErrors: [{ code: 'CALLBACK_EXISTS' }] });
+    const TAKE_BACK = 'mutation($lot: ID!, $a: String!) { removeCallbackRequest(input: { lotId: $lot, accountId: $a }) { lotId accountId userErrors { code } } }';
+    for (const who of [otherUser.keypair, world.otherAdmin.keypair]) {
+      const old = await gql(who, 'mutation($lot: String!, $a: String!) { deleteCallback(lotId: $lot, accountId: $a) }', { lot, a: rival.id });
+      const now = await gql(who, TAKE_BACK, { lot, a: rival.id });
+      expect(now.body.data.removeCallbackRequest).toEqual({ lotId: null, accountId: null, userErrors: [{ code: oldCode(old) }] });
+    }
+    expect((await gql(rival.keypair, TAKE_BACK, { lot, a: rival.id })).body.data.removeCallbackRequest).toEqual({ lotId: lot, accountId: rival.id, userErrors: [] });
+  });
+
+  it("deletes a saved search once; another platform's staff are refused as deleteSavedSearch refuses them", async () => {
+    const saved = await gql(rival.keypair, 'mutation($a: String!) { saveSearch(accountId: $a, filter: {}) { id } }', { a: rival.id });
+    const id = saved.body.data.saveSearch.id;
+    const REMOVE = (alias: string) => `${alias}: removeSavedSearch(input: { accountId: $a, id: $id }) { savedSearchId userErrors { code } }`;
+    const old = await gql(world.otherAdmin.keypair, 'mutation($a: String!, $id: ID!) { deleteSavedSearch(accountId: $a, id: $id) }', { a: rival.id, id });
+    const stranger = await gql(world.otherAdmin.keypair, `mutation($a: String!, $id: ID!) { ${REMOVE('r')} }`, { a: rival.id, id });
+    expect(stranger.body.data.r).toEqual({ savedSearchId: null, userErrors: [{ code: oldCode(old) }] });
+    const res = await gql(rival.keypair, `mutation($a: String!, $id: ID!) { ${REMOVE('r0')} ${REMOVE('r1')} }`, { a: rival.id, id });
+    expect(res.body.data.r0).toEqual({ savedSearchId: id, userErrors: [] });
+    expect(res.body.data.r1).toEqual({ savedSearchId: null, userErrors: [{ code: 'SAVED_SEARCH_NOT_FOUND' }] });
+  });
+
+  it("refuses marking notifications that are not the caller's, and more than 100, as markNotificationsRead does", async () => {
+    const MARK = 'mutation($ids: [ID!]!) { markNotificationsAsRead(input: { ids: $ids }) { notificationIds userErrors { code field } } }';
+    for (const ids of [['999999'], Array.from({ length: 101 }, (_, i) => String(i + 1))]) {
+      const old = await gql(rival.keypair, 'mutation($ids: [ID!]!) { markNotificationsRead(ids: $ids) }', { ids });
+      const now = await gql(rival.keypair, MARK, { ids });
+      expect(now.body.data.markNotificationsAsRead.notificationIds).toBeNull();
+      expect(now.body.data.markNotificationsAsRead.userErrors.map((e: { code: string }) => e.code)).toEqual([oldCode(old)]);
+    }
+    expect((await gql(rival.keypair, MARK, { ids: [] })).body.data.markNotificationsAsRead).toEqual({ notificationIds: [], userErrors: [] });
+  });
+
+  it('refuses canceling a request that is not there as cancelRequest does', async () => {
+    const old = await gql(rival.keypair, 'mutation { cancelRequest(id: "999999") }');
+    const now = await gql(rival.keypair, 'mutation { cancelCreateLotRequest(input: { id: "999999" }) { requestId userErrors { code } } }');
+    expect(now.body.data.cancelCreateLotRequest).toEqual({ requestId: null, userErrors: [{ code: oldCode(old) }] });
+  });
+});

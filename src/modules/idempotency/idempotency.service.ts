@@ -30,6 +30,9 @@ export interface ResultCodec<T> {
   load(stored: unknown): T;
 }
 
+/** The codec of a result whose values are JSON already (strings, numbers, no dates). */
+export const asStored = <T>(): ResultCodec<T> => ({ store: (result) => result, load: (stored) => stored as T });
+
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {

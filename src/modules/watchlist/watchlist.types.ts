@@ -18,6 +18,32 @@ export class CallbackGql {
   @Field(() => String, { description: 'RFC 3339' }) createdAt!: string;
 }
 
+@InputType('AddCallbackRequestInput')
+export class AddCallbackRequestInput {
+  @Field(() => ID) lotId!: string;
+  @Field(() => String, { nullable: true, description: 'Sent again by the same account within 24 hours with the same input, answers the first result' }) idempotencyKey?: string | null;
+}
+
+@ObjectType('AddCallbackRequestPayload')
+export class AddCallbackRequestPayloadGql {
+  @Field(() => CallbackGql, { nullable: true, description: 'The callback asked for' }) callback!: CallbackGql | null;
+  @userErrorsField() userErrors!: UserErrorGql[];
+}
+
+@InputType('RemoveCallbackRequestInput')
+export class RemoveCallbackRequestInput {
+  @Field(() => ID) lotId!: string;
+  @Field(() => String, { description: 'The account that asked for the callback' }) accountId!: string;
+  @Field(() => String, { nullable: true, description: 'Sent again by the same account within 24 hours with the same input, answers the first result' }) idempotencyKey?: string | null;
+}
+
+@ObjectType('RemoveCallbackRequestPayload')
+export class RemoveCallbackRequestPayloadGql {
+  @Field(() => ID, { nullable: true, description: 'The lot of the callback taken back' }) lotId!: string | null;
+  @Field(() => String, { nullable: true, description: 'The account that had asked for it' }) accountId!: string | null;
+  @userErrorsField() userErrors!: UserErrorGql[];
+}
+
 export const watchlistEntryGql = (s: Star): WatchlistEntryGql => ({ lotId: s.lotId, accountId: s.accountId, createdAt: rfc3339(s.createdAt) });
 
 export const callbackGql = (c: Callback): CallbackGql => ({ id: c.id, lotId: c.lotId, accountId: c.accountId, createdAt: rfc3339(c.createdAt) });
