@@ -23,14 +23,15 @@ export class UserErrorGql {
   @Field(() => String, { nullable: true, description: 'BID_STEP_INVALID: the most the lot takes now, a decimal string in its currency' }) maximumAmount!: string | null;
 }
 
-/** Refusals of the call itself that a payload answers; authentication, rate limits and faults stay top-level errors. */
+/**
+ * Refusals of the call itself that a payload answers; authentication, rate limits and faults stay
+ * top-level errors (a stopped account is refused as authentication is, before any field runs).
+ */
 const CALL_REFUSALS = new Set<ErrorKind>(['invalid', 'forbidden', 'not_found', 'conflict']);
-/** Forbidden for who the caller is, whatever the call: as authentication, a top-level error. */
-const CALLER_REFUSALS = new Set<ErrorCode>(['account_blocked', 'jwt_required']);
 
 /** The user errors a failure stands for, or null when it must stay a top-level error. */
 export function userErrorsOf(error: unknown): UserErrorGql[] | null {
-  if (!(error instanceof DomainError) || !CALL_REFUSALS.has(error.kind) || CALLER_REFUSALS.has(error.code)) return null;
+  if (!(error instanceof DomainError) || !CALL_REFUSALS.has(error.kind)) return null;
   return error.items.slice(0, MOST_USER_ERRORS).map((item) => ({
     code: item.code,
     field: item.source && 'field' in item.source ? item.source.field : null,

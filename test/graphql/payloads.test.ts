@@ -3,6 +3,7 @@ import { Bid } from '../../src/modules/bids/bids.entity';
 import { createAccount, type CreatedAccount } from '../helpers/factories';
 import { createLot, DIRECT_SALE } from '../helpers/lots';
 import { appWithTwoPlatforms } from '../helpers/world';
+import { blacklist } from '../blacklist/support';
 import { join, pay } from '../trading/trading.helpers';
 
 /** Payload mutations: each alias answers its own result or its own user errors, and the rest of the request stands. */
@@ -66,6 +67,20 @@ describe('submitBid', () => {
     const res = await world.t.client.graphql(`mutation($lot: ID!) { ${SUBMIT('x', '{ lotId: $lot, amount: "5000" }')} }`, { lot: lotId });
     expect(res.body.data).toBeNull();
     expect(res.body.errors[0].extensions).toMatchObject({ code: 'unauthenticated', status: 401 });
+  });
+
+  it('answers a stopped account with a top-level 403, a paused one with its refusal in userErrors', async () => {
+    const { t, platform } = world;
+    const [stopped, paused] = [await createAccount(t, platform), await createAccount(t, platform)];
+    await blacklist(t, platform, stopped.id, 'stopped');
+    await blacklist(t, platform, paused.id, 'paused');
+    const asStopped = await gql(stopped.keypair, `mutation($lot: ID!) { ${SUBMIT('x', '{ lotId: $lot, amount: "5000" }')} }`, { lot: lotId });
+    expect(asStopped.status).toBe(403);
+    expect(asStopped.body.data ?? null).toBeNull();
+    expect(asStopped.body.errors[0].extensions).toMatchObject({ code: 'account_blocked', status: 403 });
+    const asPaused = await gql(paused.keypair, `mutation($lot: ID!) { ${SUBMIT('x', '{ lotId: $lot, amount: "5000" }')} }`, { lot: lotId });
+    expect(asPaused.body.errors).toBeUndefined();
+    expect(asPaused.body.data.x.userErrors).toHaveLength(1);
   });
 
   it("refuses another platform's user and staff as placeBid does, in userErrors", async () => {
