@@ -84,7 +84,9 @@ export class IdempotencyService {
     try {
       result = await run();
     } catch (err) {
-      await rawQuery(em, sql.render(sql`delete from idempotency_keys where account_id = ${accountId} and key = ${key} and result is null`));
+      // The call's own failure is what the caller is answered; a claim that cannot be given up
+      // now (the database went) lapses as abandoned.
+      await rawQuery(em, sql.render(sql`delete from idempotency_keys where account_id = ${accountId} and key = ${key} and result is null`)).catch(() => undefined);
       throw err;
     }
     await rawQuery(em, sql.render(sql`update idempotency_keys set result = ${JSON.stringify(codec.store(result))}::jsonb where account_id = ${accountId} and key = ${key}`));
