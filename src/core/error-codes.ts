@@ -138,6 +138,8 @@ export const ERROR_CODES = [
   { code: 'account_exists', status: 409, meaning: 'an account with this id (or email) exists' },
   { code: 'email_taken', status: 409, meaning: 'the email is used by another account of the platform' },
   { code: 'credentials_exist', status: 409, meaning: '`PUT /credentials` for an account that has credentials' },
+  { code: 'idempotency_key_reused', status: 409, meaning: "a GraphQL payload mutation (`submitBid`, `addStar`, …): the account sent this `idempotencyKey` within 24 hours with another input or for another operation; answered in the payload's `userErrors`" },
+  { code: 'idempotency_key_in_use', status: 409, meaning: "a GraphQL payload mutation: the account's call with this `idempotencyKey` is still running after 10 seconds; send it again later for its result; answered in the payload's `userErrors`" },
   { code: 'star_exists', status: 409, meaning: '`POST /accounts/{id}/stars`: the lot is already in the watchlist' },
   { code: 'callback_exists', status: 409, meaning: '`POST /lots/{id}/callbacks`: the caller already asked for a callback about the lot' },
   { code: 'already_participant', status: 409, meaning: '`POST /lots/{id}/participation_requests`: the caller already takes part in the lot' },

@@ -44,11 +44,22 @@ export const STATUS_OF_KIND = {
 /** The codes a kind of error may carry: those the table answers with the kind's status. */
 export type CodeOfKind<K extends ErrorKind> = ErrorCodeWithStatus<(typeof STATUS_OF_KIND)[K]>;
 
+/**
+ * Values a client acts on after a refusal (the least bid that would be taken), as decimal
+ * strings. GraphQL payloads answer them as fields of a `UserError`; the other renderings of an
+ * error keep them in their detail text only.
+ */
+export interface ErrorValues {
+  minimumAmount?: string;
+  maximumAmount?: string;
+}
+
 export interface ErrorItem {
   code: ErrorCode;
   detail: string;
   source?: ErrorSource;
   meta?: Record<string, unknown>;
+  values?: ErrorValues;
 }
 
 /**
@@ -93,5 +104,8 @@ export const unauthenticated = (code: CodeOfKind<'unauthenticated'>, detail: str
 export const forbidden = (code: CodeOfKind<'forbidden'>, detail: string) => DomainError.of('forbidden', code, detail);
 export const notFound = (code: CodeOfKind<'not_found'>, detail: string, source?: ErrorSource) =>
   DomainError.of('not_found', code, detail, source);
+/** An invalid input with the values that would have been taken (`ErrorValues`). */
+export const invalidWith = (code: CodeOfKind<'invalid'>, detail: string, source: ErrorSource, values: ErrorValues) =>
+  new DomainError('invalid', [{ code, detail, source, values }]);
 export const conflict = (code: CodeOfKind<'conflict'>, detail: string, source?: ErrorSource) =>
   DomainError.of('conflict', code, detail, source);

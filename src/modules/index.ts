@@ -8,6 +8,7 @@ import { blacklistModule } from './blacklist/blacklist.module';
 import { credentialsModule } from './credentials/credentials.module';
 import { currencyModule } from './currency/currency.module';
 import { documentsModule } from './documents/documents.module';
+import { idempotencyModule } from './idempotency/idempotency.module';
 import { limitsModule } from './limits/limits.module';
 import { ledgerModule } from './ledger/ledger.module';
 import { liveModule } from './live/live.module';
@@ -55,6 +56,7 @@ export const MODULES: readonly AppModule[] = [
   outboxModule,
   liveModule,
   limitsModule,
+  idempotencyModule,
 ];
 
 export const ENTITIES: EntityClass<unknown>[] = MODULES.flatMap((m) => m.entities ?? []);

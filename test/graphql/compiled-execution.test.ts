@@ -53,7 +53,7 @@ describe('GraphQL operations answer the same once their document is compiled', (
 
   it('a domain error keeps its code, status and path', async () => {
     const answer = await answersAlike('query($id: ID!) { lot(id: $id) { id } }', { id: '999999' });
-    expect(answer.body.data).toBeNull();
+    expect(answer.body.data).toEqual({ lot: null });
     expect(answer.body.errors).toEqual([expect.objectContaining({ path: ['lot'], extensions: { code: 'lot_not_found', status: 404 } })]);
   });
 

@@ -7,12 +7,12 @@ import { AccountGql, accountGql, CreateAccountInput, UpdateAccountInput } from '
 
 @Resolver()
 export class AccountsResolver {
-  @Query(() => AccountGql, { description: "The caller's own account" })
+  @Query(() => AccountGql, { nullable: true, description: "The caller's own account" })
   async me(@Ctx() { ctx, services }: GraphQLContext): Promise<AccountGql> {
     return accountGql(await services.accounts.me(ctx), 'full');
   }
 
-  @Query(() => AccountGql, { description: 'An account: the full record for itself and staff of its platform, else the public view' })
+  @Query(() => AccountGql, { nullable: true, description: 'An account: the full record for itself and staff of its platform, else the public view' })
   async account(@Arg('id', () => String) id: string, @Ctx() { ctx, services }: GraphQLContext): Promise<AccountGql> {
     const { account, full } = await services.accounts.get(ctx, id);
     return accountGql(account, full ? 'full' : 'public');

@@ -1,15 +1,31 @@
-import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
 import { formatMoney } from '../../core/money';
 import { encodeReceipt } from '../bidlog';
 import type { GraphQLContext } from '../../graphql/context';
-import { shownHighestBid } from '../lots';
+import { payloadOf } from '../../graphql/user-errors';
+import type { ResultCodec } from '../idempotency';
+import { LotGql, shownHighestBid } from '../lots';
 import { reserveMet } from '../rules';
 import { bidGql } from './bids.mappers';
-import { PlaceBidResultGql } from './bids.types';
+import { PlaceBidResultGql, SubmitBidInput, SubmitBidPayloadGql } from './bids.types';
+import type { BidGql } from './bids.types';
 
-@Resolver()
+type SubmittedBid = Omit<SubmitBidPayloadGql, 'userErrors'>;
+
+const NOTHING_PLACED: SubmittedBid = { lotId: null, highestBid: null, endTime: null, reserveMet: null, bids: null };
+
+/** A submitted bid's result as its idempotency key keeps it: JSON, its dates revived. */
+const SUBMITTED_BID: ResultCodec<SubmittedBid> = {
+  store: (result) => result,
+  load: (stored) => {
+    const s = stored as SubmittedBid & { endTime: string; bids: (BidGql & { createdAt: string })[] };
+    return { ...s, endTime: new Date(s.endTime), bids: s.bids.map((b) => ({ ...b, createdAt: new Date(b.createdAt) })) };
+  },
+};
+
+@Resolver(() => SubmitBidPayloadGql)
 export class BidsResolver {
-  @Mutation(() => PlaceBidResultGql, { description: 'A bid, or with maxAmount a max bid that raises itself' })
+  @Mutation(() => PlaceBidResultGql, { description: 'A bid, or with maxAmount a max bid that raises itself', deprecationReason: 'Use submitBid' })
   async placeBid(
     @Arg('lotId', () => ID) lotId: string,
     @Arg('amount', () => String, { nullable: true }) amount: string | undefined,
@@ -32,5 +48,27 @@ export class BidsResolver {
         encoded: encodeReceipt(placed.receipt),
       },
     };
+  }
+
+  @Mutation(() => SubmitBidPayloadGql, { description: 'A bid, or with maxAmount a max bid that raises itself; a refusal is answered in userErrors' })
+  async submitBid(@Arg('input', () => SubmitBidInput) input: SubmitBidInput, @Ctx() { ctx, services }: GraphQLContext): Promise<SubmitBidPayloadGql> {
+    const { idempotencyKey, lotId, amount, maxAmount } = input;
+    return payloadOf(NOTHING_PLACED, () =>
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'submitBid', input: { lotId, amount, maxAmount } }, SUBMITTED_BID, async () => {
+        const placed = await services.bids.place(ctx, { lotId, amount: amount ?? undefined, maxAmount: maxAmount ?? undefined });
+        return {
+          lotId: placed.lot.id,
+          highestBid: formatMoney(shownHighestBid(placed.lot)),
+          endTime: placed.lot.endTime,
+          reserveMet: reserveMet(placed.lot),
+          bids: placed.bids.map(bidGql),
+        };
+      }),
+    );
+  }
+
+  @FieldResolver(() => LotGql, { nullable: true, description: 'The lot bid on, as it is now, in its own currency' })
+  async lot(@Root() payload: SubmitBidPayloadGql, @Ctx() { loaders }: GraphQLContext): Promise<LotGql | null> {
+    return payload.lotId === null ? null : loaders.lot.load(payload.lotId);
   }
 }

@@ -1,6 +1,6 @@
 import type { Settled } from '../../core/batcher';
 import type { Caller } from '../../core/context';
-import { conflict, DomainError, forbidden, invalid, notFound } from '../../core/errors';
+import { conflict, DomainError, forbidden, invalid, invalidWith, notFound } from '../../core/errors';
 import { Money } from '../../core/money';
 import { requireActive } from '../../core/policies';
 import type { RawTransaction, Rows } from '../../db/raw';
@@ -113,6 +113,11 @@ export async function runRound(tx: RawTransaction, [locked, participants, logHea
   return { outcomes, notifications: [...notifications.publishedBatch(written.notifications), ...extension.published(extended)], extended: extension.lot };
 }
 
+function tooLow(field: 'amount' | 'maxAmount', standing: Standing) {
+  const minimum = minimumNext(standing).toFixed(2);
+  return invalidWith('bid_too_low', `${field} must be at least ${minimum}`, { field }, { minimumAmount: minimum });
+}
+
 /**
  * The bids one request places against the standing (its own, then the max bids' answers), or
  * the refusal of docs/auction-rules.md in its order of precedence, then buying_power_exceeded when the
@@ -129,14 +134,17 @@ function decide(lot: LotRow, standing: Standing, involved: ParticipantRow[], r: 
   // An amount is held to the bid rules also beside a max_amount, and before max_bid_exists.
   if (r.amount !== undefined) {
     const refusal = refusalOf(standing, r.amount);
-    if (refusal === 'bid_too_low') throw invalid(refusal, `amount must be at least ${minimumNext(standing).toFixed(2)}`, { field: 'amount' });
-    if (refusal) throw invalid(refusal, `amount may exceed the highest bid by at most ${stepsOf(standing, standing.highest as Money).maxStep.toFixed(2)}`, { field: 'amount' });
+    if (refusal === 'bid_too_low') throw tooLow('amount', standing);
+    if (refusal) {
+      const { maxStep } = stepsOf(standing, standing.highest as Money);
+      throw invalidWith(refusal, `amount may exceed the highest bid by at most ${maxStep.toFixed(2)}`, { field: 'amount' }, { maximumAmount: (standing.highest as Money).plus(maxStep).toFixed(2) });
+    }
   }
   if (power) requireBuyingPower(power, participant.accountId, r.amount, 'amount');
   const planned: PlannedBid[] = [];
   if (r.maxAmount !== undefined) {
     if (r.maxAmount.lt(minimumNext(standing))) {
-      throw invalid('bid_too_low', `maxAmount must be at least ${minimumNext(standing).toFixed(2)}`, { field: 'maxAmount' });
+      throw tooLow('maxAmount', standing);
     }
     const maxActive = participant.maxBid !== null && (standing.leader === participant.id || (standing.highest !== null && participant.maxBid.gt(standing.highest)));
     if (maxActive) throw conflict('max_bid_exists', 'the caller already has an active max bid on this lot');

@@ -1,5 +1,6 @@
-import { Extensions, Field, ID, Int, ObjectType } from 'type-graphql';
+import { Extensions, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { listItems } from '../../graphql/list-items';
+import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import { MOST_BIDS_PER_REQUEST } from './bids.per-request';
 
 @ObjectType('Bid')
@@ -38,4 +39,24 @@ export class PlaceBidResultGql {
   @Extensions(listItems(MOST_BIDS_PER_REQUEST))
   @Field(() => [BidGql], { description: 'The bids this request placed, its own and the automatic raises it caused: at most 3' }) bids!: BidGql[];
   @Field(() => LogReceiptGql, { description: "The transparency log's signed receipt of these bids (REST: the Bid-Receipt header)" }) receipt!: LogReceiptGql;
+}
+
+@InputType('SubmitBidInput')
+export class SubmitBidInput {
+  @Field(() => ID) lotId!: string;
+  @Field(() => String, { nullable: true, description: "A bid of this amount, a decimal string in the lot's currency" }) amount?: string | null;
+  @Field(() => String, { nullable: true, description: 'A max bid that raises itself up to this amount' }) maxAmount?: string | null;
+  @Field(() => String, { nullable: true, description: 'Sent again by the same account within 24 hours with the same input, answers the first result and places nothing more' })
+  idempotencyKey?: string | null;
+}
+
+@ObjectType('SubmitBidPayload')
+export class SubmitBidPayloadGql {
+  @Field(() => ID, { nullable: true }) lotId!: string | null;
+  @Field(() => String, { nullable: true, description: 'The highest bid after this request, as the caller may see it' }) highestBid!: string | null;
+  @Field(() => Date, { nullable: true, description: "The lot's end after this request's round: later than before when soft close moved it" }) endTime!: Date | null;
+  @Field(() => Boolean, { nullable: true, description: 'Whether the highest bid reached the reserve price; null: the lot has no reserve, or nothing was placed' }) reserveMet!: boolean | null;
+  @Extensions(listItems(MOST_BIDS_PER_REQUEST))
+  @Field(() => [BidGql], { nullable: true, description: 'The bids this request placed, its own and the automatic raises it caused: at most 3' }) bids!: BidGql[] | null;
+  @userErrorsField() userErrors!: UserErrorGql[];
 }

@@ -5,7 +5,7 @@ import { BuyingPowerGql } from './buying-power.types';
 
 @Resolver()
 export class BuyingPowerResolver {
-  @Query(() => BuyingPowerGql, { description: "GET /accounts/{id}/buying_power: the account itself and the platform's staff; platformId defaults to the account's platform" })
+  @Query(() => BuyingPowerGql, { nullable: true, description: "GET /accounts/{id}/buying_power: the account itself and the platform's staff; platformId defaults to the account's platform" })
   async buyingPower(
     @Arg('accountId', () => ID) accountId: string,
     @Arg('platformId', () => ID, { nullable: true }) platformId: string | undefined,

@@ -4,7 +4,7 @@ import { DocumentGql, documentGql, DocumentPageGql } from './documents.types';
 
 @Resolver()
 export class DocumentsResolver {
-  @Query(() => DocumentGql, { description: 'GET /documents/{id}: public documents to anyone, private ones to their owners' })
+  @Query(() => DocumentGql, { nullable: true, description: 'GET /documents/{id}: public documents to anyone, private ones to their owners' })
   async document(@Arg('id', () => ID) id: string, @Ctx() { ctx, services }: GraphQLContext): Promise<DocumentGql> {
     const { document, storageLink } = await services.documents.get(ctx, id);
     return documentGql(document, storageLink);

@@ -6,7 +6,7 @@ import { LedgerAccountGql, ledgerAccountGql, LedgerBalanceGql, LedgerSignerGql, 
 
 @Resolver(() => LedgerAccountGql)
 export class LedgerResolver {
-  @Query(() => LedgerAccountGql, { description: 'GET /ledger/accounts/{id}: public' })
+  @Query(() => LedgerAccountGql, { nullable: true, description: 'GET /ledger/accounts/{id}: public' })
   async ledgerAccount(@Arg('id', () => String) id: string, @Ctx() { ctx, services }: GraphQLContext): Promise<LedgerAccountGql> {
     return ledgerAccountGql(await services.ledger.account(ctx, id));
   }

@@ -30,7 +30,7 @@ const ROWS_SHOWN = 100;
 
 @Resolver(() => LotGql)
 export class LotsResolver {
-  @Query(() => LotGql)
+  @Query(() => LotGql, { nullable: true })
   async lot(
     @Arg('id', () => ID) id: string,
     @Arg('currency', () => String, { nullable: true }) currency: string | undefined,

@@ -3,7 +3,18 @@ import { Arg, Ctx, Extensions, ID, Int, Mutation, Query, Resolver } from 'type-g
 import type { GraphQLContext } from '../../graphql/context';
 import { listItems } from '../../graphql/list-items';
 import { NOTIFICATION_TYPES } from './notifications.entity';
-import { NotificationCountGql, notificationCountGql, NotificationPageGql, notificationPageGql } from './notifications.types';
+import { payloadOf } from '../../graphql/user-errors';
+import { asStored } from '../idempotency';
+import {
+  MarkNotificationsAsReadInput,
+  MarkNotificationsAsReadPayloadGql,
+  NotificationCountGql,
+  notificationCountGql,
+  NotificationPageGql,
+  notificationPageGql,
+} from './notifications.types';
+
+type Marked = Omit<MarkNotificationsAsReadPayloadGql, 'userErrors'>;
 
 @Resolver()
 export class NotificationsResolver {
@@ -28,16 +39,30 @@ export class NotificationsResolver {
     return (await services.notifications.counts(ctx)).map(notificationCountGql);
   }
 
-  @Mutation(() => Boolean, { description: 'DELETE /notifications/{id}: marks one of the caller\'s notifications read' })
+  @Mutation(() => Boolean, { description: 'DELETE /notifications/{id}: marks one of the caller\'s notifications read', deprecationReason: 'Use markNotificationsAsRead' })
   async markNotificationRead(@Arg('id', () => ID) id: string, @Ctx() { ctx, services }: GraphQLContext): Promise<boolean> {
     await services.notifications.markRead(ctx, id);
     return true;
   }
 
-  @Mutation(() => Boolean, { description: "POST /notifications: marks several of the caller's notifications read, all or none" })
+  @Mutation(() => Boolean, { description: "POST /notifications: marks several of the caller's notifications read, all or none", deprecationReason: 'Use markNotificationsAsRead' })
   async markNotificationsRead(@Arg('ids', () => [ID]) ids: string[], @Ctx() { ctx, services }: GraphQLContext): Promise<boolean> {
     await services.notifications.markManyRead(ctx, { ids });
     return true;
+  }
+
+  @Mutation(() => MarkNotificationsAsReadPayloadGql, { description: "Marks some of the caller's notifications read, all or none; a refusal is answered in userErrors" })
+  async markNotificationsAsRead(
+    @Arg('input', () => MarkNotificationsAsReadInput) input: MarkNotificationsAsReadInput,
+    @Ctx() { ctx, services }: GraphQLContext,
+  ): Promise<MarkNotificationsAsReadPayloadGql> {
+    const { idempotencyKey, ids } = input;
+    return payloadOf<Marked>({ notificationIds: null }, () =>
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'markNotificationsAsRead', input: { ids } }, asStored<Marked>(), async () => {
+        await services.notifications.markManyRead(ctx, { ids });
+        return { notificationIds: ids };
+      }),
+    );
   }
 
   @Mutation(() => Boolean, { description: 'POST /notifications/events: a platform reports a notification of type 9–14, 22, 23 or 27–29 for one of its accounts' })

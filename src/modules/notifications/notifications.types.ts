@@ -1,8 +1,13 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Extensions, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { listItems } from '../../graphql/list-items';
+import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import { rfc3339 } from '../../core/time';
 import { typeStrOf, type Notification } from './notifications.entity';
 import type { NotificationCount, NotificationPage } from './notifications.service';
+
+/** The most notifications one call marks read (more are refused as too_many_items). */
+export const MOST_MARKED_READ = 100;
 
 @ObjectType('Notification', { description: 'A notification to the caller: `type` and `typeStr` say what happened, `meta` about what' })
 export class NotificationGql {
@@ -44,3 +49,16 @@ export const notificationPageGql = (p: NotificationPage): NotificationPageGql =>
 });
 
 export const notificationCountGql = (c: NotificationCount): NotificationCountGql => ({ type: c.type, typeStr: typeStrOf(c.type), count: c.count });
+
+@InputType('MarkNotificationsAsReadInput')
+export class MarkNotificationsAsReadInput {
+  @Field(() => [ID], { description: "The caller's notifications to mark read, at most 100: all or none" }) ids!: string[];
+  @Field(() => String, { nullable: true, description: 'Sent again by the same account within 24 hours with the same input, answers the first result' }) idempotencyKey?: string | null;
+}
+
+@ObjectType('MarkNotificationsAsReadPayload')
+export class MarkNotificationsAsReadPayloadGql {
+  @Extensions(listItems(MOST_MARKED_READ))
+  @Field(() => [ID], { nullable: true, description: 'The notifications marked read' }) notificationIds!: string[] | null;
+  @userErrorsField() userErrors!: UserErrorGql[];
+}

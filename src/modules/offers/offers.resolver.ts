@@ -10,6 +10,7 @@ const offerGql = (o: SecondChanceOffer): SecondChanceOfferGql => ({ ...o, amount
 @Resolver()
 export class OffersResolver {
   @Query(() => [SecondChanceOfferGql], {
+    nullable: true,
     description: "GET /lots/{id}/second_chance_offers: the newest `last` (by default and at most 100), oldest first; all to the lot's organizer and staff, a bidder's own to a bidder",
   })
   async secondChanceOffers(

@@ -4,7 +4,11 @@ import { sortArg } from '../../graphql/args';
 import type { GraphQLContext } from '../../graphql/context';
 import type { RequestListInput } from './requests.input';
 import type { RequestPage } from './requests.service';
-import { CreateLotRequestGql, CreateLotRequestPageGql, requestGql } from './requests.types';
+import { payloadOf } from '../../graphql/user-errors';
+import { asStored } from '../idempotency';
+import { CancelCreateLotRequestInput, CancelCreateLotRequestPayloadGql, CreateLotRequestGql, CreateLotRequestPageGql, requestGql } from './requests.types';
+
+type Canceled = Omit<CancelCreateLotRequestPayloadGql, 'userErrors'>;
 
 interface ListArgs {
   type?: string | null;
@@ -30,7 +34,7 @@ const pageGql = (p: RequestPage): CreateLotRequestPageGql => ({
 
 @Resolver()
 export class RequestsResolver {
-  @Query(() => CreateLotRequestGql, { description: "GET /requests/{id}: for the requestor and staff of the request's platform" })
+  @Query(() => CreateLotRequestGql, { nullable: true, description: "GET /requests/{id}: for the requestor and staff of the request's platform" })
   async request(
     @Arg('id', () => ID) id: string,
     @Ctx() { ctx, services }: GraphQLContext,
@@ -40,7 +44,7 @@ export class RequestsResolver {
     return requestGql(request, pricing);
   }
 
-  @Query(() => CreateLotRequestPageGql, { description: "GET /requests: the caller's own requests and those of the platforms whose staff it is" })
+  @Query(() => CreateLotRequestPageGql, { nullable: true, description: "GET /requests: the caller's own requests and those of the platforms whose staff it is" })
   async requests(
     @Ctx() { ctx, services }: GraphQLContext,
     @Arg('type', () => String, { nullable: true, description: 'lots (the only type)' }) type?: string | null,
@@ -84,9 +88,23 @@ export class RequestsResolver {
     return requestGql(await services.requests.review(ctx, { id, hash, state, rejectReason: rejectReason ?? undefined }));
   }
 
-  @Mutation(() => Boolean, { description: 'DELETE /requests/{id}: the requestor cancels a pending or rejected request' })
+  @Mutation(() => Boolean, { description: 'DELETE /requests/{id}: the requestor cancels a pending or rejected request', deprecationReason: 'Use cancelCreateLotRequest' })
   async cancelRequest(@Arg('id', () => ID) id: string, @Ctx() { ctx, services }: GraphQLContext): Promise<boolean> {
     await services.requests.cancel(ctx, { id });
     return true;
+  }
+
+  @Mutation(() => CancelCreateLotRequestPayloadGql, { description: 'The requestor cancels a pending or rejected create-lot request; a refusal is answered in userErrors' })
+  async cancelCreateLotRequest(
+    @Arg('input', () => CancelCreateLotRequestInput) input: CancelCreateLotRequestInput,
+    @Ctx() { ctx, services }: GraphQLContext,
+  ): Promise<CancelCreateLotRequestPayloadGql> {
+    const { idempotencyKey, id } = input;
+    return payloadOf<Canceled>({ requestId: null }, () =>
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'cancelCreateLotRequest', input: { id } }, asStored<Canceled>(), async () => {
+        await services.requests.cancel(ctx, { id });
+        return { requestId: id };
+      }),
+    );
   }
 }

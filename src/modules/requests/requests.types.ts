@@ -1,6 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { domainEnum } from '../../graphql/types/enums';
+import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import { REQUEST_STATE_NAMES, type CreateLotRequest } from './requests.entity';
 import { requestView, type RequestPricing } from './requests.view';
 
@@ -48,4 +49,16 @@ export class CreateLotRequestPageGql {
 
 export function requestGql(request: CreateLotRequest, pricing?: RequestPricing): CreateLotRequestGql {
   return { id: request.id, ...requestView(request, pricing) };
+}
+
+@InputType('CancelCreateLotRequestInput')
+export class CancelCreateLotRequestInput {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { nullable: true, description: 'Sent again by the same account within 24 hours with the same input, answers the first result' }) idempotencyKey?: string | null;
+}
+
+@ObjectType('CancelCreateLotRequestPayload')
+export class CancelCreateLotRequestPayloadGql {
+  @Field(() => ID, { nullable: true, description: 'The request canceled' }) requestId!: string | null;
+  @userErrorsField() userErrors!: UserErrorGql[];
 }

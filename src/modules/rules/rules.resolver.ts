@@ -21,7 +21,7 @@ function rulesGql(r: RulesVersion): PlatformRulesGql {
 
 @Resolver()
 export class RulesResolver {
-  @Query(() => PlatformRulesGql, { description: 'GET /platforms/{id}/rules: staff of the platform' })
+  @Query(() => PlatformRulesGql, { nullable: true, description: 'GET /platforms/{id}/rules: staff of the platform' })
   async platformRules(@Arg('platformId', () => ID) platformId: string, @Ctx() { ctx, services }: GraphQLContext): Promise<PlatformRulesGql> {
     return rulesGql(await services.rules.get(ctx, { platformId }));
   }
@@ -35,7 +35,7 @@ export class RulesResolver {
     return rulesGql(await services.rules.update(ctx, { ...(plain(rules) as object), platformId }));
   }
 
-  @Query(() => FeeEstimateGql, { description: "GET /lots/{id}/fee_estimate: the buyer's fee on an amount, in the lot's currency" })
+  @Query(() => FeeEstimateGql, { nullable: true, description: "GET /lots/{id}/fee_estimate: the buyer's fee on an amount, in the lot's currency" })
   async feeEstimate(@Arg('lotId', () => ID) lotId: string, @Arg('amount', () => String) amount: string, @Ctx() { ctx, services }: GraphQLContext): Promise<FeeEstimateGql> {
     const e = await services.rules.feeEstimate(ctx, { lotId, amount });
     return { lotId: e.lot.id, amount: formatMoney(e.amount), buyerFee: formatMoney(e.buyerFee), total: formatMoney(e.total), currency: e.lot.currency, rulesVersion: e.lot.rulesVersion };

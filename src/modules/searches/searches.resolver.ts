@@ -2,15 +2,19 @@ import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import { rfc3339 } from '../../core/time';
 import type { GraphQLContext } from '../../graphql/context';
+import { payloadOf } from '../../graphql/user-errors';
+import { asStored } from '../idempotency';
 import { LotFilterInput } from '../lots';
 import type { SavedSearch } from './searches.service';
-import { SavedSearchGql } from './searches.types';
+import { RemoveSavedSearchInput, RemoveSavedSearchPayloadGql, SavedSearchGql } from './searches.types';
+
+type Removed = Omit<RemoveSavedSearchPayloadGql, 'userErrors'>;
 
 const savedSearchGql = (s: SavedSearch): SavedSearchGql => ({ id: s.id, accountId: s.accountId, filterJson: JSON.stringify(s.filter), currency: s.currency, createdAt: rfc3339(s.createdAt) });
 
 @Resolver()
 export class SearchesResolver {
-  @Query(() => [SavedSearchGql], { description: 'GET /accounts/{id}/saved_searches: the first `limit` (by default and at most 100), oldest first' })
+  @Query(() => [SavedSearchGql], { nullable: true, description: 'GET /accounts/{id}/saved_searches: the first `limit` (by default and at most 100), oldest first' })
   async savedSearches(
     @Arg('accountId', () => String) accountId: string,
     @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE }) limit: number,
@@ -28,9 +32,20 @@ export class SearchesResolver {
     return savedSearchGql(await services.searches.create(ctx, { accountId, filter: { ...filter } }));
   }
 
-  @Mutation(() => Boolean, { description: 'DELETE /accounts/{id}/saved_searches/{search-id}' })
+  @Mutation(() => Boolean, { description: 'DELETE /accounts/{id}/saved_searches/{search-id}', deprecationReason: 'Use removeSavedSearch' })
   async deleteSavedSearch(@Arg('accountId', () => String) accountId: string, @Arg('id', () => ID) id: string, @Ctx() { ctx, services }: GraphQLContext): Promise<boolean> {
     await services.searches.delete(ctx, { accountId, id });
     return true;
+  }
+
+  @Mutation(() => RemoveSavedSearchPayloadGql, { description: "Deletes one of an account's saved searches; a refusal is answered in userErrors" })
+  async removeSavedSearch(@Arg('input', () => RemoveSavedSearchInput) input: RemoveSavedSearchInput, @Ctx() { ctx, services }: GraphQLContext): Promise<RemoveSavedSearchPayloadGql> {
+    const { idempotencyKey, accountId, id } = input;
+    return payloadOf<Removed>({ savedSearchId: null }, () =>
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'removeSavedSearch', input: { accountId, id } }, asStored<Removed>(), async () => {
+        await services.searches.delete(ctx, { accountId, id });
+        return { savedSearchId: id };
+      }),
+    );
   }
 }

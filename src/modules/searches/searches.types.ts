@@ -1,4 +1,5 @@
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 
 @ObjectType('SavedSearch', { description: 'A lot search an account keeps; new lots that match it notify the account' })
 export class SavedSearchGql {
@@ -7,4 +8,17 @@ export class SavedSearchGql {
   @Field(() => String, { description: "The filters under LotFilter's names, as JSON" }) filterJson!: string;
   @Field(() => String) currency!: string;
   @Field(() => String, { description: 'RFC 3339' }) createdAt!: string;
+}
+
+@InputType('RemoveSavedSearchInput')
+export class RemoveSavedSearchInput {
+  @Field(() => String) accountId!: string;
+  @Field(() => ID) id!: string;
+  @Field(() => String, { nullable: true, description: 'Sent again by the same account within 24 hours with the same input, answers the first result' }) idempotencyKey?: string | null;
+}
+
+@ObjectType('RemoveSavedSearchPayload')
+export class RemoveSavedSearchPayloadGql {
+  @Field(() => ID, { nullable: true, description: 'The saved search deleted' }) savedSearchId!: string | null;
+  @userErrorsField() userErrors!: UserErrorGql[];
 }

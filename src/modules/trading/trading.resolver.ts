@@ -1,12 +1,33 @@
 import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
+import { payloadOf } from '../../graphql/user-errors';
+import type { ResultCodec } from '../idempotency';
 import { LotGql } from '../lots';
 import { participantGql, winnerDetailsGql } from './trading.mappers';
-import { ParticipantGql, WinnerDetailsGql, WinnerDetailsInput } from './trading.types';
+import {
+  ParticipantGql,
+  SubmitBuyNowRequestInput,
+  SubmitBuyNowRequestPayloadGql,
+  SubmitParticipationRequestInput,
+  SubmitParticipationRequestPayloadGql,
+  WinnerDetailsGql,
+  WinnerDetailsInput,
+} from './trading.types';
+
+type Joined = { participant: ParticipantGql | null };
+
+/** A participant as an idempotency key keeps it: JSON, its dates revived. */
+const PARTICIPANT: ResultCodec<Joined> = {
+  store: (result) => result,
+  load: (stored) => {
+    const { participant: p } = stored as { participant: ParticipantGql & { createdAt: string; updatedAt: string } };
+    return { participant: { ...p, createdAt: new Date(p.createdAt), updatedAt: new Date(p.updatedAt) } };
+  },
+};
 
 @Resolver()
 export class TradingResolver {
-  @Mutation(() => ParticipantGql, { description: 'POST /lots/{id}/participation_requests: the caller (a user or broker) joins the lot' })
+  @Mutation(() => ParticipantGql, { description: 'POST /lots/{id}/participation_requests: the caller (a user or broker) joins the lot', deprecationReason: 'Use submitParticipationRequest' })
   async requestParticipation(
     @Arg('lotId', () => ID) lotId: string,
     @Ctx() { ctx, services }: GraphQLContext,
@@ -16,13 +37,40 @@ export class TradingResolver {
     return participantGql(participant);
   }
 
-  @Mutation(() => ParticipantGql, { description: 'PATCH /v2/lots/{id}/participants/{account}: the participant itself requests buy now' })
+  @Mutation(() => ParticipantGql, { description: 'PATCH /v2/lots/{id}/participants/{account}: the participant itself requests buy now', deprecationReason: 'Use submitBuyNowRequest' })
   async requestBuyNow(
     @Arg('lotId', () => ID) lotId: string,
     @Arg('accountId', () => String) accountId: string,
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<ParticipantGql> {
     return participantGql(await services.participation.buyNow(ctx, { lotId, accountId }));
+  }
+
+  @Mutation(() => SubmitParticipationRequestPayloadGql, { description: 'The caller (a user or broker) joins the lot; a refusal is answered in userErrors' })
+  async submitParticipationRequest(
+    @Arg('input', () => SubmitParticipationRequestInput) input: SubmitParticipationRequestInput,
+    @Ctx() { ctx, services }: GraphQLContext,
+  ): Promise<SubmitParticipationRequestPayloadGql> {
+    const { idempotencyKey, lotId, buyNow } = input;
+    return payloadOf<Joined>({ participant: null }, () =>
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'submitParticipationRequest', input: { lotId, buyNow } }, PARTICIPANT, async () => {
+        const { participant } = await services.participation.participate(ctx, { lotId, buyNow: buyNow ?? undefined });
+        return { participant: participantGql(participant) };
+      }),
+    );
+  }
+
+  @Mutation(() => SubmitBuyNowRequestPayloadGql, { description: 'The participant itself requests buy now; a refusal is answered in userErrors' })
+  async submitBuyNowRequest(
+    @Arg('input', () => SubmitBuyNowRequestInput) input: SubmitBuyNowRequestInput,
+    @Ctx() { ctx, services }: GraphQLContext,
+  ): Promise<SubmitBuyNowRequestPayloadGql> {
+    const { idempotencyKey, lotId, accountId } = input;
+    return payloadOf<Joined>({ participant: null }, () =>
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'submitBuyNowRequest', input: { lotId, accountId } }, PARTICIPANT, async () => ({
+        participant: participantGql(await services.participation.buyNow(ctx, { lotId, accountId })),
+      })),
+    );
   }
 
   @Mutation(() => ParticipantGql, { description: "POST /v2/lots/{id}/winners: the lot's organizer or staff of its publisher choose the winner" })

@@ -1,6 +1,7 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageInfoGql } from '../../graphql/page-info';
 import { domainEnum } from '../../graphql/types/enums';
+import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import { DEPOSIT_STATE_NAMES, PARTICIPANT_STATE_NAMES } from './trading.entity';
 
 export const ParticipantStateGql = domainEnum('ParticipantState', PARTICIPANT_STATE_NAMES, "Where a participant stands in a lot: PENDING (in the running), REJECTED, WINNER, BUY_NOW_WINNER, DEPOSIT_PENDING (its deposit is awaited), LOST, DEAL_CANCELED (won, then the deal was canceled)");
@@ -63,4 +64,30 @@ export class WinnerDetailsInput {
   @Field(() => String, { nullable: true, description: 'A decimal with at most two places and 15 digits' }) feeAmount?: string | null;
   @Field(() => String, { nullable: true, description: 'A decimal with at most two places and 15 digits' }) transportationFee?: string | null;
   @Field(() => String, { nullable: true, description: 'Currency of feeAmount and transportationFee' }) feeCurrency?: string | null;
+}
+
+@InputType('SubmitParticipationRequestInput')
+export class SubmitParticipationRequestInput {
+  @Field(() => ID) lotId!: string;
+  @Field(() => Boolean, { nullable: true, description: 'Required true for a direct sale' }) buyNow?: boolean | null;
+  @Field(() => String, { nullable: true, description: 'Sent again by the same account within 24 hours with the same input, answers the first result' }) idempotencyKey?: string | null;
+}
+
+@ObjectType('SubmitParticipationRequestPayload')
+export class SubmitParticipationRequestPayloadGql {
+  @Field(() => ParticipantGql, { nullable: true, description: 'The caller as a participant of the lot' }) participant!: ParticipantGql | null;
+  @userErrorsField() userErrors!: UserErrorGql[];
+}
+
+@InputType('SubmitBuyNowRequestInput')
+export class SubmitBuyNowRequestInput {
+  @Field(() => ID) lotId!: string;
+  @Field(() => String, { description: "The participant's account: the caller itself" }) accountId!: string;
+  @Field(() => String, { nullable: true, description: 'Sent again by the same account within 24 hours with the same input, answers the first result' }) idempotencyKey?: string | null;
+}
+
+@ObjectType('SubmitBuyNowRequestPayload')
+export class SubmitBuyNowRequestPayloadGql {
+  @Field(() => ParticipantGql, { nullable: true, description: 'The participant, its buy-now request recorded' }) participant!: ParticipantGql | null;
+  @userErrorsField() userErrors!: UserErrorGql[];
 }

@@ -86,9 +86,13 @@ export interface GraphQLCase {
 const typeText = (type: GraphQLInputType): string =>
   isNonNullType(type) ? `${typeText(type.ofType)}!` : isListType(type) ? `[${typeText((type as GraphQLList<GraphQLInputType>).ofType)}]` : getNamedType(type).name;
 
-/** The smallest selection of a result: scalars need none, objects their `__typename`. */
+/** A payload mutation answers its refusals in the payload's `userErrors`, beside its other fields. */
+export const isPayload = (field: GraphQLField<unknown, unknown>) => getNamedType(field.type).name.endsWith('Payload');
+
+/** The smallest selection of a result: scalars need none, objects their `__typename`, payloads their user errors' codes too. */
 function selection(field: GraphQLField<unknown, unknown>): string {
   const named = getNamedType(field.type);
+  if (isPayload(field)) return ' { __typename userErrors { code } }';
   return isLeafType(named) ? '' : isObjectType(named) || 'getTypes' in named || 'getFields' in named ? ' { __typename }' : '';
 }
 

@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs';
+import {
+  buildSchema,
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+} from 'graphql';
+import { SCHEMA_FILE } from '../../src/graphql/schema';
+
+/**
+ * The lint of the committed schema: naming, deprecations, Relay connections and payload
+ * mutations. What the schema held before a rule, listed below, is let be; anything new keeps it.
+ */
+const schema: GraphQLSchema = buildSchema(readFileSync(SCHEMA_FILE, 'utf8'));
+const types = Object.values(schema.getTypeMap()).filter((t) => !t.name.startsWith('__'));
+
+/** Enum values named before the naming rule, as their clients send them. */
+const LEGACY_ENUM_VALUES: Record<string, string[]> = {
+  LotSortKey: ['buy_now_price', 'created_at', 'price', 'start_time', 'time_left', 'updated_at'],
+};
+/** Connections made before the connection rule: `nodes` and `pageInfo` only. */
+const LEGACY_CONNECTIONS = ['DepositConnection', 'LotConnection'];
+/** Mutations made before the payload rule, with their own arguments and results. */
+const LEGACY_MUTATIONS = [
+  'addMasterSigner', 'answerSecondChance', 'approveRecovery', 'blacklistAccount', 'cancelRequest', 'changePassword', 'chooseWinner', 'closeLot',
+  'createAccount', 'createCredentials', 'createLot', 'createPlatform', 'deleteCallback', 'deleteSavedSearch', 'issueToken', 'markMessagesRead',
+  'markNotificationRead', 'markNotificationsRead', 'offerSecondChance', 'placeBid', 'refreshToken', 'rejectParticipant', 'reportNotificationEvent',
+  'requestBuyNow', 'requestCallback', 'requestParticipation', 'requestRecovery', 'resendVerification', 'reviewRequest', 'saveSearch', 'sendMessage',
+  'setCurrencyRate', 'setDepositState', 'setWinnerDetails', 'starLot', 'submitTransaction', 'unblacklistAccount', 'unstarLot', 'updateAccount',
+  'updateLot', 'updatePlatformRules', 'verifyEmail', 'verifyPhone',
+];
+
+const PASCAL = /^[A-Z][A-Za-z0-9]*$/;
+const CAMEL = /^[a-z][A-Za-z0-9]*$/;
+const UPPER = /^[A-Z][A-Z0-9_]*$/;
+
+const fieldsOf = (type: GraphQLNamedType) => (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type) ? Object.values(type.getFields()) : []);
+const outputFieldsOf = (type: GraphQLNamedType): GraphQLField<unknown, unknown>[] => (isObjectType(type) || isInterfaceType(type) ? Object.values(type.getFields()) : []);
+const pascal = (name: string) => name[0].toUpperCase() + name.slice(1);
+
+/** Whether a deprecation's replacement exists: a field of the same type, a root field, a type, or `Type.field`. */
+function replacementExists(name: string, owner: GraphQLNamedType | null): boolean {
+  const [head, tail] = name.split('.');
+  if (tail !== undefined) {
+    const type = schema.getType(head);
+    return !!type && fieldsOf(type).some((f) => f.name === tail);
+  }
+  const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter((t) => t !== null && t !== undefined);
+  return (owner !== null && fieldsOf(owner).some((f) => f.name === head)) || roots.some((r) => !!r.getFields()[head]) || !!schema.getType(head);
+}
+
+describe('the committed schema', () => {
+  it('names types in PascalCase, fields and arguments in camelCase, enum values in UPPER_CASE', () => {
+    const faults: string[] = [];
+    for (const type of types) {
+      if (!PASCAL.test(type.name)) faults.push(`type ${type.name}`);
+      for (const field of fieldsOf(type)) {
+        if (!CAMEL.test(field.name)) faults.push(`field ${type.name}.${field.name}`);
+        for (const arg of 'args' in field ? field.args : []) if (!CAMEL.test(arg.name)) faults.push(`argument ${type.name}.${field.name}(${arg.name})`);
+      }
+      if (isEnumType(type)) {
+        for (const value of type.getValues()) if (!UPPER.test(value.name) && !LEGACY_ENUM_VALUES[type.name]?.includes(value.name)) faults.push(`enum value ${type.name}.${value.name}`);
+      }
+    }
+    expect(faults).toEqual([]);
+  });
+
+  it('names the replacement of every deprecation: "Use X", X a field, a root field or a type of the schema', () => {
+    const faults: string[] = [];
+    const check = (where: string, reason: string | null | undefined, owner: GraphQLNamedType | null) => {
+      if (reason === null || reason === undefined) return;
+      const named = /^Use `?([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)`?/.exec(reason)?.[1];
+      if (!named || !replacementExists(named, owner)) faults.push(`${where}: "${reason}"`);
+    };
+    for (const type of types) {
+      for (const field of fieldsOf(type)) {
+        check(`${type.name}.${field.name}`, field.deprecationReason, type);
+        for (const arg of 'args' in field ? field.args : []) check(`${type.name}.${field.name}(${arg.name})`, arg.deprecationReason, type);
+      }
+      if (isEnumType(type)) for (const value of type.getValues()) check(`${type.name}.${value.name}`, value.deprecationReason, type);
+    }
+    expect(faults).toEqual([]);
+  });
+
+  it('gives every new connection edges with a cursor and a node, nodes and pageInfo, and its fields first and after', () => {
+    const faults: string[] = [];
+    for (const type of types.filter((t) => t.name.endsWith('Connection') && !LEGACY_CONNECTIONS.includes(t.name))) {
+      if (!isObjectType(type)) {
+        faults.push(`${type.name} is no object type`);
+        continue;
+      }
+      const { edges, nodes, pageInfo } = type.getFields();
+      const edge = edges && getNamedType(edges.type);
+      if (!edges || !isNonNullType(edges.type) || !isListType(getNullableType(edges.type)) || !edge.name.endsWith('Edge') || !isObjectType(edge)) faults.push(`${type.name}.edges: [${type.name.replace(/Connection$/, '')}Edge!]!`);
+      else {
+        const { cursor, node } = edge.getFields();
+        if (!cursor || String(cursor.type) !== 'String!') faults.push(`${edge.name}.cursor: String!`);
+        if (!node || (nodes && getNamedType(node.type) !== getNamedType(nodes.type))) faults.push(`${edge.name}.node: the type of ${type.name}.nodes`);
+      }
+      if (!nodes || !isNonNullType(nodes.type) || !isListType(getNullableType(nodes.type))) faults.push(`${type.name}.nodes: a non-null list`);
+      if (!pageInfo || String(pageInfo.type) !== 'PageInfo!') faults.push(`${type.name}.pageInfo: PageInfo!`);
+    }
+    const pageInfo = schema.getType('PageInfo');
+    expect(pageInfo && isObjectType(pageInfo) ? Object.keys(pageInfo.getFields()).sort() : []).toEqual(expect.arrayContaining(['endCursor', 'hasNextPage', 'hasPreviousPage', 'startCursor']));
+    for (const type of types) {
+      for (const field of outputFieldsOf(type)) {
+        const result = getNamedType(field.type);
+        if (!result.name.endsWith('Connection') || LEGACY_CONNECTIONS.includes(result.name)) continue;
+        const args = new Map(field.args.map((a) => [a.name, String(a.type)]));
+        if (!['Int', 'Int!'].includes(args.get('first') ?? '') || args.get('after') !== 'String') faults.push(`${type.name}.${field.name}: first: Int, after: String`);
+      }
+    }
+    expect(faults).toEqual([]);
+  });
+
+  it('has every new mutation take one `input: <Name>Input!` and answer a `<Name>Payload!` with userErrors', () => {
+    const faults: string[] = [];
+    const mutations = Object.values(schema.getMutationType()?.getFields() ?? {}) as GraphQLField<unknown, unknown>[];
+    for (const mutation of mutations.filter((m) => !LEGACY_MUTATIONS.includes(m.name))) {
+      const name = pascal(mutation.name);
+      const [input, ...more] = mutation.args;
+      if (!input || more.length || input.name !== 'input' || String(input.type) !== `${name}Input!`) faults.push(`${mutation.name}(input: ${name}Input!)`);
+      if (String(mutation.type) !== `${name}Payload!`) faults.push(`${mutation.name}: ${name}Payload!`);
+    }
+    for (const type of types.filter((t) => t.name.endsWith('Payload'))) {
+      if (!isObjectType(type)) continue;
+      const fields = type.getFields();
+      if (String(fields.userErrors?.type) !== '[UserError!]!') faults.push(`${type.name}.userErrors: [UserError!]!`);
+      // A refused mutation answers its payload with nothing but user errors: every other field may be null.
+      for (const field of Object.values(fields)) if (field.name !== 'userErrors' && isNonNullType(field.type)) faults.push(`${type.name}.${field.name} is non-null`);
+    }
+    expect(faults).toEqual([]);
+  });
+});
