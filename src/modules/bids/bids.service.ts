@@ -15,6 +15,12 @@ import { placeBidInput, type PlaceBidInput } from './bids.input';
 import { runRound, type BidRequest, type PlacedBids } from './bids.round';
 import { openRound, type LotRow } from './bids.sql';
 import { seenBids, type SeenBid } from './bids.view';
+import { bidsOfAccounts } from './bids.accounts.sql';
+import type { BidRow } from './bids.entity';
+import { mayBid } from './bids.eligibility';
+import { listBound } from '../../core/page';
+import type { LotType, LotState } from '../lots';
+import type { ParticipantState } from '../trading';
 
 /** The most requests one round decides: enough to drain a burst, few enough to keep the lock short. */
 const ROUND_SIZE = 64;
@@ -72,6 +78,24 @@ export class BidsService {
     if (id === null) throw notFound('lot_not_found', 'no lot with this id');
     const { lot, bids } = await this.rounds.submit(id, { ctx, caller, amount, maxAmount, at: new Date() });
     return { lot, bids: seenBids(caller, lot, bids) };
+  }
+
+  /**
+   * The newest `last` bids (by default and at most 100) of each account that the caller may see
+   * as that account's (a GraphQL request's batch); none for an anonymous caller.
+   */
+  async ofAccounts(ctx: RequestContext, accountIds: readonly string[], last?: number): Promise<BidRow[]> {
+    const bound = listBound(last, 'last');
+    return ctx.caller ? bidsOfAccounts(ctx.em, ctx.caller, accountIds, bound) : [];
+  }
+
+  /** Whether the caller may bid on the lot now, as its participant `participant` (null: it takes no part). */
+  canBid(
+    ctx: RequestContext,
+    lot: { lotType: LotType; lotState: LotState; winnerId: string | null; startTime: Date; endTime: Date },
+    participant: { state: ParticipantState } | null,
+  ): boolean {
+    return mayBid(ctx.caller, lot, participant, new Date());
   }
 
   /**

@@ -2,13 +2,12 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, Extensions, Field, FieldResolver, ID, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { withoutNulls } from '../../core/validate';
 import type { GraphQLContext } from '../../graphql/context';
-import { fieldsUnder } from '../../graphql/selections';
 import { runsOwnStatement } from '../../graphql/statement-cost';
 import type { Source } from '../../graphql/source';
 import { bidGql, BidGql } from '../bids';
 import { AccountGql, shownAccount } from '../accounts';
 import { depositGql, participantGql, winnerDetailsGql, DepositGql, ParticipantGql, WinnerDetailsGql } from '../trading';
-import { embeddableOf } from './lots.embedded';
+import { lotConnection } from './lots.connection';
 import { CreateLotInput, UpdateLotInput, LotCallbackGql, LotConnectionGql, LotFilterInput, LotGql, LotSortInput, LotStarGql } from './lots.types';
 
 @ObjectType('CreateLotResult', { description: 'Staff create the lot; anyone else files a create_lot request' })
@@ -43,19 +42,10 @@ export class LotsResolver {
     @Arg('sort', () => LotSortInput, { nullable: true }) sort: LotSortInput | undefined,
     @Arg('first', () => Int, { defaultValue: 15 }) first: number,
     @Arg('after', () => String, { nullable: true }) after: string | undefined,
-    @Ctx() { ctx, services, loaders }: GraphQLContext,
+    @Ctx() context: GraphQLContext,
     @Info() info: GraphQLResolveInfo,
   ): Promise<LotConnectionGql> {
-    const embed = embeddableOf(fieldsUnder(info, 'nodes'));
-    const view = await services.lots.index(ctx, { filter, sort: sort ?? undefined, page: { cursor: after, limit: first } }, embed);
-    // The field resolvers then find what the page's statement read in the request's loaders.
-    for (const [lotId, bids] of view.embedded?.bids ?? []) loaders.bids.prime(lotId, bids);
-    for (const [lotId, callbacks] of view.embedded?.callbacks ?? []) loaders.callbacks.prime(lotId, callbacks);
-    for (const [id, account] of view.embedded?.accounts ?? []) loaders.account.prime(id, services.accounts.shown(ctx, account));
-    return {
-      nodes: services.lots.views(ctx, view),
-      pageInfo: { hasNextPage: view.next !== null, hasPreviousPage: view.prev !== null, endCursor: view.next, startCursor: view.prev },
-    };
+    return lotConnection(context, info, { filter, sort: sort ?? undefined, page: { cursor: after, limit: first } });
   }
 
   @Query(() => Int)

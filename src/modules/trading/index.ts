@@ -2,8 +2,9 @@
 export type { DepositsService } from './deposits.service';
 export { Deposit, DepositState, Participant, ParticipantState, WinnerDetails } from './trading.entity';
 export { WINNER_DETAILS_FIELDS } from './trading.input';
-export { depositGql, participantGql, winnerDetailsGql } from './trading.mappers';
+export { depositGql, participantGql, participationGql, winnerDetailsGql } from './trading.mappers';
 export { presentDeposit, presentParticipant, presentWinnerDetails } from './trading.presenter';
 export { requireId, requireManager, requireTradable, settleLosers } from './trading.rules';
-export { DepositGql, ParticipantGql, WinnerDetailsGql } from './trading.types';
+export type { Standing } from './standings.sql';
+export { DepositGql, ParticipantGql, ParticipationGql, WinnerDetailsGql } from './trading.types';
 export type { WinnersService } from './winners.service';
