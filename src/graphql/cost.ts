@@ -49,17 +49,19 @@ function itemsOf(field: GraphQLField<unknown, unknown>, args: Record<string, unk
 }
 
 const PAGE_TYPE = /(Connection|Page)$/;
+/** The fields of a page that list its items: `edges` and `nodes` of a Relay connection, `items` of a numbered page. */
+const PAGE_ITEMS = ['edges', 'nodes', 'items'];
 
 /**
  * Each field costs 1 plus its selection (1 for an item of a list of scalars), times the items it
  * answers: the page size of a paged field, the bound a list declares (`listItems`), or the length
  * of a list argument; a field that runs a statement of its own over the lots adds that statement
  * (`runsOwnStatement`). The
- * `nodes`/`items` list of a page is the page itself, already counted by the field that took the size.
+ * `edges`/`nodes`/`items` list of a page is the page itself, already counted by the field that took the size.
  */
 const fieldCost: FieldCost = (field, parent, args, childCost) => {
   const listField = isListType(getNullableType(field.type));
-  const pageOfParent = PAGE_TYPE.test(parent.name) && (field.name === 'nodes' || field.name === 'items');
+  const pageOfParent = PAGE_TYPE.test(parent.name) && PAGE_ITEMS.includes(field.name);
   const items = pageOfParent ? 1 : itemsOf(field, args, listField || PAGE_TYPE.test(getNamedType(field.type).name));
   // An item of a list of scalars (a broker's cities, the platforms) costs what a scalar field does.
   const each = listField && isLeafType(getNamedType(field.type)) ? 1 : childCost;

@@ -58,6 +58,11 @@ export function createLoaders(ctx: RequestContext, services: Services, signal?: 
     accountBids: perBound((last) => batch(async (ids) => groupBy(await services.bids.ofAccounts(ctx, ids, last), (b) => b.accountId, ids))),
     /** The newest `last` lots each account organized, in their own currencies. */
     accountLots: perBound((last) => batch(async (ids) => groupBy(await lots.organizedBy(ctx, ids, last), (l) => l.organizerId, ids))),
+    /** The operator's rates as one converter for the whole request (any key: there is one). */
+    converter: batch(async (keys) => {
+      const convert = await services.currency.converter(ctx.em);
+      return keys.map(() => convert);
+    }),
     winnerDetails: one((ids) => lots.winnerDetailsOf(ctx, ids), (w) => w.lotId),
   };
 }

@@ -5,6 +5,7 @@ import { MODULES } from '../modules';
 import { guardArguments } from './argument-guard';
 import { stopWhenClientGone } from './cancellation';
 import { DateTimeISO } from './date-scalar';
+import { CONNECTION_RESOLVERS } from './types/connection';
 
 export const SCHEMA_FILE = 'schema/schema.graphql';
 
@@ -39,7 +40,7 @@ export function buildAppSchema(): GraphQLSchema {
   plainFieldsReadDirectly();
   const [first, ...rest] = MODULES.flatMap((m) => m.resolvers ?? []);
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  const resolvers: NonEmptyArray<Function> = [first, ...rest];
+  const resolvers: NonEmptyArray<Function> = [first, ...rest, ...CONNECTION_RESOLVERS];
   return stopWhenClientGone(guardArguments(buildSchemaSync({
     resolvers,
     validate: false,

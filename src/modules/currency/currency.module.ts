@@ -4,6 +4,7 @@ import { refreshRates } from './currency.refresh';
 import { CurrencyResolver } from './currency.resolver';
 import { currencyRoutes } from './currency.routes';
 import { CurrencyService } from './currency.service';
+import { MoneyResolver } from './money.resolver';
 
 declare module '../../services' {
   interface Services {
@@ -16,7 +17,7 @@ export const currencyModule: AppModule = {
   entities: [CurrencyRate],
   services: { currency: (s) => new CurrencyService(s.searches) },
   routes: currencyRoutes,
-  resolvers: [CurrencyResolver],
+  resolvers: [CurrencyResolver, MoneyResolver],
   jobs: (services, config) => {
     const url = config.RATES_URL;
     // The first refresh runs at start (src/app.ts); the queue takes the following ones.

@@ -7,11 +7,11 @@ export { DEFAULT_BATCH_SIZE, IMPORT_SOURCES, importLots, type ImportProgress, ty
 export { requireBodyLotId } from './lots.input';
 export { DEFAULT_PRICE_CURRENCY } from './lots.listing';
 export type { LotMaker } from './lots.maker';
-export { hasEnded, isClosed, notClosedSql, openWhere, overSql, takesBids } from './lots.open';
+export { hasEnded, isClosed, LOT_STATUSES, lotStatus, type LotStatus, notClosedSql, openWhere, overSql, takesBids } from './lots.open';
 export { lotAttributes } from './lots.presenter';
 export { renderLots } from './lots.routes';
 export { lotConnection } from './lots.connection';
 export { LOT_COUNT_QUERY } from './lots.schema';
 export type { LotsService, LotsView } from './lots.service';
-export { LotConnectionGql, LotFilterInput, LotGql } from './lots.types';
+export { LotConnectionGql, LotFilterInput, LotGql, LotStateGql, LotStatusGql, LotTypeGql } from './lots.types';
 export { lotView, type LotView, OWN_CURRENCY } from './lots.view';

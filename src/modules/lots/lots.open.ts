@@ -32,3 +32,18 @@ export const openWhere = (now: Date) => ({ lotState: LotState.Pending, endTime: 
 
 /** A lot takes bids while it is open, has no winner and has started. */
 export const takesBids = (lot: Timed, now: Date): boolean => isOpen(lot, now) && lot.winnerId === null && lot.startTime <= now;
+
+/**
+ * Where a lot stands, as a dashboard tells lots apart: `scheduled` (pending, not started), `live`
+ * (taking bids), `ended` (pending, but its end has come or a winner was chosen: it awaits its
+ * organizer's close), `sold`, `finished` (closed without a sale, a lapsed reserve included).
+ */
+export type LotStatus = 'scheduled' | 'live' | 'ended' | 'sold' | 'finished';
+export const LOT_STATUSES: Readonly<Record<LotStatus, LotStatus>> = { scheduled: 'scheduled', live: 'live', ended: 'ended', sold: 'sold', finished: 'finished' };
+
+export function lotStatus(lot: Timed, now: Date): LotStatus {
+  if (lot.lotState === LotState.Sold) return 'sold';
+  if (lot.lotState === LotState.Finished) return 'finished';
+  if (hasEnded(lot, now) || lot.winnerId !== null) return 'ended';
+  return lot.startTime > now ? 'scheduled' : 'live';
+}

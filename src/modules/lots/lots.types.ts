@@ -1,6 +1,9 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageInfoGql } from '../../graphql/page-info';
+import { domainEnum } from '../../graphql/types/enums';
+import { LOT_STATE_NAMES, LOT_TYPE_NAMES } from './lots.entity';
+import { LOT_STATUSES } from './lots.open';
 
 @ObjectType('Lot')
 export class LotGql {
@@ -156,3 +159,7 @@ export class CreateLotInput {
   @Field(() => Int, { nullable: true, description: 'Seconds since the POSIX epoch' }) startTime?: number;
   @Field(() => Int, { nullable: true, description: 'Seconds' }) duration?: number;
 }
+
+export const LotStatusGql = domainEnum('LotStatus', LOT_STATUSES, 'Where a lot stands: SCHEDULED (not started), LIVE (taking bids), ENDED (over, awaiting its close), SOLD, FINISHED (closed without a sale)');
+export const LotStateGql = domainEnum('LotState', LOT_STATE_NAMES, 'The state a lot is stored in: PENDING until closed SOLD or FINISHED (see LotStatus for scheduled, live and ended)');
+export const LotTypeGql = domainEnum('LotType', LOT_TYPE_NAMES, 'How a lot is sold: NO_AUCTION (direct sale), ENG (English auction), PARTNER_A, PARTNER_B (partner imports)');

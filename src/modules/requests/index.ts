@@ -1,2 +1,2 @@
 // What other areas may use of requests: nothing outside this folder imports another file of it.
-export {};
+export { RequestStateGql } from './requests.types';

@@ -1,7 +1,10 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import type { CreateLotRequest } from './requests.entity';
+import { domainEnum } from '../../graphql/types/enums';
+import { REQUEST_STATE_NAMES, type CreateLotRequest } from './requests.entity';
 import { requestView, type RequestPricing } from './requests.view';
+
+export const RequestStateGql = domainEnum('RequestState', REQUEST_STATE_NAMES, 'A create-lot request: PENDING (awaiting review), CANCELED (by its requestor), APPROVED, REJECTED (may be filed again), PERMANENTLY_REJECTED');
 
 @ObjectType('CreateLotRequest', { description: 'A create-lot (reviewable) request: a user\'s lot body awaiting review by its platform' })
 export class CreateLotRequestGql {

@@ -6,5 +6,5 @@ export { depositGql, participantGql, participationGql, winnerDetailsGql } from '
 export { presentDeposit, presentParticipant, presentWinnerDetails } from './trading.presenter';
 export { requireId, requireManager, requireTradable, settleLosers } from './trading.rules';
 export type { Standing } from './standings.sql';
-export { DepositGql, ParticipantGql, ParticipationGql, WinnerDetailsGql } from './trading.types';
+export { DepositGql, DepositStateGql, ParticipantGql, ParticipantStateGql, ParticipationGql, WinnerDetailsGql } from './trading.types';
 export type { WinnersService } from './winners.service';

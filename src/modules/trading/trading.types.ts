@@ -1,5 +1,10 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { PageInfoGql } from '../../graphql/page-info';
+import { domainEnum } from '../../graphql/types/enums';
+import { DEPOSIT_STATE_NAMES, PARTICIPANT_STATE_NAMES } from './trading.entity';
+
+export const ParticipantStateGql = domainEnum('ParticipantState', PARTICIPANT_STATE_NAMES, "Where a participant stands in a lot: PENDING (in the running), REJECTED, WINNER, BUY_NOW_WINNER, DEPOSIT_PENDING (its deposit is awaited), LOST, DEAL_CANCELED (won, then the deal was canceled)");
+export const DepositStateGql = domainEnum('DepositState', DEPOSIT_STATE_NAMES, 'A deposit: PENDING (awaited), PAID, RETURNED, FEE_CHARGED (kept as the fee)');
 
 @ObjectType('Participant')
 export class ParticipantGql {
