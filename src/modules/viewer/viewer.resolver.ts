@@ -1,14 +1,16 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Ctx, Extensions, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
+import { MAX_PAGE_SIZE } from '../../core/page';
+import { ConnectionArgs, connectionOfList, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import type { GraphQLContext } from '../../graphql/context';
 import { runsOwnStatement } from '../../graphql/statement-cost';
 import type { Source } from '../../graphql/source';
 import { accountGql } from '../accounts';
 import { LotConnectionGql, lotConnection } from '../lots';
-import { NotificationGql, notificationGql } from '../notifications';
-import { ParticipationGql, participationGql } from '../trading';
-import { WatchlistEntryGql, watchlistEntryGql } from '../watchlist';
-import { ViewerGql } from './viewer.types';
+import { type NotificationGql, notificationGql } from '../notifications';
+import { type ParticipationGql, participationGql } from '../trading';
+import { type WatchlistEntryGql, watchlistEntryGql } from '../watchlist';
+import { ViewerGql, ViewerNotificationConnectionGql, ViewerParticipationConnectionGql, ViewerWatchlistConnectionGql } from './viewer.types';
 
 /** What a page of the dashboard shows when `first` is not given. */
 const FIRST = 15;
@@ -25,14 +27,16 @@ export class ViewerResolver {
     return { id: account.id, account: accountGql(account, 'full') };
   }
 
-  @FieldResolver(() => [ParticipationGql], { description: 'The newest `first` lots the viewer takes part in (by default and at most 100), newest first, each saying whether its bid leads' })
-  async participations(@Arg('first', () => Int, { nullable: true }) first: number | undefined, @Ctx() { ctx, services }: GraphQLContext): Promise<ParticipationGql[]> {
-    return (await services.participation.standingsOfCaller(ctx, first ?? undefined)).map(participationGql);
+  @FieldResolver(() => ViewerParticipationConnectionGql, { description: 'The lots the viewer takes part in, newest first (the newest 100), each saying whether its bid leads' })
+  async participations(@Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext): Promise<ConnectionSource<ParticipationGql>> {
+    const window = pageWindow(page, 'Viewer.participations');
+    return connectionOfList(window, (await services.participation.standingsOfCaller(ctx)).map(participationGql), (p) => p.id);
   }
 
-  @FieldResolver(() => [WatchlistEntryGql], { description: "The newest `first` lots of the viewer's watchlist (by default and at most 100), newest first" })
-  async watchlist(@Root() viewer: Source<ViewerGql>, @Arg('first', () => Int, { nullable: true }) first: number | undefined, @Ctx() { ctx, services }: GraphQLContext): Promise<WatchlistEntryGql[]> {
-    return (await services.watchlist.list(ctx, { accountId: viewer.id, limit: first ?? undefined })).map(watchlistEntryGql);
+  @FieldResolver(() => ViewerWatchlistConnectionGql, { description: "The lots of the viewer's watchlist, newest first (the newest 100)" })
+  async watchlist(@Root() viewer: Source<ViewerGql>, @Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext): Promise<ConnectionSource<WatchlistEntryGql>> {
+    const window = pageWindow(page, 'Viewer.watchlist');
+    return connectionOfList(window, (await services.watchlist.list(ctx, { accountId: viewer.id })).map(watchlistEntryGql), (w) => w.lotId);
   }
 
   @Extensions(runsOwnStatement())
@@ -58,8 +62,9 @@ export class ViewerResolver {
     return lotConnection(context, info, { filter: { organizer: viewer.id }, page: { cursor: after ?? undefined, limit: first } });
   }
 
-  @FieldResolver(() => [NotificationGql], { description: "The viewer's newest `first` unread notifications (15 by default, at most 100), newest first" })
-  async notifications(@Arg('first', () => Int, { defaultValue: FIRST }) first: number, @Ctx() { ctx, services }: GraphQLContext): Promise<NotificationGql[]> {
-    return (await services.notifications.list(ctx, { size: first })).items.map(notificationGql);
+  @FieldResolver(() => ViewerNotificationConnectionGql, { description: "The viewer's unread notifications, newest first (the newest 100)" })
+  async notifications(@Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext): Promise<ConnectionSource<NotificationGql>> {
+    const window = pageWindow(page, 'Viewer.notifications');
+    return connectionOfList(window, (await services.notifications.list(ctx, { size: MAX_PAGE_SIZE })).items.map(notificationGql), (n) => n.id);
   }
 }
