@@ -16,8 +16,8 @@ interface Channel {
 
 // Dates travel as RFC 3339 strings through Redis.
 const withDate = (raw: unknown): unknown => {
-  const e = raw as { createdAt: Date | string };
-  return { ...e, createdAt: new Date(e.createdAt) };
+  const e = raw as { createdAt: Date | string; endTime?: Date | string };
+  return { ...e, createdAt: new Date(e.createdAt), ...(e.endTime === undefined ? {} : { endTime: new Date(e.endTime) }) };
 };
 const asIs = (raw: unknown): unknown => raw;
 

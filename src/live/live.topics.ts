@@ -13,6 +13,11 @@ export interface BidPlacedEvent {
   bidderId: string;
   placedByProxy: boolean;
   createdAt: Date;
+  /**
+   * The lot's end once the request that placed the bid committed: later than before when soft
+   * close moved it. A replayed bid carries the lot's end when it is replayed.
+   */
+  endTime?: Date;
 }
 
 /** A lot whose state, highest bid, winner, times or winner details changed. */

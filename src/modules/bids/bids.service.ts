@@ -103,11 +103,14 @@ export class BidsService {
    * highest bid its round's transaction left, as a replay from the database rebuilds it.
    */
   private announce(outcomes: Settled<PlacedBids>[]): void {
-    const bids = outcomes.flatMap((o) => (o.ok ? o.value.bids : []));
+    const placed = outcomes.flatMap((o) => (o.ok ? [o.value] : []));
+    const bids = placed.flatMap((p) => p.bids);
     if (!bids.length) return;
+    // Every outcome of a round holds the one lot row, its end moved by soft close where it was.
+    const { endTime } = placed[0].lot;
     bids.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
     const highest = formatMoney(bids[bids.length - 1].amount);
-    for (const b of bids) this.live.publishBid(bidEvent(b, highest));
+    for (const b of bids) this.live.publishBid(bidEvent(b, highest, endTime));
     this.live.publishLotChanged(bids[0].lotId);
   }
 }

@@ -1,6 +1,7 @@
 import type { RequestContext } from '../../core/context';
 import { invalid } from '../../core/errors';
 import { integerId } from '../../core/ids';
+import { MAX_PAGE_SIZE } from '../../core/page';
 import { requireCaller, seesLiveBidder } from '../../core/policies';
 import type { LiveSource } from '../../live/live.port';
 import { LiveStream } from '../../live/live.stream';
@@ -14,6 +15,9 @@ import { BidReplays, ReplayTurns } from './live.replay';
 export interface BidView extends Omit<BidPlacedEvent, 'bidderId'> {
   bidderId: string | null;
 }
+
+/** The most lots one `lotsUpdated` follows: a page of them. */
+export const MAX_LOTS_PER_SUBSCRIPTION = MAX_PAGE_SIZE;
 
 /** What a subscription keeps of its lot. */
 interface SubscribedLot {
@@ -162,19 +166,37 @@ export class LiveFeeds {
 
   /** `lotUpdated(lotId)`: the lot as it is after each committed change, in the order of the changes. */
   async lot(ctx: RequestContext, lotId: string): Promise<LiveStream<LotsView>> {
-    const lot = await this.lotOf(ctx, lotId);
+    return this.changes(ctx, [await this.lotOf(ctx, lotId)]);
+  }
+
+  /**
+   * `lotsUpdated(ids)`: each of up to MAX_LOTS_PER_SUBSCRIPTION lots as it is after each committed
+   * change, in the order of the changes; a dashboard follows its lots in one operation. Each lot
+   * costs what its selection costs (the cost counts the ids), so that the budgets bound the whole.
+   */
+  async lotsChanged(ctx: RequestContext, ids: readonly string[]): Promise<LiveStream<LotsView>> {
+    const unique = [...new Set(ids)];
+    if (!unique.length || unique.length > MAX_LOTS_PER_SUBSCRIPTION) {
+      throw invalid('invalid_field', `ids must name 1 to ${MAX_LOTS_PER_SUBSCRIPTION} lots`, { field: 'ids' });
+    }
+    return this.changes(ctx, await Promise.all(unique.map((id) => this.lotOf(ctx, id))));
+  }
+
+  private async changes(ctx: RequestContext, lots: readonly SubscribedLot[]): Promise<LiveStream<LotsView>> {
     const stream = new LiveStream<LotsView>();
     let delivered: Promise<void> = Promise.resolve();
-    stream.onEnd(
-      await this.source.onLotChanged(lot.id, (e, message) => {
-        const load = this.loads.get(message, () => this.lots.get({ ...ctx, em: ctx.em.fork() }, { id: e.lotId }));
-        // Keyed by the message: the subscribers of one selection and visibility share its result.
-        delivered = delivered.then(() => load).then(
-          (v) => stream.push(v, message),
-          (err: unknown) => stream.fail(err),
-        );
-      }, (err) => stream.fail(err)),
-    );
+    for (const lot of lots) {
+      stream.onEnd(
+        await this.source.onLotChanged(lot.id, (e, message) => {
+          const load = this.loads.get(message, () => this.lots.get({ ...ctx, em: ctx.em.fork() }, { id: e.lotId }));
+          // Keyed by the message: the subscribers of one selection and visibility share its result.
+          delivered = delivered.then(() => load).then(
+            (v) => stream.push(v, message),
+            (err: unknown) => stream.fail(err),
+          );
+        }, (err) => stream.fail(err)),
+      );
+    }
     return stream;
   }
 

@@ -1,6 +1,7 @@
 import { Arg, Ctx, Extensions, ID, Resolver, Root, Subscription } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import { CONTEXT_FREE } from '../../live/context-free';
+import { itemsPerArgument } from '../../graphql/list-items';
 import type { NotificationEvent } from '../../live/live.topics';
 import { type LotsView, LotGql } from '../lots';
 import { NotificationGql, notificationGql } from '../notifications';
@@ -38,6 +39,15 @@ export class LiveResolver {
     subscribe: ({ args, context }: Subscribed<{ lotId: string }>) => context.services.feeds.lot(context.ctx, args.lotId),
   })
   lotUpdated(@Root() view: LotsView, @Arg('lotId', () => ID) _lotId: string, @Ctx() { ctx, services }: GraphQLContext): LotGql {
+    return services.lots.views(ctx, view)[0];
+  }
+
+  @Extensions(itemsPerArgument('ids'))
+  @Subscription(() => LotGql, {
+    description: 'Each of the lots (1 to 100 ids) after each change of its state, highest bid, winner, times or winner details; the selection costs once per lot',
+    subscribe: ({ args, context }: Subscribed<{ ids: string[] }>) => context.services.feeds.lotsChanged(context.ctx, args.ids),
+  })
+  lotsUpdated(@Root() view: LotsView, @Arg('ids', () => [ID]) _ids: string[], @Ctx() { ctx, services }: GraphQLContext): LotGql {
     return services.lots.views(ctx, view)[0];
   }
 

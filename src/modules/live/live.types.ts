@@ -11,6 +11,8 @@ export class BidEventGql {
   @Field(() => String, { nullable: true, description: "Shown to the bidder itself and staff of the lot's publisher" }) bidderId!: string | null;
   @Field(() => Boolean, { description: 'True for the automatic raises of a max bid' }) placedByProxy!: boolean;
   @Field(() => Date) createdAt!: Date;
+  @Field(() => Date, { nullable: true, description: "The lot's end once the request that placed this bid committed, later than before when soft close moved it; for a replayed bid, the lot's end when it is replayed" })
+  endTime!: Date | null;
 }
 
 export const bidEventGql = (b: BidView): BidEventGql => ({
@@ -21,4 +23,5 @@ export const bidEventGql = (b: BidView): BidEventGql => ({
   bidderId: b.bidderId,
   placedByProxy: b.placedByProxy,
   createdAt: b.createdAt,
+  endTime: b.endTime ?? null,
 });
