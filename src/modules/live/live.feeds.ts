@@ -9,6 +9,7 @@ import type { BidPlacedEvent, NotificationEvent } from '../../live/live.topics';
 import { PerMessage } from './live.per-message';
 import { NotificationType } from '../notifications';
 import { findLot, type LotsService, type LotsView } from '../lots';
+import type { ParticipationService } from '../trading';
 import { BidReplays, ReplayTurns } from './live.replay';
 
 /** A bid as one subscriber sees it: the bidder only where it may. */
@@ -18,6 +19,22 @@ export interface BidView extends Omit<BidPlacedEvent, 'bidderId'> {
 
 /** The most lots one `lotsUpdated` follows: a page of them. */
 export const MAX_LOTS_PER_SUBSCRIPTION = MAX_PAGE_SIZE;
+
+/** What happened to one of the viewer's participations (`viewerUpdated`). */
+export type ViewerChangeKind = 'outbid' | 'leading' | 'won' | 'extended';
+
+export interface ViewerChange {
+  kind: ViewerChangeKind;
+  lotId: string;
+  at: Date;
+}
+
+/** The notices to a participant that are changes of its participation. */
+const NOTICE_KINDS = new Map<number, ViewerChangeKind>([
+  [NotificationType.Overbid, 'outbid'],
+  [NotificationType.Winner, 'won'],
+  [NotificationType.LotExtended, 'extended'],
+]);
 
 /** What a subscription keeps of its lot. */
 interface SubscribedLot {
@@ -61,6 +78,7 @@ export class LiveFeeds {
   constructor(
     private readonly source: LiveSource,
     private readonly lots: LotsService,
+    private readonly participation: Pick<ParticipationService, 'standingsOfCaller'>,
     /** Most bids a replay (`after`) yields before it ends with `replay_truncated` (REPLAY_MAX_BIDS). */
     private readonly maxReplayed: number,
   ) {
@@ -195,6 +213,33 @@ export class LiveFeeds {
             (err: unknown) => stream.fail(err),
           );
         }, (err) => stream.fail(err)),
+      );
+    }
+    return stream;
+  }
+
+  /**
+   * `viewerUpdated`: the changes of the caller's participations. Outbid, won and extended are the
+   * notices the caller receives of them (to it alone); leading is each bid of the caller that is
+   * its lot's highest once placed, on the lots of its newest 100 participations when it subscribed.
+   */
+  async viewerChanges(ctx: RequestContext): Promise<LiveStream<ViewerChange>> {
+    const caller = requireCaller(ctx);
+    const stream = new LiveStream<ViewerChange>();
+    const lost = (err: unknown) => stream.fail(err);
+    stream.onEnd(
+      await this.source.onNotification(caller.accountId, (n) => {
+        const kind = NOTICE_KINDS.get(n.type);
+        if (kind && n.meta.lot_id) stream.push({ kind, lotId: n.meta.lot_id, at: n.createdAt });
+      }, lost),
+    );
+    const standings = await this.participation.standingsOfCaller({ ...ctx, em: ctx.em.fork() });
+    for (const lotId of new Set(standings.map((s) => s.lotId))) {
+      if (stream.ended) break;
+      stream.onEnd(
+        await this.source.onBid(lotId, (e) => {
+          if (e.bidderId === caller.accountId && e.amount === e.highestBid) stream.push({ kind: 'leading', lotId: e.lotId, at: e.createdAt });
+        }, lost),
       );
     }
     return stream;

@@ -1,12 +1,14 @@
-import { Arg, Ctx, Extensions, ID, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Ctx, Extensions, FieldResolver, ID, Resolver, Root, Subscription } from 'type-graphql';
+import type { Source } from '../../graphql/source';
+import { ParticipationGql, participationGql } from '../trading';
 import type { GraphQLContext } from '../../graphql/context';
 import { CONTEXT_FREE } from '../../live/context-free';
 import { itemsPerArgument } from '../../graphql/list-items';
 import type { NotificationEvent } from '../../live/live.topics';
 import { type LotsView, LotGql } from '../lots';
 import { NotificationGql, notificationGql } from '../notifications';
-import type { BidView } from './live.feeds';
-import { BidEventGql, bidEventGql } from './live.types';
+import type { BidView, ViewerChange } from './live.feeds';
+import { BidEventGql, bidEventGql, ViewerChangeGql } from './live.types';
 
 interface Subscribed<A> {
   args: A;
@@ -51,6 +53,14 @@ export class LiveResolver {
     return services.lots.views(ctx, view)[0];
   }
 
+  @Subscription(() => ViewerChangeGql, {
+    description: "The changes of the viewer's participations: outbid, leading, won, extended, each with the lot (authentication required)",
+    subscribe: ({ context }: Subscribed<object>) => context.services.feeds.viewerChanges(context.ctx),
+  })
+  viewerUpdated(@Root() change: ViewerChange): ViewerChangeGql {
+    return change;
+  }
+
   @Subscription(() => NotificationGql, {
     description: "The caller's own notifications as they are created (authentication required)",
     subscribe: ({ context }: Subscribed<object>) => context.services.feeds.notifications(context.ctx),
@@ -65,5 +75,20 @@ export class LiveResolver {
   })
   savedSearchMatched(@Root() n: NotificationEvent): NotificationGql {
     return notificationGql(n);
+  }
+}
+
+/** The lot and the participation a change of `viewerUpdated` is about, read when the event is executed. */
+@Resolver(() => ViewerChangeGql)
+export class ViewerChangeResolver {
+  @FieldResolver(() => LotGql, { description: 'The lot as it is now, prices in its own currency' })
+  async lot(@Root() change: Source<ViewerChangeGql>, @Ctx() { loaders }: GraphQLContext): Promise<LotGql> {
+    return (await loaders.lot.load(change.lotId)) as LotGql;
+  }
+
+  @FieldResolver(() => ParticipationGql, { nullable: true, description: "The viewer's participation in the lot as it is now" })
+  async participation(@Root() change: Source<ViewerChangeGql>, @Ctx() { loaders }: GraphQLContext): Promise<ParticipationGql | null> {
+    const standing = await loaders.viewerStanding.load(change.lotId);
+    return standing && participationGql(standing);
   }
 }

@@ -1,5 +1,5 @@
-import { Field, ID, ObjectType } from 'type-graphql';
-import type { BidView } from './live.feeds';
+import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import type { BidView, ViewerChangeKind } from './live.feeds';
 
 // Simple resolvers: its fields read the event's properties and nothing else (see CONTEXT_FREE).
 @ObjectType('BidEvent', { description: 'An accepted bid, as `bidPlaced` announces it', simpleResolvers: true })
@@ -25,3 +25,16 @@ export const bidEventGql = (b: BidView): BidEventGql => ({
   createdAt: b.createdAt,
   endTime: b.endTime ?? null,
 });
+
+const VIEWER_CHANGE_KINDS: Readonly<Record<string, ViewerChangeKind>> = { OUTBID: 'outbid', LEADING: 'leading', WON: 'won', EXTENDED: 'extended' };
+registerEnumType(VIEWER_CHANGE_KINDS, {
+  name: 'ViewerChangeKind',
+  description: "What happened to one of the viewer's participations: OUTBID (another bid took the lead), LEADING (its bid leads), WON (it was chosen the winner), EXTENDED (soft close moved the lot's end)",
+});
+
+@ObjectType('ViewerChange', { description: "A change of one of the viewer's participations, with the lot as it is now" })
+export class ViewerChangeGql {
+  @Field(() => VIEWER_CHANGE_KINDS) kind!: ViewerChangeKind;
+  @Field(() => ID) lotId!: string;
+  @Field(() => Date, { description: 'When it happened' }) at!: Date;
+}

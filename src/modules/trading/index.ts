@@ -1,5 +1,6 @@
 // What other areas may use of trading: nothing outside this folder imports another file of it.
 export type { DepositsService } from './deposits.service';
+export type { ParticipationService } from './participation.service';
 export { Deposit, DepositState, Participant, ParticipantState, WinnerDetails } from './trading.entity';
 export { WINNER_DETAILS_FIELDS } from './trading.input';
 export { depositGql, participantGql, participationGql, winnerDetailsGql } from './trading.mappers';
