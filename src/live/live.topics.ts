@@ -18,6 +18,8 @@ export interface BidPlacedEvent {
    * close moved it. A replayed bid carries the lot's end when it is replayed.
    */
   endTime?: Date;
+  /** The platform that publishes the lot: the bid is announced to its staff too (`platformActivity`). */
+  publisherId?: string;
 }
 
 /** A lot whose state, highest bid, winner, times or winner details changed. */
@@ -44,5 +46,6 @@ export const TOPIC = {
   bid: (lotId: string) => `bid.${lotId}`,
   lot: (lotId: string) => `lot.${lotId}`,
   notification: (accountId: string) => `notification.${accountId}`,
+  platformBid: (platformId: string) => `platform.${platformId}.bid`,
   stopped: 'account.stopped',
 };

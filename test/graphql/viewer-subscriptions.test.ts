@@ -1,6 +1,6 @@
 import { Lot } from '../../src/modules/lots/lots.entity';
 import { NotificationType } from '../../src/modules/notifications/notifications.entity';
-import type { CreatedAccount } from '../helpers/factories';
+import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
 import { appWithPlatform } from '../helpers/world';
 import { ready, socketsClosedAfterEach, type Feed } from '../live/support';
@@ -102,5 +102,34 @@ describe('BidEvent.endTime', () => {
     expect(new Date(event.endTime).getTime()).toBe(row.endTime.getTime());
     const replayed = (await sockets.open(world.t)).subscribe('subscription ($lotId: ID!) { bidPlaced(lotId: $lotId, after: "0") { amount endTime } }', { lotId: lot.id });
     expect(await replayed.take(1)).toEqual([{ amount: '1000.00', endTime: event.endTime }]);
+  });
+});
+
+describe('platformActivity', () => {
+  const ACTIVITY = 'subscription ($platformId: String!) { platformActivity(platformId: $platformId) { id lotId amount bidderId endTime } }';
+
+  it("announces every bid on the platform's lots to its staff, bidders named", async () => {
+    const [bidder] = world.accounts;
+    const platformId = world.platform.publicKey();
+    const lot = await createLot(world.t, world.platform, FREE);
+    await ok(join(bidder, lot.id));
+    const admin = await createAccount(world.t, world.platform, { type: 'admin' });
+    const feeds = [(await sockets.open(world.t, world.platform)).subscribe(ACTIVITY, { platformId }), (await sockets.open(world.t, admin.keypair)).subscribe(ACTIVITY, { platformId })];
+    const probe = { id: '0', lotId: lot.id, amount: '0.00', highestBid: '0.00', bidderId: 'probe', placedByProxy: false, createdAt: new Date(), publisherId: platformId };
+    for (const feed of feeds) await ready(feed, () => world.t.app.services.live.publishBid(probe));
+    await ok(bid(bidder, lot.id, '1000'));
+    for (const feed of feeds) expect(await feed.take(1)).toEqual([{ id: expect.any(String), lotId: lot.id, amount: '1000.00', bidderId: bidder.id, endTime: expect.any(String) }]);
+  });
+
+  it("refuses another platform's staff, the platform's users and anonymous callers", async () => {
+    const platformId = world.platform.publicKey();
+    const other = await createPlatform(world.t);
+    const otherAdmin = await createAccount(world.t, other, { type: 'admin' });
+    for (const who of [other, otherAdmin.keypair, world.accounts[0].keypair]) {
+      const failure = await (await sockets.open(world.t, who)).subscribe(ACTIVITY, { platformId }).failure();
+      expect(failure.extensions.code).toBe('not_allowed');
+    }
+    const anonymous = await (await sockets.open(world.t)).subscribe(ACTIVITY, { platformId }).failure();
+    expect(anonymous.extensions.code).toBe('unauthenticated');
   });
 });

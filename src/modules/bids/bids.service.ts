@@ -107,10 +107,10 @@ export class BidsService {
     const bids = placed.flatMap((p) => p.bids);
     if (!bids.length) return;
     // Every outcome of a round holds the one lot row, its end moved by soft close where it was.
-    const { endTime } = placed[0].lot;
+    const { lot } = placed[0];
     bids.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
     const highest = formatMoney(bids[bids.length - 1].amount);
-    for (const b of bids) this.live.publishBid(bidEvent(b, highest, endTime));
+    for (const b of bids) this.live.publishBid(bidEvent(b, highest, lot));
     this.live.publishLotChanged(bids[0].lotId);
   }
 }

@@ -1,8 +1,8 @@
 import type { RequestContext } from '../../core/context';
-import { invalid } from '../../core/errors';
+import { forbidden, invalid } from '../../core/errors';
 import { integerId } from '../../core/ids';
 import { MAX_PAGE_SIZE } from '../../core/page';
-import { requireCaller, seesLiveBidder } from '../../core/policies';
+import { isStaffOf, requireCaller, seesLiveBidder } from '../../core/policies';
 import type { LiveSource } from '../../live/live.port';
 import { LiveStream } from '../../live/live.stream';
 import type { BidPlacedEvent, NotificationEvent } from '../../live/live.topics';
@@ -242,6 +242,15 @@ export class LiveFeeds {
         }, lost),
       );
     }
+    return stream;
+  }
+
+  /** `platformActivity(platformId)`: every accepted bid on the platform's lots, bidders named, for staff of the platform alone. */
+  async platformBids(ctx: RequestContext, platformId: string): Promise<LiveStream<BidView>> {
+    const caller = requireCaller(ctx);
+    if (!isStaffOf(caller, platformId)) throw forbidden('not_allowed', "only staff of the platform may follow its activity");
+    const stream = new LiveStream<BidView>();
+    stream.onEnd(await this.source.onPlatformBid(platformId, (e, message) => stream.push(e, `${message}:shown`), (err) => stream.fail(err)));
     return stream;
   }
 

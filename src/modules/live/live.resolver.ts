@@ -53,6 +53,14 @@ export class LiveResolver {
     return services.lots.views(ctx, view)[0];
   }
 
+  @Subscription(() => BidEventGql, {
+    description: "Every accepted bid on the lots the platform publishes, bidders named; for staff of the platform alone",
+    subscribe: ({ args, context }: Subscribed<{ platformId: string }>) => context.services.feeds.platformBids(context.ctx, args.platformId),
+  })
+  platformActivity(@Root() bid: BidView, @Arg('platformId', () => String) _platformId: string): BidEventGql {
+    return bidEventGql(bid);
+  }
+
   @Subscription(() => ViewerChangeGql, {
     description: "The changes of the viewer's participations: outbid, leading, won, extended, each with the lot (authentication required)",
     subscribe: ({ context }: Subscribed<object>) => context.services.feeds.viewerChanges(context.ctx),
