@@ -180,7 +180,7 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
     ...['account', 'admins', 'brokers', 'convert', 'convertMany', 'countries', 'currencyRates', 'document', 'feeEstimate', 'fuelTypes', 'ledgerAccount', 'lot', 'lots', 'lotsCount', 'makers', 'ping', 'transmissionTypes', 'wheelPositions'].map(
       (name) => [name, { auth: false }],
     ),
-    ...['accountCreateLotRequests', 'accounts', 'blacklist', 'buyingPower', 'deposits', 'documents', 'lotMessages', 'me', 'messageDialogs', 'notificationCounts', 'notifications', 'platformRules', 'request', 'requests', 'savedSearches', 'secondChanceOffers', 'unreadMessages', 'watchlist'].map(
+    ...['accountCreateLotRequests', 'accounts', 'blacklist', 'buyingPower', 'deposits', 'documents', 'lotMessages', 'me', 'messageDialogs', 'notificationCounts', 'notifications', 'platformRules', 'request', 'requests', 'savedSearches', 'secondChanceOffers', 'unreadMessages', 'viewer', 'watchlist'].map(
       (name) => [name, { auth: true }],
     ),
     ...['addMasterSigner', 'approveRecovery', 'createPlatform', 'issueToken', 'requestRecovery', 'resendVerification', 'submitTransaction'].map((name) => [name, { auth: false }]),
@@ -236,4 +236,7 @@ export const SUBSCRIPTIONS: Record<string, { auth: boolean }> = {
   lotUpdated: { auth: false },
   notificationAdded: { auth: true },
   savedSearchMatched: { auth: true },
+  lotsUpdated: { auth: false },
+  viewerUpdated: { auth: true },
+  platformActivity: { auth: true },
 };
