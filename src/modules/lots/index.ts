@@ -10,7 +10,7 @@ export type { LotMaker } from './lots.maker';
 export { hasEnded, isClosed, LOT_STATUSES, lotStatus, type LotStatus, notClosedSql, openWhere, overSql, takesBids } from './lots.open';
 export { lotAttributes } from './lots.presenter';
 export { renderLots } from './lots.routes';
-export { lotConnection } from './lots.connection';
+export { lotConnection } from './lots.resolver';
 export { LOT_COUNT_QUERY } from './lots.schema';
 export type { LotsService, LotsView } from './lots.service';
 export { LotConnectionGql, LotFilterInput, LotGql, LotStateGql, LotStatusGql, LotTypeGql } from './lots.types';

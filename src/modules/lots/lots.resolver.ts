@@ -1,14 +1,33 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, Extensions, Field, FieldResolver, ID, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
-import { withoutNulls } from '../../core/validate';
+import { withoutNulls, type Untrusted } from '../../core/validate';
+import { fieldsUnder } from '../../graphql/selections';
+import { embeddableOf } from './lots.embedded';
+import type { LotPageInput } from './lots.input';
 import type { GraphQLContext } from '../../graphql/context';
 import { runsOwnStatement } from '../../graphql/statement-cost';
 import type { Source } from '../../graphql/source';
 import { bidGql, BidGql } from '../bids';
 import { AccountGql, shownAccount } from '../accounts';
 import { depositGql, participantGql, winnerDetailsGql, DepositGql, ParticipantGql, WinnerDetailsGql } from '../trading';
-import { lotConnection } from './lots.connection';
 import { CreateLotInput, UpdateLotInput, LotCallbackGql, LotConnectionGql, LotFilterInput, LotGql, LotSortInput, LotStarGql } from './lots.types';
+
+/**
+ * A page of lots as a GraphQL connection (`lots`, the viewer's lists): the relations asked for
+ * under `nodes` are read by the page's own statement, then found by the field resolvers in the
+ * request's loaders.
+ */
+export async function lotConnection(context: GraphQLContext, info: GraphQLResolveInfo, input: Untrusted<LotPageInput>): Promise<LotConnectionGql> {
+  const { ctx, services, loaders } = context;
+  const view = await services.lots.index(ctx, input, embeddableOf(fieldsUnder(info, 'nodes')));
+  for (const [lotId, bids] of view.embedded?.bids ?? []) loaders.bids.prime(lotId, bids);
+  for (const [lotId, callbacks] of view.embedded?.callbacks ?? []) loaders.callbacks.prime(lotId, callbacks);
+  for (const [id, account] of view.embedded?.accounts ?? []) loaders.account.prime(id, services.accounts.shown(ctx, account));
+  return {
+    nodes: services.lots.views(ctx, view),
+    pageInfo: { hasNextPage: view.next !== null, hasPreviousPage: view.prev !== null, endCursor: view.next, startCursor: view.prev },
+  };
+}
 
 @ObjectType('CreateLotResult', { description: 'Staff create the lot; anyone else files a create_lot request' })
 class CreateLotResultGql {
