@@ -1,4 +1,5 @@
 import { Extensions, Field, ID, ObjectType } from 'type-graphql';
+import { connectionTypes } from '../../graphql/types/connection';
 import { listItems } from '../../graphql/list-items';
 import { MOST_BIDS_PER_REQUEST } from './bids.per-request';
 
@@ -11,6 +12,8 @@ export class BidGql {
   @Field(() => Boolean) placedByProxy!: boolean;
   @Field(() => Date) createdAt!: Date;
 }
+
+export const { Connection: BidConnectionGql } = connectionTypes('Bid', () => BidGql);
 
 @ObjectType('PlaceBidResult')
 export class PlaceBidResultGql {

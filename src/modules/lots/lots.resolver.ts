@@ -48,7 +48,7 @@ export class LotsResolver {
   @Query(() => LotGql)
   async lot(
     @Arg('id', () => ID) id: string,
-    @Arg('currency', () => String, { nullable: true }) currency: string | undefined,
+    @Arg('currency', () => String, { nullable: true, deprecationReason: 'Use `in(currency:)` of the Money values under `prices`: converted by field, the lot keeps one identity' }) currency: string | undefined,
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<LotGql> {
     return services.lots.views(ctx, await services.lots.get(ctx, { id, currency }))[0];

@@ -4,7 +4,7 @@ import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
 import { AccountGql, shownAccount } from '../accounts';
 import { BidGql, bidGql } from '../bids';
-import { LotGql, lotStatus, LotStatusGql, type LotStatus } from '../lots';
+import { LotGql } from '../lots';
 import { NotificationGql } from '../notifications';
 import { DepositGql, ParticipantGql, ParticipationGql, participationGql } from '../trading';
 import { WatchlistEntryGql } from '../watchlist';
@@ -98,11 +98,6 @@ export class AccountRelationsResolver {
 
 @Resolver(() => LotGql)
 export class LotViewerResolver {
-  @FieldResolver(() => LotStatusGql, { description: 'Where the lot stands: scheduled, live, ended (awaiting its close), sold or finished' })
-  status(@Root() lot: Source<LotGql>): LotStatus {
-    return lotStatus(lot, new Date());
-  }
-
   @FieldResolver(() => ParticipationGql, { nullable: true, description: "The viewer's participation in the lot; null when it takes no part (or is not signed in)" })
   async viewerParticipation(@Root() lot: Source<LotGql>, @Ctx() { loaders }: GraphQLContext): Promise<ParticipationGql | null> {
     const standing = await loaders.viewerStanding.load(lot.id);
