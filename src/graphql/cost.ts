@@ -4,7 +4,7 @@ import { DomainError, invalid } from '../core/errors';
 import type { GraphQLContext } from './context';
 import type { CostGate } from './cost-gate';
 import { measureOperations, shapeOf, type FieldCost } from './cost-analysis';
-import { declaredItems } from './list-items';
+import { declaredItems, declaredItemsArgument } from './list-items';
 import { PassedOperations } from './passed-operations';
 import { declaredStatementCost } from './statement-cost';
 
@@ -40,6 +40,8 @@ function itemsOf(field: GraphQLField<unknown, unknown>, args: Record<string, unk
     const given = sizes.map((a) => args[a.name]).filter((v): v is number => typeof v === 'number');
     return given.length ? Math.max(1, ...given) : LARGEST_PAGE;
   }
+  const perItemOf = declaredItemsArgument(field);
+  if (perItemOf !== undefined) return Array.isArray(args[perItemOf]) ? Math.max(1, (args[perItemOf] as unknown[]).length) : 1;
   if (!listField) return 1;
   const declared = declaredItems(field);
   if (declared !== undefined) return declared;

@@ -12,3 +12,15 @@ export function declaredItems(field: GraphQLField<unknown, unknown>): number | u
   const items = field.extensions.listItems;
   return typeof items === 'number' ? items : undefined;
 }
+
+/**
+ * The extensions of a field that answers for each item of its list argument `arg`, one at a time
+ * (`lotsUpdated(ids:)`): its selection is counted once per item (cost.ts).
+ */
+export const itemsPerArgument = (arg: string) => ({ itemsPerArgument: arg }) as const;
+
+/** The list argument a field declares with `itemsPerArgument`, if it does. */
+export function declaredItemsArgument(field: GraphQLField<unknown, unknown>): string | undefined {
+  const arg = field.extensions.itemsPerArgument;
+  return typeof arg === 'string' ? arg : undefined;
+}

@@ -26,6 +26,15 @@ export function createLoaders(ctx: RequestContext, services: Services, signal?: 
       return keys.map((k) => rows.get(k) ?? null);
     });
   const byLot = <T extends { lotId: string }>(read: (lotIds: readonly string[]) => Promise<T[]>) => batch(async (lotIds) => groupBy(await read(lotIds), (r) => r.lotId, lotIds));
+  /** A loader per value of a field's size argument: the rows each key answers depend on it. */
+  const perBound = <V>(make: (bound: number) => DataLoader<string, V>) => {
+    const made = new Map<number, DataLoader<string, V>>();
+    return (bound: number) => {
+      let loader = made.get(bound);
+      if (!loader) made.set(bound, (loader = make(bound)));
+      return loader;
+    };
+  };
   const { lots } = services;
   return {
     account: one((ids) => services.accounts.shownByIds(ctx, ids), (v) => v.account.id),
@@ -43,6 +52,12 @@ export function createLoaders(ctx: RequestContext, services: Services, signal?: 
       const counts = await services.messages.unreadOnLots(ctx, lotIds);
       return lotIds.map((id) => counts?.get(id) ?? 0);
     }),
+    /** The caller's own participation in each lot, with whether it leads. */
+    viewerStanding: one((ids) => services.participation.callerStandingsOn(ctx, ids), (s) => s.lotId),
+    /** The newest `last` bids of each account that the caller may see as its bids. */
+    accountBids: perBound((last) => batch(async (ids) => groupBy(await services.bids.ofAccounts(ctx, ids, last), (b) => b.accountId, ids))),
+    /** The newest `last` lots each account organized, in their own currencies. */
+    accountLots: perBound((last) => batch(async (ids) => groupBy(await lots.organizedBy(ctx, ids, last), (l) => l.organizerId, ids))),
     /** The operator's rates as one converter for the whole request (any key: there is one). */
     converter: batch(async (keys) => {
       const convert = await services.currency.converter(ctx.em);

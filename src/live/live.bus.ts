@@ -16,8 +16,8 @@ interface Channel {
 
 // Dates travel as RFC 3339 strings through Redis.
 const withDate = (raw: unknown): unknown => {
-  const e = raw as { createdAt: Date | string };
-  return { ...e, createdAt: new Date(e.createdAt) };
+  const e = raw as { createdAt: Date | string; endTime?: Date | string };
+  return { ...e, createdAt: new Date(e.createdAt), ...(e.endTime === undefined ? {} : { endTime: new Date(e.endTime) }) };
 };
 const asIs = (raw: unknown): unknown => raw;
 
@@ -38,6 +38,7 @@ export class LiveBus implements LivePublisher, LiveSource {
 
   publishBid(e: BidPlacedEvent): void {
     this.send(TOPIC.bid(e.lotId), e);
+    if (e.publisherId) this.send(TOPIC.platformBid(e.publisherId), e);
   }
 
   publishLotChanged(lotId: string): void {
@@ -54,6 +55,10 @@ export class LiveBus implements LivePublisher, LiveSource {
 
   onBid(lotId: string, fn: Listener<BidPlacedEvent>, lost?: Lost): Promise<Unsubscribe> {
     return this.listen(TOPIC.bid(lotId), withDate, fn, lost);
+  }
+
+  onPlatformBid(platformId: string, fn: Listener<BidPlacedEvent>, lost?: Lost): Promise<Unsubscribe> {
+    return this.listen(TOPIC.platformBid(platformId), withDate, fn, lost);
   }
 
   onLotChanged(lotId: string, fn: Listener<LotChangedEvent>, lost?: Lost): Promise<Unsubscribe> {

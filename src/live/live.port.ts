@@ -31,6 +31,8 @@ export type Lost = (error: unknown) => void;
  */
 export interface LiveSource {
   onBid(lotId: string, fn: Listener<BidPlacedEvent>, lost?: Lost): Promise<Unsubscribe>;
+  /** The bids on the lots a platform publishes. */
+  onPlatformBid(platformId: string, fn: Listener<BidPlacedEvent>, lost?: Lost): Promise<Unsubscribe>;
   onLotChanged(lotId: string, fn: Listener<LotChangedEvent>, lost?: Lost): Promise<Unsubscribe>;
   onNotification(accountId: string, fn: Listener<NotificationEvent>, lost?: Lost): Promise<Unsubscribe>;
 }

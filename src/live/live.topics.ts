@@ -13,6 +13,13 @@ export interface BidPlacedEvent {
   bidderId: string;
   placedByProxy: boolean;
   createdAt: Date;
+  /**
+   * The lot's end once the request that placed the bid committed: later than before when soft
+   * close moved it. A replayed bid carries the lot's end when it is replayed.
+   */
+  endTime?: Date;
+  /** The platform that publishes the lot: the bid is announced to its staff too (`platformActivity`). */
+  publisherId?: string;
 }
 
 /** A lot whose state, highest bid, winner, times or winner details changed. */
@@ -39,5 +46,6 @@ export const TOPIC = {
   bid: (lotId: string) => `bid.${lotId}`,
   lot: (lotId: string) => `lot.${lotId}`,
   notification: (accountId: string) => `notification.${accountId}`,
+  platformBid: (platformId: string) => `platform.${platformId}.bid`,
   stopped: 'account.stopped',
 };

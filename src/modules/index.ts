@@ -26,6 +26,7 @@ import { searchesModule } from './searches/searches.module';
 import { systemModule } from './system/system.module';
 import { tradingModule } from './trading/trading.module';
 import { verificationModule } from './verification/verification.module';
+import { viewerModule } from './viewer/viewer.module';
 import { watchlistModule } from './watchlist/watchlist.module';
 
 /** Every area of the app; routes are matched, and housekeeping runs, in this order. */
@@ -55,6 +56,7 @@ export const MODULES: readonly AppModule[] = [
   messagesModule,
   outboxModule,
   liveModule,
+  viewerModule,
   limitsModule,
   idempotencyModule,
 ];

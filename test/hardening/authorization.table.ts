@@ -186,7 +186,7 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
     ...['account', 'admins', 'brokers', 'convert', 'convertMany', 'countries', 'currencyRates', 'document', 'feeEstimate', 'fuelTypes', 'ledgerAccount', 'logCheckpoint', 'logCheckpoints', 'logConsistencyProof', 'logEntries', 'logInclusionProof', 'lot', 'lots', 'lotsAggregate', 'lotsCount', 'makers', 'ping', 'transmissionTypes', 'wheelPositions'].map(
       (name) => [name, { auth: false }],
     ),
-    ...['accountCreateLotRequests', 'accounts', 'blacklist', 'buyingPower', 'deposits', 'documents', 'lotMessages', 'me', 'messageDialogs', 'notificationCounts', 'notifications', 'platformRules', 'platformStats', 'request', 'requests', 'savedSearches', 'secondChanceOffers', 'unreadMessages', 'watchlist'].map(
+    ...['accountCreateLotRequests', 'accounts', 'blacklist', 'buyingPower', 'deposits', 'documents', 'lotMessages', 'me', 'messageDialogs', 'notificationCounts', 'notifications', 'platformRules', 'platformStats', 'request', 'requests', 'savedSearches', 'secondChanceOffers', 'unreadMessages', 'viewer', 'watchlist'].map(
       (name) => [name, { auth: true }],
     ),
     ...['addMasterSigner', 'approveRecovery', 'createPlatform', 'issueToken', 'requestRecovery', 'resendVerification', 'submitTransaction'].map((name) => [name, { auth: false }]),
@@ -252,4 +252,7 @@ export const SUBSCRIPTIONS: Record<string, { auth: boolean }> = {
   lotUpdated: { auth: false },
   notificationAdded: { auth: true },
   savedSearchMatched: { auth: true },
+  lotsUpdated: { auth: false },
+  viewerUpdated: { auth: true },
+  platformActivity: { auth: true },
 };

@@ -1,7 +1,8 @@
 import type { GraphQLScalarType } from 'graphql';
-import { ArgsType, Field, FieldResolver, Int, ObjectType, Resolver, Root, type ClassType } from 'type-graphql';
+import { ArgsType, Extensions, Field, FieldResolver, Int, ObjectType, Resolver, Root, type ClassType } from 'type-graphql';
 import { invalid } from '../../core/errors';
 import { MAX_PAGE_SIZE } from '../../core/page';
+import { listItems } from '../list-items';
 import { PageInfoGql } from '../page-info';
 import { decodeListCursor, encodeListCursor } from './cursor';
 
@@ -88,9 +89,10 @@ export function connection<T>(page: { nodes: T[]; cursors: string[]; hasNextPage
 /**
  * A connection over a whole list held in memory, in its order (a list the domain bounds, such as
  * a lot's bids): the window's cursors are the keys (`keyOf`, unique in the list) of the items
- * they follow or precede; a key no longer in the list is `invalid_cursor`.
+ * they follow or precede; a key no longer in the list is `invalid_cursor`. `show` makes the page's
+ * nodes of its items (a redaction, a mapping), so that only the page pays for it.
  */
-export function connectionOfList<T>(window: PageWindow, items: readonly T[], keyOf: (item: T) => string): ConnectionSource<T> {
+export function connectionOfList<T, N = T>(window: PageWindow, items: readonly T[], keyOf: (item: T) => string, show?: (page: T[]) => N[]): ConnectionSource<N> {
   const indexOf = (key: string | null, field: 'after' | 'before') => {
     if (key === null) return null;
     const index = items.findIndex((item) => keyOf(item) === key);
@@ -104,7 +106,7 @@ export function connectionOfList<T>(window: PageWindow, items: readonly T[], key
   const from = window.fromEnd ? start + range.length - page.length : start;
   return connection(
     {
-      nodes: [...page],
+      nodes: show ? show(page) : (page as unknown as N[]),
       cursors: page.map((item) => encodeListCursor(window.list, keyOf(item))),
       // As the Relay specification allows: whether items lie beyond the page within the whole list.
       hasNextPage: from + page.length < items.length,
@@ -130,7 +132,10 @@ export function connectionTypes<T extends object>(name: string, node: () => Clas
 
   @ObjectType(`${name}Connection`, { description: `A page of ${name} items (Relay connection)` })
   class Connection {
-    @Field(() => [Edge]) edges!: Edge[];
+    // A page holds at most MAX_PAGE_SIZE edges; the cost counts them by the connection's `first`/`last` (cost.ts).
+    @Extensions(listItems(MAX_PAGE_SIZE))
+    @Field(() => [Edge])
+    edges!: Edge[];
     @Field(() => [node()], { description: 'The nodes of `edges`, without cursors' }) nodes!: T[];
     @Field(() => PageInfoGql) pageInfo!: PageInfoGql;
   }

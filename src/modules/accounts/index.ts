@@ -5,4 +5,4 @@ export type { DirectSales } from './accounts.port';
 export { fullAccountAttributes, presentAccount, publicAccountAttributes } from './accounts.presenter';
 export type { AccountView } from './accounts.service';
 export { accountArrayById, accountOfArray, accountsByIds } from './accounts.sql';
-export { AccountGql, shownAccount } from './accounts.types';
+export { AccountGql, accountGql, shownAccount } from './accounts.types';

@@ -16,6 +16,12 @@ import { placeBidInput, type PlaceBidInput } from './bids.input';
 import { runRound, type BidRequest, type PlacedBids } from './bids.round';
 import { openRound, type LotRow } from './bids.sql';
 import { seenBids, type SeenBid } from './bids.view';
+import { bidsOfAccounts } from './bids.accounts.sql';
+import type { BidRow } from './bids.entity';
+import { mayBid } from './bids.eligibility';
+import { listBound } from '../../core/page';
+import type { LotType, LotState } from '../lots';
+import type { ParticipantState } from '../trading';
 
 /** The most requests one round decides: enough to drain a burst, few enough to keep the lock short. */
 const ROUND_SIZE = 64;
@@ -81,15 +87,36 @@ export class BidsService {
   }
 
   /**
+   * The newest `last` bids (by default and at most 100) of each account that the caller may see
+   * as that account's (a GraphQL request's batch); none for an anonymous caller.
+   */
+  async ofAccounts(ctx: RequestContext, accountIds: readonly string[], last?: number): Promise<BidRow[]> {
+    const bound = listBound(last, 'last');
+    return ctx.caller ? bidsOfAccounts(ctx.em, ctx.caller, accountIds, bound) : [];
+  }
+
+  /** Whether the caller may bid on the lot now, as its participant `participant` (null: it takes no part). */
+  canBid(
+    ctx: RequestContext,
+    lot: { lotType: LotType; lotState: LotState; winnerId: string | null; startTime: Date; endTime: Date },
+    participant: { state: ParticipantState } | null,
+  ): boolean {
+    return mayBid(ctx.caller, lot, participant, new Date());
+  }
+
+  /**
    * Each accepted bid in the order it was placed, then the lot's change. Every bid carries the
    * highest bid its round's transaction left, as a replay from the database rebuilds it.
    */
   private announce(outcomes: Settled<PlacedBids>[]): void {
-    const bids = outcomes.flatMap((o) => (o.ok ? o.value.bids : []));
+    const placed = outcomes.flatMap((o) => (o.ok ? [o.value] : []));
+    const bids = placed.flatMap((p) => p.bids);
     if (!bids.length) return;
+    // Every outcome of a round holds the one lot row, its end moved by soft close where it was.
+    const { lot } = placed[0];
     bids.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
     const highest = formatMoney(bids[bids.length - 1].amount);
-    for (const b of bids) this.live.publishBid(bidEvent(b, highest));
+    for (const b of bids) this.live.publishBid(bidEvent(b, highest, lot));
     this.live.publishLotChanged(bids[0].lotId);
   }
 }

@@ -1,4 +1,5 @@
 import { Extensions, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { connectionTypes } from '../../graphql/types/connection';
 import { listItems } from '../../graphql/list-items';
 import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import { MOST_BIDS_PER_REQUEST } from './bids.per-request';
@@ -30,6 +31,8 @@ export class LogReceiptGql {
   @Field(() => String, { description: 'Ed25519, base64' }) signature!: string;
   @Field(() => String, { description: 'The receipt as the REST `Bid-Receipt` header carries it (base64 JSON), for `npm run verify-bids -- --receipt`' }) encoded!: string;
 }
+
+export const { Connection: BidConnectionGql } = connectionTypes('Bid', () => BidGql);
 
 @ObjectType('PlaceBidResult')
 export class PlaceBidResultGql {

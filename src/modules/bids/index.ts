@@ -3,6 +3,6 @@ export type { PlannedBid } from './bids.auction';
 export { Bid, type BidRow } from './bids.entity';
 export { bidGql } from './bids.mappers';
 export { presentBid } from './bids.presenter';
-export { BidGql } from './bids.types';
+export { BidConnectionGql, BidGql } from './bids.types';
 export { type SeenBid, seenBids } from './bids.view';
 export { bidStatsSql } from './bids.stats';

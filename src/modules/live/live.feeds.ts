@@ -1,19 +1,40 @@
 import type { RequestContext } from '../../core/context';
-import { invalid } from '../../core/errors';
+import { forbidden, invalid } from '../../core/errors';
 import { integerId } from '../../core/ids';
-import { requireCaller, seesLiveBidder } from '../../core/policies';
+import { MAX_PAGE_SIZE } from '../../core/page';
+import { isStaffOf, requireCaller, seesLiveBidder } from '../../core/policies';
 import type { LiveSource } from '../../live/live.port';
 import { LiveStream } from '../../live/live.stream';
 import type { BidPlacedEvent, NotificationEvent } from '../../live/live.topics';
 import { PerMessage } from './live.per-message';
 import { NotificationType } from '../notifications';
 import { findLot, type LotsService, type LotsView } from '../lots';
+import type { ParticipationService } from '../trading';
 import { BidReplays, ReplayTurns } from './live.replay';
 
 /** A bid as one subscriber sees it: the bidder only where it may. */
 export interface BidView extends Omit<BidPlacedEvent, 'bidderId'> {
   bidderId: string | null;
 }
+
+/** The most lots one `lotsUpdated` follows: a page of them. */
+export const MAX_LOTS_PER_SUBSCRIPTION = MAX_PAGE_SIZE;
+
+/** What happened to one of the viewer's participations (`viewerUpdated`). */
+export type ViewerChangeKind = 'outbid' | 'leading' | 'won' | 'extended';
+
+export interface ViewerChange {
+  kind: ViewerChangeKind;
+  lotId: string;
+  at: Date;
+}
+
+/** The notices to a participant that are changes of its participation. */
+const NOTICE_KINDS = new Map<number, ViewerChangeKind>([
+  [NotificationType.Overbid, 'outbid'],
+  [NotificationType.Winner, 'won'],
+  [NotificationType.LotExtended, 'extended'],
+]);
 
 /** What a subscription keeps of its lot. */
 interface SubscribedLot {
@@ -57,6 +78,7 @@ export class LiveFeeds {
   constructor(
     private readonly source: LiveSource,
     private readonly lots: LotsService,
+    private readonly participation: Pick<ParticipationService, 'standingsOfCaller'>,
     /** Most bids a replay (`after`) yields before it ends with `replay_truncated` (REPLAY_MAX_BIDS). */
     private readonly maxReplayed: number,
   ) {
@@ -162,19 +184,73 @@ export class LiveFeeds {
 
   /** `lotUpdated(lotId)`: the lot as it is after each committed change, in the order of the changes. */
   async lot(ctx: RequestContext, lotId: string): Promise<LiveStream<LotsView>> {
-    const lot = await this.lotOf(ctx, lotId);
+    return this.changes(ctx, [await this.lotOf(ctx, lotId)]);
+  }
+
+  /**
+   * `lotsUpdated(ids)`: each of up to MAX_LOTS_PER_SUBSCRIPTION lots as it is after each committed
+   * change, in the order of the changes; a dashboard follows its lots in one operation. Each lot
+   * costs what its selection costs (the cost counts the ids), so that the budgets bound the whole.
+   */
+  async lotsChanged(ctx: RequestContext, ids: readonly string[]): Promise<LiveStream<LotsView>> {
+    const unique = [...new Set(ids)];
+    if (!unique.length || unique.length > MAX_LOTS_PER_SUBSCRIPTION) {
+      throw invalid('invalid_field', `ids must name 1 to ${MAX_LOTS_PER_SUBSCRIPTION} lots`, { field: 'ids' });
+    }
+    return this.changes(ctx, await Promise.all(unique.map((id) => this.lotOf(ctx, id))));
+  }
+
+  private async changes(ctx: RequestContext, lots: readonly SubscribedLot[]): Promise<LiveStream<LotsView>> {
     const stream = new LiveStream<LotsView>();
     let delivered: Promise<void> = Promise.resolve();
+    for (const lot of lots) {
+      stream.onEnd(
+        await this.source.onLotChanged(lot.id, (e, message) => {
+          const load = this.loads.get(message, () => this.lots.get({ ...ctx, em: ctx.em.fork() }, { id: e.lotId }));
+          // Keyed by the message: the subscribers of one selection and visibility share its result.
+          delivered = delivered.then(() => load).then(
+            (v) => stream.push(v, message),
+            (err: unknown) => stream.fail(err),
+          );
+        }, (err) => stream.fail(err)),
+      );
+    }
+    return stream;
+  }
+
+  /**
+   * `viewerUpdated`: the changes of the caller's participations. Outbid, won and extended are the
+   * notices the caller receives of them (to it alone); leading is each bid of the caller that is
+   * its lot's highest once placed, on the lots of its newest 100 participations when it subscribed.
+   */
+  async viewerChanges(ctx: RequestContext): Promise<LiveStream<ViewerChange>> {
+    const caller = requireCaller(ctx);
+    const stream = new LiveStream<ViewerChange>();
+    const lost = (err: unknown) => stream.fail(err);
     stream.onEnd(
-      await this.source.onLotChanged(lot.id, (e, message) => {
-        const load = this.loads.get(message, () => this.lots.get({ ...ctx, em: ctx.em.fork() }, { id: e.lotId }));
-        // Keyed by the message: the subscribers of one selection and visibility share its result.
-        delivered = delivered.then(() => load).then(
-          (v) => stream.push(v, message),
-          (err: unknown) => stream.fail(err),
-        );
-      }, (err) => stream.fail(err)),
+      await this.source.onNotification(caller.accountId, (n) => {
+        const kind = NOTICE_KINDS.get(n.type);
+        if (kind && n.meta.lot_id) stream.push({ kind, lotId: n.meta.lot_id, at: n.createdAt });
+      }, lost),
     );
+    const standings = await this.participation.standingsOfCaller({ ...ctx, em: ctx.em.fork() });
+    for (const lotId of new Set(standings.map((s) => s.lotId))) {
+      if (stream.ended) break;
+      stream.onEnd(
+        await this.source.onBid(lotId, (e) => {
+          if (e.bidderId === caller.accountId && e.amount === e.highestBid) stream.push({ kind: 'leading', lotId: e.lotId, at: e.createdAt });
+        }, lost),
+      );
+    }
+    return stream;
+  }
+
+  /** `platformActivity(platformId)`: every accepted bid on the platform's lots, bidders named, for staff of the platform alone. */
+  async platformBids(ctx: RequestContext, platformId: string): Promise<LiveStream<BidView>> {
+    const caller = requireCaller(ctx);
+    if (!isStaffOf(caller, platformId)) throw forbidden('not_allowed', "only staff of the platform may follow its activity");
+    const stream = new LiveStream<BidView>();
+    stream.onEnd(await this.source.onPlatformBid(platformId, (e, message) => stream.push(e, `${message}:shown`), (err) => stream.fail(err)));
     return stream;
   }
 

@@ -1,6 +1,6 @@
 import type { AppModule } from '../../app-modules';
 import { LiveFeeds } from './live.feeds';
-import { LiveResolver } from './live.resolver';
+import { LiveResolver, ViewerChangeResolver } from './live.resolver';
 
 declare module '../../services' {
   interface Services {
@@ -10,6 +10,6 @@ declare module '../../services' {
 
 export const liveModule: AppModule = {
   name: 'live',
-  services: { feeds: (s, { config }) => new LiveFeeds(s.live, s.lots, config.REPLAY_MAX_BIDS) },
-  resolvers: [LiveResolver],
+  services: { feeds: (s, { config }) => new LiveFeeds(s.live, s.lots, s.participation, config.REPLAY_MAX_BIDS) },
+  resolvers: [LiveResolver, ViewerChangeResolver],
 };

@@ -88,6 +88,7 @@ interface BidColumns {
   placed_by_proxy: boolean;
   /** Milliseconds since the epoch, as the entity's Date keeps it (the driver answers times as text). */
   created_ms: string;
+  end_ms: string;
 }
 
 /**
@@ -101,7 +102,8 @@ interface BidColumns {
 async function bidsAfter(em: EntityManager, lotId: string, from: string, limit: number): Promise<BidPlacedEvent[]> {
   const rows = await rowsOf<BidColumns>(
     em,
-    sql`select id, lot_id, account_id, amount, placed_by_proxy, floor(extract(epoch from created_at) * 1000)::bigint as created_ms from bids where lot_id = ${lotId} and id > ${from} order by id asc limit ${limit}`,
+    sql`select id, lot_id, account_id, amount, placed_by_proxy, floor(extract(epoch from created_at) * 1000)::bigint as created_ms,
+      (select floor(extract(epoch from end_time) * 1000)::bigint from lots where id = ${lotId}) as end_ms from bids where lot_id = ${lotId} and id > ${from} order by id asc limit ${limit}`,
   );
   if (!rows.length) return [];
   const tail = rows[rows.length - 1];
@@ -114,7 +116,7 @@ async function bidsAfter(em: EntityManager, lotId: string, from: string, limit: 
   for (let i = rows.length - 1; i >= 0; i--) {
     const row = rows[i];
     if (i < rows.length - 1 && row.created_ms !== rows[i + 1].created_ms) highest = formatMoney(row.amount);
-    events[i] = { id: String(row.id), lotId: String(row.lot_id), amount: formatMoney(row.amount), highestBid: highest, bidderId: row.account_id, placedByProxy: row.placed_by_proxy, createdAt: new Date(Number(row.created_ms)) };
+    events[i] = { id: String(row.id), lotId: String(row.lot_id), amount: formatMoney(row.amount), highestBid: highest, bidderId: row.account_id, placedByProxy: row.placed_by_proxy, createdAt: new Date(Number(row.created_ms)), endTime: new Date(Number(row.end_ms)) };
   }
   return events;
 }

@@ -1,11 +1,14 @@
-import { Arg, Ctx, Extensions, ID, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Ctx, Extensions, FieldResolver, ID, Resolver, Root, Subscription } from 'type-graphql';
+import type { Source } from '../../graphql/source';
+import { ParticipationGql, participationGql } from '../trading';
 import type { GraphQLContext } from '../../graphql/context';
 import { CONTEXT_FREE } from '../../live/context-free';
+import { itemsPerArgument } from '../../graphql/list-items';
 import type { NotificationEvent } from '../../live/live.topics';
 import { type LotsView, LotGql } from '../lots';
 import { NotificationGql, notificationGql } from '../notifications';
-import type { BidView } from './live.feeds';
-import { BidEventGql, bidEventGql } from './live.types';
+import type { BidView, ViewerChange } from './live.feeds';
+import { BidEventGql, bidEventGql, ViewerChangeGql } from './live.types';
 
 interface Subscribed<A> {
   args: A;
@@ -41,6 +44,31 @@ export class LiveResolver {
     return services.lots.views(ctx, view)[0];
   }
 
+  @Extensions(itemsPerArgument('ids'))
+  @Subscription(() => LotGql, {
+    description: 'Each of the lots (1 to 100 ids) after each change of its state, highest bid, winner, times or winner details; the selection costs once per lot',
+    subscribe: ({ args, context }: Subscribed<{ ids: string[] }>) => context.services.feeds.lotsChanged(context.ctx, args.ids),
+  })
+  lotsUpdated(@Root() view: LotsView, @Arg('ids', () => [ID]) _ids: string[], @Ctx() { ctx, services }: GraphQLContext): LotGql {
+    return services.lots.views(ctx, view)[0];
+  }
+
+  @Subscription(() => BidEventGql, {
+    description: "Every accepted bid on the lots the platform publishes, bidders named; for staff of the platform alone",
+    subscribe: ({ args, context }: Subscribed<{ platformId: string }>) => context.services.feeds.platformBids(context.ctx, args.platformId),
+  })
+  platformActivity(@Root() bid: BidView, @Arg('platformId', () => String) _platformId: string): BidEventGql {
+    return bidEventGql(bid);
+  }
+
+  @Subscription(() => ViewerChangeGql, {
+    description: "The changes of the viewer's participations: outbid, leading, won, extended, each with the lot (authentication required)",
+    subscribe: ({ context }: Subscribed<object>) => context.services.feeds.viewerChanges(context.ctx),
+  })
+  viewerUpdated(@Root() change: ViewerChange): ViewerChangeGql {
+    return change;
+  }
+
   @Subscription(() => NotificationGql, {
     description: "The caller's own notifications as they are created (authentication required)",
     subscribe: ({ context }: Subscribed<object>) => context.services.feeds.notifications(context.ctx),
@@ -55,5 +83,20 @@ export class LiveResolver {
   })
   savedSearchMatched(@Root() n: NotificationEvent): NotificationGql {
     return notificationGql(n);
+  }
+}
+
+/** The lot and the participation a change of `viewerUpdated` is about, read when the event is executed. */
+@Resolver(() => ViewerChangeGql)
+export class ViewerChangeResolver {
+  @FieldResolver(() => LotGql, { description: 'The lot as it is now, prices in its own currency' })
+  async lot(@Root() change: Source<ViewerChangeGql>, @Ctx() { loaders }: GraphQLContext): Promise<LotGql> {
+    return (await loaders.lot.load(change.lotId)) as LotGql;
+  }
+
+  @FieldResolver(() => ParticipationGql, { nullable: true, description: "The viewer's participation in the lot as it is now" })
+  async participation(@Root() change: Source<ViewerChangeGql>, @Ctx() { loaders }: GraphQLContext): Promise<ParticipationGql | null> {
+    const standing = await loaders.viewerStanding.load(change.lotId);
+    return standing && participationGql(standing);
   }
 }

@@ -4,6 +4,7 @@ import { Lot } from './lots.entity';
 import { directSaleOrganizer } from './lots.find';
 import { LotMaker } from './lots.maker';
 import { LotsResolver } from './lots.resolver';
+import { LotValuesResolver } from './lots.values.resolver';
 import { lotsRoutes } from './lots.routes';
 import { LotsService } from './lots.service';
 import { Migration20261122020000Catalogue } from './migrations/Migration20261122020000Catalogue';
@@ -36,5 +37,5 @@ export const lotsModule: AppModule = {
     lots: (s) => new LotsService(s.reference, s.requests, s.currency, s.lotMaker, s.rules, s.live),
   },
   routes: lotsRoutes,
-  resolvers: [LotsResolver],
+  resolvers: [LotsResolver, LotValuesResolver],
 };

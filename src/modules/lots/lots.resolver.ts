@@ -1,8 +1,10 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, Extensions, Field, FieldResolver, ID, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
-import { withoutNulls } from '../../core/validate';
-import type { GraphQLContext } from '../../graphql/context';
+import { withoutNulls, type Untrusted } from '../../core/validate';
 import { fieldsUnder } from '../../graphql/selections';
+import { embeddableOf } from './lots.embedded';
+import type { LotPageInput } from './lots.input';
+import type { GraphQLContext } from '../../graphql/context';
 import { runsOwnStatement } from '../../graphql/statement-cost';
 import type { Source } from '../../graphql/source';
 import { bidGql, BidGql } from '../bids';
@@ -11,8 +13,24 @@ import { depositGql, participantGql, winnerDetailsGql, DepositGql, ParticipantGq
 import { CurrencyGql } from '../../graphql/types/money';
 import { LotGroupByGql, lotsAggregateGql, LotsAggregateGql } from './lots.aggregate.types';
 import type { LotGroup } from './lots.aggregate';
-import { embeddableOf } from './lots.embedded';
 import { CreateLotInput, UpdateLotInput, LotCallbackGql, LotConnectionGql, LotFilterInput, LotGql, LotSortInput, LotStarGql } from './lots.types';
+
+/**
+ * A page of lots as a GraphQL connection (`lots`, the viewer's lists): the relations asked for
+ * under `nodes` are read by the page's own statement, then found by the field resolvers in the
+ * request's loaders.
+ */
+export async function lotConnection(context: GraphQLContext, info: GraphQLResolveInfo, input: Untrusted<LotPageInput>): Promise<LotConnectionGql> {
+  const { ctx, services, loaders } = context;
+  const view = await services.lots.index(ctx, input, embeddableOf(fieldsUnder(info, 'nodes')));
+  for (const [lotId, bids] of view.embedded?.bids ?? []) loaders.bids.prime(lotId, bids);
+  for (const [lotId, callbacks] of view.embedded?.callbacks ?? []) loaders.callbacks.prime(lotId, callbacks);
+  for (const [id, account] of view.embedded?.accounts ?? []) loaders.account.prime(id, services.accounts.shown(ctx, account));
+  return {
+    nodes: services.lots.views(ctx, view),
+    pageInfo: { hasNextPage: view.next !== null, hasPreviousPage: view.prev !== null, endCursor: view.next, startCursor: view.prev },
+  };
+}
 
 @ObjectType('CreateLotResult', { description: 'Staff create the lot; anyone else files a create_lot request' })
 class CreateLotResultGql {
@@ -33,7 +51,7 @@ export class LotsResolver {
   @Query(() => LotGql, { nullable: true })
   async lot(
     @Arg('id', () => ID) id: string,
-    @Arg('currency', () => String, { nullable: true }) currency: string | undefined,
+    @Arg('currency', () => String, { nullable: true, deprecationReason: 'Use `in(currency:)` of the Money values under `prices`: converted by field, the lot keeps one identity' }) currency: string | undefined,
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<LotGql> {
     return services.lots.views(ctx, await services.lots.get(ctx, { id, currency }))[0];
@@ -46,19 +64,10 @@ export class LotsResolver {
     @Arg('sort', () => LotSortInput, { nullable: true }) sort: LotSortInput | undefined,
     @Arg('first', () => Int, { defaultValue: 15 }) first: number,
     @Arg('after', () => String, { nullable: true }) after: string | undefined,
-    @Ctx() { ctx, services, loaders }: GraphQLContext,
+    @Ctx() context: GraphQLContext,
     @Info() info: GraphQLResolveInfo,
   ): Promise<LotConnectionGql> {
-    const embed = embeddableOf(fieldsUnder(info, 'nodes'));
-    const view = await services.lots.index(ctx, { filter, sort: sort ?? undefined, page: { cursor: after, limit: first } }, embed);
-    // The field resolvers then find what the page's statement read in the request's loaders.
-    for (const [lotId, bids] of view.embedded?.bids ?? []) loaders.bids.prime(lotId, bids);
-    for (const [lotId, callbacks] of view.embedded?.callbacks ?? []) loaders.callbacks.prime(lotId, callbacks);
-    for (const [id, account] of view.embedded?.accounts ?? []) loaders.account.prime(id, services.accounts.shown(ctx, account));
-    return {
-      nodes: services.lots.views(ctx, view),
-      pageInfo: { hasNextPage: view.next !== null, hasPreviousPage: view.prev !== null, endCursor: view.next, startCursor: view.prev },
-    };
+    return lotConnection(context, info, { filter, sort: sort ?? undefined, page: { cursor: after, limit: first } });
   }
 
   @Query(() => Int)

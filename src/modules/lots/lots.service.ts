@@ -23,7 +23,7 @@ import type { LotsAggregate } from './lots.aggregate';
 import { DEFAULT_PRICE_CURRENCY, LotListing } from './lots.listing';
 import type { Embeddable, Embedded } from './lots.embedded';
 import { loadRelated, type LotsRelated } from './lots.related';
-import { bidsOfLots, participantsOfLots } from './lots.related.sql';
+import { bidsOfLots, lotsOfOrganizers, participantsOfLots } from './lots.related.sql';
 import { lotView, OWN_CURRENCY, type LotView } from './lots.view';
 import type { LotRelation } from './lots.relations';
 
@@ -222,6 +222,12 @@ export class LotsService {
   /** Lots by id named beside other rows (messages), in their own currencies, as the caller may see them; absent ids are left out. */
   async ownCurrencyViewsOf(ctx: RequestContext, ids: readonly string[]): Promise<LotView[]> {
     return (await ctx.em.find(Lot, { id: { $in: [...ids] } })).map((lot) => this.ownCurrencyView(ctx, lot));
+  }
+
+  /** The newest `last` lots (by default and at most 100) each account organized, in their own currencies, as the caller may see them; newest first. */
+  async organizedBy(ctx: RequestContext, accountIds: readonly string[], last?: number): Promise<LotView[]> {
+    const bound = listBound(last, 'last');
+    return (await lotsOfOrganizers(ctx.em, accountIds, bound)).map((lot) => this.ownCurrencyView(ctx, lot));
   }
 
   /** The increment tables of the lots created under one (versions are cached, so a page costs a lookup per version at most once per process). */

@@ -3,25 +3,29 @@ import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-gr
 import { PageInfoGql } from '../../graphql/page-info';
 import { domainEnum } from '../../graphql/types/enums';
 import { LOT_STATE_NAMES, LOT_TYPE_NAMES } from './lots.entity';
-import { LOT_STATUSES } from './lots.open';
+import { LOT_STATUSES, type LotStatus } from './lots.open';
+
+export const LotStatusGql = domainEnum('LotStatus', LOT_STATUSES, 'Where a lot stands: SCHEDULED (not started), LIVE (taking bids), ENDED (over, awaiting its close), SOLD, FINISHED (closed without a sale)');
+export const LotStateGql = domainEnum('LotState', LOT_STATE_NAMES, 'The state a lot is stored in: PENDING until closed SOLD or FINISHED (see LotStatus for scheduled, live and ended)');
+export const LotTypeGql = domainEnum('LotType', LOT_TYPE_NAMES, 'How a lot is sold: NO_AUCTION (direct sale), ENG (English auction), PARTNER_A, PARTNER_B (partner imports)');
 
 @ObjectType('Lot')
 export class LotGql {
   @Field(() => ID) id!: string;
-  @Field(() => Int, { description: '0 no_auction, 1 eng, 2 partnerA, 3 partnerB' }) lotType!: number;
-  @Field(() => String) lotTypeStr!: string;
-  @Field(() => Int, { description: '1 pending, 2 sold, 3 finished' }) lotState!: number;
-  @Field(() => String) lotStateStr!: string;
-  @Field(() => String, { description: 'The currency the prices are shown in' }) currency!: string;
-  @Field(() => String) startPrice!: string;
-  @Field(() => String) buyNowPrice!: string;
-  @Field(() => String) deposit!: string;
-  @Field(() => String) minStep!: string;
-  @Field(() => String) maxStep!: string;
-  @Field(() => String, { description: '0.00 until the first accepted bid' }) highestBid!: string;
-  @Field(() => String, { nullable: true }) b2bVehiclePrice!: string | null;
-  @Field(() => String, { nullable: true }) b2cVehiclePrice!: string | null;
-  @Field(() => String, { nullable: true }) b2cTotalPrice!: string | null;
+  @Field(() => Int, { description: '0 no_auction, 1 eng, 2 partnerA, 3 partnerB', deprecationReason: 'Use `type`' }) lotType!: number;
+  @Field(() => String, { deprecationReason: 'Use `type`' }) lotTypeStr!: string;
+  @Field(() => Int, { description: '1 pending, 2 sold, 3 finished', deprecationReason: 'Use `state`, or `status` to tell scheduled, live and ended lots apart' }) lotState!: number;
+  @Field(() => String, { deprecationReason: 'Use `state`, or `status` to tell scheduled, live and ended lots apart' }) lotStateStr!: string;
+  @Field(() => String, { description: 'The currency the prices are shown in', deprecationReason: 'Use `prices`: each Money has its `currency`' }) currency!: string;
+  @Field(() => String, { deprecationReason: 'Use `prices.start`' }) startPrice!: string;
+  @Field(() => String, { deprecationReason: 'Use `prices.buyNow`' }) buyNowPrice!: string;
+  @Field(() => String, { deprecationReason: 'Use `prices.deposit`' }) deposit!: string;
+  @Field(() => String, { deprecationReason: 'Use `prices.minStep`' }) minStep!: string;
+  @Field(() => String, { deprecationReason: 'Use `prices.maxStep`' }) maxStep!: string;
+  @Field(() => String, { description: '0.00 until the first accepted bid; as Money (null until then): `prices.highestBid`' }) highestBid!: string;
+  @Field(() => String, { nullable: true, deprecationReason: 'Use `prices.b2bVehicle`' }) b2bVehiclePrice!: string | null;
+  @Field(() => String, { nullable: true, deprecationReason: 'Use `prices.b2cVehicle`' }) b2cVehiclePrice!: string | null;
+  @Field(() => String, { nullable: true, deprecationReason: 'Use `prices.b2cTotal`' }) b2cTotalPrice!: string | null;
   @Field(() => Boolean) buyNowSupport!: boolean;
   @Field(() => Date) startTime!: Date;
   @Field(() => Date) endTime!: Date;
@@ -29,14 +33,15 @@ export class LotGql {
   @Field(() => String) organizerId!: string;
   @Field(() => String) publisherId!: string;
   @Field(() => String, { nullable: true, description: "The winning participant's account id" }) winnerId!: string | null;
-  @Field(() => GraphQLJSONObject) details!: Record<string, unknown>;
+  @Field(() => GraphQLJSONObject, { deprecationReason: 'Use `vehicle`' }) details!: Record<string, unknown>;
   @Field(() => Int, { nullable: true, description: "The version of its platform's rules the lot was created with; null: none" }) rulesVersion!: number | null;
   @Field(() => Boolean, { nullable: true, description: 'Whether the highest bid reached the reserve price; null: the lot has no reserve' }) reserveMet!: boolean | null;
-  @Field(() => String, { nullable: true, description: "The hidden reserve price, to the lot's organizer and staff of its publisher; null to anyone else, or without a reserve" })
+  @Field(() => String, { nullable: true, description: "The hidden reserve price, to the lot's organizer and staff of its publisher; null to anyone else, or without a reserve", deprecationReason: 'Use `prices.reserve`' })
   reservePrice!: string | null;
   @Field(() => Date, { nullable: true, description: 'When the lot finished because its reserve was not met and nobody chose a winner in time' }) lapsedAt!: Date | null;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
+  @Field(() => LotStatusGql, { description: 'Where the lot stands: scheduled, live, ended (awaiting its close), sold or finished' }) status!: LotStatus;
 }
 
 @ObjectType('LotCallback')
@@ -160,6 +165,3 @@ export class CreateLotInput {
   @Field(() => Int, { nullable: true, description: 'Seconds' }) duration?: number;
 }
 
-export const LotStatusGql = domainEnum('LotStatus', LOT_STATUSES, 'Where a lot stands: SCHEDULED (not started), LIVE (taking bids), ENDED (over, awaiting its close), SOLD, FINISHED (closed without a sale)');
-export const LotStateGql = domainEnum('LotState', LOT_STATE_NAMES, 'The state a lot is stored in: PENDING until closed SOLD or FINISHED (see LotStatus for scheduled, live and ended)');
-export const LotTypeGql = domainEnum('LotType', LOT_TYPE_NAMES, 'How a lot is sold: NO_AUCTION (direct sale), ENG (English auction), PARTNER_A, PARTNER_B (partner imports)');

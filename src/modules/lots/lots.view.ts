@@ -1,9 +1,10 @@
 import type { Caller } from '../../core/context';
-import type { Money } from '../../core/money';
+import { formatMoney, type Money } from '../../core/money';
 import { seesReservePrice } from '../../core/policies';
 import { converterOf, shownPrice, type Converter } from '../currency';
 import { shownSteps, type IncrementBand, reserveMet } from '../rules';
 import { LOT_STATE_NAMES, LOT_TYPE_NAMES, shownHighestBid, type ListedLot, type LotState, type LotType } from './lots.entity';
+import { lotStatus, type LotStatus } from './lots.open';
 
 /**
  * A lot as its caller may see it, prices in the shown currency: what REST and GraphQL both show,
@@ -42,6 +43,29 @@ export interface LotView {
   lapsedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+  /** Where the lot stands when the view was made. */
+  status: LotStatus;
+  /** The amounts in the lot's own currency, whatever `currency` the prices above are shown in. */
+  amounts: LotAmounts;
+}
+
+/**
+ * A lot's amounts in its own currency, formatted to the cent: what does not change with the
+ * currency a client reads prices in (GraphQL's Money values convert by field). The reserve is
+ * redacted as the view's `reservePrice` is; `highestBid` is null until the first accepted bid.
+ */
+export interface LotAmounts {
+  currency: string;
+  startPrice: string;
+  buyNowPrice: string;
+  deposit: string;
+  minStep: string;
+  maxStep: string;
+  highestBid: string | null;
+  b2bVehiclePrice: string | null;
+  b2cVehiclePrice: string | null;
+  b2cTotalPrice: string | null;
+  reservePrice: string | null;
 }
 
 /** How a view shows prices: in `currency` (the lot's own when absent), with its increment table. */
@@ -59,6 +83,22 @@ export function lotView(caller: Caller | null, lot: ListedLot, shown: Shown): Lo
   const price = (v: Money) => shownPrice(shown.convert, v, lot.currency, currency);
   const maybe = (v: Money | null) => (v === null ? null : price(v));
   const steps = shownSteps(lot, shown.increments ?? null);
+  const seesReserve = seesReservePrice(caller, lot);
+  const startPrice = price(lot.startPrice);
+  const buyNowPrice = price(lot.buyNowPrice);
+  const deposit = price(lot.deposit);
+  const minStep = price(steps.minStep);
+  const maxStep = price(steps.maxStep);
+  const highestBid = price(shownHighestBid(lot));
+  const b2bVehiclePrice = maybe(lot.b2bVehiclePrice);
+  const b2cVehiclePrice = maybe(lot.b2cVehiclePrice);
+  const b2cTotalPrice = maybe(lot.b2cTotalPrice);
+  const reservePrice = seesReserve ? maybe(lot.reservePrice) : null;
+  // Shown in its own currency (the usual case), the amounts are the shown prices themselves.
+  const amounts: LotAmounts =
+    currency === lot.currency
+      ? { currency, startPrice, buyNowPrice, deposit, minStep, maxStep, highestBid: lot.highestBid === null ? null : highestBid, b2bVehiclePrice, b2cVehiclePrice, b2cTotalPrice, reservePrice }
+      : ownAmounts(lot, steps, seesReserve);
   return {
     id: lot.id,
     lotType: lot.lotType,
@@ -66,15 +106,15 @@ export function lotView(caller: Caller | null, lot: ListedLot, shown: Shown): Lo
     lotState: lot.lotState,
     lotStateStr: `lot_state_${LOT_STATE_NAMES[lot.lotState]}`,
     currency,
-    startPrice: price(lot.startPrice),
-    buyNowPrice: price(lot.buyNowPrice),
-    deposit: price(lot.deposit),
-    minStep: price(steps.minStep),
-    maxStep: price(steps.maxStep),
-    highestBid: price(shownHighestBid(lot)),
-    b2bVehiclePrice: maybe(lot.b2bVehiclePrice),
-    b2cVehiclePrice: maybe(lot.b2cVehiclePrice),
-    b2cTotalPrice: maybe(lot.b2cTotalPrice),
+    startPrice,
+    buyNowPrice,
+    deposit,
+    minStep,
+    maxStep,
+    highestBid,
+    b2bVehiclePrice,
+    b2cVehiclePrice,
+    b2cTotalPrice,
     buyNowSupport: lot.buyNowPrice.gt(0),
     startTime: lot.startTime,
     endTime: lot.endTime,
@@ -85,9 +125,28 @@ export function lotView(caller: Caller | null, lot: ListedLot, shown: Shown): Lo
     details: lot.details,
     rulesVersion: lot.rulesVersion,
     reserveMet: reserveMet(lot),
-    reservePrice: seesReservePrice(caller, lot) ? maybe(lot.reservePrice) : null,
+    reservePrice,
     lapsedAt: lot.lapsedAt,
     createdAt: lot.createdAt,
     updatedAt: lot.updatedAt,
+    status: lotStatus(lot, new Date()),
+    amounts,
+  };
+}
+
+function ownAmounts(lot: ListedLot, steps: { minStep: Money; maxStep: Money }, seesReserve: boolean): LotAmounts {
+  const maybe = (v: Money | null) => (v === null ? null : formatMoney(v));
+  return {
+    currency: lot.currency,
+    startPrice: formatMoney(lot.startPrice),
+    buyNowPrice: formatMoney(lot.buyNowPrice),
+    deposit: formatMoney(lot.deposit),
+    minStep: formatMoney(steps.minStep),
+    maxStep: formatMoney(steps.maxStep),
+    highestBid: maybe(lot.highestBid),
+    b2bVehiclePrice: maybe(lot.b2bVehiclePrice),
+    b2cVehiclePrice: maybe(lot.b2cVehiclePrice),
+    b2cTotalPrice: maybe(lot.b2cTotalPrice),
+    reservePrice: seesReserve ? maybe(lot.reservePrice) : null,
   };
 }

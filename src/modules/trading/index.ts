@@ -1,9 +1,11 @@
 // What other areas may use of trading: nothing outside this folder imports another file of it.
 export type { DepositsService } from './deposits.service';
+export type { ParticipationService } from './participation.service';
 export { Deposit, DepositState, Participant, ParticipantState, WinnerDetails } from './trading.entity';
 export { WINNER_DETAILS_FIELDS } from './trading.input';
-export { depositGql, participantGql, winnerDetailsGql } from './trading.mappers';
+export { depositGql, participantGql, participationGql, winnerDetailsGql } from './trading.mappers';
 export { presentDeposit, presentParticipant, presentWinnerDetails } from './trading.presenter';
 export { requireId, requireManager, requireTradable, settleLosers } from './trading.rules';
-export { DepositGql, DepositStateGql, ParticipantGql, ParticipantStateGql, WinnerDetailsGql } from './trading.types';
+export type { Standing } from './standings.sql';
+export { DepositGql, DepositStateGql, ParticipantGql, ParticipantStateGql, ParticipationGql, WinnerDetailsGql } from './trading.types';
 export type { WinnersService } from './winners.service';

@@ -11,6 +11,8 @@ import { Deposit, DepositState, Participant, ParticipantState } from './trading.
 import { participantRef, participateInput, type ParticipantRef, type ParticipateInput } from './trading.input';
 import { findParticipant, OPEN_STATES, requireBidsBelowBuyNow, requireNotEnded, requireNoWinner, requireOpen, requireTradable, supportsBuyNow } from './trading.rules';
 import { NotificationType, staffOf, type NotificationsService } from '../notifications';
+import { listBound } from '../../core/page';
+import { standingsOfAccount, standingsOnLots, type Standing } from './standings.sql';
 
 export interface Participation {
   participant: Participant;
@@ -32,6 +34,17 @@ export class ParticipationService {
   /** Participants by id (a GraphQL request's batch): shown whole beside the deposits the caller may see. */
   byIds(ctx: RequestContext, ids: readonly string[]): Promise<Participant[]> {
     return ctx.em.find(Participant, { id: { $in: [...ids] } });
+  }
+
+  /** The caller's newest `first` participations (by default and at most 100), newest first, each saying whether it leads its lot. */
+  standingsOfCaller(ctx: RequestContext, first?: number): Promise<Standing[]> {
+    const caller = requireCaller(ctx);
+    return standingsOfAccount(ctx.em, caller.accountId, listBound(first, 'first'));
+  }
+
+  /** The caller's own participation in each of the lots (a GraphQL request's batch); none for an anonymous caller. */
+  async callerStandingsOn(ctx: RequestContext, lotIds: readonly string[]): Promise<Standing[]> {
+    return ctx.caller ? standingsOnLots(ctx.em, ctx.caller.accountId, lotIds) : [];
   }
 
   /**

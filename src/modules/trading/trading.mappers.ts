@@ -1,10 +1,11 @@
 import { formatMoney, type Money } from '../../core/money';
 import { DEPOSIT_STATE_NAMES, PARTICIPANT_STATE_NAMES, type Deposit, type Participant, type WinnerDetails } from './trading.entity';
-import type { DepositGql, ParticipantGql, WinnerDetailsGql } from './trading.types';
+import type { Standing } from './standings.sql';
+import type { DepositGql, ParticipantGql, ParticipationGql, WinnerDetailsGql } from './trading.types';
 
 const money = (v: Money | null) => (v === null ? null : formatMoney(v));
 
-export const participantGql = (p: Participant): ParticipantGql => ({
+export const participantGql = (p: Omit<Standing, 'leading'> | Participant): ParticipantGql => ({
   id: p.id,
   accountId: p.accountId,
   lotId: p.lotId,
@@ -16,6 +17,8 @@ export const participantGql = (p: Participant): ParticipantGql => ({
   createdAt: p.createdAt,
   updatedAt: p.updatedAt,
 });
+
+export const participationGql = (s: Standing): ParticipationGql => ({ ...participantGql(s), isLeading: s.leading });
 
 export const depositGql = (d: Deposit): DepositGql => ({
   id: d.id,

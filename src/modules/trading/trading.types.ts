@@ -21,6 +21,11 @@ export class ParticipantGql {
   @Field(() => Date) updatedAt!: Date;
 }
 
+@ObjectType('Participation', { description: "One of the viewer's participations: the participant, and whether its bid leads the lot" })
+export class ParticipationGql extends ParticipantGql {
+  @Field(() => Boolean, { description: "Whether this participant's current bid is the lot's highest bid" }) isLeading!: boolean;
+}
+
 @ObjectType('Deposit')
 export class DepositGql {
   @Field(() => ID) id!: string;

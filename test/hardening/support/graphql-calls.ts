@@ -30,7 +30,7 @@ function plausible(name: string, type: GraphQLInputType, ids: Ids, field: string
   }
   if (named instanceof GraphQLEnumType) return named.getValues()[0].name;
   if (named instanceof GraphQLScalarType) {
-    if (/lot/i.test(name) || (name === 'id' && /lot/i.test(field))) return ids.lotId;
+    if (/lot/i.test(name) || (/^ids?$/.test(name) && /lot/i.test(field))) return ids.lotId;
     if (/account|recipient|sender|receiver|^id$/i.test(name)) return ids.accountId;
     switch (named.name) {
       case 'Int':

@@ -1,0 +1,16 @@
+import { Field, ID, ObjectType } from 'type-graphql';
+import { connectionTypes } from '../../graphql/types/connection';
+import { AccountGql } from '../accounts';
+import { NotificationGql } from '../notifications';
+import { ParticipationGql } from '../trading';
+import { WatchlistEntryGql } from '../watchlist';
+
+@ObjectType('Viewer', { description: 'The signed-in account and what its dashboard lists: its participations, watchlist, won and organized lots, notifications' })
+export class ViewerGql {
+  @Field(() => ID, { description: "The account's id" }) id!: string;
+  @Field(() => AccountGql, { description: 'The full record of the account' }) account!: AccountGql;
+}
+
+export const { Connection: ViewerParticipationConnectionGql } = connectionTypes('ViewerParticipation', () => ParticipationGql);
+export const { Connection: ViewerWatchlistConnectionGql } = connectionTypes('ViewerWatchlist', () => WatchlistEntryGql);
+export const { Connection: ViewerNotificationConnectionGql } = connectionTypes('ViewerNotification', () => NotificationGql);
