@@ -13,7 +13,7 @@ export class BidGql {
   @Field(() => Date) createdAt!: Date;
 }
 
-export const { Connection: BidConnectionGql } = connectionTypes('Bid', () => BidGql);
+export const { Connection: BidConnectionGql, Resolver: BidConnectionResolver } = connectionTypes('Bid', () => BidGql);
 
 @ObjectType('PlaceBidResult')
 export class PlaceBidResultGql {
