@@ -5,7 +5,7 @@ import { MODULES } from '../modules';
 import { guardArguments } from './argument-guard';
 import { stopWhenClientGone } from './cancellation';
 import { DateTimeISO } from './date-scalar';
-import { CONNECTION_RESOLVERS } from './types/connection';
+import { resolveNodeTypes } from './types/node';
 
 export const SCHEMA_FILE = 'schema/schema.graphql';
 
@@ -40,13 +40,13 @@ export function buildAppSchema(): GraphQLSchema {
   plainFieldsReadDirectly();
   const [first, ...rest] = MODULES.flatMap((m) => m.resolvers ?? []);
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-  const resolvers: NonEmptyArray<Function> = [first, ...rest, ...CONNECTION_RESOLVERS];
-  return stopWhenClientGone(guardArguments(buildSchemaSync({
+  const resolvers: NonEmptyArray<Function> = [first, ...rest];
+  return stopWhenClientGone(guardArguments(resolveNodeTypes(buildSchemaSync({
     resolvers,
     validate: false,
     pubSub: NO_TOPICS,
     scalarsMap: [{ type: Date, scalar: DateTimeISO }],
-  })));
+  }))));
 }
 
 /** The schema as committed in schema/schema.graphql: sorted, so that diffs show real changes. */

@@ -11,7 +11,8 @@ import { decodeListCursor, encodeListCursor } from './cursor';
 //
 // Usage, for a list of bids under a lot:
 //
-//   const { Connection: BidConnectionGql } = connectionTypes('Bid', () => BidGql);
+//   const { Connection: BidConnectionGql, Resolver } = connectionTypes('Bid', () => BidGql);
+//   // …and `Resolver` in the area's module's `resolvers`.
 //
 //   @FieldResolver(() => BidConnectionGql)
 //   async bidsConnection(@Root() lot, @Args() page: ConnectionArgs, …) {
@@ -116,12 +117,10 @@ export function connectionOfList<T, N = T>(window: PageWindow, items: readonly T
   );
 }
 
-/** The resolvers of the connection types made so far, for the schema (schema.ts). */
-export const CONNECTION_RESOLVERS: ClassType[] = [];
-
 /**
- * The `<name>Connection` and `<name>Edge` types of a node type. `totalCount` is the whole list's
- * length, whatever the page; it is counted only when selected.
+ * The `<name>Connection` and `<name>Edge` types of a node type, and the resolver of their
+ * `totalCount` (the whole list's length, whatever the page, counted only when selected), which
+ * the area that makes the connection lists among its module's resolvers.
  */
 export function connectionTypes<T extends object>(name: string, node: () => ClassType<T> | GraphQLScalarType | object) {
   @ObjectType(`${name}Edge`, { description: `A ${name} in a connection, with the cursor that points at it` })
@@ -147,6 +146,6 @@ export function connectionTypes<T extends object>(name: string, node: () => Clas
       return source.count();
     }
   }
-  CONNECTION_RESOLVERS.push(CountResolver);
-  return { Connection, Edge };
+  Object.defineProperty(CountResolver, 'name', { value: `${name}ConnectionResolver` });
+  return { Connection, Edge, Resolver: CountResolver };
 }

@@ -3,7 +3,14 @@ import { MAX_PAGE_SIZE } from '../../core/page';
 import { withoutNulls } from '../../core/validate';
 import type { GraphQLContext } from '../../graphql/context';
 import { SELF_REGISTRATION } from '../../graphql/guards';
+import { registerNode } from '../../graphql/types/node';
 import { AccountGql, accountGql, CreateAccountInput, UpdateAccountInput } from './accounts.types';
+
+async function accountById(id: string, { ctx, services }: Pick<GraphQLContext, 'ctx' | 'services'>): Promise<AccountGql> {
+  const { account, full } = await services.accounts.get(ctx, id);
+  return accountGql(account, full ? 'full' : 'public');
+}
+registerNode('Account', accountById);
 
 @Resolver()
 export class AccountsResolver {
@@ -13,9 +20,8 @@ export class AccountsResolver {
   }
 
   @Query(() => AccountGql, { nullable: true, description: 'An account: the full record for itself and staff of its platform, else the public view' })
-  async account(@Arg('id', () => String) id: string, @Ctx() { ctx, services }: GraphQLContext): Promise<AccountGql> {
-    const { account, full } = await services.accounts.get(ctx, id);
-    return accountGql(account, full ? 'full' : 'public');
+  account(@Arg('id', () => String) id: string, @Ctx() context: GraphQLContext): Promise<AccountGql> {
+    return accountById(id, context);
   }
 
   @Query(() => [AccountGql], { description: "Accounts of the caller's platforms, oldest first; staff only" })

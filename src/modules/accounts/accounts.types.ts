@@ -5,8 +5,10 @@ import type { Account } from './accounts.entity';
 import { MAX_BROKER_CITIES } from './accounts.input';
 import type { AccountView } from './accounts.service';
 import { contactFields, fullFields, publicFields, verifiedFields } from './accounts.view';
+import { NodeGql } from '../../graphql/types/node';
 
 @ObjectType('Account', {
+  implements: NodeGql,
   description:
     'An account. The full record is shown to the account itself and to staff of its platform; others see the public view, where the other fields are null.',
 })

@@ -3,6 +3,7 @@ import { Bid } from './bids.entity';
 import { BidsResolver } from './bids.resolver';
 import { bidsRoutes } from './bids.routes';
 import { BidsService } from './bids.service';
+import { BidConnectionResolver } from './bids.types';
 import { Migration20261122060000Bids } from './migrations/Migration20261122060000Bids';
 import { Migration20261124120000BidKeys } from './migrations/Migration20261124120000BidKeys';
 import { Migration20261127220000BidActivity } from './migrations/Migration20261127220000BidActivity';
@@ -23,5 +24,5 @@ export const bidsModule: AppModule = {
   ],
   services: { bids: (s) => new BidsService(s.notifications, s.live, s.lotClock, s.transparencyLog) },
   routes: bidsRoutes,
-  resolvers: [BidsResolver],
+  resolvers: [BidsResolver, BidConnectionResolver],
 };

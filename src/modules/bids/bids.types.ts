@@ -32,7 +32,7 @@ export class LogReceiptGql {
   @Field(() => String, { description: 'The receipt as the REST `Bid-Receipt` header carries it (base64 JSON), for `npm run verify-bids -- --receipt`' }) encoded!: string;
 }
 
-export const { Connection: BidConnectionGql } = connectionTypes('Bid', () => BidGql);
+export const { Connection: BidConnectionGql, Resolver: BidConnectionResolver } = connectionTypes('Bid', () => BidGql);
 
 @ObjectType('PlaceBidResult')
 export class PlaceBidResultGql {

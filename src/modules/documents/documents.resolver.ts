@@ -1,13 +1,19 @@
 import { Arg, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
+import { registerNode } from '../../graphql/types/node';
 import { DocumentGql, documentGql, DocumentPageGql } from './documents.types';
+
+async function documentById(id: string, { ctx, services }: Pick<GraphQLContext, 'ctx' | 'services'>): Promise<DocumentGql> {
+  const { document, storageLink } = await services.documents.get(ctx, id);
+  return documentGql(document, storageLink);
+}
+registerNode('Document', documentById);
 
 @Resolver()
 export class DocumentsResolver {
   @Query(() => DocumentGql, { nullable: true, description: 'GET /documents/{id}: public documents to anyone, private ones to their owners' })
-  async document(@Arg('id', () => ID) id: string, @Ctx() { ctx, services }: GraphQLContext): Promise<DocumentGql> {
-    const { document, storageLink } = await services.documents.get(ctx, id);
-    return documentGql(document, storageLink);
+  document(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<DocumentGql> {
+    return documentById(id, context);
   }
 
   @Query(() => DocumentPageGql, { description: 'GET /documents?in=…: the named documents, each owned by the caller, in the order named' })

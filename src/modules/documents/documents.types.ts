@@ -3,8 +3,9 @@ import { rfc3339 } from '../../core/time';
 import { listItems } from '../../graphql/list-items';
 import type { StoredDocument } from './documents.entity';
 import { MAX_OWNERS } from './documents.input';
+import { NodeGql } from '../../graphql/types/node';
 
-@ObjectType('Document', { description: 'An uploaded document (upload through REST POST /documents)' })
+@ObjectType('Document', { implements: NodeGql, description: 'An uploaded document (upload through REST POST /documents)' })
 export class DocumentGql {
   @Field(() => String, { description: 'Random, ending with the extension of the detected type' }) id!: string;
   @Field(() => String) fileName!: string;

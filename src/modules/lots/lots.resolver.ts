@@ -6,6 +6,7 @@ import { embeddableOf } from './lots.embedded';
 import type { LotPageInput } from './lots.input';
 import type { GraphQLContext } from '../../graphql/context';
 import { runsOwnStatement } from '../../graphql/statement-cost';
+import { registerNode } from '../../graphql/types/node';
 import type { Source } from '../../graphql/source';
 import { bidGql, BidGql } from '../bids';
 import { AccountGql, shownAccount } from '../accounts';
@@ -46,6 +47,11 @@ const BIDS_SHOWN = 100;
 /** Participants, deposits, callbacks and stars a lot shows when `last` is not given, for the same reason. */
 const ROWS_SHOWN = 100;
 
+async function lotById(id: string, currency: string | undefined, { ctx, services }: Pick<GraphQLContext, 'ctx' | 'services'>): Promise<LotGql> {
+  return services.lots.views(ctx, await services.lots.get(ctx, { id, currency }))[0];
+}
+registerNode('Lot', (id, context) => lotById(id, undefined, context));
+
 @Resolver(() => LotGql)
 export class LotsResolver {
   @Query(() => LotGql, { nullable: true })
@@ -54,7 +60,7 @@ export class LotsResolver {
     @Arg('currency', () => String, { nullable: true, deprecationReason: 'Use `in(currency:)` of the Money values under `prices`: converted by field, the lot keeps one identity' }) currency: string | undefined,
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<LotGql> {
-    return services.lots.views(ctx, await services.lots.get(ctx, { id, currency }))[0];
+    return lotById(id, currency, { ctx, services });
   }
 
   @Query(() => LotConnectionGql)

@@ -2,6 +2,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageInfoGql } from '../../graphql/page-info';
 import { domainEnum } from '../../graphql/types/enums';
+import { NodeGql } from '../../graphql/types/node';
 import { LOT_STATE_NAMES, LOT_TYPE_NAMES } from './lots.entity';
 import { LOT_STATUSES, type LotStatus } from './lots.open';
 
@@ -9,7 +10,7 @@ export const LotStatusGql = domainEnum('LotStatus', LOT_STATUSES, 'Where a lot s
 export const LotStateGql = domainEnum('LotState', LOT_STATE_NAMES, 'The state a lot is stored in: PENDING until closed SOLD or FINISHED (see LotStatus for scheduled, live and ended)');
 export const LotTypeGql = domainEnum('LotType', LOT_TYPE_NAMES, 'How a lot is sold: NO_AUCTION (direct sale), ENG (English auction), PARTNER_A, PARTNER_B (partner imports)');
 
-@ObjectType('Lot')
+@ObjectType('Lot', { implements: NodeGql })
 export class LotGql {
   @Field(() => ID) id!: string;
   @Field(() => Int, { description: '0 no_auction, 1 eng, 2 partnerA, 3 partnerB', deprecationReason: 'Use `type`' }) lotType!: number;

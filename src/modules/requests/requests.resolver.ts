@@ -2,6 +2,7 @@ import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { withoutNulls, type Untrusted } from '../../core/validate';
 import { sortArg } from '../../graphql/args';
 import type { GraphQLContext } from '../../graphql/context';
+import { registerNode } from '../../graphql/types/node';
 import type { RequestListInput } from './requests.input';
 import type { RequestPage } from './requests.service';
 import { payloadOf } from '../../graphql/user-errors';
@@ -32,6 +33,12 @@ const pageGql = (p: RequestPage): CreateLotRequestPageGql => ({
   size: p.size,
 });
 
+async function requestById(id: string, currency: string | null | undefined, { ctx, services }: Pick<GraphQLContext, 'ctx' | 'services'>): Promise<CreateLotRequestGql> {
+  const { request, pricing } = await services.requests.get(ctx, { id, currency });
+  return requestGql(request, pricing);
+}
+registerNode('CreateLotRequest', (id, context) => requestById(id, undefined, context));
+
 @Resolver()
 export class RequestsResolver {
   @Query(() => CreateLotRequestGql, { nullable: true, description: "GET /requests/{id}: for the requestor and staff of the request's platform" })
@@ -40,8 +47,7 @@ export class RequestsResolver {
     @Ctx() { ctx, services }: GraphQLContext,
     @Arg('currency', () => String, { nullable: true, description: 'Show the prices in this currency' }) currency?: string | null,
   ): Promise<CreateLotRequestGql> {
-    const { request, pricing } = await services.requests.get(ctx, { id, currency });
-    return requestGql(request, pricing);
+    return requestById(id, currency, { ctx, services });
   }
 
   @Query(() => CreateLotRequestPageGql, { nullable: true, description: "GET /requests: the caller's own requests and those of the platforms whose staff it is" })

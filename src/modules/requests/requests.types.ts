@@ -4,10 +4,11 @@ import { domainEnum } from '../../graphql/types/enums';
 import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import { REQUEST_STATE_NAMES, type CreateLotRequest } from './requests.entity';
 import { requestView, type RequestPricing } from './requests.view';
+import { NodeGql } from '../../graphql/types/node';
 
 export const RequestStateGql = domainEnum('RequestState', REQUEST_STATE_NAMES, 'A create-lot request: PENDING (awaiting review), CANCELED (by its requestor), APPROVED, REJECTED (may be filed again), PERMANENTLY_REJECTED');
 
-@ObjectType('CreateLotRequest', { description: 'A create-lot (reviewable) request: a user\'s lot body awaiting review by its platform' })
+@ObjectType('CreateLotRequest', { implements: NodeGql, description: 'A create-lot (reviewable) request: a user\'s lot body awaiting review by its platform' })
 export class CreateLotRequestGql {
   @Field(() => ID) id!: string;
   @Field(() => Int, { description: '1 pending, 2 canceled, 3 approved, 4 rejected, 5 permanently_rejected' }) requestState!: number;

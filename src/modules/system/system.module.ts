@@ -1,4 +1,5 @@
 import type { AppModule } from '../../app-modules';
+import { NodeResolver } from './node.resolver';
 import { SystemResolver } from './system.resolver';
 import { systemRoutes } from './system.routes';
 import { SystemService } from './system.service';
@@ -13,5 +14,6 @@ export const systemModule: AppModule = {
   name: 'system',
   services: { system: (_, { config, master }) => new SystemService(config.NETWORK_PASSPHRASE, master.publicKey()) },
   routes: systemRoutes,
-  resolvers: [SystemResolver],
+  // The schema's object identification (`node`, `nodes`): each type registers its own refetch.
+  resolvers: [SystemResolver, NodeResolver],
 };

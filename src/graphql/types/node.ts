@@ -1,0 +1,52 @@
+import { Field, ID, InterfaceType } from 'type-graphql';
+import { isInterfaceType, type GraphQLSchema } from 'graphql';
+import { invalid } from '../../core/errors';
+import type { GraphQLContext } from '../context';
+
+/** How a type refetches one of its objects by its own id: the very service call of the type's own query, so with its permission checks. */
+export type NodeFetch = (id: string, context: GraphQLContext) => Promise<object>;
+
+const fetchers = new Map<string, NodeFetch>();
+
+/** Makes a type that implements `Node` refetchable through `node(id:)`; call once per type, beside its query. */
+export function registerNode(typeName: string, fetch: NodeFetch): void {
+  fetchers.set(typeName, fetch);
+}
+
+/** A global id: the type and the type's own id, opaque to clients (they pass it back to `node(id:)`). */
+export const encodeGlobalId = (typeName: string, id: string): string => Buffer.from(`${typeName}:${id}`, 'utf8').toString('base64url');
+
+export function decodeGlobalId(globalId: string, field: string): { typeName: string; id: string; fetch: NodeFetch } {
+  const fault = () => invalid('invalid_node_id', `${field} is not a global id of this service`, { field });
+  if (globalId.length > 512 || !/^[A-Za-z0-9_-]+$/.test(globalId)) throw fault();
+  const text = Buffer.from(globalId, 'base64url').toString('utf8');
+  const colon = text.indexOf(':');
+  const typeName = text.slice(0, colon);
+  const fetch = colon > 0 ? fetchers.get(typeName) : undefined;
+  const id = text.slice(colon + 1);
+  if (!fetch || !id) throw fault();
+  return { typeName, id, fetch };
+}
+
+/** The source of an object answered as a `Node`: its concrete type travels with it. */
+export type NodeSource = object & { __typename: string };
+
+/**
+ * Relay's object identification, under the id field `nodeId`: every type keeps its `id` as it was
+ * (clients key caches on `__typename` and `id`), and Relay's compiler takes another name for the
+ * node id field (`nodeInterfaceIdField`).
+ */
+@InterfaceType('Node', { description: 'An object with a global id, refetchable by `node(id:)`' })
+export abstract class NodeGql {
+  @Field(() => ID, { description: 'The global id: pass it to `node(id:)` to refetch this object' }) nodeId!: string;
+}
+
+/**
+ * Gives `Node` a synchronous type resolver: a node's source names its type. type-graphql's own
+ * resolvers answer a promise, which graphql-jit (jit.ts) does not await for an abstract type.
+ */
+export function resolveNodeTypes(schema: GraphQLSchema): GraphQLSchema {
+  const node = schema.getType('Node');
+  if (isInterfaceType(node)) node.resolveType = (value) => (value as NodeSource).__typename;
+  return schema;
+}

@@ -1,0 +1,36 @@
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, Extensions, FieldResolver, ID, Info, Query, Resolver, Root } from 'type-graphql';
+import { invalid } from '../../core/errors';
+import { MAX_PAGE_SIZE } from '../../core/page';
+import type { GraphQLContext } from '../../graphql/context';
+import { listItems } from '../../graphql/list-items';
+import { decodeGlobalId, encodeGlobalId, NodeGql, type NodeSource } from '../../graphql/types/node';
+
+// The schema's object identification: `node`, `nodes` and every Node's `nodeId`. Each type
+// registers its own refetch (`registerNode`) beside its query.
+
+async function fetchNode(globalId: string, field: string, context: GraphQLContext): Promise<NodeSource> {
+  const { typeName, id, fetch } = decodeGlobalId(globalId, field);
+  return { ...(await fetch(id, context)), __typename: typeName };
+}
+
+@Resolver(() => NodeGql)
+export class NodeResolver {
+  @FieldResolver(() => ID)
+  nodeId(@Root() source: { id: string }, @Info() info: GraphQLResolveInfo): string {
+    return encodeGlobalId(info.parentType.name, source.id);
+  }
+
+  @Query(() => NodeGql, { nullable: true, description: 'The object of a global id, as its type’s own query answers it (refusing it alike)' })
+  node(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<NodeSource> {
+    return fetchNode(id, 'id', context);
+  }
+
+  // At most a page of ids: the cost counts a full one, whatever the list holds.
+  @Extensions(listItems(MAX_PAGE_SIZE))
+  @Query(() => [NodeGql], { nullable: 'items', description: 'The objects of up to 100 global ids, in the order given; one refused is null with its error' })
+  nodes(@Arg('ids', () => [ID]) ids: string[], @Ctx() context: GraphQLContext): Promise<NodeSource>[] {
+    if (ids.length > MAX_PAGE_SIZE) throw invalid('too_many_items', `ids has more than ${MAX_PAGE_SIZE} items`, { field: 'ids' });
+    return ids.map((id, i) => fetchNode(id, `ids.${i}`, context));
+  }
+}
