@@ -24,11 +24,10 @@ export function readMasterKeypair(config: Pick<Config, 'MASTER_SEED' | 'DATA_DIR
 }
 
 /**
- * The service's root keypair: from MASTER_SEED, or generated once and kept under DATA_DIR
- * (mode 0600) so that it survives restarts. Only its public key is ever logged.
+ * The service's root keypair: the one `readMasterKeypair` found, else one generated and kept under
+ * DATA_DIR (mode 0600) so that it survives restarts. Only its public key is ever logged.
  */
-export function loadMasterKeypair(config: Config, log: Logger): Keypair {
-  const known = readMasterKeypair(config);
+export function masterKeypair(config: Config, known: Keypair | null, log: Logger): Keypair {
   if (known) return known;
   const file = seedFile(config);
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
