@@ -37,7 +37,7 @@ async function main(): Promise<void> {
   let known;
   try {
     known = readMasterKeypair(config);
-    if (config.DATABASE_URL) await checkDatabase(config.DATABASE_URL);
+    if (config.DATABASE_URL) await checkDatabase(config.DATABASE_URL, config.DATABASE_CREATE);
   } catch (err) {
     refuse(err);
   }

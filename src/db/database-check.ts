@@ -16,7 +16,7 @@ interface ConnectError extends Error {
   code?: string;
 }
 
-/** Why a first connection failed, and what the operator can do about it; null when the database itself is missing (the migrations create it). */
+/** Why a first connection failed, and what the operator can do about it; null when the database itself is missing. */
 function reason(err: ConnectError, url: URL): string | null {
   const where = `${url.hostname}:${url.port || 5432}`;
   switch (err.code) {
@@ -38,14 +38,24 @@ function reason(err: ConnectError, url: URL): string | null {
 
 /**
  * Connects once to DATABASE_URL before anything is written for it (a master key, a migration), so
- * that a server out of reach or a refused login ends the start in one line.
+ * that a server out of reach, a refused login or a missing database ends the start in one line. A
+ * missing database is created only when `create` says so: a misspelt name would otherwise make a
+ * new, empty marketplace next to the real one.
  */
-export async function checkDatabase(url: string): Promise<void> {
+export async function checkDatabase(url: string, create: boolean): Promise<void> {
   const parsed = new URL(url);
+  const shown = shownDatabaseUrl(url);
+  const name = decodeURIComponent(parsed.pathname.slice(1));
   const failure = await connectOnce(url);
   if (!failure) return;
   const why = reason(failure, parsed);
-  if (why !== null) throw new StartRefusal(`DATABASE_URL ${shownDatabaseUrl(url)}: ${why}`);
+  if (why !== null) throw new StartRefusal(`DATABASE_URL ${shown}: ${why}`);
+  if (!create) {
+    throw new StartRefusal(
+      `the database "${name}" does not exist on ${parsed.hostname}:${parsed.port || 5432}: create it (createdb ${name}) or fix DATABASE_URL (${shown}), or set DATABASE_CREATE=true to have the service create it`,
+    );
+  }
+  await createDatabase(url, name, shown);
 }
 
 async function connectOnce(url: string): Promise<ConnectError | null> {
@@ -57,6 +67,23 @@ async function connectOnce(url: string): Promise<ConnectError | null> {
     return null;
   } catch (err) {
     return err as ConnectError;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Creates the database from the server's `postgres` database; another instance creating it at the same moment is no failure. */
+async function createDatabase(url: string, name: string, shown: string): Promise<void> {
+  const management = new URL(url);
+  management.pathname = '/postgres';
+  const client = new Client({ connectionString: management.toString(), connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query(`create database "${name.replaceAll('"', '""')}"`);
+  } catch (err) {
+    if ((err as ConnectError).code === '42P04') return;
+    throw new StartRefusal(`DATABASE_URL ${shown}: cannot create the database "${name}" (${(err as Error).message}): create it (createdb ${name}) or fix DATABASE_URL`);
   } finally {
     await client.end().catch(() => undefined);
   }

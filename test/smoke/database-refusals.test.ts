@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/db/embedded.host';
-import { launch, reapAll } from './launch';
+import { Client } from 'pg';
+import { launch, reapAll, untilServing } from './launch';
 
 /**
  * A DATABASE_URL the service cannot use ends the start in one line naming DATABASE_URL without
@@ -42,4 +43,51 @@ describe('a start refused for its database', () => {
     expect(output).toBe(`Cannot start: DATABASE_URL ${url.toString()}: PostgreSQL refused the login (role "no_such_role_refusal" does not exist): fix the user or the password\n`);
     expect(output).not.toContain('hunter2secret');
   }, 60_000);
+});
+
+describe('a DATABASE_URL naming a database the server does not have', () => {
+  const missing = () => {
+    const url = server();
+    url.pathname = `/auction_missing_${process.pid}_${Date.now()}`;
+    return url;
+  };
+  const exists = async (name: string) => {
+    const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await client.connect();
+    try {
+      return (await client.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
+    } finally {
+      await client.end();
+    }
+  };
+  const dropped: string[] = [];
+
+  afterAll(async () => {
+    const client = new Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await client.connect();
+    for (const name of dropped) await client.query(`drop database if exists "${name}" with (force)`);
+    await client.end();
+  });
+
+  it('refuses, saying how to create it, and creates nothing', async () => {
+    const url = missing();
+    const name = url.pathname.slice(1);
+    dropped.push(name);
+    const result = await start(url.toString());
+    expect(result).toEqual({
+      code: 1,
+      output: `Cannot start: the database "${name}" does not exist on ${url.hostname}:${url.port || 5432}: create it (createdb ${name}) or fix DATABASE_URL (${url.toString()}), or set DATABASE_CREATE=true to have the service create it\n`,
+      seedWritten: false,
+    });
+    expect(await exists(name)).toBe(false);
+  }, 60_000);
+
+  it('creates it and serves when DATABASE_CREATE=true says so', async () => {
+    const url = missing();
+    const name = url.pathname.slice(1);
+    dropped.push(name);
+    const service = launch(process.execPath, ['dist/main.js'], mkdtempSync(path.join(tmpdir(), 'db-create-')), await freePort(), { DATABASE_URL: url.toString(), DATABASE_CREATE: 'true' });
+    await untilServing(service, 120_000);
+    expect(await exists(name)).toBe(true);
+  }, 150_000);
 });
