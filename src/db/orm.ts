@@ -1,8 +1,8 @@
 import { Migrator } from '@mikro-orm/migrations';
-import { Client } from 'pg';
 import { defineConfig, MikroORM, type Options } from '@mikro-orm/postgresql';
 import { logger } from '../core/logger';
 import { ENTITIES, MIGRATIONS } from '../modules';
+import { underAdvisoryLock } from './advisory-lock';
 import { boundedDialect } from './bounded-dialect';
 import { CoalescingSocket } from './coalescing-socket';
 
@@ -70,22 +70,15 @@ export async function migrate(orm: MikroORM): Promise<void> {
 /**
  * Applies pending migrations on a connection of their own, which no statement timeout bounds (an
  * index on a large table takes its time). Instances that start together on one database take
- * turns: each holds a session advisory lock, on a connection kept for it alone, around its whole
- * run, so the next finds the migrations applied; a process that dies mid-run frees the lock with
- * its session.
+ * turns, so the next finds the migrations applied.
  */
 export async function migrateDatabase(clientUrl: string): Promise<void> {
-  const lock = new Client({ connectionString: clientUrl });
-  await lock.connect();
-  try {
-    await lock.query(`select pg_advisory_lock(hashtextextended('migrations', 0))`);
+  await underAdvisoryLock(clientUrl, 'migrations', async () => {
     const orm = await openDatabase(clientUrl, 1);
     try {
       await migrate(orm);
     } finally {
       await orm.close();
     }
-  } finally {
-    await lock.end();
-  }
+  });
 }
