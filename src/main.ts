@@ -28,7 +28,7 @@ async function main(): Promise<void> {
     refuse(err);
   }
   // Loaded once those checks pass: the service's modules take seconds to load, and a refusal need not wait for them.
-  const [{ createApp }, { masterKeypair, readMasterKeypair }, { migrateDatabase, openDatabase }, { checkDatabase }] = await Promise.all([
+  const [{ createApp }, { agreeOnMasterKey, masterKeypair, readMasterKeypair }, { migrateDatabase, openDatabase }, { checkDatabase }] = await Promise.all([
     import('./app.js'),
     import('./auth/master.js'),
     import('./db/orm.js'),
@@ -48,6 +48,11 @@ async function main(): Promise<void> {
   // Generated only once the database took a connection: a start that fails there leaves no new seed behind.
   const master = masterKeypair(config, known, logger);
   const orm = await openDatabase(url, config.DB_POOL_SIZE, config.DB_STATEMENT_TIMEOUT * 1000, config.DB_ANSWER_TIMEOUT * 1000);
+  try {
+    await agreeOnMasterKey(orm.em.fork(), master, config);
+  } catch (err) {
+    refuse(err);
+  }
 
   const app = await createApp({ config, orm, master, log: logger, healthy: embedded ? () => embedded.healthy() : undefined });
   await port.release();

@@ -32,3 +32,29 @@ describe('instances started together on one fresh database', () => {
     }
   }, 180_000);
 });
+
+describe('instances sharing a database', () => {
+  it('refuse a master key other than the one the database started with, never printing a seed', async () => {
+    const first = Keypair.random();
+    const other = Keypair.random();
+    const a = await instance({ MASTER_SEED: first.secret() });
+    await untilServing(a, 120_000);
+    const b = await instance({ MASTER_SEED: other.secret() });
+    expect(await b.exited).toBe(1);
+    expect(b.output()).toBe(
+      `Cannot start: the database belongs to the master account ${first.publicKey()}, and this instance's master key (from MASTER_SEED) is ${other.publicKey()}: set MASTER_SEED to the same seed on every instance sharing the database\n`,
+    );
+    const again = await instance({ MASTER_SEED: first.secret() });
+    await untilServing(again, 120_000);
+    expect((await a.client.get('/healthz')).status).toBe(200);
+  }, 240_000);
+
+  it('refuse the key a second instance generated for itself when no MASTER_SEED is set', async () => {
+    const a = await instance({});
+    await untilServing(a, 120_000);
+    const b = await instance({});
+    expect(await b.exited).toBe(1);
+    expect(b.output()).toMatch(/Cannot start: the database belongs to the master account G[A-Z2-7]{55}, and this instance's master key \(from \S+master\.seed\) is G[A-Z2-7]{55}: set MASTER_SEED to the same seed on every instance sharing the database\n$/);
+    expect(b.output()).not.toMatch(/S[A-Z2-7]{55}/);
+  }, 240_000);
+});
