@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { clientErrorListener } from './client-error';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
@@ -92,6 +93,7 @@ export async function createApp({ config, orm, master, log, healthy = () => true
     headersTimeout: Math.max(1000, config.REQUEST_TIMEOUT * 100),
     connectionsCheckingInterval: Math.min(30_000, Math.max(250, config.REQUEST_TIMEOUT * 50)),
   });
+  server.on('clientError', clientErrorListener(log));
   const schema = buildAppSchema();
   const limiter = services.rateLimits;
   const costLimits = { maxCost: config.GRAPHQL_MAX_COST, maxDepth: config.GRAPHQL_MAX_DEPTH, maxTokens: config.GRAPHQL_MAX_TOKENS };

@@ -36,6 +36,7 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.string().url().optional(),
+  DATABASE_CREATE: bool.default(false),
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
   EMBEDDED_DB_PORT: z.coerce.number().int().min(0).max(65535).default(0),
   REDIS_URL: z.string().url().optional(),

@@ -28,10 +28,16 @@ async function main(): Promise<void> {
     refuse(err);
   }
   // Loaded once those checks pass: the service's modules take seconds to load, and a refusal need not wait for them.
-  const [{ createApp }, { loadMasterKeypair }, { migrateDatabase, openDatabase }] = await Promise.all([import('./app.js'), import('./auth/master.js'), import('./db/orm.js')]);
-  let master;
+  const [{ createApp }, { agreeOnMasterKey, masterKeypair, readMasterKeypair }, { migrateDatabase, openDatabase }, { checkDatabase }] = await Promise.all([
+    import('./app.js'),
+    import('./auth/master.js'),
+    import('./db/orm.js'),
+    import('./db/database-check.js'),
+  ]);
+  let known;
   try {
-    master = loadMasterKeypair(config, logger);
+    known = readMasterKeypair(config);
+    if (config.DATABASE_URL) await checkDatabase(config.DATABASE_URL, config.DATABASE_CREATE);
   } catch (err) {
     refuse(err);
   }
@@ -39,7 +45,14 @@ async function main(): Promise<void> {
   const embedded = config.DATABASE_URL ? null : await embeddedDatabase(config.DATA_DIR, config.EMBEDDED_DB_PORT);
   const url = config.DATABASE_URL ?? (embedded as SupervisedPostgres).url;
   await migrateDatabase(url);
+  // Generated only once the database took a connection: a start that fails there leaves no new seed behind.
+  const master = masterKeypair(config, known, logger);
   const orm = await openDatabase(url, config.DB_POOL_SIZE, config.DB_STATEMENT_TIMEOUT * 1000, config.DB_ANSWER_TIMEOUT * 1000);
+  try {
+    await agreeOnMasterKey(orm.em.fork(), master, config);
+  } catch (err) {
+    refuse(err);
+  }
 
   const app = await createApp({ config, orm, master, log: logger, healthy: embedded ? () => embedded.healthy() : undefined });
   await port.release();

@@ -1,4 +1,5 @@
 import { loadConfig } from '../config';
+import { checkDatabase } from '../db/database-check';
 import { openDatabase, migrate } from '../db/orm';
 import { loggable } from '../core/loggable';
 import { logger } from '../core/logger';
@@ -10,6 +11,7 @@ async function main(): Promise<void> {
     logger.info('DATABASE_URL is not set: the embedded database migrates itself at start');
     return;
   }
+  await checkDatabase(config.DATABASE_URL, config.DATABASE_CREATE);
   const orm = await openDatabase(config.DATABASE_URL);
   try {
     await migrate(orm);

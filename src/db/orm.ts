@@ -2,6 +2,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, MikroORM, type Options } from '@mikro-orm/postgresql';
 import { logger } from '../core/logger';
 import { ENTITIES, MIGRATIONS } from '../modules';
+import { underAdvisoryLock } from './advisory-lock';
 import { boundedDialect } from './bounded-dialect';
 import { CoalescingSocket } from './coalescing-socket';
 
@@ -66,12 +67,18 @@ export async function migrate(orm: MikroORM): Promise<void> {
   await orm.getMigrator().up();
 }
 
-/** Applies pending migrations on a connection of their own, which no statement timeout bounds (an index on a large table takes its time). */
+/**
+ * Applies pending migrations on a connection of their own, which no statement timeout bounds (an
+ * index on a large table takes its time). Instances that start together on one database take
+ * turns, so the next finds the migrations applied.
+ */
 export async function migrateDatabase(clientUrl: string): Promise<void> {
-  const orm = await openDatabase(clientUrl, 1);
-  try {
-    await migrate(orm);
-  } finally {
-    await orm.close();
-  }
+  await underAdvisoryLock(clientUrl, 'migrations', async () => {
+    const orm = await openDatabase(clientUrl, 1);
+    try {
+      await migrate(orm);
+    } finally {
+      await orm.close();
+    }
+  });
 }

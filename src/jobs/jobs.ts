@@ -3,6 +3,7 @@ import PgBoss from 'pg-boss';
 import { pruneSeenSignatures } from '../auth/replay';
 import type { Config } from '../config';
 import { loggable } from '../core/loggable';
+import { underAdvisoryLock } from '../db/advisory-lock';
 import { reachabilityOf } from '../db/bounded-dialect';
 import { isUnreachable } from '../db/faults';
 import type { Logger } from '../core/logger';
@@ -67,47 +68,49 @@ export async function startJobs({ config, orm, services, log }: JobsDeps): Promi
     schedule: false,
   });
   boss.on('error', queueError);
-  await boss.start();
-  const work: Work = (name, handler) => boss.work(name, { pollingIntervalSeconds: config.JOBS_POLL_SECONDS }, db.holding(handler));
+  // pg-boss makes its tables and queues at start; instances doing so together deadlock in them.
+  await underAdvisoryLock(orm.config.get('clientUrl') as string, 'job queues', async () => {
+    await boss.start();
+    const work: Work = (name, handler) => boss.work(name, { pollingIntervalSeconds: config.JOBS_POLL_SECONDS }, db.holding(handler));
 
-  const notices = new LotNotices(orm, services.notifications, services.live, services.rules);
-  for (const name of Object.values(LOT_QUEUES)) {
-    await boss.createQueue(name, { name, policy: 'short', retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 300 });
-  }
-  await work<LotJobData>(LOT_QUEUES.finishing, async ([job]) => notices.finishing(job.data));
-  await work<LotJobData>(LOT_QUEUES.ended, async ([job]) => {
-    const ended = await notices.ended(job.data);
-    // Early by this process's clock (the queue reads the database's): once more at the end.
-    if (ended === 'early') {
-      await boss.insert([{ name: LOT_QUEUES.ended, data: job.data, singletonKey: singletonKeyOf(job.data), startAfter: new Date(job.data.endTime) }]);
-    } else if (ended.lapseAt) {
-      await boss.insert([{ name: LOT_QUEUES.lapse, data: job.data, singletonKey: singletonKeyOf(job.data), startAfter: ended.lapseAt }]);
+    const notices = new LotNotices(orm, services.notifications, services.live, services.rules);
+    for (const name of Object.values(LOT_QUEUES)) {
+      await boss.createQueue(name, { name, policy: 'short', retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 300 });
     }
-  });
-  await work<LotJobData>(LOT_QUEUES.lapse, async ([job]) => {
-    // Early by this process's clock: once more a second later.
-    if ((await services.reserve.lapse({ em: orm.em.fork() }, job.data)) === 'early') {
-      await boss.insert([{ name: LOT_QUEUES.lapse, data: job.data, singletonKey: singletonKeyOf(job.data), startAfter: new Date(Date.now() + 1000) }]);
-    }
-  });
-  await work<{ lotId: string }>(LOT_QUEUES.invoice, async ([job]) => notices.unpaidInvoice(job.data.lotId));
-
-  const jobs = jobsOf(services, config);
-  const cleaners = cleanersOf(jobs, services);
-  await recurring(boss, CLEANUP_QUEUE, config.CLEANUP_INTERVAL_SECONDS, 0, work, async () => {
-    for (const cleaner of cleaners) {
-      try {
-        const changed = await cleaner.run(orm.em.fork());
-        if (changed) log.info({ cleaner: cleaner.name, changed }, 'cleaner changed rows');
-      } catch (err) {
-        log.warn({ err: loggable(err), cleaner: cleaner.name }, 'cleaner failed');
+    await work<LotJobData>(LOT_QUEUES.finishing, async ([job]) => notices.finishing(job.data));
+    await work<LotJobData>(LOT_QUEUES.ended, async ([job]) => {
+      const ended = await notices.ended(job.data);
+      // Early by this process's clock (the queue reads the database's): once more at the end.
+      if (ended === 'early') {
+        await boss.insert([{ name: LOT_QUEUES.ended, data: job.data, singletonKey: singletonKeyOf(job.data), startAfter: new Date(job.data.endTime) }]);
+      } else if (ended.lapseAt) {
+        await boss.insert([{ name: LOT_QUEUES.lapse, data: job.data, singletonKey: singletonKeyOf(job.data), startAfter: ended.lapseAt }]);
       }
+    });
+    await work<LotJobData>(LOT_QUEUES.lapse, async ([job]) => {
+      // Early by this process's clock: once more a second later.
+      if ((await services.reserve.lapse({ em: orm.em.fork() }, job.data)) === 'early') {
+        await boss.insert([{ name: LOT_QUEUES.lapse, data: job.data, singletonKey: singletonKeyOf(job.data), startAfter: new Date(Date.now() + 1000) }]);
+      }
+    });
+    await work<{ lotId: string }>(LOT_QUEUES.invoice, async ([job]) => notices.unpaidInvoice(job.data.lotId));
+
+    const jobs = jobsOf(services, config);
+    const cleaners = cleanersOf(jobs, services);
+    await recurring(boss, CLEANUP_QUEUE, config.CLEANUP_INTERVAL_SECONDS, 0, work, async () => {
+      for (const cleaner of cleaners) {
+        try {
+          const changed = await cleaner.run(orm.em.fork());
+          if (changed) log.info({ cleaner: cleaner.name, changed }, 'cleaner changed rows');
+        } catch (err) {
+          log.warn({ err: loggable(err), cleaner: cleaner.name }, 'cleaner failed');
+        }
+      }
+    });
+    for (const job of jobs.filter((j): j is Recurring => j.kind === 'recurring')) {
+      await recurring(boss, job.queue, job.everySeconds, job.firstAfterSeconds, work, () => job.run(orm, log));
     }
   });
-  for (const job of jobs.filter((j): j is Recurring => j.kind === 'recurring')) {
-    await recurring(boss, job.queue, job.everySeconds, job.firstAfterSeconds, work, () => job.run(orm, log));
-  }
-
   services.lotClock.attach(boss);
   return {
     async depths() {

@@ -8,6 +8,7 @@ import { AccountsService } from './accounts.service';
 import { contactsRoutes } from './contacts.routes';
 import { Migration20261122000000Foundation } from './migrations/Migration20261122000000Foundation';
 import { Migration20261122110000ReplayLogged } from './migrations/Migration20261122110000ReplayLogged';
+import { Migration20261127224000MasterKey } from './migrations/Migration20261127224000MasterKey';
 
 declare module '../../services' {
   interface Services {
@@ -21,6 +22,7 @@ export const accountsModule: AppModule = {
   migrations: [
     { name: 'Migration20261122000000Foundation', class: Migration20261122000000Foundation },
     { name: 'Migration20261122110000ReplayLogged', class: Migration20261122110000ReplayLogged },
+    { name: 'Migration20261127224000MasterKey', class: Migration20261127224000MasterKey },
   ],
   services: {
     accounts: (s) => {

@@ -5,4 +5,5 @@ export type { DirectSales } from './accounts.port';
 export { fullAccountAttributes, presentAccount, publicAccountAttributes } from './accounts.presenter';
 export type { AccountView } from './accounts.service';
 export { accountArrayById, accountOfArray, accountsByIds } from './accounts.sql';
+export { recordedMasterKey } from './master-key.sql';
 export { AccountGql, accountGql, shownAccount } from './accounts.types';

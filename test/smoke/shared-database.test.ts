@@ -1,0 +1,60 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Keypair } from '@stellar/stellar-sdk';
+import { freePort } from '../../src/db/embedded.host';
+import { createEmptyDatabase, type TestDatabase } from '../helpers/db';
+import { launch, reapAll, untilServing, type Launched } from './launch';
+
+/** Instances of the service sharing one database, as an operator scales out. */
+let db: TestDatabase;
+
+beforeEach(async () => {
+  db = await createEmptyDatabase();
+});
+
+afterEach(async () => {
+  reapAll();
+  await db.drop();
+});
+
+const instance = async (env: NodeJS.ProcessEnv): Promise<Launched> =>
+  launch(process.execPath, ['dist/main.js'], mkdtempSync(path.join(tmpdir(), 'shared-db-')), await freePort(), { DATABASE_URL: db.url, ...env });
+
+describe('instances started together on one fresh database', () => {
+  it('take turns at the migrations: all three serve', async () => {
+    const seed = Keypair.random().secret();
+    const started = await Promise.all([1, 2, 3].map(() => instance({ MASTER_SEED: seed })));
+    await Promise.all(started.map((s) => untilServing(s, 120_000)));
+    for (const s of started) {
+      expect((await s.client.get('/healthz')).status).toBe(200);
+      expect(s.output()).not.toContain('failed to start');
+    }
+  }, 180_000);
+});
+
+describe('instances sharing a database', () => {
+  it('refuse a master key other than the one the database started with, never printing a seed', async () => {
+    const first = Keypair.random();
+    const other = Keypair.random();
+    const a = await instance({ MASTER_SEED: first.secret() });
+    await untilServing(a, 120_000);
+    const b = await instance({ MASTER_SEED: other.secret() });
+    expect(await b.exited).toBe(1);
+    expect(b.output()).toBe(
+      `Cannot start: the database belongs to the master account ${first.publicKey()}, and this instance's master key (from MASTER_SEED) is ${other.publicKey()}: set MASTER_SEED to the same seed on every instance sharing the database\n`,
+    );
+    const again = await instance({ MASTER_SEED: first.secret() });
+    await untilServing(again, 120_000);
+    expect((await a.client.get('/healthz')).status).toBe(200);
+  }, 240_000);
+
+  it('refuse the key a second instance generated for itself when no MASTER_SEED is set', async () => {
+    const a = await instance({});
+    await untilServing(a, 120_000);
+    const b = await instance({});
+    expect(await b.exited).toBe(1);
+    expect(b.output()).toMatch(/Cannot start: the database belongs to the master account G[A-Z2-7]{55}, and this instance's master key \(from \S+master\.seed\) is G[A-Z2-7]{55}: set MASTER_SEED to the same seed on every instance sharing the database\n$/);
+    expect(b.output()).not.toMatch(/S[A-Z2-7]{55}/);
+  }, 240_000);
+});
