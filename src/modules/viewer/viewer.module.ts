@@ -1,6 +1,7 @@
 import type { AppModule } from '../../app-modules';
 import { AccountRelationsResolver, BidRelationsResolver, DepositRelationsResolver, LotViewerResolver, NotificationRelationsResolver, ParticipantRelationsResolver, ParticipationRelationsResolver, WatchlistEntryRelationsResolver } from './relations.resolver';
 import { ViewerResolver } from './viewer.resolver';
+import { ViewerNotificationConnectionResolver, ViewerParticipationConnectionResolver, ViewerWatchlistConnectionResolver } from './viewer.types';
 
 export const viewerModule: AppModule = {
   name: 'viewer',
@@ -14,5 +15,8 @@ export const viewerModule: AppModule = {
     NotificationRelationsResolver,
     BidRelationsResolver,
     AccountRelationsResolver,
+    ViewerParticipationConnectionResolver,
+    ViewerWatchlistConnectionResolver,
+    ViewerNotificationConnectionResolver,
   ],
 };

@@ -11,6 +11,6 @@ export class ViewerGql {
   @Field(() => AccountGql, { description: 'The full record of the account' }) account!: AccountGql;
 }
 
-export const { Connection: ViewerParticipationConnectionGql } = connectionTypes('ViewerParticipation', () => ParticipationGql);
-export const { Connection: ViewerWatchlistConnectionGql } = connectionTypes('ViewerWatchlist', () => WatchlistEntryGql);
-export const { Connection: ViewerNotificationConnectionGql } = connectionTypes('ViewerNotification', () => NotificationGql);
+export const { Connection: ViewerParticipationConnectionGql, Resolver: ViewerParticipationConnectionResolver } = connectionTypes('ViewerParticipation', () => ParticipationGql);
+export const { Connection: ViewerWatchlistConnectionGql, Resolver: ViewerWatchlistConnectionResolver } = connectionTypes('ViewerWatchlist', () => WatchlistEntryGql);
+export const { Connection: ViewerNotificationConnectionGql, Resolver: ViewerNotificationConnectionResolver } = connectionTypes('ViewerNotification', () => NotificationGql);
