@@ -183,7 +183,7 @@ export const REST: Record<string, RestRow> = {
  */
 export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
   ...Object.fromEntries([
-    ...['account', 'admins', 'brokers', 'convert', 'convertMany', 'countries', 'currencyRates', 'document', 'feeEstimate', 'fuelTypes', 'ledgerAccount', 'logCheckpoint', 'logCheckpoints', 'logConsistencyProof', 'logEntries', 'logInclusionProof', 'lot', 'lots', 'lotsAggregate', 'lotsCount', 'makers', 'ping', 'transmissionTypes', 'wheelPositions'].map(
+    ...['account', 'admins', 'brokers', 'convert', 'convertMany', 'countries', 'currencyRates', 'document', 'feeEstimate', 'fuelTypes', 'ledgerAccount', 'logCheckpoint', 'logCheckpoints', 'logConsistencyProof', 'logEntries', 'logInclusionProof', 'lot', 'lots', 'lotsAggregate', 'lotsCount', 'makers', 'node', 'nodes', 'ping', 'transmissionTypes', 'wheelPositions'].map(
       (name) => [name, { auth: false }],
     ),
     ...['accountCreateLotRequests', 'accounts', 'blacklist', 'buyingPower', 'deposits', 'documents', 'lotMessages', 'me', 'messageDialogs', 'notificationCounts', 'notifications', 'platformRules', 'platformStats', 'request', 'requests', 'savedSearches', 'secondChanceOffers', 'unreadMessages', 'viewer', 'watchlist'].map(
