@@ -46,12 +46,14 @@ const fieldsOf = (type: GraphQLNamedType) => (isObjectType(type) || isInterfaceT
 const outputFieldsOf = (type: GraphQLNamedType): GraphQLField<unknown, unknown>[] => (isObjectType(type) || isInterfaceType(type) ? Object.values(type.getFields()) : []);
 const pascal = (name: string) => name[0].toUpperCase() + name.slice(1);
 
-/** Whether a deprecation's replacement exists: a field of the same type, a root field, a type, or `Type.field`. */
+/** Whether a deprecation's replacement exists: a field of the same type, a root field, a type, `Type.field`, or `field.field` from the same type. */
 function replacementExists(name: string, owner: GraphQLNamedType | null): boolean {
   const [head, tail] = name.split('.');
   if (tail !== undefined) {
     const type = schema.getType(head);
-    return !!type && fieldsOf(type).some((f) => f.name === tail);
+    const through = owner === null ? undefined : outputFieldsOf(owner).find((f) => f.name === head);
+    const reached = through ? getNamedType(through.type) : undefined;
+    return (!!type && fieldsOf(type).some((f) => f.name === tail)) || (!!reached && fieldsOf(reached).some((f) => f.name === tail));
   }
   const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter((t) => t !== null && t !== undefined);
   return (owner !== null && fieldsOf(owner).some((f) => f.name === head)) || roots.some((r) => !!r.getFields()[head]) || !!schema.getType(head);
@@ -73,7 +75,7 @@ describe('the committed schema', () => {
     expect(faults).toEqual([]);
   });
 
-  it('names the replacement of every deprecation: "Use X", X a field, a root field or a type of the schema', () => {
+  it('names the replacement of every deprecation: "Use X", X a field, a root field, a type of the schema or a path of two fields', () => {
     const faults: string[] = [];
     const check = (where: string, reason: string | null | undefined, owner: GraphQLNamedType | null) => {
       if (reason === null || reason === undefined) return;

@@ -57,7 +57,7 @@ export class LotsResolver {
   @Query(() => LotGql, { nullable: true })
   async lot(
     @Arg('id', () => ID) id: string,
-    @Arg('currency', () => String, { nullable: true, deprecationReason: 'Use `in(currency:)` of the Money values under `prices`: converted by field, the lot keeps one identity' }) currency: string | undefined,
+    @Arg('currency', () => String, { nullable: true, deprecationReason: 'Use `Money.in` on the values under `prices`: converted by field, the lot keeps one identity' }) currency: string | undefined,
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<LotGql> {
     return lotById(id, currency, { ctx, services });
