@@ -6,8 +6,9 @@ import { Participant } from '../../src/modules/trading/trading.entity';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
 import { statementsSent } from '../helpers/statements';
+import { bid as bidOn } from '../rules/rules.helpers';
 import { appWith } from '../helpers/world';
-import { chooseWinner, closeLot } from '../trading/trading.helpers';
+import { chooseWinner, closeLot, join as joinLot } from '../trading/trading.helpers';
 
 /** The documented dashboards: the ```graphql blocks of the "Dashboards" section of docs/graphql.md, by operation name. */
 function documentedQueries(): Record<string, string> {
@@ -31,10 +32,8 @@ const world = appWith(async (t) => {
   return { platform, otherPlatform, buyer, rival, otherAdmin };
 });
 
-const join = (who: CreatedAccount, lotId: string) =>
-  world.t.client.as(who.keypair).post(`/lots/${lotId}/participation_requests`, { data: { type: 'participation_requests', attributes: { lot_id: Number(lotId), buy_now: false } } });
-const bid = (who: CreatedAccount, lotId: string, amount: string) =>
-  world.t.client.as(who.keypair).post(`/lots/${lotId}/bid_requests`, { data: { type: 'bid_requests', attributes: { lot_id: Number(lotId), amount } } });
+const join = (who: CreatedAccount, lotId: string) => joinLot(world.t, who.keypair, lotId);
+const bid = (who: CreatedAccount, lotId: string, amount: string) => bidOn(world.t, who.keypair, lotId, { amount });
 const star = (who: CreatedAccount, lotId: string) => world.t.client.as(who.keypair).post(`/accounts/${who.id}/stars`, { data: { type: 'lots', id: lotId } });
 const gql = (who: Keypair, query: string, variables?: Record<string, unknown>) => world.t.client.as(who).graphql(query, variables);
 const seconds = (time: string) => Math.floor(new Date(time).getTime() / 1000);
@@ -65,8 +64,8 @@ describe('the buyer dashboard of docs/graphql.md', () => {
   beforeAll(async () => {
     const { t, platform, buyer, rival } = world;
     [outbidOn, leadingOn, starred, won] = [await createLot(t, platform, FREE), await createLot(t, platform, FREE), await createLot(t, platform, ENG_LOT), await createLot(t, platform, FREE)];
-    for (const lot of [outbidOn, leadingOn, won]) await ok(join(buyer, lot.id));
-    await ok(join(rival, outbidOn.id));
+    for (const lot of [outbidOn, leadingOn, won]) await join(buyer, lot.id);
+    await join(rival, outbidOn.id);
     await ok(bid(buyer, outbidOn.id, '1000'));
     await ok(bid(buyer, leadingOn.id, '1000'));
     await ok(bid(buyer, won.id, '1200'));
@@ -146,7 +145,7 @@ describe('the seller dashboard of docs/graphql.md', () => {
     lots.ended = await createLot(t, seller, FREE);
     lots.sold = await createLot(t, seller, FREE);
     for (const lot of [lots.live, lots.ended, lots.sold]) {
-      await ok(join(bidder, lot.id));
+      await join(bidder, lot.id);
       await ok(bid(bidder, lot.id, '1000'));
     }
     await t.orm.em.fork().nativeUpdate(Lot, { id: { $in: [lots.ended.id, lots.sold.id] } }, { endTime: new Date(Date.now() - 1000) });
@@ -189,7 +188,7 @@ describe('the viewer runs a constant number of statements', () => {
       const who = await createAccount(t, platform);
       for (let i = 0; i < n; i++) {
         const lot = await createLot(t, platform, FREE);
-        await ok(join(who, lot.id));
+        await join(who, lot.id);
         await ok(bid(who, lot.id, '1000'));
         await ok(star(who, lot.id));
       }

@@ -2,6 +2,8 @@ import type { Keypair } from '@stellar/stellar-sdk';
 import type { Lot } from '../../src/modules/lots/lots.entity';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
+import { join as joinLot } from '../trading/trading.helpers';
+import { bid as bidOn } from '../rules/rules.helpers';
 import { appWith } from '../helpers/world';
 
 const FREE = { ...ENG_LOT, deposit: '0', reserve_price: '3000' };
@@ -19,10 +21,8 @@ const ok = async (res: Promise<{ status: number; text: string }>) => {
   const r = await res;
   if (r.status >= 300) throw new Error(`${r.status} ${r.text}`);
 };
-const join = (who: CreatedAccount, lotId: string) =>
-  world.t.client.as(who.keypair).post(`/lots/${lotId}/participation_requests`, { data: { type: 'participation_requests', attributes: { lot_id: Number(lotId), buy_now: false } } });
-const bid = (who: CreatedAccount, lotId: string, amount: string) =>
-  world.t.client.as(who.keypair).post(`/lots/${lotId}/bid_requests`, { data: { type: 'bid_requests', attributes: { lot_id: Number(lotId), amount } } });
+const join = (who: CreatedAccount, lotId: string) => joinLot(world.t, who.keypair, lotId);
+const bid = (who: CreatedAccount, lotId: string, amount: string) => bidOn(world.t, who.keypair, lotId, { amount });
 const gql = (who: Keypair | null, query: string, variables?: Record<string, unknown>) => (who ? world.t.client.as(who) : world.t.client).graphql(query, variables);
 
 let lot: Lot;
@@ -32,9 +32,9 @@ beforeAll(async () => {
   const { t, platform, buyer, rival } = world;
   lot = await createLot(t, platform, FREE);
   buyersOnly = await createLot(t, platform, FREE);
-  await ok(join(buyer, lot.id));
-  await ok(join(rival, lot.id));
-  await ok(join(buyer, buyersOnly.id));
+  await join(buyer, lot.id);
+  await join(rival, lot.id);
+  await join(buyer, buyersOnly.id);
   await ok(bid(buyer, lot.id, '1000'));
   await ok(bid(rival, lot.id, '1100'));
   await ok(bid(buyer, buyersOnly.id, '1000'));

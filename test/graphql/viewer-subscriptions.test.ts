@@ -2,6 +2,8 @@ import { Lot } from '../../src/modules/lots/lots.entity';
 import { NotificationType } from '../../src/modules/notifications/notifications.entity';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
+import { join as joinLot } from '../trading/trading.helpers';
+import { bid as bidOn } from '../rules/rules.helpers';
 import { appWithPlatform } from '../helpers/world';
 import { ready, socketsClosedAfterEach, type Feed } from '../live/support';
 
@@ -13,10 +15,8 @@ const ok = async (res: Promise<{ status: number; text: string }>) => {
   const r = await res;
   if (r.status >= 300) throw new Error(`${r.status} ${r.text}`);
 };
-const join = (who: CreatedAccount, lotId: string) =>
-  world.t.client.as(who.keypair).post(`/lots/${lotId}/participation_requests`, { data: { type: 'participation_requests', attributes: { lot_id: Number(lotId), buy_now: false } } });
-const bid = (who: CreatedAccount, lotId: string, amount: string) =>
-  world.t.client.as(who.keypair).post(`/lots/${lotId}/bid_requests`, { data: { type: 'bid_requests', attributes: { lot_id: Number(lotId), amount } } });
+const join = (who: CreatedAccount, lotId: string) => joinLot(world.t, who.keypair, lotId);
+const bid = (who: CreatedAccount, lotId: string, amount: string) => bidOn(world.t, who.keypair, lotId, { amount });
 const settle = () => new Promise((r) => setTimeout(r, 300));
 
 const LOTS_UPDATED = 'subscription ($ids: [ID!]!) { lotsUpdated(ids: $ids) { id highestBid endTime } }';
@@ -39,7 +39,7 @@ describe('lotsUpdated', () => {
     const feed = (await sockets.open(world.t)).subscribe(LOTS_UPDATED, { ids });
     await ready(feed, () => world.t.app.services.live.publishLotChanged(ids[0]));
     for (const id of ids) {
-      await ok(join(bidder, id));
+      await join(bidder, id);
       await ok(bid(bidder, id, '1000'));
     }
     const events = await feed.take(ids.length);
@@ -65,9 +65,9 @@ describe('viewerUpdated', () => {
   it('tells the outbid bidder alone that it was outbid, and each bidder that it leads, with the lot', async () => {
     const [buyer, rival, bystander] = world.accounts;
     const lot = await createLot(world.t, world.platform, FREE);
-    await ok(join(buyer, lot.id));
-    await ok(join(rival, lot.id));
-    await ok(join(bystander, lot.id));
+    await join(buyer, lot.id);
+    await join(rival, lot.id);
+    await join(bystander, lot.id);
     const buyers = await viewerFeed(buyer, lot.id);
     const rivals = await viewerFeed(rival, lot.id);
     const bystanders = await viewerFeed(bystander, lot.id);
@@ -93,7 +93,7 @@ describe('BidEvent.endTime', () => {
   it("carries the lot's end as the bid's request left it", async () => {
     const [bidder] = world.accounts;
     const lot = await createLot(world.t, world.platform, FREE);
-    await ok(join(bidder, lot.id));
+    await join(bidder, lot.id);
     const feed = (await sockets.open(world.t)).subscribe('subscription ($lotId: ID!) { bidPlaced(lotId: $lotId) { id amount endTime } }', { lotId: lot.id });
     await ready(feed, () => world.t.app.services.live.publishBid({ id: '0', lotId: lot.id, amount: '0.00', highestBid: '0.00', bidderId: 'probe', placedByProxy: false, createdAt: new Date() }));
     await ok(bid(bidder, lot.id, '1000'));
@@ -112,7 +112,7 @@ describe('platformActivity', () => {
     const [bidder] = world.accounts;
     const platformId = world.platform.publicKey();
     const lot = await createLot(world.t, world.platform, FREE);
-    await ok(join(bidder, lot.id));
+    await join(bidder, lot.id);
     const admin = await createAccount(world.t, world.platform, { type: 'admin' });
     const feeds = [(await sockets.open(world.t, world.platform)).subscribe(ACTIVITY, { platformId }), (await sockets.open(world.t, admin.keypair)).subscribe(ACTIVITY, { platformId })];
     const probe = { id: '0', lotId: lot.id, amount: '0.00', highestBid: '0.00', bidderId: 'probe', placedByProxy: false, createdAt: new Date(), publisherId: platformId };
