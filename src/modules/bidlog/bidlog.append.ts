@@ -1,8 +1,16 @@
 import { formatMoney } from '../../core/money';
+import type { Money } from '../../core/money';
 import type { Rows } from '../../db/raw';
-import type { PlannedBid } from '../bids';
 import { bidderCommitment, entryHash, GENESIS, newSalt } from './bidlog.chain';
 import { leafOf, type Leaf } from './tlog.leaves';
+
+/** What the log chains of a bid the round planned (bids' `PlannedBid` is one): the log sits below bids, so it names the fields it reads. */
+export interface ChainedBid {
+  accountId: string;
+  amount: Money;
+  byProxy: boolean;
+  digest: string | null;
+}
 
 /** A log entry as the round writes it beside its bid. */
 export interface LogEntryRow {
@@ -17,7 +25,7 @@ export interface LogEntryRow {
  * Chains a round's bids onto the lot's log, and makes their leaves of the transparency log, in the order they are placed, under the lot's lock:
  * `head` is what `openRound` read of the last entry, `ids` the ids it drew for the round's bids.
  */
-export function chainRound<B extends PlannedBid>(lotId: string, head: Rows, ids: Rows, bids: B[], at: Date): (B & { id: string; entry: LogEntryRow })[] {
+export function chainRound<B extends ChainedBid>(lotId: string, head: Rows, ids: Rows, bids: B[], at: Date): (B & { id: string; entry: LogEntryRow })[] {
   if (bids.length > ids.length) throw new RangeError(`a round placed ${bids.length} bids with ${ids.length} ids drawn`);
   let seq = head.length ? Number(head[0].seq) : 0;
   let previous = head.length ? (head[0].hash as string) : GENESIS;

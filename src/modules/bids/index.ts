@@ -1,5 +1,4 @@
 // What other areas may use of bids: nothing outside this folder imports another file of it.
-export type { PlannedBid } from './bids.auction';
 export { Bid, type BidRow } from './bids.entity';
 export { bidGql } from './bids.mappers';
 export { presentBid } from './bids.presenter';

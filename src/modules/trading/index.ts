@@ -8,4 +8,4 @@ export { presentDeposit, presentParticipant, presentWinnerDetails } from './trad
 export { requireId, requireManager, requireTradable, settleLosers } from './trading.rules';
 export type { Standing } from './standings.sql';
 export { DepositGql, DepositStateGql, ParticipantGql, ParticipantStateGql, ParticipationGql, WinnerDetailsGql } from './trading.types';
-export type { WinnersService } from './winners.service';
+export type { WinnerPower, WinnersService } from './winners.service';

@@ -22,7 +22,7 @@ export const tradingModule: AppModule = {
   entities: [Participant, Deposit, WinnerDetails],
   services: {
     participation: (s) => new ParticipationService(s.notifications),
-    winners: (s) => new WinnersService(s.notifications, s.lots, s.bidLog, s.live, s.lotClock, s.rules),
+    winners: (s) => new WinnersService(s.notifications, s.lots, s.bidLog, s.live, s.lotClock, s.rules, s.winnerPower),
     deposits: (s) => new DepositsService(s.notifications),
   },
   routes: (router) => {

@@ -14,7 +14,6 @@ import { requireInvoice } from '../documents';
 import type { LotClock } from '../../jobs/lot-clock';
 import type { Money } from '../../core/money';
 import { buyerFee, requireReserveAccepted, type RulesService } from '../rules';
-import { requireWinnerPower } from '../buying-power';
 import {
   chooseWinnerInput,
   closeLotInput,
@@ -74,6 +73,14 @@ export interface AwardChoice {
 }
 
 /**
+ * The buying-power check of a win on a lot its caller locked. Buying power reads the deposits and
+ * participants of trading, so it stands above it and fills this port at wiring time.
+ */
+export interface WinnerPower {
+  requireWinnerPower(em: EntityManager, lot: Pick<Lot, 'id' | 'publisherId'>, multiple: string, accountId: string, amount: Money, field: string): Promise<void>;
+}
+
+/**
  * What a lot's managers (its organizer, staff of its publisher) do with its participants
  *: choose the winner, reject a participant,
  * close the lot, record the winner's details. Each locks the lot row, so that of concurrent
@@ -87,6 +94,7 @@ export class WinnersService {
     private readonly live: LivePublisher,
     private readonly clock: LotClock,
     private readonly rules: RulesService,
+    private readonly power: WinnerPower,
   ) {}
 
   /** POST /v2/lots/{id}/winners. */
@@ -130,7 +138,7 @@ export class WinnersService {
       requireReserveAccepted(lot, participant.currentBid, acceptBelowReserve);
       // Buy now keeps its documented exception; any other win is held to buying power as a bid is.
       const multiple = (await this.rules.ofLot(em, lot))?.buyingPowerMultiple ?? null;
-      if (multiple !== null) await requireWinnerPower(em, lot, multiple, participant.accountId, price, choice.chosenBy);
+      if (multiple !== null) await this.power.requireWinnerPower(em, lot, multiple, participant.accountId, price, choice.chosenBy);
     }
     participant.state = buyNow ? ParticipantState.BuyNowWinner : ParticipantState.Winner;
     lot.winnerId = participant.accountId;
