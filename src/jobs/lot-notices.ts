@@ -7,7 +7,9 @@ import { Lot, LotState, LotType, isClosed } from '../modules/lots';
 import { NotificationType, staffOf, type NotificationsService } from '../modules/notifications';
 import type { LivePublisher } from '../live/live.port';
 import { ParticipantState } from '../modules/trading';
-import { reserveMet, lapseTimeOf, reserveRecipients, type RulesService } from '../modules/rules';
+import { reserveMet } from '../modules/lots';
+import type { RulesService } from '../modules/rules';
+import { lapseTimeOf, reserveRecipients } from '../modules/trading';
 import type { LotJobData } from './lot-clock';
 
 /** What the end job did: 'early' when it came before the end; else when the lot lapses if nobody acts (null: never). */

@@ -1,7 +1,7 @@
 import type { Keypair } from '@stellar/stellar-sdk';
 import { LotState, Lot } from '../../src/modules/lots/lots.entity';
 import { NotificationType as N } from '../../src/modules/notifications/notifications.entity';
-import { reserveLapsed } from '../../src/modules/rules/reserve';
+import { reserveLapsed } from '../../src/modules/lots/lots.reserve';
 import { DepositState, ParticipantState, type Participant } from '../../src/modules/trading/trading.entity';
 import type { TestApp } from '../helpers/app';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';

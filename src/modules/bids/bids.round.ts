@@ -5,13 +5,13 @@ import { Money } from '../../core/money';
 import { requireActive } from '../../core/policies';
 import type { RawTransaction, Rows } from '../../db/raw';
 import type { LotTimes } from '../../jobs/lot-clock';
-import { softClose } from '../rules';
 import { requireBuyingPower, roundPower, type RoundPower } from '../buying-power';
 import { LotType, takesBids } from '../lots';
 import { type PublishedNotification, NotificationType, type NotificationsService } from '../notifications';
 import { ParticipantState } from '../trading';
 import { minimumNext, refusalOf, resolveProxies, stepsOf, type PlannedBid, type Standing } from './bids.auction';
 import type { BidRow } from './bids.entity';
+import { softClose } from './bids.soft-close';
 import { chainRound } from '../bidlog';
 import { lotRowOf, overbidRecipients, participantRowsOf, writeRound, writtenRound, type LotRow, type ParticipantRow } from './bids.sql';
 

@@ -10,6 +10,7 @@ export { DEFAULT_PRICE_CURRENCY } from './lots.listing';
 export type { LotMaker } from './lots.maker';
 export { hasEnded, isClosed, LOT_STATUSES, lotStatus, type LotStatus, notClosedSql, openWhere, overSql, takesBids } from './lots.open';
 export { lotAttributes } from './lots.presenter';
+export { requireReserveAccepted, reserveLapsed, reserveMet } from './lots.reserve';
 export { renderLots } from './lots.routes';
 export { lotConnection } from './lots.resolver';
 export { LOT_COUNT_QUERY } from './lots.schema';

@@ -6,9 +6,9 @@ import { priceInput, CURRENCIES } from '../../core/money';
 import { cursorPageInput, sortInput } from '../../core/page';
 import { isCurrency } from '../currency';
 import type { ReferenceService } from '../reference';
-import { reserveFault } from '../rules';
 import { LOT_GROUPS } from './lots.aggregate';
 import { LOT_SORTS, lotFilterInput } from './lots.filter';
+import { reserveFault } from './lots.reserve';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 const links = z.array(httpLink()).max(100);

@@ -2,7 +2,8 @@ import type { Caller } from '../../core/context';
 import { formatMoney, type Money } from '../../core/money';
 import { seesReservePrice } from '../../core/policies';
 import { converterOf, shownPrice, type Converter } from '../currency';
-import { shownSteps, type IncrementBand, reserveMet } from '../rules';
+import { shownSteps, type IncrementBand } from '../rules';
+import { reserveMet } from './lots.reserve';
 import { LOT_STATE_NAMES, LOT_TYPE_NAMES, shownHighestBid, type ListedLot, type LotState, type LotType } from './lots.entity';
 import { lotStatus, type LotStatus } from './lots.open';
 

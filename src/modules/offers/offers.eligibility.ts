@@ -1,5 +1,5 @@
 import { type Lot, isClosed } from '../lots';
-import { reserveLapsed } from '../rules';
+import { reserveLapsed } from '../lots';
 import type { WinnerDetails } from '../trading';
 
 /**

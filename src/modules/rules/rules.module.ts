@@ -7,12 +7,10 @@ import { PlatformRules } from './rules.entity';
 import { RulesResolver } from './rules.resolver';
 import { rulesRoutes } from './rules.routes';
 import { RulesService } from './rules.service';
-import { ReserveService } from './reserve.service';
 
 declare module '../../services' {
   interface Services {
     rules: RulesService;
-    reserve: ReserveService;
   }
 }
 
@@ -25,7 +23,7 @@ export const rulesModule: AppModule = {
     { name: 'Migration20261125100000ReservePrice', class: Migration20261125100000ReservePrice },
     { name: 'Migration20261127160000ExtensionSeconds', class: Migration20261127160000ExtensionSeconds },
   ],
-  services: { rules: () => new RulesService(), reserve: (s) => new ReserveService(s.notifications, s.bidLog, s.live, s.rules) },
+  services: { rules: () => new RulesService() },
   routes: rulesRoutes,
   resolvers: [RulesResolver],
 };

@@ -3,6 +3,7 @@ import { DepositsResolver } from './deposits.resolver';
 import { depositsRoutes } from './deposits.routes';
 import { DepositsService } from './deposits.service';
 import { ParticipationService } from './participation.service';
+import { ReserveService } from './reserve.service';
 import { rejectUnpaidParticipants, returnDeposits } from './trading.cleaners';
 import { Deposit, Participant, WinnerDetails } from './trading.entity';
 import { TradingResolver } from './trading.resolver';
@@ -14,6 +15,7 @@ declare module '../../services' {
     participation: ParticipationService;
     winners: WinnersService;
     deposits: DepositsService;
+    reserve: ReserveService;
   }
 }
 
@@ -24,6 +26,7 @@ export const tradingModule: AppModule = {
     participation: (s) => new ParticipationService(s.notifications),
     winners: (s) => new WinnersService(s.notifications, s.lots, s.bidLog, s.live, s.lotClock, s.rules, s.winnerPower),
     deposits: (s) => new DepositsService(s.notifications),
+    reserve: (s) => new ReserveService(s.notifications, s.bidLog, s.live, s.rules),
   },
   routes: (router) => {
     tradingRoutes(router);

@@ -5,7 +5,7 @@ import { invalid, notFound } from '../../core/errors';
 import { requireCaller } from '../../core/policies';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
-import { LotState, type Lot, findLot, isClosed, type LotsService, type LotsView } from '../lots';
+import { LotState, type Lot, findLot, isClosed, type LotsService, type LotsView, requireReserveAccepted } from '../lots';
 import { Deposit, DepositState, Participant, ParticipantState, WinnerDetails } from './trading.entity';
 import type { BidLogService } from '../bidlog';
 import { type NotificationsService, NotificationType } from '../notifications';
@@ -13,7 +13,7 @@ import type { LivePublisher } from '../../live/live.port';
 import { requireInvoice } from '../documents';
 import type { LotClock } from '../../jobs/lot-clock';
 import type { Money } from '../../core/money';
-import { buyerFee, requireReserveAccepted, type RulesService } from '../rules';
+import { buyerFee, type RulesService } from '../rules';
 import {
   chooseWinnerInput,
   closeLotInput,

@@ -1,6 +1,7 @@
 import { conflict, invalid } from '../../core/errors';
 import type { Money } from '../../core/money';
-import { LotType, type Lot, hasEnded, isClosed } from '../lots';
+import { LotType, type Lot } from './lots.entity';
+import { hasEnded, isClosed } from './lots.open';
 
 type Reserved = Pick<Lot, 'reservePrice' | 'highestBid'>;
 

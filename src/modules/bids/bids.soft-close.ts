@@ -4,8 +4,8 @@ import { sql } from '../../db/sql';
 import type { LotTimes } from '../../jobs/lot-clock';
 import type { LotType } from '../lots';
 import { type PublishedNotification, NotificationType, type BatchRow, type NotificationsService } from '../notifications';
+import type { LotRules } from '../rules';
 import { ParticipantState } from '../trading';
-import type { LotRules } from './rules.sql';
 
 /** What soft close looks at of a lot, as the bid round locked it. */
 interface SoftCloseLot {

@@ -6,11 +6,10 @@ import { sql } from '../../db/sql';
 import type { LotJobData } from '../../jobs/lot-clock';
 import type { LivePublisher } from '../../live/live.port';
 import type { BidLogService } from '../bidlog';
-import { Lot, LotState, isClosed } from '../lots';
+import { Lot, LotState, isClosed, reserveMet } from '../lots';
 import { NotificationType, type NotificationsService } from '../notifications';
-import { settleLosers } from '../trading';
-import { reserveMet } from './reserve';
-import type { RulesService } from './rules.service';
+import type { RulesService } from '../rules';
+import { settleLosers } from './trading.rules';
 
 /** The account holding a lot's highest bid, if any bid was accepted. */
 export async function highestBidder(em: EntityManager, lot: Pick<Lot, 'id' | 'highestBid'>): Promise<string | null> {
