@@ -1,7 +1,7 @@
 // What other areas may use of lots: nothing outside this folder imports another file of it.
 export { LOT_GROUPS, type LotGroup, type LotGroupRow, type LotsAggregate, type LotSums, lotStatsSql, MAX_GROUPS, type StatsUnit } from './lots.aggregate';
 export type { LotDraft } from './lots.draft';
-export { Lot, LOT_STATE_NAMES, LOT_TYPE_NAMES, LotState, LotType, shownHighestBid } from './lots.entity';
+export { type ListedLot, Lot, LOT_STATE_NAMES, LOT_TYPE_NAMES, LotState, LotType, shownHighestBid } from './lots.entity';
 export { LOT_FILTER_FIELDS, type LotFilter, lotFilterInput } from './lots.filter';
 export { findLot } from './lots.find';
 export { DEFAULT_BATCH_SIZE, IMPORT_SOURCES, importLots, type ImportProgress, type ImportSource, type ImportSummary } from './lots.import';
@@ -16,4 +16,5 @@ export { lotConnection } from './lots.resolver';
 export { LOT_COUNT_QUERY } from './lots.schema';
 export type { LotsService, LotsView } from './lots.service';
 export { LotConnectionGql, LotFilterInput, LotGql, LotStateGql, LotStatusGql, LotTypeGql } from './lots.types';
+export type { LotTerms, NewLotFields } from './lots.terms';
 export { lotView, type LotView, OWN_CURRENCY } from './lots.view';

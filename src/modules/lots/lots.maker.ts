@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TransactionScope } from '../../core/transaction';
 import type { LotClock } from '../../jobs/lot-clock';
-import type { RulesService } from '../rules';
 import { lotFieldsOf, type LotDraft, type PastStart } from './lots.draft';
 import { Lot } from './lots.entity';
+import type { LotTerms } from './lots.terms';
 
 /** Whoever watches for new lots (the saved searches): told of each, inside the transaction that makes it. */
 export interface NewLotWatch {
@@ -14,7 +14,7 @@ export interface NewLotWatch {
 export class LotMaker {
   constructor(
     private readonly clock: LotClock,
-    private readonly rules: RulesService,
+    private readonly rules: Pick<LotTerms, 'applyToNewLot'>,
     private readonly searches: NewLotWatch,
   ) {}
 

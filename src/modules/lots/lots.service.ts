@@ -11,8 +11,8 @@ import { validateInput, type Untrusted } from '../../core/validate';
 import { type Bid, type BidRow, seenBids, type SeenBid } from '../bids';
 import { converterOf, type Converter, type CurrencyService } from '../currency';
 import type { ReferenceService } from '../reference';
-import { type IncrementBand, type RulesService } from '../rules';
 import { requireReserveChangeable } from './lots.reserve';
+import type { LotTerms, ShownSteps } from './lots.terms';
 import { Deposit, WinnerDetails, type Participant } from '../trading';
 import { Callback, Star } from '../watchlist';
 import { draftOf, START_TIME_TOLERANCE_S, type LotDraft } from './lots.draft';
@@ -35,8 +35,8 @@ export interface LotsView {
   convert: Converter;
   /** The currency the prices are to be shown in; each lot's own when absent. */
   currency?: string;
-  /** The increment table of each lot created under one, by lot id: the steps it shows follow its band. */
-  increments?: ReadonlyMap<string, readonly IncrementBand[]>;
+  /** The steps each lot created under an increment table shows, by lot id: its band's. */
+  steps?: ReadonlyMap<string, ShownSteps>;
   /** The relations the page's statement read beside its lots, when it was asked to (`index`). */
   embedded?: Embedded;
 }
@@ -59,7 +59,7 @@ export class LotsService {
     private readonly requests: LotReview,
     private readonly currency: CurrencyService,
     private readonly maker: LotMaker,
-    private readonly rules: Pick<RulesService, 'ofLot'>,
+    private readonly rules: Pick<LotTerms, 'shownStepsOf'>,
     private readonly live: LivePublisher,
     private readonly listing = new LotListing(),
   ) {
@@ -114,7 +114,7 @@ export class LotsService {
     const lot = await findLot(ctx.em, id);
     // As a page's (LotListing.read): prices in the lot's own currency need no rate.
     const rates = currency === undefined ? new Map<string, Decimal>() : await this.currency.rates(ctx.em);
-    return { lots: [lot], convert: converterOf(rates), currency, increments: await this.incrementsOf(ctx, [lot]) };
+    return { lots: [lot], convert: converterOf(rates), currency, steps: await this.stepsOf(ctx, [lot]) };
   }
 
   /** GET /lots: one page of lots; `embed` names the relations to read beside them in the page's own statement. */
@@ -122,7 +122,7 @@ export class LotsService {
     const req = validateInput(lotPageInput, input, 'parameter');
     const page = await this.listing.page(ctx, req, embed);
     const { items: lots, next, prev, embedded } = page;
-    return { lots, next, prev, embedded, convert: converterOf(page.rates), currency: req.filter.currency, increments: await this.incrementsOf(ctx, lots) };
+    return { lots, next, prev, embedded, convert: converterOf(page.rates), currency: req.filter.currency, steps: await this.stepsOf(ctx, lots) };
   }
 
   async count(ctx: RequestContext, input: Untrusted<LotCountInput>): Promise<number> {
@@ -181,7 +181,7 @@ export class LotsService {
    * caller from a view that callers may share (a live change is loaded once for its subscribers).
    */
   views(ctx: RequestContext, view: LotsView): LotView[] {
-    return view.lots.map((lot) => lotView(ctx.caller, lot, { convert: view.convert, currency: view.currency, increments: view.increments?.get(lot.id) }));
+    return view.lots.map((lot) => lotView(ctx.caller, lot, { convert: view.convert, currency: view.currency, steps: view.steps?.get(lot.id) }));
   }
 
   /** A lot named beside other rows (a message), in its own currency, as the caller may see it. */
@@ -231,13 +231,13 @@ export class LotsService {
     return (await lotsOfOrganizers(ctx.em, accountIds, bound)).map((lot) => this.ownCurrencyView(ctx, lot));
   }
 
-  /** The increment tables of the lots created under one (versions are cached, so a page costs a lookup per version at most once per process). */
-  private async incrementsOf(ctx: RequestContext, lots: readonly ListedLot[]): Promise<Map<string, readonly IncrementBand[]>> {
-    const tables = new Map<string, readonly IncrementBand[]>();
+  /** The steps of the lots created under an increment table (rule versions are cached, so a page costs a lookup per version at most once per process). */
+  private async stepsOf(ctx: RequestContext, lots: readonly ListedLot[]): Promise<Map<string, ShownSteps>> {
+    const steps = new Map<string, ShownSteps>();
     for (const lot of lots) {
-      const increments = lot.rulesVersion === null ? null : (await this.rules.ofLot(ctx.em, lot))?.increments;
-      if (increments) tables.set(lot.id, increments);
+      const shown = lot.rulesVersion === null ? null : await this.rules.shownStepsOf(ctx.em, lot);
+      if (shown) steps.set(lot.id, shown);
     }
-    return tables;
+    return steps;
   }
 }

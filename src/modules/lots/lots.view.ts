@@ -2,8 +2,8 @@ import type { Caller } from '../../core/context';
 import { formatMoney, type Money } from '../../core/money';
 import { seesReservePrice } from '../../core/policies';
 import { converterOf, shownPrice, type Converter } from '../currency';
-import { shownSteps, type IncrementBand } from '../rules';
 import { reserveMet } from './lots.reserve';
+import type { ShownSteps } from './lots.terms';
 import { LOT_STATE_NAMES, LOT_TYPE_NAMES, shownHighestBid, type ListedLot, type LotState, type LotType } from './lots.entity';
 import { lotStatus, type LotStatus } from './lots.open';
 
@@ -69,11 +69,11 @@ export interface LotAmounts {
   reservePrice: string | null;
 }
 
-/** How a view shows prices: in `currency` (the lot's own when absent), with its increment table. */
+/** How a view shows prices: in `currency` (the lot's own when absent), with the steps of its increment table's band. */
 export interface Shown {
   convert: Converter;
   currency?: string;
-  increments?: readonly IncrementBand[] | null;
+  steps?: ShownSteps | null;
 }
 
 /** Prices in each lot's own currency, which needs no rate. */
@@ -83,7 +83,7 @@ export function lotView(caller: Caller | null, lot: ListedLot, shown: Shown): Lo
   const currency = shown.currency ?? lot.currency;
   const price = (v: Money) => shownPrice(shown.convert, v, lot.currency, currency);
   const maybe = (v: Money | null) => (v === null ? null : price(v));
-  const steps = shownSteps(lot, shown.increments ?? null);
+  const steps = shown.steps ?? lot;
   const seesReserve = seesReservePrice(caller, lot);
   const startPrice = price(lot.startPrice);
   const buyNowPrice = price(lot.buyNowPrice);

@@ -8,9 +8,9 @@ import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
-import { Lot, LotType, findLot, openWhere } from '../lots';
+import { Lot, LotType, findLot, openWhere, type ListedLot, type LotTerms, type NewLotFields } from '../lots';
 import { buyerFee, depositFor } from './fees';
-import { unbiddableBand } from './increments';
+import { shownSteps, unbiddableBand, type Steps } from './increments';
 import { PlatformRules } from './rules.entity';
 import { changedRules, feeEstimateInput, updateRulesInput, type FeeEstimateInput, type UpdateRulesInput } from './rules.input';
 import { NO_RULES, rulesOf, type AuctionRules } from './rules.model';
@@ -30,15 +30,12 @@ export interface FeeEstimate {
   total: Money;
 }
 
-/** The fields of a new lot that its platform's rules look at and may set. */
-type NewLotFields = Pick<Lot, 'lotType' | 'organizerId' | 'publisherId' | 'startPrice' | 'minStep' | 'maxStep' | 'deposit' | 'duration'> & Partial<Pick<Lot, 'rulesVersion'>>;
-
 /**
  * Auction rules that platforms configure (docs/auction-rules.md). Each change is a new version;
  * a lot keeps the version it was created with. Versions never change once written, so they are
  * cached in the process without any invalidation across instances.
  */
-export class RulesService {
+export class RulesService implements LotTerms {
   private readonly versions = new Map<string, AuctionRules>();
 
   /** GET /platforms/{id}/rules: staff of the platform. */
@@ -86,6 +83,11 @@ export class RulesService {
     }
     if (rules.maxLotsPerSeller !== null) await this.requireRoomForLot(em, fields, rules.maxLotsPerSeller);
     return { ...fields, rulesVersion: version, deposit: rules.deposit ? depositFor(rules.deposit, fields.startPrice) : fields.deposit };
+  }
+
+  async shownStepsOf(em: EntityManager, lot: ListedLot): Promise<Steps | null> {
+    const increments = (await this.ofLot(em, lot))?.increments;
+    return increments ? shownSteps(lot, increments) : null;
   }
 
   /** The rules a lot was created with; null for a lot that follows the contract alone. */
