@@ -35,15 +35,15 @@ export function createLoaders(ctx: RequestContext, services: Services, signal?: 
       return loader;
     };
   };
-  const { lots } = services;
+  const { lots, lotRelations } = services;
   return {
     account: one((ids) => services.accounts.shownByIds(ctx, ids), (v) => v.account.id),
     participant: one((ids) => services.participation.byIds(ctx, ids), (p) => p.id),
-    participants: byLot((ids) => lots.participantsOf(ctx, ids)),
-    deposits: byLot((ids) => lots.depositsOf(ctx, ids)),
-    callbacks: byLot((ids) => lots.callbacksOf(ctx, ids)),
-    stars: byLot((ids) => lots.starsOf(ctx, ids)),
-    bids: byLot((ids) => lots.bidsOf(ctx, ids)),
+    participants: byLot((ids) => lotRelations.participantsOf(ctx, ids)),
+    deposits: byLot((ids) => lotRelations.depositsOf(ctx, ids)),
+    callbacks: byLot((ids) => lotRelations.callbacksOf(ctx, ids)),
+    stars: byLot((ids) => lotRelations.starsOf(ctx, ids)),
+    bids: byLot((ids) => lotRelations.bidsOf(ctx, ids)),
     bidLogs: batch((ids) => services.bidLog.storedOf(ctx, ids)),
     /** A lot named beside other rows, in its own currency. */
     lot: one((ids) => lots.ownCurrencyViewsOf(ctx, ids), (v) => v.id),
@@ -63,7 +63,7 @@ export function createLoaders(ctx: RequestContext, services: Services, signal?: 
       const convert = await services.currency.converter(ctx.em);
       return keys.map(() => convert);
     }),
-    winnerDetails: one((ids) => lots.winnerDetailsOf(ctx, ids), (w) => w.lotId),
+    winnerDetails: one((ids) => lotRelations.winnerDetailsOf(ctx, ids), (w) => w.lotId),
   };
 }
 export type Loaders = ReturnType<typeof createLoaders>;

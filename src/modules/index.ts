@@ -12,6 +12,7 @@ import { idempotencyModule } from './idempotency/idempotency.module';
 import { limitsModule } from './limits/limits.module';
 import { ledgerModule } from './ledger/ledger.module';
 import { liveModule } from './live/live.module';
+import { lotRelationsModule } from './lot-relations/lot-relations.module';
 import { lotsModule } from './lots/lots.module';
 import { messagesModule } from './messages/messages.module';
 import { notificationsModule } from './notifications/notifications.module';
@@ -57,6 +58,7 @@ export const MODULES: readonly AppModule[] = [
   outboxModule,
   liveModule,
   viewerModule,
+  lotRelationsModule,
   limitsModule,
   idempotencyModule,
 ];

@@ -3,8 +3,25 @@ import { Money } from '../../core/money';
 import { timestamp, type Rows } from '../../db/raw';
 import { sql, type Sql } from '../../db/sql';
 import { type Account, accountArrayById, accountOfArray } from '../accounts';
-import type { Bid } from '../bids';
-import type { Callback } from '../watchlist';
+
+/** A bid of the `bids` table as the page statement reads it beside its lot (bids' own `Bid` has this shape). */
+export interface EmbeddedBid {
+  id: string;
+  lotId: string;
+  participantId: string;
+  accountId: string;
+  amount: Money;
+  placedByProxy: boolean;
+  createdAt: Date;
+}
+
+/** A callback request of the `callbacks` table as the page statement reads it beside its lot (watchlist's `Callback` has this shape). */
+export interface EmbeddedCallback {
+  id: string;
+  lotId: string;
+  accountId: string;
+  createdAt: Date;
+}
 
 /** The relations a page of lots may read in its own statement, as the callers name them. */
 export const EMBEDDABLE = ['organizer', 'platform', 'bids', 'callbacks'] as const;
@@ -13,14 +30,17 @@ export type Embeddable = (typeof EMBEDDABLE)[number];
 /** The embeddable relations among those a caller asks for (REST's include, GraphQL's fields of a lot). */
 export const embeddableOf = (asked: ReadonlySet<string>): ReadonlySet<Embeddable> => new Set(EMBEDDABLE.filter((r) => asked.has(r)));
 
+/** What a page's statement is to read for its relations: the callbacks, which every page names, and the embeddable relations asked for. */
+export const embeddedFor = (relations: ReadonlySet<string>): ReadonlySet<Embeddable> => embeddableOf(new Set<string>([...relations, 'callbacks']));
+
 /**
  * What a page's own statement read beside its lots, in the state that statement saw, as stored
  * (before the visibility rules): the bids and callbacks of every lot on the page, by lot id, and the accounts.
  * Null where it was not asked for.
  */
 export interface Embedded {
-  bids: ReadonlyMap<string, Bid[]> | null;
-  callbacks: ReadonlyMap<string, Callback[]> | null;
+  bids: ReadonlyMap<string, EmbeddedBid[]> | null;
+  callbacks: ReadonlyMap<string, EmbeddedCallback[]> | null;
   accounts: ReadonlyMap<string, Account>;
 }
 
@@ -53,8 +73,8 @@ export function embeddedOfRows(em: EntityManager, rows: Rows, embed: ReadonlySet
     const account = accountOfArray(em, values as unknown[]);
     if (!accounts.has(account.id)) accounts.set(account.id, account);
   };
-  const bids = embed.has('bids') ? new Map<string, Bid[]>() : null;
-  const callbacks = embed.has('callbacks') ? new Map<string, Callback[]>() : null;
+  const bids = embed.has('bids') ? new Map<string, EmbeddedBid[]>() : null;
+  const callbacks = embed.has('callbacks') ? new Map<string, EmbeddedCallback[]>() : null;
   for (const r of rows) {
     if (embed.has('organizer')) keep(r.embedded_organizer);
     if (embed.has('platform')) keep(r.embedded_platform);

@@ -8,13 +8,11 @@ import type { GraphQLContext } from '../../graphql/context';
 import { runsOwnStatement } from '../../graphql/statement-cost';
 import { registerNode } from '../../graphql/types/node';
 import type { Source } from '../../graphql/source';
-import { bidGql, BidGql } from '../bids';
 import { AccountGql, shownAccount } from '../accounts';
-import { depositGql, participantGql, winnerDetailsGql, DepositGql, ParticipantGql, WinnerDetailsGql } from '../trading';
 import { CurrencyGql } from '../../graphql/types/money';
 import { LotGroupByGql, lotsAggregateGql, LotsAggregateGql } from './lots.aggregate.types';
 import type { LotGroup } from './lots.aggregate';
-import { CreateLotInput, UpdateLotInput, LotCallbackGql, LotConnectionGql, LotFilterInput, LotGql, LotSortInput, LotStarGql } from './lots.types';
+import { CreateLotInput, UpdateLotInput, LotConnectionGql, LotFilterInput, LotGql, LotSortInput } from './lots.types';
 
 /**
  * A page of lots as a GraphQL connection (`lots`, the viewer's lists): the relations asked for
@@ -38,14 +36,6 @@ class CreateLotResultGql {
   @Field(() => ID, { nullable: true }) lotId!: string | null;
   @Field(() => ID, { nullable: true }) requestId!: string | null;
 }
-
-/**
- * Bids a lot shows when `last` is not given: the most it shows at all, so that a client that asks
- * for the history gets it whole up to that bound, and the cost counts what may really come back.
- */
-const BIDS_SHOWN = 100;
-/** Participants, deposits, callbacks and stars a lot shows when `last` is not given, for the same reason. */
-const ROWS_SHOWN = 100;
 
 async function lotById(id: string, currency: string | undefined, { ctx, services }: Pick<GraphQLContext, 'ctx' | 'services'>): Promise<LotGql> {
   return services.lots.views(ctx, await services.lots.get(ctx, { id, currency }))[0];
@@ -112,56 +102,5 @@ export class LotsResolver {
   @FieldResolver(() => AccountGql, { description: 'The platform that publishes the lot (REST include=platform)' })
   platform(@Root() lot: Source<LotGql>, @Ctx() context: GraphQLContext): Promise<AccountGql> {
     return shownAccount(context, lot.publisherId);
-  }
-
-  @FieldResolver(() => [ParticipantGql], { description: 'The newest `last` participants the caller may see (by default and at most 100), oldest first' })
-  async participants(
-    @Root() lot: Source<LotGql>,
-    @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
-    @Ctx() { ctx, services, loaders }: GraphQLContext,
-  ): Promise<ParticipantGql[]> {
-    return services.lots.recentVisibleRows(ctx, lot, await loaders.participants.load(lot.id), last).map(participantGql);
-  }
-
-  @FieldResolver(() => [DepositGql], { description: 'The newest `last` deposits the caller may see (by default and at most 100), oldest first' })
-  async deposits(
-    @Root() lot: Source<LotGql>,
-    @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
-    @Ctx() { ctx, services, loaders }: GraphQLContext,
-  ): Promise<DepositGql[]> {
-    return services.lots.recentVisibleRows(ctx, lot, await loaders.deposits.load(lot.id), last).map(depositGql);
-  }
-
-  @FieldResolver(() => [LotCallbackGql], { description: 'The newest `last` callback requests the caller may see (by default and at most 100), oldest first' })
-  async callbacks(
-    @Root() lot: Source<LotGql>,
-    @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
-    @Ctx() { ctx, services, loaders }: GraphQLContext,
-  ): Promise<LotCallbackGql[]> {
-    return services.lots.recentVisibleRows(ctx, lot, await loaders.callbacks.load(lot.id), last);
-  }
-
-  @FieldResolver(() => [LotStarGql], { description: 'The newest `last` stars the caller may see (by default and at most 100), oldest first' })
-  async stars(
-    @Root() lot: Source<LotGql>,
-    @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
-    @Ctx() { ctx, services, loaders }: GraphQLContext,
-  ): Promise<LotStarGql[]> {
-    return services.lots.recentVisibleRows(ctx, lot, await loaders.stars.load(lot.id), last);
-  }
-
-  @FieldResolver(() => [BidGql], { description: 'The newest `last` bids of the history (by default and at most 100), oldest first' })
-  async bids(
-    @Root() lot: Source<LotGql>,
-    @Arg('last', () => Int, { defaultValue: BIDS_SHOWN }) last: number,
-    @Ctx() { ctx, services, loaders }: GraphQLContext,
-  ): Promise<BidGql[]> {
-    return services.lots.recentBids(ctx, lot, await loaders.bids.load(lot.id), last).map(bidGql);
-  }
-
-  @FieldResolver(() => WinnerDetailsGql, { nullable: true })
-  async winnerDetails(@Root() lot: Source<LotGql>, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<WinnerDetailsGql | null> {
-    const row = services.lots.shownWinnerDetails(ctx, lot, await loaders.winnerDetails.load(lot.id));
-    return row && winnerDetailsGql(row);
   }
 }

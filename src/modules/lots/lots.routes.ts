@@ -5,17 +5,17 @@ import { cursorLinks } from '../../rest/pagination';
 import type { ParsedQuery } from '../../rest/query';
 import type { AppRouter } from '../../rest/router';
 import { LOT_FILTER_FIELDS } from './lots.filter';
-import { lotIncludes, relationsOf } from './lots.includes.presenter';
+import { embeddedFor } from './lots.embedded';
+import { type LotIncluder, relationsOf } from './lots.includes.presenter';
 import { CREATE_LOT_FIELDS, createLotInput, updateLotInput } from './lots.input';
 import { presentLots } from './lots.presenter';
-import { embeddedFor } from './lots.related';
 import { LOT_COUNT_QUERY, LOT_GET_QUERY, LOT_INDEX_QUERY } from './lots.schema';
 import type { LotsService, LotsView } from './lots.service';
 
 /** The lots of a view as resources, with what `include` asks for beside them. */
-export async function renderLots(lots: LotsService, ctx: RequestContext, view: LotsView, include: ReadonlySet<string>) {
+export async function renderLots({ lots, lotIncluder }: { lots: LotsService; lotIncluder: LotIncluder }, ctx: RequestContext, view: LotsView, include: ReadonlySet<string>) {
   const relations = relationsOf(include);
-  const { included, relationships } = lotIncludes(view.lots, await lots.related(ctx, view.lots, relations, view.embedded), relations);
+  const { included, relationships } = await lotIncluder.include(ctx, view.lots, relations, view.embedded);
   return { data: presentLots(lots.views(ctx, view), relationships), ...(include.size ? { included } : {}) };
 }
 
@@ -32,7 +32,7 @@ export function lotsRoutes(router: AppRouter): void {
   router.get('/lots', { summary: 'Search lots', query: LOT_INDEX_QUERY, response: ['lots'], fields: 'query' }, async (req): Promise<TopLevel> => {
     const embed = embeddedFor(relationsOf(req.query.include));
     const view = await lots.index(req.ctx, { filter: filterOf(req.query), sort: req.query.sort, page: req.query.page }, embed);
-    const { data, ...included } = await renderLots(lots, req.ctx, view, req.query.include);
+    const { data, ...included } = await renderLots(router.services, req.ctx, view, req.query.include);
     return { data, ...included, links: cursorLinks(req.path, req.search, view, req.koa.originalUrl), meta: { on_page: view.lots.length } };
   });
 
@@ -43,7 +43,7 @@ export function lotsRoutes(router: AppRouter): void {
 
   router.get('/lots/:id', { summary: 'Read a lot', query: LOT_GET_QUERY, response: 'lots', fields: 'query' }, async ({ ctx, params, query }) => {
     const view = await lots.get(ctx, { id: params.id, currency: query.plain.currency });
-    const { data, ...included } = await renderLots(lots, ctx, view, query.include);
+    const { data, ...included } = await renderLots(router.services, ctx, view, query.include);
     return { data: data[0], ...included };
   });
 
@@ -51,6 +51,6 @@ export function lotsRoutes(router: AppRouter): void {
     const { data } = parseDocument(inputDocument('lots'), body);
     requirePathId(data.id, params.id, 'data.id must be the id of the lot in the path');
     const view = await lots.update(ctx, { ...allFromWire(data.attributes), id: params.id });
-    return { data: (await renderLots(lots, ctx, view, new Set())).data[0] };
+    return { data: (await renderLots(router.services, ctx, view, new Set())).data[0] };
   });
 }

@@ -8,13 +8,10 @@ import type { LivePublisher } from '../../live/live.port';
 import { managesLot, requireActive, requireCaller, seesLotRow, seesWinnerDetails, staffPlatforms } from '../../core/policies';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
-import { type Bid, type BidRow, seenBids, type SeenBid } from '../bids';
 import { converterOf, type Converter, type CurrencyService } from '../currency';
 import type { ReferenceService } from '../reference';
 import { requireReserveChangeable } from './lots.reserve';
 import type { LotTerms, ShownSteps } from './lots.terms';
-import { Deposit, WinnerDetails, type Participant } from '../trading';
-import { Callback, Star } from '../watchlist';
 import { draftOf, START_TIME_TOLERANCE_S, type LotDraft } from './lots.draft';
 import { Lot, type ListedLot } from './lots.entity';
 import { findLot } from './lots.find';
@@ -23,10 +20,8 @@ import { createLotInput, getLotInput, lotAggregateInput, lotCountInput, lotPageI
 import type { LotsAggregate } from './lots.aggregate';
 import { DEFAULT_PRICE_CURRENCY, LotListing } from './lots.listing';
 import type { Embeddable, Embedded } from './lots.embedded';
-import { loadRelated, type LotsRelated } from './lots.related';
-import { bidsOfLots, lotsOfOrganizers, participantsOfLots } from './lots.related.sql';
+import { lotsOfOrganizers } from './lots.organizers.sql';
 import { lotView, OWN_CURRENCY, type LotView } from './lots.view';
-import type { LotRelation } from './lots.relations';
 
 const NOTHING: ReadonlySet<Embeddable> = new Set();
 
@@ -139,11 +134,6 @@ export class LotsService {
     return this.listing.aggregate(ctx, filter, currency ?? filter.currency ?? DEFAULT_PRICE_CURRENCY, groupBy);
   }
 
-  /** What the lots show beside them (REST includes), as the caller may see it: one query per relation the page did not embed. */
-  related(ctx: RequestContext, lots: ListedLot[], relations: ReadonlySet<LotRelation>, embedded?: Embedded): Promise<LotsRelated> {
-    return loadRelated(ctx, lots, relations, embedded);
-  }
-
   /**
    * A lot's private rows (participants, deposits, callbacks, stars) that the caller may see: all
    * of them for its managers, else the caller's own.
@@ -159,20 +149,6 @@ export class LotsService {
   recentVisibleRows<T extends { accountId: string }>(ctx: RequestContext, lot: LotOwners, rows: readonly T[], last: number): T[] {
     const bound = listBound(last, 'last');
     return this.visibleRows(ctx, lot, rows).slice(-bound);
-  }
-
-  /** A lot's bids, each naming its bidder only to those who may know it. */
-  seenBids<B extends BidRow>(ctx: RequestContext, lot: LotOwners, bids: readonly B[]): SeenBid<B>[] {
-    return seenBids(ctx.caller, lot, bids);
-  }
-
-  /**
-   * The newest `last` of a lot's bids, oldest first as `bids` are, seen as `seenBids` shows them.
-   * A lot's history has no bound of its own (one had 60 bids); a GraphQL field answers at most a
-   * page of it, which is what its cost counts.
-   */
-  recentBids<B extends BidRow>(ctx: RequestContext, lot: LotOwners, bids: readonly B[], last: number): SeenBid<B>[] {
-    return seenBids(ctx.caller, lot, bids.slice(-listBound(last, 'last')));
   }
 
   /**
@@ -192,32 +168,6 @@ export class LotsService {
   /** A lot's winner details, for its managers and its winner only. */
   shownWinnerDetails<W>(ctx: RequestContext, lot: LotOwners, details: W | null): W | null {
     return details && seesWinnerDetails(ctx.caller, lot) ? details : null;
-  }
-
-  // A GraphQL request's batches, by lot id: rows in id order (stars: of their creation), which the
-  // resolvers show through `recentVisibleRows`, `recentBids` and `shownWinnerDetails`.
-  participantsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Participant[]> {
-    return participantsOfLots(ctx.em, lotIds);
-  }
-
-  bidsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Bid[]> {
-    return bidsOfLots(ctx.em, lotIds);
-  }
-
-  depositsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Deposit[]> {
-    return ctx.em.find(Deposit, { lotId: { $in: [...lotIds] } }, { orderBy: { id: 'asc' } });
-  }
-
-  callbacksOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Callback[]> {
-    return ctx.em.find(Callback, { lotId: { $in: [...lotIds] } }, { orderBy: { id: 'asc' } });
-  }
-
-  starsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Star[]> {
-    return ctx.em.find(Star, { lotId: { $in: [...lotIds] } }, { orderBy: { createdAt: 'asc' } });
-  }
-
-  winnerDetailsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<WinnerDetails[]> {
-    return ctx.em.find(WinnerDetails, { lotId: { $in: [...lotIds] } });
   }
 
   /** Lots by id named beside other rows (messages), in their own currencies, as the caller may see them; absent ids are left out. */

@@ -6,7 +6,6 @@ import type { Caller } from '../../core/context';
 import { seesParticipantSql, seesWinnerDetailsSql } from '../../core/policies';
 import { sql, type Sql } from '../../db/sql';
 import { AccountType } from '../../core/account-type';
-import { ParticipantState } from '../trading';
 import type { LotFilter, LotSortKey } from './lots.filter';
 import { openSql, overSql } from './lots.open';
 
@@ -47,8 +46,14 @@ function priceRange(r: Range<Money>, c: ConditionContext, add: (condition: Sql) 
 /** A LIKE pattern of what starts with `prefix`, its wildcards escaped with a backslash. */
 const startsWith = (prefix: string) => `${prefix.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 
-const WON = [ParticipantState.Winner, ParticipantState.BuyNowWinner];
-const LOST = [ParticipantState.Rejected, ParticipantState.Lost, ParticipantState.DealCanceled];
+/**
+ * The stored `participants.state` codes the filters read, as trading's `ParticipantState` names
+ * them (lots stands below trading, so it cannot import it; test/lots/participant-states.test.ts
+ * holds the two equal): won, lost; a request is pending (0) asking to buy now, or deposit pending (4).
+ */
+export const PARTICIPANT_STATES = { won: [2, 3], lost: [1, 5, 6], pending: 0, depositPending: 4 } as const;
+const WON = PARTICIPANT_STATES.won;
+const LOST = PARTICIPANT_STATES.lost;
 const HAS_REQUEST = sql`(x.state = 4 or (x.state = 0 and x.requested_buy_now))`;
 
 export interface ConditionContext {

@@ -7,7 +7,7 @@ import { presentParticipant, presentWinnerDetails } from './trading.presenter';
 
 /** Participation, buy now, winners, rejection, closing and winner details. */
 export function tradingRoutes(router: AppRouter): void {
-  const { participation, winners, lots } = router.services;
+  const { participation, winners } = router.services;
 
   router.post('/lots/:id/participation_requests', { summary: 'Ask to take part in a lot (or to buy it now)', authenticated: true, status: 204, body: { type: 'participation_requests', input: participateInput } }, async ({ ctx, params, body }) => {
     const { attributes } = parseDocument(inputDocument('participation_requests'), body).data;
@@ -33,7 +33,7 @@ export function tradingRoutes(router: AppRouter): void {
   router.post('/lots/closed', { summary: 'Close a lot as sold or finished', authenticated: true, body: { type: 'lots', input: closeLotInput, omit: ['lotId'], id: 'required' }, response: 'lots', fields: { in: 'body', names: { lotId: 'id' } } }, async ({ ctx, body }) => {
     const { id, attributes } = parseDocument(inputDocument('lots'), body).data;
     const { view } = await winners.close(ctx, { lotId: id, ...fromWire(attributes, ['state']) });
-    const { data } = await renderLots(lots, ctx, view, new Set());
+    const { data } = await renderLots(router.services, ctx, view, new Set());
     return { data: data[0] };
   });
 

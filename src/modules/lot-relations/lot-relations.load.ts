@@ -5,13 +5,8 @@ import { Bid, seenBids, type SeenBid } from '../bids';
 import { unreadPerLot } from '../messages';
 import { Deposit, Participant, WinnerDetails } from '../trading';
 import { Callback, Star } from '../watchlist';
-import type { ListedLot } from './lots.entity';
-import { embeddableOf, type Embeddable, type Embedded } from './lots.embedded';
-import { bidsOfLots, callbacksOfLots, participantsOfLots } from './lots.related.sql';
-import type { LotRelation } from './lots.relations';
-
-/** What a page's statement is to read for `loadRelated`: the callbacks, which it always reads, and the embeddable relations asked for. */
-export const embeddedFor = (relations: ReadonlySet<LotRelation>): ReadonlySet<Embeddable> => embeddableOf(new Set<string>([...relations, 'callbacks']));
+import type { Embedded, ListedLot, LotRelation } from '../lots';
+import { bidsOfLots, callbacksOfLots, participantsOfLots } from './lot-relations.sql';
 
 /** Rows by their bigint ids, as `order by id` gives them. */
 const inIdOrder = (a: { id: string }, b: { id: string }) => a.id.length - b.id.length || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);

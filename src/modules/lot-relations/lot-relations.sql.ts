@@ -5,8 +5,6 @@ import { sql, type Sql } from '../../db/sql';
 import type { Bid } from '../bids';
 import type { Participant, ParticipantState } from '../trading';
 import type { Callback } from '../watchlist';
-import type { ListedLot } from './lots.entity';
-import { LOT_COLUMNS, lotsOfRows } from './lots.rows';
 
 // The rows every page of lots may show beside its lots (callbacks always, bids and participants
 // when asked), read through the driver: read-only rows, where the ORM's query building and
@@ -64,15 +62,4 @@ export async function participantsOfLots(em: EntityManager, lotIds: readonly str
     createdAt: timestamp(r.created_at) as Date,
     updatedAt: timestamp(r.updated_at) as Date,
   }));
-}
-
-/** The newest `last` lots each account organized, newest first. */
-export async function lotsOfOrganizers(em: EntityManager, accountIds: readonly string[], last: number): Promise<ListedLot[]> {
-  const [{ rows }] = await rawQuery(
-    em,
-    sql.render(sql`select ${LOT_COLUMNS} from (
-      select x.*, row_number() over (partition by x.organizer_id order by x.id desc) as n from lots x where x.organizer_id = any (${sql.array(accountIds, 'text')})
-    ) l where l.n <= ${last} order by l.organizer_id, l.id desc`),
-  );
-  return lotsOfRows(rows);
 }

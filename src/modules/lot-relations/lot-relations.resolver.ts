@@ -1,0 +1,77 @@
+import { Arg, Args, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import type { GraphQLContext } from '../../graphql/context';
+import type { Source } from '../../graphql/source';
+import { ConnectionArgs, connectionOfList, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
+import { bidGql, BidConnectionGql, BidGql } from '../bids';
+import { LotCallbackGql, LotGql, LotStarGql } from '../lots';
+import { depositGql, participantGql, winnerDetailsGql, DepositGql, ParticipantGql, WinnerDetailsGql } from '../trading';
+
+/**
+ * Bids a lot shows when `last` is not given: the most it shows at all, so that a client that asks
+ * for the history gets it whole up to that bound, and the cost counts what may really come back.
+ */
+const BIDS_SHOWN = 100;
+/** Participants, deposits, callbacks and stars a lot shows when `last` is not given, for the same reason. */
+const ROWS_SHOWN = 100;
+
+/** The fields of a lot whose rows other areas own: read in the request's loaders, shown as the caller may see them. */
+@Resolver(() => LotGql)
+export class LotRelationsResolver {
+  @FieldResolver(() => [ParticipantGql], { description: 'The newest `last` participants the caller may see (by default and at most 100), oldest first' })
+  async participants(
+    @Root() lot: Source<LotGql>,
+    @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
+    @Ctx() { ctx, services, loaders }: GraphQLContext,
+  ): Promise<ParticipantGql[]> {
+    return services.lots.recentVisibleRows(ctx, lot, await loaders.participants.load(lot.id), last).map(participantGql);
+  }
+
+  @FieldResolver(() => [DepositGql], { description: 'The newest `last` deposits the caller may see (by default and at most 100), oldest first' })
+  async deposits(
+    @Root() lot: Source<LotGql>,
+    @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
+    @Ctx() { ctx, services, loaders }: GraphQLContext,
+  ): Promise<DepositGql[]> {
+    return services.lots.recentVisibleRows(ctx, lot, await loaders.deposits.load(lot.id), last).map(depositGql);
+  }
+
+  @FieldResolver(() => [LotCallbackGql], { description: 'The newest `last` callback requests the caller may see (by default and at most 100), oldest first' })
+  async callbacks(
+    @Root() lot: Source<LotGql>,
+    @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
+    @Ctx() { ctx, services, loaders }: GraphQLContext,
+  ): Promise<LotCallbackGql[]> {
+    return services.lots.recentVisibleRows(ctx, lot, await loaders.callbacks.load(lot.id), last);
+  }
+
+  @FieldResolver(() => [LotStarGql], { description: 'The newest `last` stars the caller may see (by default and at most 100), oldest first' })
+  async stars(
+    @Root() lot: Source<LotGql>,
+    @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
+    @Ctx() { ctx, services, loaders }: GraphQLContext,
+  ): Promise<LotStarGql[]> {
+    return services.lots.recentVisibleRows(ctx, lot, await loaders.stars.load(lot.id), last);
+  }
+
+  @FieldResolver(() => [BidGql], { description: 'The newest `last` bids of the history (by default and at most 100), oldest first' })
+  async bids(
+    @Root() lot: Source<LotGql>,
+    @Arg('last', () => Int, { defaultValue: BIDS_SHOWN }) last: number,
+    @Ctx() { ctx, services, loaders }: GraphQLContext,
+  ): Promise<BidGql[]> {
+    return services.lotRelations.recentBids(ctx, lot, await loaders.bids.load(lot.id), last).map(bidGql);
+  }
+
+  @FieldResolver(() => WinnerDetailsGql, { nullable: true })
+  async winnerDetails(@Root() lot: Source<LotGql>, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<WinnerDetailsGql | null> {
+    const row = services.lots.shownWinnerDetails(ctx, lot, await loaders.winnerDetails.load(lot.id));
+    return row && winnerDetailsGql(row);
+  }
+
+  @FieldResolver(() => BidConnectionGql, { description: "The lot's bids, newest first, each naming its bidder only to those who may know it" })
+  async bidsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<ConnectionSource<BidGql>> {
+    const window = pageWindow(page, `Lot:${lot.id}.bids`);
+    const newestFirst = [...(await loaders.bids.load(lot.id))].reverse();
+    return connectionOfList(window, newestFirst, (b) => b.id, (bids) => services.lotRelations.seenBids(ctx, lot, bids).map(bidGql));
+  }
+}

@@ -1,0 +1,62 @@
+import type { RequestContext } from '../../core/context';
+import { listBound } from '../../core/page';
+import { type Bid, type BidRow, seenBids, type SeenBid } from '../bids';
+import type { Embedded, ListedLot, LotRelation } from '../lots';
+import { Deposit, type Participant, WinnerDetails } from '../trading';
+import { Callback, Star } from '../watchlist';
+import { loadRelated, type LotsRelated } from './lot-relations.load';
+import { bidsOfLots, participantsOfLots } from './lot-relations.sql';
+
+/** The owners of a lot's bids: enough of a lot to decide who sees its bidders. */
+type LotOwners = Pick<ListedLot, 'organizerId' | 'publisherId' | 'winnerId'>;
+
+/**
+ * What a lot shows beside it from the areas that stand above lots (trading, bids, watchlist,
+ * messages): REST's include and the fields of GraphQL's Lot read their rows here, as the caller may see them.
+ */
+export class LotRelationsService {
+  /** What the lots show beside them (REST includes), as the caller may see it: one query per relation the page did not embed. */
+  related(ctx: RequestContext, lots: ListedLot[], relations: ReadonlySet<LotRelation>, embedded?: Embedded): Promise<LotsRelated> {
+    return loadRelated(ctx, lots, relations, embedded);
+  }
+
+  /** A lot's bids, each naming its bidder only to those who may know it. */
+  seenBids<B extends BidRow>(ctx: RequestContext, lot: LotOwners, bids: readonly B[]): SeenBid<B>[] {
+    return seenBids(ctx.caller, lot, bids);
+  }
+
+  /**
+   * The newest `last` of a lot's bids, oldest first as `bids` are, seen as `seenBids` shows them.
+   * A lot's history has no bound of its own (one had 60 bids); a GraphQL field answers at most a
+   * page of it, which is what its cost counts.
+   */
+  recentBids<B extends BidRow>(ctx: RequestContext, lot: LotOwners, bids: readonly B[], last: number): SeenBid<B>[] {
+    return seenBids(ctx.caller, lot, bids.slice(-listBound(last, 'last')));
+  }
+
+  // A GraphQL request's batches, by lot id: rows in id order (stars: of their creation), which the
+  // resolvers show through lots' `recentVisibleRows` and `shownWinnerDetails`, and `recentBids`.
+  participantsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Participant[]> {
+    return participantsOfLots(ctx.em, lotIds);
+  }
+
+  bidsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Bid[]> {
+    return bidsOfLots(ctx.em, lotIds);
+  }
+
+  depositsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Deposit[]> {
+    return ctx.em.find(Deposit, { lotId: { $in: [...lotIds] } }, { orderBy: { id: 'asc' } });
+  }
+
+  callbacksOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Callback[]> {
+    return ctx.em.find(Callback, { lotId: { $in: [...lotIds] } }, { orderBy: { id: 'asc' } });
+  }
+
+  starsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Star[]> {
+    return ctx.em.find(Star, { lotId: { $in: [...lotIds] } }, { orderBy: { createdAt: 'asc' } });
+  }
+
+  winnerDetailsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<WinnerDetails[]> {
+    return ctx.em.find(WinnerDetails, { lotId: { $in: [...lotIds] } });
+  }
+}
