@@ -1,7 +1,7 @@
 import type { AppModule, Infrastructure, ServiceFactories } from './app-modules';
 import { LiveBus } from './live/live.bus';
 import { createTransport } from './live/live.transport';
-import { LotClock } from './jobs/lot-clock';
+import { LotClock } from './modules/lots';
 
 /**
  * Every domain service, built once per process and shared by both edges. Each area adds its own

@@ -9,10 +9,9 @@ import { isUnreachable } from '../db/faults';
 import type { Logger } from '../core/logger';
 import { MODULES } from '../modules';
 import type { Services } from '../services';
-import { scheduleLotClocks } from './cleaners';
 import type { Cleaner, Job, Recurring } from './job';
-import { LOT_QUEUES, singletonKeyOf, type LotJobData } from './lot-clock';
-import { LotNotices } from './lot-notices';
+import { LOT_QUEUES, scheduleLotClocks, singletonKeyOf, type LotJobData } from '../modules/lots';
+import { LotNotices } from '../modules/trading';
 import { QueueDb } from './queue-db';
 
 export interface JobsDeps {

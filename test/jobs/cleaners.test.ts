@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { LOT_QUEUES } from '../../src/jobs/lot-clock';
+import { LOT_QUEUES } from '../../src/modules/lots';
 import { StoredDocument } from '../../src/modules/documents/documents.entity';
 import { Lot, LotType } from '../../src/modules/lots/lots.entity';
 import { Deposit, DepositState, Participant, ParticipantState } from '../../src/modules/trading/trading.entity';

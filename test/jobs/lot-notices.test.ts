@@ -1,5 +1,5 @@
 import PgBoss from 'pg-boss';
-import { LOT_QUEUES, type LotJobData } from '../../src/jobs/lot-clock';
+import { LOT_QUEUES, type LotJobData } from '../../src/modules/lots';
 import { Lot } from '../../src/modules/lots/lots.entity';
 import { NotificationType as N } from '../../src/modules/notifications/notifications.entity';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { JOBS_SCHEMA } from '../../src/jobs/jobs';
-import { LOT_QUEUES } from '../../src/jobs/lot-clock';
+import { LOT_QUEUES } from '../../src/modules/lots';
 import { startTestApp } from '../helpers/app';
 import { createTestDatabase } from '../helpers/db';
 import { JOBS_ENV, waitFor } from './jobs.helpers';

@@ -4,7 +4,7 @@ import { conflict, DomainError, forbidden, invalid, invalidWith, notFound } from
 import { Money } from '../../core/money';
 import { requireActive } from '../../core/policies';
 import type { RawTransaction, Rows } from '../../db/raw';
-import type { LotTimes } from '../../jobs/lot-clock';
+import type { LotTimes } from '../lots';
 import { requireBuyingPower, roundPower, type RoundPower } from '../buying-power';
 import { LotType, takesBids } from '../lots';
 import { type PublishedNotification, NotificationType, type NotificationsService } from '../notifications';

@@ -8,7 +8,7 @@ import { validateInput, type Untrusted } from '../../core/validate';
 import { unavailableAfter } from '../../db/faults';
 import { rawTransaction } from '../../db/raw';
 import type { LivePublisher } from '../../live/live.port';
-import type { LotClock } from '../../jobs/lot-clock';
+import type { LotClock } from '../lots';
 import type { Receipt, TransparencyLog } from '../bidlog';
 import type { NotificationsService } from '../notifications';
 import { bidEvent } from './bids.events';

@@ -1,7 +1,7 @@
 import { rfc3339 } from '../../core/time';
 import type { Rows, Statement } from '../../db/raw';
 import { sql } from '../../db/sql';
-import type { LotTimes } from '../../jobs/lot-clock';
+import type { LotTimes } from '../lots';
 import type { LotType } from '../lots';
 import { type PublishedNotification, NotificationType, type BatchRow, type NotificationsService } from '../notifications';
 import type { LotRules } from '../rules';

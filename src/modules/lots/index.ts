@@ -2,6 +2,8 @@
 export { LOT_GROUPS, type LotGroup, type LotGroupRow, type LotsAggregate, type LotSums, lotStatsSql, MAX_GROUPS, type StatsUnit } from './lots.aggregate';
 export type { LotDraft } from './lots.draft';
 export { type ListedLot, Lot, LOT_STATE_NAMES, LOT_TYPE_NAMES, LotState, LotType, shownHighestBid } from './lots.entity';
+export { LOT_QUEUES, LotClock, type LotJobData, type LotTimes, singletonKeyOf } from './lots.clock';
+export { scheduleLotClocks } from './lots.clock.cleaner';
 export { LOT_FILTER_FIELDS, type LotFilter, lotFilterInput } from './lots.filter';
 export { findLot } from './lots.find';
 export { DEFAULT_BATCH_SIZE, IMPORT_SOURCES, importLots, type ImportProgress, type ImportSource, type ImportSummary } from './lots.import';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TransactionScope } from '../../core/transaction';
-import type { LotClock } from '../../jobs/lot-clock';
+import type { LotClock } from './lots.clock';
 import { lotFieldsOf, type LotDraft, type PastStart } from './lots.draft';
 import { Lot } from './lots.entity';
 import type { LotTerms } from './lots.terms';

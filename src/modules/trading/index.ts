@@ -5,7 +5,7 @@ export { Deposit, DepositState, Participant, ParticipantState, WinnerDetails } f
 export { WINNER_DETAILS_FIELDS } from './trading.input';
 export { depositGql, participantGql, participationGql, winnerDetailsGql } from './trading.mappers';
 export { presentDeposit, presentParticipant, presentWinnerDetails } from './trading.presenter';
-export { lapseTimeOf, reserveRecipients } from './reserve.service';
+export { LotNotices } from './trading.notices';
 export { requireId, requireManager, requireTradable, settleLosers } from './trading.rules';
 export type { Standing } from './standings.sql';
 export { DepositGql, DepositStateGql, ParticipantGql, ParticipantStateGql, ParticipationGql, WinnerDetailsGql } from './trading.types';

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { inTransaction } from '../../core/transaction';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
-import type { LotJobData } from '../../jobs/lot-clock';
+import type { LotJobData } from '../lots';
 import type { LivePublisher } from '../../live/live.port';
 import type { BidLogService } from '../bidlog';
 import { Lot, LotState, isClosed, reserveMet } from '../lots';

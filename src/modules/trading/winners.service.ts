@@ -11,7 +11,7 @@ import type { BidLogService } from '../bidlog';
 import { type NotificationsService, NotificationType } from '../notifications';
 import type { LivePublisher } from '../../live/live.port';
 import { requireInvoice } from '../documents';
-import type { LotClock } from '../../jobs/lot-clock';
+import type { LotClock } from '../lots';
 import type { Money } from '../../core/money';
 import { buyerFee, type RulesService } from '../rules';
 import {

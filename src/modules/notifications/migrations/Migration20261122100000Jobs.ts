@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 export class Migration20261122100000Jobs extends Migration {
   override async up(): Promise<void> {
-    // One row per time-based notification sent (src/jobs/lot-notices.ts): a job that runs twice
+    // One row per time-based notification sent (src/modules/trading/trading.notices.ts): a job that runs twice
     // (a retry, two instances, a rescheduled copy) finds its recipients already claimed.
     // `subject` tells apart several firings of one type on a lot (type 24: one per participant).
     this.addSql(`

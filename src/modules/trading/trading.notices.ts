@@ -1,16 +1,14 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { inTransaction, type TransactionScope } from '../core/transaction';
-import { rowsOf } from '../db/query';
-import { sql, type Sql } from '../db/sql';
-import { Lot, LotState, LotType, isClosed } from '../modules/lots';
-import { NotificationType, staffOf, type NotificationsService } from '../modules/notifications';
-import type { LivePublisher } from '../live/live.port';
-import { ParticipantState } from '../modules/trading';
-import { reserveMet } from '../modules/lots';
-import type { RulesService } from '../modules/rules';
-import { lapseTimeOf, reserveRecipients } from '../modules/trading';
-import type { LotJobData } from './lot-clock';
+import { inTransaction, type TransactionScope } from '../../core/transaction';
+import { rowsOf } from '../../db/query';
+import { sql, type Sql } from '../../db/sql';
+import { Lot, LotState, LotType, isClosed, reserveMet, type LotJobData } from '../lots';
+import { NotificationType, staffOf, type NotificationsService } from '../notifications';
+import type { LivePublisher } from '../../live/live.port';
+import type { RulesService } from '../rules';
+import { lapseTimeOf, reserveRecipients } from './reserve.service';
+import { ParticipantState } from './trading.entity';
 
 /** What the end job did: 'early' when it came before the end; else when the lot lapses if nobody acts (null: never). */
 export type Ended = 'early' | { lapseAt: Date | null };
@@ -45,7 +43,7 @@ async function accountIds(em: EntityManager, query: Sql): Promise<string[]> {
 }
 
 /**
- * The time-based notifications, as the jobs of src/jobs/lot-clock.ts fire
+ * The time-based notifications, as the jobs of the lot clock (lots' `lots.clock.ts`) fire
  * them. Each run re-reads the lot under a share lock (participations, winner choices and closes
  * lock it for writing, so the recipients are read from a settled lot) and does nothing when the
  * lot was closed or its end moved since the job was scheduled (the move scheduled jobs of its

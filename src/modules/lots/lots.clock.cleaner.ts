@@ -1,8 +1,9 @@
-import { rowsOf } from '../db/query';
-import { sql } from '../db/sql';
-import { LotType, notClosedSql } from '../modules/lots';
-import type { Cleaner } from './job';
-import type { LotClock } from './lot-clock';
+import type { Cleaner } from '../../jobs/job';
+import { rowsOf } from '../../db/query';
+import { sql } from '../../db/sql';
+import type { LotClock } from './lots.clock';
+import { LotType } from './lots.entity';
+import { notClosedSql } from './lots.open';
 
 const CLOCK_BATCH = 1000;
 

@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import { LotType } from '../modules/lots';
+import { LotType } from './lots.entity';
 
 /** The queues of the per-lot jobs (src/jobs/jobs.ts creates and works them). */
 export const LOT_QUEUES = {
@@ -55,7 +55,7 @@ export function clockJobsOf(lot: LotTimes, finishingNoticeSeconds: number, now =
  * The seam between the domain services and the job queue. Services call it after their
  * transaction commits: a lot's times were set, a lot was closed sold. Until a queue is attached
  * (with `JOBS=off`, or before the queue started) the calls do nothing; the lot-clock cleaner
- * (src/jobs/cleaners.ts) schedules what was missed once a queue runs.
+ * (`lots.clock.cleaner.ts`) schedules what was missed once a queue runs.
  */
 export class LotClock {
   private boss: PgBoss | null = null;
