@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Money } from '../../core/money';
-import { rawQuery, timestamp, type Rows } from '../../db/raw';
+import { rawQuery, timestamp } from '../../db/raw';
 import { sql, type Sql } from '../../db/sql';
 import type { Bid } from '../bids';
 import type { Participant, ParticipantState } from '../trading';
@@ -10,56 +10,88 @@ import type { Callback } from '../watchlist';
 // when asked), read through the driver: read-only rows, where the ORM's query building and
 // hydration cost more than the statement (a third of a listing's CPU for the callbacks alone).
 
-const money = (v: unknown) => (v === null ? null : new Money(v as string));
+const money = (v: string | null) => (v === null ? null : new Money(v));
 
-async function rowsOfLots(em: EntityManager, query: (lotIds: Sql) => Sql, lotIds: readonly string[]): Promise<Rows> {
+/** The rows of a statement over the lots, in the shape declared beside it: ids and amounts as text, times as PostgreSQL's text. */
+async function rowsOfLots<R>(em: EntityManager, query: (lotIds: Sql) => Sql, lotIds: readonly string[]): Promise<R[]> {
   const [{ rows }] = await rawQuery(em, sql.render(query(sql.array(lotIds, 'bigint'))));
-  return rows;
+  return rows as R[];
+}
+
+interface CallbackRow {
+  id: string;
+  lot_id: string;
+  account_id: string;
+  created_at: string;
+}
+
+interface BidRow {
+  id: string;
+  lot_id: string;
+  participant_id: string;
+  account_id: string;
+  amount: string;
+  placed_by_proxy: boolean;
+  created_at: string;
+}
+
+interface ParticipantRow {
+  id: string;
+  lot_id: string;
+  account_id: string;
+  state: ParticipantState;
+  requested_buy_now: boolean;
+  current_bid: string | null;
+  max_bid: string | null;
+  max_bid_at: string | null;
+  max_bid_digest: string | null;
+  created_at: string;
+  updated_at: string;
 }
 
 /** The callbacks of the lots, by id. */
 export async function callbacksOfLots(em: EntityManager, lotIds: readonly string[]): Promise<Callback[]> {
-  const rows = await rowsOfLots(em, (ids) => sql`select id, lot_id, account_id, created_at from callbacks where lot_id = any (${ids}) order by id`, lotIds);
-  return rows.map((r) => ({ id: r.id as string, lotId: r.lot_id as string, accountId: r.account_id as string, createdAt: timestamp(r.created_at) as Date }));
+  const rows = await rowsOfLots<CallbackRow>(em, (ids) => sql`select id, lot_id, account_id, created_at from callbacks where lot_id = any (${ids}) order by id`, lotIds);
+  return rows.map((r) => ({ id: r.id, lotId: r.lot_id, accountId: r.account_id, createdAt: new Date(r.created_at) }));
 }
 
 /** The bids on the lots, by id (the order they were placed in). */
 export async function bidsOfLots(em: EntityManager, lotIds: readonly string[]): Promise<Bid[]> {
-  const rows = await rowsOfLots(
+  const rows = await rowsOfLots<BidRow>(
     em,
     (ids) => sql`select id, lot_id, participant_id, account_id, amount, placed_by_proxy, created_at from bids where lot_id = any (${ids}) order by id`,
     lotIds,
   );
   return rows.map((r) => ({
-    id: r.id as string,
-    lotId: r.lot_id as string,
-    participantId: r.participant_id as string,
-    accountId: r.account_id as string,
-    amount: new Money(r.amount as string),
-    placedByProxy: r.placed_by_proxy as boolean,
-    createdAt: timestamp(r.created_at) as Date,
+    id: r.id,
+    lotId: r.lot_id,
+    participantId: r.participant_id,
+    accountId: r.account_id,
+    amount: new Money(r.amount),
+    placedByProxy: r.placed_by_proxy,
+    createdAt: new Date(r.created_at),
   }));
 }
 
 /** The participants of the lots, by id. */
 export async function participantsOfLots(em: EntityManager, lotIds: readonly string[]): Promise<Participant[]> {
-  const rows = await rowsOfLots(
+  const rows = await rowsOfLots<ParticipantRow>(
     em,
     (ids) => sql`select id, lot_id, account_id, state, requested_buy_now, current_bid, max_bid, max_bid_at, max_bid_digest, created_at, updated_at
                   from participants where lot_id = any (${ids}) order by id`,
     lotIds,
   );
   return rows.map((r) => ({
-    id: r.id as string,
-    lotId: r.lot_id as string,
-    accountId: r.account_id as string,
-    state: r.state as ParticipantState,
-    requestedBuyNow: r.requested_buy_now as boolean,
+    id: r.id,
+    lotId: r.lot_id,
+    accountId: r.account_id,
+    state: r.state,
+    requestedBuyNow: r.requested_buy_now,
     currentBid: money(r.current_bid),
     maxBid: money(r.max_bid),
     maxBidAt: timestamp(r.max_bid_at),
-    maxBidDigest: r.max_bid_digest as string | null,
-    createdAt: timestamp(r.created_at) as Date,
-    updatedAt: timestamp(r.updated_at) as Date,
+    maxBidDigest: r.max_bid_digest,
+    createdAt: new Date(r.created_at),
+    updatedAt: new Date(r.updated_at),
   }));
 }
