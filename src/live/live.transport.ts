@@ -1,6 +1,4 @@
 import { PubSub, type PubSubEngine } from 'graphql-subscriptions';
-import { RedisPubSub } from 'graphql-redis-subscriptions';
-import { Redis } from 'ioredis';
 import type { Config } from '../config';
 import { loggable } from '../core/loggable';
 import type { Logger } from '../core/logger';
@@ -63,6 +61,11 @@ export function memoryTransport(): LiveTransport {
  * deployments (or test runs) can share one Redis.
  */
 export function redisTransport(url: string, prefix: string, log: Logger): LiveTransport {
+  // ioredis (some 55 modules) is loaded by the instances that use Redis only.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { Redis } = require('ioredis') as typeof import('ioredis');
+  const { RedisPubSub } = require('graphql-redis-subscriptions') as typeof import('graphql-redis-subscriptions');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const connect = (role: string) => {
     const client = new Redis(url, { maxRetriesPerRequest: null });
     client.on('error', (err: Error) => log.warn({ err: loggable(err), role }, 'redis connection error'));

@@ -1,6 +1,5 @@
 import type { EventManager, EventSubscriber, TransactionEventArgs } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createTransport } from 'nodemailer';
 import { loggable } from '../../core/loggable';
 import type { Logger } from '../../core/logger';
 import type { Outbox, OutgoingMessage } from './outbox.port';
@@ -36,7 +35,9 @@ export class SmtpOutbox implements Outbox, EventSubscriber {
   ) {
     this.mailer =
       typeof url === 'string'
-        ? createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 })
+        ? // nodemailer (some 40 modules) is loaded by the processes that send mail only.
+          // eslint-disable-next-line @typescript-eslint/no-require-imports
+          (require('nodemailer') as typeof import('nodemailer')).createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 })
         : url;
   }
 
