@@ -54,7 +54,8 @@ async function main(): Promise<void> {
     refuse(err);
   }
 
-  const app = await createApp({ config, orm, master, log: logger, healthy: embedded ? () => embedded.healthy() : undefined });
+  // The services are made here, the log's key among them: a key file that holds no seed is a refusal too.
+  const app = await createApp({ config, orm, master, log: logger, healthy: embedded ? () => embedded.healthy() : undefined }).catch((err: unknown) => refuse(err));
   await port.release();
   const address = await app.listen(config.PORT, config.HOST).catch((err: unknown) => refuse(portError(err, config.PORT, config.HOST)));
   const base = `http://${['0.0.0.0', '::'].includes(config.HOST) ? 'localhost' : config.HOST}:${address.port}`;
