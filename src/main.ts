@@ -28,9 +28,10 @@ async function main(): Promise<void> {
     refuse(err);
   }
   // Loaded once those checks pass: the service's modules take seconds to load, and a refusal need not wait for them.
-  const [{ createApp }, { agreeOnMasterKey, masterKeypair, readMasterKeypair }, { migrateDatabase, openDatabase }, { checkDatabase }] = await Promise.all([
+  const [{ createApp }, { agreeOnMasterKey, masterKeypair, readMasterKeypair }, { agreeOnLogKey }, { migrateDatabase, openDatabase }, { checkDatabase }] = await Promise.all([
     import('./app.js'),
     import('./auth/master.js'),
+    import('./auth/log-key.js'),
     import('./db/orm.js'),
     import('./db/database-check.js'),
   ]);
@@ -50,12 +51,12 @@ async function main(): Promise<void> {
   const orm = await openDatabase(url, config.DB_POOL_SIZE, config.DB_STATEMENT_TIMEOUT * 1000, config.DB_ANSWER_TIMEOUT * 1000);
   try {
     await agreeOnMasterKey(orm.em.fork(), master, config);
+    await agreeOnLogKey(orm.em.fork(), config, master, logger);
   } catch (err) {
     refuse(err);
   }
 
-  // The services are made here, the log's key among them: a key file that holds no seed is a refusal too.
-  const app = await createApp({ config, orm, master, log: logger, healthy: embedded ? () => embedded.healthy() : undefined }).catch((err: unknown) => refuse(err));
+  const app = await createApp({ config, orm, master, log: logger, healthy: embedded ? () => embedded.healthy() : undefined });
   await port.release();
   const address = await app.listen(config.PORT, config.HOST).catch((err: unknown) => refuse(portError(err, config.PORT, config.HOST)));
   const base = `http://${['0.0.0.0', '::'].includes(config.HOST) ? 'localhost' : config.HOST}:${address.port}`;
