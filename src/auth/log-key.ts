@@ -2,11 +2,16 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
 import type { Config } from '../config';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../core/logger';
+import { recordedLogKey } from '../modules/bidlog';
 import { StartRefusal } from '../start-refusal';
 
 /** The log's key file holds no seed, or the log would sign with the master key. */
 export class LogKeyError extends StartRefusal {}
+
+/** The database's log signs with another key than the one this instance generated for itself. */
+export class LogKeyMismatch extends StartRefusal {}
 
 const keyFile = (config: Pick<Config, 'DATA_DIR' | 'LOG_KEY_FILE'>) => path.resolve(config.LOG_KEY_FILE ?? path.join(config.DATA_DIR, 'log.seed'));
 
@@ -36,4 +41,21 @@ function fromFile(file: string, log: Logger): Keypair {
   writeFileSync(file, `${keypair.secret()}\n`, { mode: 0o600, flag: 'wx' });
   log.info({ logKey: keypair.publicKey(), file }, 'generated the bid log signing key (set LOG_SIGNING_SEED or LOG_KEY_FILE to choose one)');
   return keypair;
+}
+
+/**
+ * Loads the log key and refuses it when the database's log is signed by another and this key was
+ * not chosen by the operator: instances sharing a database, each with a log.seed generated in its
+ * own DATA_DIR, would sign receipts and checkpoints with keys no verifier was given. A chosen key
+ * (LOG_SIGNING_SEED, or an existing LOG_KEY_FILE) is a rotation and is recorded in the old one's place.
+ */
+export async function agreeOnLogKey(em: EntityManager, config: Pick<Config, 'DATA_DIR' | 'LOG_KEY_FILE' | 'LOG_SIGNING_SEED'>, master: Keypair, log: Logger): Promise<void> {
+  const file = keyFile(config);
+  const chosen = config.LOG_SIGNING_SEED !== undefined || (config.LOG_KEY_FILE !== undefined && existsSync(file));
+  const keypair = loadLogKeypair(config, master, log);
+  const recorded = await recordedLogKey(em, keypair.publicKey(), chosen);
+  if (recorded === keypair.publicKey()) return;
+  throw new LogKeyMismatch(
+    `the database's bid log is signed by the log key ${recorded}, and this instance's (from ${file}) is ${keypair.publicKey()}: set LOG_SIGNING_SEED or LOG_KEY_FILE to the same seed on every instance sharing the database`,
+  );
 }

@@ -2,6 +2,7 @@
 // checks a lot's bids and a bidder's receipt from the outside, trusting nothing the service says but the keys given.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import { bearerRequestDigestOf, type Receipt } from '../modules/bidlog';
 import { fetchAndVerifyBidLog } from './bid-log';
 import { keyFileOf, keysDir, readKeyFile } from './keys';
@@ -51,6 +52,15 @@ function digestOf(values: Record<string, unknown>): string | undefined {
   return bearerRequestDigestOf(method, target, body);
 }
 
+const RECEIPT = z.object({
+  origin: z.string(),
+  log_id: z.string(),
+  timestamp: z.string(),
+  entries: z.array(z.object({ leaf_index: z.number().int().nonnegative(), leaf_hash: z.string() })),
+  signer: z.string(),
+  signature: z.string(),
+}) satisfies z.ZodType<Receipt>;
+
 /** A receipt file: the header's base64 JSON, or the JSON. */
 function readReceipt(file: string): Receipt {
   let text: string;
@@ -59,11 +69,16 @@ function readReceipt(file: string): Receipt {
   } catch (e) {
     throw new UsageError(`--receipt: ${(e as Error).message}`);
   }
+  let parsed: unknown;
   try {
-    return JSON.parse(text.startsWith('{') ? text : Buffer.from(text, 'base64').toString('utf8')) as Receipt;
+    parsed = JSON.parse(text.startsWith('{') ? text : Buffer.from(text, 'base64').toString('utf8'));
   } catch {
-    throw new UsageError('--receipt: the file holds no receipt (base64 JSON, or JSON)');
+    parsed = null;
   }
+  // GraphQL's receipt object (camelCase) or a whole answer would otherwise reach the checks and fail there as a bug.
+  const receipt = RECEIPT.safeParse(parsed);
+  if (!receipt.success) throw new UsageError("--receipt: the file holds no receipt (the Bid-Receipt header's base64 JSON, GraphQL's receipt.encoded, or that JSON)");
+  return receipt.data;
 }
 
 runCommand(

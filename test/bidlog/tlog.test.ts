@@ -232,7 +232,7 @@ describe('the operator who holds every key and the database', () => {
       await db().execute(`delete from tlog_leaves where idx >= ?`, [receipt.entries[0].leaf_index]);
     });
     const result = await checkLog(world.t.baseUrl, { logKeys: [receipt.signer], receipt, graceSeconds: 0 });
-    expect(result.problems).toEqual([expect.stringMatching(/^the receipt's leaf \d+ is missing from the checkpoint of size \d+, signed after the receipt's promise$/)]);
+    expect(result.problems).toEqual([expect.stringMatching(/^the receipt's leaf \d+ is missing from the checkpoint of size \d+, served past the receipt's promise$/)]);
   });
 
   it('cannot pass off a checkpoint or a receipt signed by another key, the master key included', async () => {

@@ -1,17 +1,27 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
 import { formatMoney } from '../../core/money';
-import { encodeReceipt } from '../bidlog';
+import { encodeReceipt, type Receipt } from '../bidlog';
 import type { GraphQLContext } from '../../graphql/context';
 import { payloadOf } from '../../graphql/user-errors';
 import type { ResultCodec } from '../idempotency';
 import { LotGql, reserveMet, shownHighestBid } from '../lots';
 import { bidGql } from './bids.mappers';
 import { PlaceBidResultGql, SubmitBidInput, SubmitBidPayloadGql } from './bids.types';
-import type { BidGql } from './bids.types';
+import type { BidGql, LogReceiptGql } from './bids.types';
 
 type SubmittedBid = Omit<SubmitBidPayloadGql, 'userErrors'>;
 
-const NOTHING_PLACED: SubmittedBid = { lotId: null, highestBid: null, endTime: null, reserveMet: null, bids: null };
+const NOTHING_PLACED: SubmittedBid = { lotId: null, highestBid: null, endTime: null, reserveMet: null, bids: null, receipt: null };
+
+const receiptGql = (r: Receipt): LogReceiptGql => ({
+  origin: r.origin,
+  logId: r.log_id,
+  timestamp: r.timestamp,
+  entries: r.entries.map((e) => ({ leafIndex: e.leaf_index, leafHash: e.leaf_hash })),
+  signer: r.signer,
+  signature: r.signature,
+  encoded: encodeReceipt(r),
+});
 
 /** A submitted bid's result as its idempotency key keeps it: JSON, its dates revived. */
 const SUBMITTED_BID: ResultCodec<SubmittedBid> = {
@@ -37,15 +47,7 @@ export class BidsResolver {
       endTime: placed.lot.endTime,
       reserveMet: reserveMet(placed.lot),
       bids: placed.bids.map(bidGql),
-      receipt: {
-        origin: placed.receipt.origin,
-        logId: placed.receipt.log_id,
-        timestamp: placed.receipt.timestamp,
-        entries: placed.receipt.entries.map((e) => ({ leafIndex: e.leaf_index, leafHash: e.leaf_hash })),
-        signer: placed.receipt.signer,
-        signature: placed.receipt.signature,
-        encoded: encodeReceipt(placed.receipt),
-      },
+      receipt: receiptGql(placed.receipt),
     };
   }
 
@@ -61,6 +63,7 @@ export class BidsResolver {
           endTime: placed.lot.endTime,
           reserveMet: reserveMet(placed.lot),
           bids: placed.bids.map(bidGql),
+          receipt: receiptGql(placed.receipt),
         };
       }),
     );

@@ -61,5 +61,7 @@ export class SubmitBidPayloadGql {
   @Field(() => Boolean, { nullable: true, description: 'Whether the highest bid reached the reserve price; null: the lot has no reserve, or nothing was placed' }) reserveMet!: boolean | null;
   @Extensions(listItems(MOST_BIDS_PER_REQUEST))
   @Field(() => [BidGql], { nullable: true, description: 'The bids this request placed, its own and the automatic raises it caused: at most 3' }) bids!: BidGql[] | null;
+  @Field(() => LogReceiptGql, { nullable: true, description: "The transparency log's signed receipt of these bids (REST: the Bid-Receipt header); null when nothing was placed" })
+  receipt!: LogReceiptGql | null;
   @userErrorsField() userErrors!: UserErrorGql[];
 }
