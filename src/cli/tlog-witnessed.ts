@@ -64,14 +64,14 @@ const validCosignatures = (note: string, witnesses: readonly WitnessKey[]): stri
 /** A quorum of the given witnesses' co-signatures on the latest checkpoint, or on the latest so co-signed (which the latest must extend). */
 export async function quorumChecked(api: Api, latest: { served: ServedCheckpoint; checkpoint: Checkpoint }, keys: readonly string[], witnesses: readonly WitnessKey[], quorum: number): Promise<Found> {
   let target: { served: ServedCheckpoint; checkpoint: Checkpoint } | string | null = latest;
-  let signers = validCosignatures(latest.served.note, witnesses);
-  if (signers.length < quorum) {
+  const own = validCosignatures(latest.served.note, witnesses);
+  let signers = own;
+  if (own.length < quorum) {
     target = await earlier(api, `cosignatures=${quorum}`, latest.checkpoint, keys);
     if (typeof target === 'string') return { problems: [target], notes: [] };
     signers = target ? validCosignatures(target.served.note, witnesses) : [];
     if (!target || signers.length < quorum) {
-      const size = target?.checkpoint.size ?? latest.checkpoint.size;
-      return { problems: [`the checkpoint of size ${size} carries ${signers.length} valid co-signatures of the ${witnesses.length} witnesses given, fewer than the quorum of ${quorum}`], notes: [] };
+      return { problems: [`the checkpoint of size ${latest.checkpoint.size} carries ${own.length} valid co-signatures of the ${witnesses.length} witnesses given, fewer than the quorum of ${quorum}, and no earlier checkpoint it extends has more`], notes: [] };
     }
   }
   const { checkpoint } = target;

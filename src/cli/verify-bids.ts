@@ -111,7 +111,7 @@ runCommand(
     const [url = '', lot, ...rest] = positionals;
     if (!/^https?:\/\/[^/]+\/?$/.test(url)) throw new UsageError('URL must be http(s)://host[:port]');
     if (lot !== undefined && !/^\d+$/.test(lot)) throw new UsageError('LOT must be a lot id');
-    if (lot === undefined && values.receipt === undefined) throw new UsageError('give a LOT, a --receipt FILE, or both');
+    if (lot === undefined && values.receipt === undefined && !values.anchor && values.witness === undefined) throw new UsageError('give a LOT, a --receipt FILE, --anchor or --witness');
     if (rest.length) throw new UsageError(`unexpected ${rest.join(' ')}`);
     const base = url.replace(/\/$/, '');
     const receipt = typeof values.receipt === 'string' ? readReceipt(values.receipt) : undefined;

@@ -90,9 +90,9 @@ export class LedgerService {
 
   /** GET /ledger/transactions/{hash}: a transaction of the embedded ledger, or of the network behind `HORIZON_URL`. */
   async transaction(ctx: RequestContext, hash: string): Promise<LedgerTransactionView> {
-    if (!/^[0-9a-f]{64}$/.test(hash)) throw invalid('invalid_parameter', 'hash must be a transaction hash (64 hex digits)', { field: 'hash' });
-    const found = this.horizon ? await this.horizon.transaction(hash) : await this.embeddedTransaction(ctx, hash);
-    if (!found) throw notFound('ledger_transaction_not_found', 'no transaction with this hash is in the ledger', { field: 'hash' });
+    // A malformed hash names no transaction, as a malformed id names no lot.
+    const found = !/^[0-9a-f]{64}$/.test(hash) ? null : this.horizon ? await this.horizon.transaction(hash) : await this.embeddedTransaction(ctx, hash);
+    if (!found) throw notFound('ledger_transaction_not_found', 'no transaction with this hash is in the ledger');
     return found;
   }
 
