@@ -3,7 +3,6 @@ import { FeeBumpTransaction, TransactionBuilder, type Keypair, type Transaction 
 import { inTransaction } from '../../core/transaction';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
-import { type LedgerDataWriter, MOST_DATA_ENTRIES } from '../ledger';
 import type { Checkpoint } from './tlog.note';
 
 /**
@@ -55,11 +54,19 @@ export function anchorProblem(checkpoint: Checkpoint, tx: AnchorTransaction, acc
   return null;
 }
 
+/** What the anchor job needs of the ledger (the ledger module's writer): data entries written on a key's own account. */
+export interface LedgerData {
+  write(em: EntityManager, key: Keypair, entries: readonly { name: string; value: Buffer }[]): Promise<{ hash: string; ledger: number; account: string }>;
+}
+
+/** Stellar takes at most 100 operations in a transaction. */
+const MOST_PER_TRANSACTION = 100;
+
 /** The anchor job's work: the checkpoints not yet on the ledger, written there. */
 export class LogAnchors {
   constructor(
     private readonly key: Keypair,
-    private readonly writer: LedgerDataWriter,
+    private readonly writer: LedgerData,
   ) {}
 
   /**
@@ -71,7 +78,7 @@ export class LogAnchors {
     return inTransaction({ em }, async (tx) => {
       const rows = await rowsOf<{ size: string; root: string }>(
         tx,
-        sql`select size::text, encode(root, 'hex') as root from tlog_checkpoints where anchor_tx is null order by size limit ${MOST_DATA_ENTRIES} for update skip locked`,
+        sql`select size::text, encode(root, 'hex') as root from tlog_checkpoints where anchor_tx is null order by size limit ${MOST_PER_TRANSACTION} for update skip locked`,
       );
       if (!rows.length) return 0;
       const entries = rows.map((r) => ({ name: ANCHOR_DATA_NAME, value: anchorValue({ size: Number(r.size), root: Buffer.from(r.root, 'hex') }) }));

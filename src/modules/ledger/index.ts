@@ -1,3 +1,2 @@
 // What other areas may use of ledger: nothing outside this folder imports another file of it.
 export type { LedgerAccounts } from './ledger.port';
-export { type DataEntry, type DataWritten, type LedgerDataWriter, MOST_DATA_ENTRIES } from './ledger.anchor';

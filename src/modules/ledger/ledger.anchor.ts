@@ -20,7 +20,7 @@ export interface DataWritten {
 }
 
 /** Stellar takes at most 100 operations in a transaction. */
-export const MOST_DATA_ENTRIES = 100;
+const MOST_DATA_ENTRIES = 100;
 
 /**
  * Writes data entries on a key's own account with `manage_data` operations, in one transaction
