@@ -77,6 +77,11 @@ const schema = z.object({
   LOG_KEY_FILE: z.string().min(1).optional(),
   LOG_ORIGIN: z.string().min(1).max(200).regex(/^[^\s+]+$/, 'no spaces nor "+"').default('auction.local/bid-log'),
   CHECKPOINT_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
+  ANCHOR_SECONDS: z.coerce.number().int().min(1).max(86400).default(10),
+  LOG_WITNESSES: z
+    .string()
+    .regex(/^\s*([^\s+,]+\+[0-9a-f]{8}\+[A-Za-z0-9+/=]+\s*(,\s*|$))*$/, 'expected comma-separated witness vkeys, name+keyid+key')
+    .default(''),
   NETWORK_PASSPHRASE: z.string().min(1).default(Networks.STANDALONE),
   PUBLIC_URL: z.string().url().optional(),
   JWT_TTL: duration.default(3600),

@@ -13,6 +13,8 @@ import {
 } from '../modules/bidlog';
 import { Api } from './api';
 import { Refused } from './resources';
+import type { ServedCheckpoint } from './tlog-state';
+import { anchorChecked, quorumChecked, type OutsideOptions } from './tlog-witnessed';
 
 export interface LogCheckOptions {
   /** The log keys to trust (its key history); else the key the checkpoint names, reported. */
@@ -23,6 +25,8 @@ export interface LogCheckOptions {
   lotId?: string;
   /** How long after a receipt its leaves must be in a checkpoint signed later. */
   graceSeconds?: number;
+  /** What vouches for the checkpoint outside the operator's reach: its anchor on the ledger, a quorum of witnesses. */
+  outside?: OutsideOptions;
 }
 
 export interface LogCheck {
@@ -31,12 +35,6 @@ export interface LogCheck {
   notes: string[];
   /** With a lot: how many of its bids the log holds, and how many of them were backfilled. */
   lot?: { bids: number; backfilledBids: number };
-}
-
-interface ServedCheckpoint {
-  size: number;
-  note: string;
-  signer: string;
 }
 
 const DEFAULT_GRACE_SECONDS = 60;
@@ -82,6 +80,16 @@ export async function checkLog(base: string, options: LogCheckOptions): Promise<
       if (seen) notes.push(`consistent with the checkpoint of size ${seen.size} seen before`);
       state[checkpoint.origin] = { origin: checkpoint.origin, size: checkpoint.size, root: checkpoint.root.toString('base64') };
       writeFileSync(options.statePath, `${JSON.stringify(state, null, 2)}\n`);
+    }
+  }
+
+  if (options.outside) {
+    const latest = { served, checkpoint };
+    const { witnesses = [], quorum = witnesses.length } = options.outside;
+    const checks = [await anchorChecked(api, latest, keys, options.outside), ...(quorum > 0 ? [await quorumChecked(api, latest, keys, witnesses, quorum)] : [])];
+    for (const found of checks) {
+      problems.push(...found.problems);
+      notes.push(...found.notes);
     }
   }
 

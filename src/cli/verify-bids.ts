@@ -1,15 +1,15 @@
-// `npm run verify-bids -- URL [LOT] [--receipt FILE] [--log-key KEY…] [--state FILE] [--signer KEY] [--digest HEX | --request 'METHOD TARGET' [--body FILE]] [--as KEYFILE]`:
+// `npm run verify-bids -- URL [LOT] [--receipt FILE] [--log-key KEY…] [--state FILE] [--anchor] [--horizon URL] [--witness VKEY… [--quorum N]] [--signer KEY] [--digest HEX | --request 'METHOD TARGET' [--body FILE]] [--as KEYFILE]`:
 // checks a lot's bids and a bidder's receipt from the outside, trusting nothing the service says but the keys given.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { bearerRequestDigestOf, type Receipt } from '../modules/bidlog';
+import { bearerRequestDigestOf, parseWitnessKey, type Receipt, type WitnessKey } from '../modules/bidlog';
 import { fetchAndVerifyBidLog } from './bid-log';
 import { keyFileOf, keysDir, readKeyFile } from './keys';
 import { out, runCommand, UsageError } from './run';
 import { checkLog } from './tlog-check';
 
-const USAGE = `usage: npm run verify-bids -- URL [LOT] [--receipt FILE] [--log-key KEY]… [--state FILE] [--signer KEY] [--digest HEX | --request 'METHOD TARGET' [--body FILE]] [--as KEYFILE]
+const USAGE = `usage: npm run verify-bids -- URL [LOT] [--receipt FILE] [--log-key KEY]… [--state FILE] [--anchor] [--horizon URL] [--witness VKEY]… [--quorum N] [--signer KEY] [--digest HEX | --request 'METHOD TARGET' [--body FILE]] [--as KEYFILE]
 
 Checks the service's transparency log: its latest checkpoint's signature, and that it extends the
 checkpoint this command saw last (kept in --state FILE). With LOT, fetches GET URL/lots/LOT/bid_log
@@ -23,6 +23,12 @@ Exit code 0 when everything holds, 1 otherwise (one FAIL line per reason), 2 for
   --log-key KEY   a log public key (G…) to trust, once per key of the log's history; default: the
                   one the checkpoint names (reported)
   --state FILE    where the last checkpoint seen is kept; default DATA_DIR/verify-bids-state.json
+  --anchor        require the checkpoint's root (or an earlier one's, which it must extend) on the
+                  Stellar ledger; without it the anchor is checked whenever there is one
+  --horizon URL   read anchors from this Horizon, not from the service's GET /ledger/transactions
+  --witness VKEY  a witness's C2SP vkey (name+keyid+key), once per witness you trust
+  --quorum N      how many of the --witness keys must have co-signed the checkpoint (or an
+                  earlier one it extends); default all of them
   --signer KEY    the master public key (G…) to trust for the chain's head; default: the one the log names
   --digest HEX    prove that the bid placed by your request is in the chain: for a signed request the
                   SHA-256 of its signature, for one sent with a bearer token that of its method,
@@ -81,6 +87,25 @@ function readReceipt(file: string): Receipt {
   return receipt.data;
 }
 
+function horizonOf(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^https?:\/\/\S+$/.test(value)) throw new UsageError('--horizon must be an http(s) URL');
+  return value;
+}
+
+/** The witnesses to trust and how many of them must have co-signed. */
+function quorumOf(values: Record<string, unknown>): { witnesses: WitnessKey[]; quorum: number } {
+  const witnesses = (Array.isArray(values.witness) ? values.witness : []).map((v: unknown) => {
+    const key = parseWitnessKey(String(v));
+    if (typeof key === 'string') throw new UsageError(`--witness: ${key}`);
+    return key;
+  });
+  if (values.quorum === undefined) return { witnesses, quorum: witnesses.length };
+  const quorum = Number(values.quorum);
+  if (!Number.isInteger(quorum) || quorum < 1 || quorum > witnesses.length) throw new UsageError(`--quorum must be 1 to the number of --witness keys (${witnesses.length})`);
+  return { witnesses, quorum };
+}
+
 runCommand(
   USAGE,
   {
@@ -92,12 +117,16 @@ runCommand(
     receipt: { type: 'string' },
     'log-key': { type: 'string', multiple: true },
     state: { type: 'string' },
+    anchor: { type: 'boolean' },
+    horizon: { type: 'string' },
+    witness: { type: 'string', multiple: true },
+    quorum: { type: 'string' },
   },
   async ({ values, positionals, config }) => {
     const [url = '', lot, ...rest] = positionals;
     if (!/^https?:\/\/[^/]+\/?$/.test(url)) throw new UsageError('URL must be http(s)://host[:port]');
     if (lot !== undefined && !/^\d+$/.test(lot)) throw new UsageError('LOT must be a lot id');
-    if (lot === undefined && values.receipt === undefined) throw new UsageError('give a LOT, a --receipt FILE, or both');
+    if (lot === undefined && values.receipt === undefined && !values.anchor && values.witness === undefined) throw new UsageError('give a LOT, a --receipt FILE, --anchor or --witness');
     if (rest.length) throw new UsageError(`unexpected ${rest.join(' ')}`);
     const base = url.replace(/\/$/, '');
     const receipt = typeof values.receipt === 'string' ? readReceipt(values.receipt) : undefined;
@@ -105,7 +134,8 @@ runCommand(
     const statePath = typeof values.state === 'string' ? values.state : path.join(config.DATA_DIR, 'verify-bids-state.json');
     const problems: string[] = [];
 
-    const log = await checkLog(base, { logKeys, statePath, receipt, lotId: lot });
+    const outside = { anchor: values.anchor ? ('require' as const) : ('auto' as const), horizon: horizonOf(values.horizon), networkPassphrase: config.NETWORK_PASSPHRASE, ...quorumOf(values) };
+    const log = await checkLog(base, { logKeys, statePath, receipt, lotId: lot, outside });
     if (lot !== undefined) {
       const keypair = typeof values.as === 'string' ? readKeyFile(keyFileOf(values.as, keysDir(config.DATA_DIR))) : null;
       const signer = typeof values.signer === 'string' ? values.signer : undefined;

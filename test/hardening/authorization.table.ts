@@ -98,6 +98,8 @@ export const REST: Record<string, RestRow> = {
   // No checkpoint has this size: the answer is the same 404 to everyone.
   'GET /log/proof/inclusion': pub(() => ({ target: '/log/proof/inclusion?leaf_index=0&tree_size=1000000' }), 404),
   'GET /log/proof/consistency': pub(() => ({ target: '/log/proof/consistency?from=1&to=1000000' }), 404),
+  // The co-signature is the credential: a note without one is refused alike whoever sends it.
+  'POST /log/cosign': pub(() => ({ target: '/log/cosign', body: { data: { type: 'cosignatures', attributes: { note: 'no note' } } } }), 400),
   'POST /lots/:id/bid_requests': { auth: true, call: (f) => ({ target: `/lots/${f.lotId}/bid_requests`, body: { data: { type: 'bid_requests', attributes: { amount: '1100' } } } }), roles: all(403) },
   'GET /requests': { auth: true, call: () => ({ target: '/requests?filter[type]=lots' }), roles: all(200) },
   'GET /accounts/:id/create_lot_requests': { auth: true, call: (f) => ({ target: `/accounts/${f.userId}/create_lot_requests` }), roles: staffOfP(200, 403, { user: 200 }) },
@@ -150,6 +152,8 @@ export const REST: Record<string, RestRow> = {
   'POST /notifications/events': { auth: true, call: (f) => ({ target: '/notifications/events', body: { data: { type: 'notification_events', attributes: { type: 9, recipient: f.userId, meta: {} } } } }), roles: { others: 403, platform: 204, otherPlatform: 400 } },
   'POST /transactions': pub(() => ({ target: '/transactions', body: { data: { attributes: { tx: 'AAAA' } } } }), 400),
   'GET /ledger/accounts/:id': pub((f) => ({ target: `/ledger/accounts/${f.userId}` })),
+  // No transaction has this hash: the answer is the same 404 to everyone.
+  'GET /ledger/transactions/:hash': pub(() => ({ target: `/ledger/transactions/${'0'.repeat(64)}` }), 404),
   'POST /messages': { auth: true, call: () => ({ target: '/messages', body: { data: { type: 'messages', attributes: {} } } }), roles: all(400, { paused: 403 }) },
   'GET /lots/:id/messages': { auth: true, call: (f) => ({ target: `/lots/${f.lotId}/messages` }), roles: all(200) },
   'GET /messages/dialogs': { auth: true, call: () => ({ target: '/messages/dialogs' }), roles: all(200) },
@@ -183,13 +187,13 @@ export const REST: Record<string, RestRow> = {
  */
 export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
   ...Object.fromEntries([
-    ...['account', 'admins', 'brokers', 'convert', 'convertMany', 'countries', 'currencyRates', 'document', 'feeEstimate', 'fuelTypes', 'ledgerAccount', 'logCheckpoint', 'logCheckpoints', 'logConsistencyProof', 'logEntries', 'logInclusionProof', 'lot', 'lots', 'lotsAggregate', 'lotsCount', 'makers', 'node', 'nodes', 'ping', 'transmissionTypes', 'wheelPositions'].map(
+    ...['account', 'admins', 'brokers', 'convert', 'convertMany', 'countries', 'currencyRates', 'document', 'feeEstimate', 'fuelTypes', 'ledgerAccount', 'ledgerTransaction', 'logCheckpoint', 'logCheckpoints', 'logConsistencyProof', 'logEntries', 'logInclusionProof', 'lot', 'lots', 'lotsAggregate', 'lotsCount', 'makers', 'node', 'nodes', 'ping', 'transmissionTypes', 'wheelPositions'].map(
       (name) => [name, { auth: false }],
     ),
     ...['accountCreateLotRequests', 'accounts', 'blacklist', 'buyingPower', 'deposits', 'documents', 'lotMessages', 'me', 'messageDialogs', 'notificationCounts', 'notifications', 'platformRules', 'platformStats', 'request', 'requests', 'savedSearches', 'secondChanceOffers', 'unreadMessages', 'viewer', 'watchlist'].map(
       (name) => [name, { auth: true }],
     ),
-    ...['addMasterSigner', 'approveRecovery', 'createPlatform', 'issueToken', 'requestRecovery', 'resendVerification', 'submitTransaction'].map((name) => [name, { auth: false }]),
+    ...['addMasterSigner', 'approveRecovery', 'cosignCheckpoint', 'createPlatform', 'issueToken', 'requestRecovery', 'resendVerification', 'submitTransaction'].map((name) => [name, { auth: false }]),
     ...[
       'addCallbackRequest',
       'addStar',

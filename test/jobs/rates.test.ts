@@ -45,7 +45,7 @@ it('schedules no refresh without RATES_URL', async () => {
   const t = await startTestApp(JOBS_ENV);
   try {
     const queues = await t.orm.em.fork().getConnection().execute<{ name: string }[]>('select name from pgboss.queue order by name');
-    expect(queues.map((q) => q.name)).toEqual(['bid-log-checkpoint', 'cleanup', 'lot-ended', 'lot-finishing', 'lot-reserve-lapse', 'lot-unpaid-invoice', 'second-chance-expiry']);
+    expect(queues.map((q) => q.name)).toEqual(['bid-log-anchor', 'bid-log-checkpoint', 'cleanup', 'lot-ended', 'lot-finishing', 'lot-reserve-lapse', 'lot-unpaid-invoice', 'second-chance-expiry']);
   } finally {
     await t.close();
   }

@@ -6,13 +6,18 @@ import { BidLogService } from './bidlog.service';
 import { Migration20261124200000BidLog } from './migrations/Migration20261124200000BidLog';
 import { Migration20261127220000TransparencyLog } from './migrations/Migration20261127220000TransparencyLog';
 import { Migration20261128010000LogKey } from './migrations/Migration20261128010000LogKey';
+import { Migration20261128010000LogWitnesses } from './migrations/Migration20261128010000LogWitnesses';
+import { LogAnchors } from './tlog.anchor';
 import { TransparencyLogResolver } from './tlog.resolver';
 import { TransparencyLog } from './tlog.service';
+import { LogWitnesses, witnessesOf } from './tlog.witnesses';
 
 declare module '../../services' {
   interface Services {
     bidLog: BidLogService;
     transparencyLog: TransparencyLog;
+    logAnchors: LogAnchors;
+    logWitnesses: LogWitnesses;
   }
 }
 
@@ -23,10 +28,13 @@ export const bidLogModule: AppModule = {
     { name: 'Migration20261124200000BidLog', class: Migration20261124200000BidLog },
     { name: 'Migration20261127220000TransparencyLog', class: Migration20261127220000TransparencyLog },
     { name: 'Migration20261128010000LogKey', class: Migration20261128010000LogKey },
+    { name: 'Migration20261128010000LogWitnesses', class: Migration20261128010000LogWitnesses },
   ],
   services: {
     bidLog: (s, infra) => new BidLogService(infra.master, s.transparencyLog),
     transparencyLog: (_s, { config, master, log }) => new TransparencyLog(loadLogKeypair(config, master, log), config.LOG_ORIGIN),
+    logAnchors: (s, { config, master, log }) => new LogAnchors(loadLogKeypair(config, master, log), s.ledgerData),
+    logWitnesses: (_s, { config }) => new LogWitnesses(witnessesOf(config.LOG_WITNESSES), config.LOG_ORIGIN),
   },
   routes: bidLogRoutes,
   resolvers: [BidLogResolver, BidLogEntriesResolver, TransparencyLogResolver],
@@ -38,6 +46,16 @@ export const bidLogModule: AppModule = {
       firstAfterSeconds: config.CHECKPOINT_SECONDS,
       run: async (orm) => {
         await services.transparencyLog.checkpointNow({ em: orm.em.fork() });
+      },
+    },
+    {
+      kind: 'recurring',
+      queue: 'bid-log-anchor',
+      everySeconds: config.ANCHOR_SECONDS,
+      firstAfterSeconds: config.ANCHOR_SECONDS,
+      run: async (orm, log) => {
+        const anchored = await services.logAnchors.anchorPending(orm.em.fork());
+        if (anchored) log.info({ anchored }, 'checkpoints anchored on the ledger');
       },
     },
   ],

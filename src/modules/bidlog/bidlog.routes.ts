@@ -1,15 +1,32 @@
+import { inputDocument, parseDocument } from '../../rest/document';
 import type { AppRouter } from '../../rest/router';
 import { presentBidLog } from './bidlog.presenter';
 import { presentCheckpoint, presentConsistencyProof, presentInclusionProof, presentLogEntry } from './tlog.presenter';
+import { cosignInput } from './tlog.witnesses';
 
 const size = { kind: 'integer' } as const;
 
 export function bidLogRoutes(router: AppRouter): void {
-  const { bidLog, transparencyLog } = router.services;
+  const { bidLog, transparencyLog, logWitnesses } = router.services;
   router.get('/lots/:id/bid_log', { summary: "The lot's hash-chained bid log and, once closed, its signed head (docs/bid-log.md)", response: 'bid_logs' }, async ({ ctx, params }) => ({ data: presentBidLog(await bidLog.get(ctx, { lotId: params.id })) }));
-  router.get('/log/checkpoint', { summary: "The transparency log's latest checkpoint, a C2SP signed note (docs/bid-log.md)", response: 'checkpoints' }, async ({ ctx }) => ({
-    data: presentCheckpoint(await transparencyLog.latest(ctx)),
-  }));
+  router.get(
+    '/log/checkpoint',
+    {
+      summary: "The transparency log's latest checkpoint, a C2SP signed note with the witnesses' co-signatures (docs/bid-log.md); `anchored=true`: the latest anchored on the ledger; `cosignatures=N`: the latest N witnesses co-signed",
+      response: 'checkpoints',
+      query: { plain: { anchored: { kind: 'boolean' }, cosignatures: size } },
+      fields: 'query',
+    },
+    async ({ ctx, query }) => ({ data: presentCheckpoint(await transparencyLog.latest(ctx, { anchored: query.plain.anchored, cosignatures: query.plain.cosignatures })) }),
+  );
+  router.post(
+    '/log/cosign',
+    { summary: "A witness's C2SP tlog-cosignature/v1 co-signature of a checkpoint the log issued, kept and served with it (docs/bid-log.md); the signature is the credential", body: { type: 'cosignatures', input: cosignInput }, response: 'checkpoints' },
+    async ({ ctx, body }) => {
+      const { data } = parseDocument(inputDocument('cosignatures'), body);
+      return { data: presentCheckpoint(await logWitnesses.cosign(ctx, { note: data.attributes?.note })) };
+    },
+  );
   router.get(
     '/log/checkpoints',
     { summary: 'The checkpoints of tree sizes from..to, oldest first, at most 100; every checkpoint is kept', response: ['checkpoints'], query: { plain: { from: size, to: size } }, fields: 'query' },

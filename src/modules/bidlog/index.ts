@@ -9,3 +9,6 @@ export { recordedLogKey } from './tlog.key.sql';
 export type { TransparencyLog } from './tlog.service';
 export { type ServedLeaf, type SeenCheckpoint, checkLotLeaves, consistencyProblem, inclusionProblem, receiptProblem, servedLeafProblem, trustedCheckpoint } from './tlog.verify';
 export { leafHash } from './tlog.merkle';
+export { type AnchorTransaction, anchorProblem } from './tlog.anchor';
+export { cosignatureLine, cosignedAt, parseWitnessKey, type WitnessKey, witnessVkey } from './tlog.cosign';
+export { type Checkpoint, parseNote } from './tlog.note';

@@ -3,7 +3,15 @@ import type { LogEntry, Proof, SignedCheckpoint } from './tlog.service';
 
 /** `{type: checkpoints, id: <size>}`: the signed note is the checkpoint; the rest repeats it for convenience. */
 export const presentCheckpoint = (c: SignedCheckpoint): Resource =>
-  resource('checkpoints', String(c.size), { size: c.size, root_hash: c.rootHash, note: c.note, signer: c.signer, created_at: c.createdAt.toISOString() });
+  resource('checkpoints', String(c.size), {
+    size: c.size,
+    root_hash: c.rootHash,
+    note: c.note,
+    signer: c.signer,
+    created_at: c.createdAt.toISOString(),
+    anchor: c.anchor,
+    cosignatures: c.cosignatures.map((w) => ({ witness: w.witness, key_id: w.keyId, timestamp: w.timestamp })),
+  });
 
 export const presentInclusionProof = (p: Proof): Resource =>
   resource('inclusion_proofs', `${p.leafIndex}:${p.treeSize}`, { leaf_index: p.leafIndex as number, tree_size: p.treeSize as number, hashes: p.hashes });

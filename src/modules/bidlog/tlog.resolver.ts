@@ -1,16 +1,26 @@
-import { Arg, Ctx, Extensions, ID, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Extensions, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { listItems } from '../../graphql/list-items';
 import type { GraphQLContext } from '../../graphql/context';
-import { LogCheckpointGql, LogEntryGql, LogProofGql } from './tlog.types';
+import { payloadOf } from '../../graphql/user-errors';
+import { CosignCheckpointInput, CosignCheckpointPayloadGql, LogCheckpointGql, LogEntryGql, LogProofGql } from './tlog.types';
 import { TLOG_PAGE, type Proof } from './tlog.service';
 
 const proofGql = (p: Proof): LogProofGql => ({ leafIndex: p.leafIndex ?? null, treeSize: p.treeSize ?? null, from: p.from ?? null, to: p.to ?? null, hashes: p.hashes });
 
 @Resolver()
 export class TransparencyLogResolver {
-  @Query(() => LogCheckpointGql, { description: "GET /log/checkpoint: the transparency log's latest checkpoint" })
-  logCheckpoint(@Ctx() { ctx, services }: GraphQLContext): Promise<LogCheckpointGql> {
-    return services.transparencyLog.latest(ctx);
+  @Query(() => LogCheckpointGql, { description: "GET /log/checkpoint: the transparency log's latest checkpoint; `anchored`: the latest anchored on the ledger; `cosignatures`: the latest that many witnesses co-signed" })
+  logCheckpoint(
+    @Arg('anchored', () => Boolean, { nullable: true }) anchored: boolean | undefined,
+    @Arg('cosignatures', () => Int, { nullable: true }) cosignatures: number | undefined,
+    @Ctx() { ctx, services }: GraphQLContext,
+  ): Promise<LogCheckpointGql> {
+    return services.transparencyLog.latest(ctx, { anchored: anchored ?? undefined, cosignatures: cosignatures ?? undefined });
+  }
+
+  @Mutation(() => CosignCheckpointPayloadGql, { description: "POST /log/cosign: a witness's co-signature of a checkpoint the log issued; a refusal is answered in userErrors" })
+  cosignCheckpoint(@Arg('input', () => CosignCheckpointInput) input: CosignCheckpointInput, @Ctx() { ctx, services }: GraphQLContext): Promise<CosignCheckpointPayloadGql> {
+    return payloadOf<Omit<CosignCheckpointPayloadGql, 'userErrors'>>({ checkpoint: null }, async () => ({ checkpoint: await services.logWitnesses.cosign(ctx, { note: input.note }) }));
   }
 
   @Extensions(listItems(TLOG_PAGE))

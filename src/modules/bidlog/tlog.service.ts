@@ -20,9 +20,13 @@ export interface SignedCheckpoint {
   size: number;
   /** Base64, as in the note. */
   rootHash: string;
+  /** The signed note, the witnesses' co-signature lines appended. */
   note: string;
   signer: string;
   createdAt: Date;
+  /** Where its root was written on the Stellar ledger; null until the anchor job ran. */
+  anchor: { transaction: string; ledger: number; account: string } | null;
+  cosignatures: { witness: string; keyId: string; timestamp: number }[];
 }
 
 export interface Proof {
@@ -46,17 +50,32 @@ interface CheckpointRow {
   note: string;
   signer: string;
   created_at: Date;
+  anchor_tx: string | null;
+  anchor_ledger: string | null;
+  anchor_account: string | null;
+  cosignatures: { witness: string; key_id: string; signed_at: number; line: string }[] | null;
 }
 
 const checkpointOf = (r: CheckpointRow): SignedCheckpoint => ({
   size: Number(r.size),
   rootHash: Buffer.from(r.root, 'hex').toString('base64'),
-  note: r.note,
+  note: r.note + (r.cosignatures ?? []).map((c) => c.line).join(''),
   signer: r.signer,
   createdAt: new Date(r.created_at),
+  anchor: r.anchor_tx ? { transaction: r.anchor_tx, ledger: Number(r.anchor_ledger), account: r.anchor_account ?? r.signer } : null,
+  cosignatures: (r.cosignatures ?? []).map((c) => ({ witness: c.witness, keyId: c.key_id, timestamp: Number(c.signed_at) })),
 });
 
-const SELECT_CHECKPOINT = sql`select size::text, encode(root, 'hex') as root, note, signer, created_at from tlog_checkpoints`;
+const SELECT_CHECKPOINT = sql`select size::text, encode(root, 'hex') as root, note, signer, created_at, anchor_tx, anchor_ledger::text, anchor_account,
+    (select json_agg(json_build_object('witness', c.witness, 'key_id', encode(c.key_id, 'hex'), 'signed_at', c.signed_at, 'line', c.line) order by c.witness)
+       from tlog_cosignatures c where c.size = tlog_checkpoints.size) as cosignatures
+  from tlog_checkpoints`;
+
+/** The checkpoint of this size, or null. */
+export async function checkpointOfSize(em: EntityManager, size: number): Promise<SignedCheckpoint | null> {
+  const [row] = await rowsOf<CheckpointRow>(em, sql`${SELECT_CHECKPOINT} where size = ${size}`);
+  return row ? checkpointOf(row) : null;
+}
 
 /** A size or index of the query, at least `min`. */
 function count(value: unknown, field: string, min: number): number {
@@ -118,7 +137,7 @@ export class TransparencyLog {
     const [row] = await rowsOf<CheckpointRow>(
       em,
       sql`insert into tlog_checkpoints (size, root, note, signer) values (${size}, decode(${root.toString('hex')}, 'hex'), ${note}, ${this.signer})
-          returning size::text, encode(root, 'hex') as root, note, signer, created_at`,
+          returning size::text, encode(root, 'hex') as root, note, signer, created_at, anchor_tx, anchor_ledger::text, anchor_account, null as cosignatures`,
     );
     return checkpointOf(row);
   }
@@ -128,10 +147,23 @@ export class TransparencyLog {
     return inTransaction(ctx, (em) => this.checkpoint(em));
   }
 
-  /** GET /log/checkpoint: the latest checkpoint; a new log's first read signs its first (of the empty tree, or of what was backfilled). */
-  async latest(ctx: RequestContext): Promise<SignedCheckpoint> {
-    const [row] = await rowsOf<CheckpointRow>(ctx.em, sql`${SELECT_CHECKPOINT} order by tlog_checkpoints.size desc limit 1`);
-    return row ? checkpointOf(row) : ((await this.checkpointNow(ctx)) ?? this.latest(ctx));
+  /**
+   * GET /log/checkpoint: the latest checkpoint; a new log's first read signs its first (of the
+   * empty tree, or of what was backfilled). With `anchored`, the latest whose root is on the
+   * ledger; with `cosignatures`, the latest that many witnesses co-signed.
+   */
+  async latest(ctx: RequestContext, input: { anchored?: unknown; cosignatures?: unknown } = {}): Promise<SignedCheckpoint> {
+    const anchored = input.anchored === true;
+    const cosignatures = input.cosignatures === undefined || input.cosignatures === null ? 0 : count(input.cosignatures, 'cosignatures', 1);
+    const [row] = await rowsOf<CheckpointRow>(
+      ctx.em,
+      sql`${SELECT_CHECKPOINT} where (not ${anchored} or anchor_tx is not null)
+           and (${cosignatures} = 0 or (select count(*) from tlog_cosignatures c where c.size = tlog_checkpoints.size) >= ${cosignatures})
+         order by tlog_checkpoints.size desc limit 1`,
+    );
+    if (row) return checkpointOf(row);
+    if (anchored || cosignatures) throw notFound('checkpoint_not_found', `no checkpoint is ${anchored ? 'anchored' : `co-signed by ${cosignatures} witnesses`} yet`, { field: anchored ? 'anchored' : 'cosignatures' });
+    return (await this.checkpointNow(ctx)) ?? this.latest(ctx);
   }
 
   /** GET /log/checkpoints: the checkpoints of sizes from..to (both included), oldest first, at most TLOG_PAGE. */

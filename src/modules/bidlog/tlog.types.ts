@@ -1,16 +1,46 @@
-import { Extensions, Field, Int, ObjectType } from 'type-graphql';
+import { Extensions, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { listItems } from '../../graphql/list-items';
+import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
+import { MOST_WITNESSES } from './tlog.witnesses';
 
 /** A proof has one hash per level of the tree: 64 covers any tree a bigint can count. */
 const PROOF_HASHES = 64;
+
+@ObjectType('LogAnchor', { description: "Where a checkpoint's root was written on the Stellar ledger" })
+export class LogAnchorGql {
+  @Field(() => String, { description: 'The transaction hash, hex' }) transaction!: string;
+  @Field(() => Int) ledger!: number;
+  @Field(() => String, { description: "The log's account (its key) that wrote it" }) account!: string;
+}
+
+@ObjectType('LogCosignature', { description: "A witness's C2SP tlog-cosignature/v1 co-signature of a checkpoint; its line is in the checkpoint's note" })
+export class LogCosignatureGql {
+  @Field(() => String) witness!: string;
+  @Field(() => String, { description: 'hex' }) keyId!: string;
+  @Field(() => Int, { description: 'POSIX seconds, as the witness signed it' }) timestamp!: number;
+}
 
 @ObjectType('LogCheckpoint')
 export class LogCheckpointGql {
   @Field(() => Int) size!: number;
   @Field(() => String, { description: 'base64' }) rootHash!: string;
-  @Field(() => String, { description: 'The C2SP signed note' }) note!: string;
+  @Field(() => String, { description: "The C2SP signed note, the witnesses' co-signature lines appended" }) note!: string;
   @Field(() => String) signer!: string;
   @Field(() => Date) createdAt!: Date;
+  @Field(() => LogAnchorGql, { nullable: true, description: 'Null until the anchor job wrote its root on the ledger' }) anchor!: LogAnchorGql | null;
+  @Extensions(listItems(MOST_WITNESSES))
+  @Field(() => [LogCosignatureGql]) cosignatures!: LogCosignatureGql[];
+}
+
+@InputType('CosignCheckpointInput')
+export class CosignCheckpointInput {
+  @Field(() => String, { description: 'The checkpoint note with the witness\'s co-signature line(s)' }) note!: string;
+}
+
+@ObjectType('CosignCheckpointPayload')
+export class CosignCheckpointPayloadGql {
+  @Field(() => LogCheckpointGql, { nullable: true, description: 'The checkpoint with the co-signatures now kept' }) checkpoint!: LogCheckpointGql | null;
+  @userErrorsField() userErrors!: UserErrorGql[];
 }
 
 @ObjectType('LogProof', { description: 'An RFC 9162 inclusion or consistency proof' })

@@ -1,6 +1,7 @@
-import { Horizon, NotFoundError, xdr, type FeeBumpTransaction, type Transaction } from '@stellar/stellar-sdk';
+import { Horizon, NotFoundError, xdr, type Account, type FeeBumpTransaction, type Transaction } from '@stellar/stellar-sdk';
 import { DomainError } from '../../core/errors';
 import { TransactionRejected, type SubmittedTransaction } from './ledger.embedded';
+import type { LedgerTransactionView } from './ledger.service';
 
 interface HorizonFailure {
   status?: number;
@@ -41,6 +42,26 @@ export class HorizonRelay {
     } catch (err) {
       if (err instanceof NotFoundError) return 'missing';
       throw err;
+    }
+  }
+
+  /** An account as the network has it now: its sequence is the next transaction's base. */
+  async account(id: string): Promise<Account> {
+    try {
+      return await this.server.loadAccount(id);
+    } catch (err) {
+      throw this.failure(err);
+    }
+  }
+
+  /** A transaction of the network, or null when Horizon knows none with this hash. */
+  async transaction(hash: string): Promise<LedgerTransactionView | null> {
+    try {
+      const r = await this.server.transactions().transaction(hash).call();
+      return { hash: r.hash, ledger: r.ledger_attr, sourceAccount: r.source_account, envelopeXdr: r.envelope_xdr, resultXdr: r.result_xdr, successful: r.successful };
+    } catch (err) {
+      if (err instanceof NotFoundError) return null;
+      throw this.failure(err);
     }
   }
 

@@ -1,6 +1,7 @@
 import type { AppModule } from '../../app-modules';
 import { Migration20261122090000Ledger } from './migrations/Migration20261122090000Ledger';
 import { Migration20261124000000LedgerRelay } from './migrations/Migration20261124000000LedgerRelay';
+import { LedgerDataWriter } from './ledger.anchor';
 import { DepositPayments } from './ledger.deposits';
 import { LedgerAccount, LedgerBalance, LedgerClose, LedgerData, LedgerTransaction } from './ledger.entity';
 import { HorizonRelay } from './ledger.horizon';
@@ -14,6 +15,7 @@ declare module '../../services' {
   interface Services {
     ledger: LedgerService;
     ledgerAccounts: LedgerAccounts;
+    ledgerData: LedgerDataWriter;
   }
 }
 
@@ -28,11 +30,11 @@ export const ledgerModule: AppModule = {
     ledgerAccounts: () => new EmbeddedLedgerAccounts(),
     ledger: (s, { config }) => {
       const payments = new DepositPayments(s.deposits);
-      const relay = config.HORIZON_URL
-        ? new RelayedSubmissions(new HorizonRelay(config.HORIZON_URL), config.NETWORK_PASSPHRASE, payments, config.HORIZON_RETRY_SECONDS * 1000)
-        : null;
-      return new LedgerService(config.NETWORK_PASSPHRASE, payments, relay);
+      const horizon = config.HORIZON_URL ? new HorizonRelay(config.HORIZON_URL) : null;
+      const relay = horizon ? new RelayedSubmissions(horizon, config.NETWORK_PASSPHRASE, payments, config.HORIZON_RETRY_SECONDS * 1000) : null;
+      return new LedgerService(config.NETWORK_PASSPHRASE, payments, relay, horizon);
     },
+    ledgerData: (s, { config }) => new LedgerDataWriter(config.NETWORK_PASSPHRASE, s.ledger.embeddedLedger, config.HORIZON_URL ? new HorizonRelay(config.HORIZON_URL) : null),
   },
   routes: ledgerRoutes,
   resolvers: [LedgerResolver],

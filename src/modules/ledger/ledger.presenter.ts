@@ -1,6 +1,6 @@
 import { resource, type Resource, type TopLevel } from '../../rest/document';
 import type { SubmittedTransaction } from './ledger.embedded';
-import type { LedgerAccountView } from './ledger.service';
+import type { LedgerAccountView, LedgerTransactionView } from './ledger.service';
 
 /** Stroops as Stellar writes balances: a string with seven decimals ("100.0000000"). */
 export function formatStroops(value: bigint): string {
@@ -23,3 +23,7 @@ export const presentSubmitted = (s: SubmittedTransaction): TopLevel => ({
   data: null,
   meta: { envelope_xdr: s.envelopeXdr, hash: s.hash, ledger: s.ledger, result_xdr: s.resultXdr, result_meta_xdr: s.resultMetaXdr },
 });
+
+/** `{type: ledger_transactions, id: <hash>}`: the fields Horizon's transaction record has under the same names. */
+export const presentLedgerTransaction = (t: LedgerTransactionView): Resource =>
+  resource('ledger_transactions', t.hash, { hash: t.hash, ledger: t.ledger, source_account: t.sourceAccount, envelope_xdr: t.envelopeXdr, result_xdr: t.resultXdr, successful: t.successful });

@@ -2,13 +2,18 @@ import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 't
 import { listBound, MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
-import { LedgerAccountGql, ledgerAccountGql, LedgerBalanceGql, LedgerSignerGql, SubmittedTransactionGql, submittedTransactionGql } from './ledger.types';
+import { LedgerAccountGql, ledgerAccountGql, LedgerBalanceGql, LedgerSignerGql, LedgerTransactionGql, SubmittedTransactionGql, submittedTransactionGql } from './ledger.types';
 
 @Resolver(() => LedgerAccountGql)
 export class LedgerResolver {
   @Query(() => LedgerAccountGql, { nullable: true, description: 'GET /ledger/accounts/{id}: public' })
   async ledgerAccount(@Arg('id', () => String) id: string, @Ctx() { ctx, services }: GraphQLContext): Promise<LedgerAccountGql> {
     return ledgerAccountGql(await services.ledger.account(ctx, id));
+  }
+
+  @Query(() => LedgerTransactionGql, { description: 'GET /ledger/transactions/{hash}: public' })
+  ledgerTransaction(@Arg('hash', () => String) hash: string, @Ctx() { ctx, services }: GraphQLContext): Promise<LedgerTransactionGql> {
+    return services.ledger.transaction(ctx, hash);
   }
 
   // Anyone may send an account assets of any issuer, and the loopback may add master signers

@@ -7,7 +7,8 @@ import { validateInput, type Untrusted } from '../../core/validate';
 import { AccountSigner } from '../accounts';
 import type { DepositPayments } from './ledger.deposits';
 import { EmbeddedLedger, TransactionRejected, type SubmittedTransaction } from './ledger.embedded';
-import { LedgerAccount, LedgerBalance } from './ledger.entity';
+import { LedgerAccount, LedgerBalance, LedgerTransaction } from './ledger.entity';
+import type { HorizonRelay } from './ledger.horizon';
 import { submitTransactionInput, type SubmitTransactionInput } from './ledger.input';
 import type { RelayedSubmissions } from './ledger.relay';
 import { resultCodes, transactionResult } from './ledger.xdr';
@@ -18,6 +19,16 @@ export interface LedgerAccountView {
   balances: { assetCode: string; assetIssuer: string; balance: bigint }[];
   signers: { key: string; weight: number }[];
   thresholds: { low: number; medium: number; high: number };
+}
+
+/** A transaction that reached the ledger, as Horizon shows one. */
+export interface LedgerTransactionView {
+  hash: string;
+  ledger: number;
+  sourceAccount: string;
+  envelopeXdr: string;
+  resultXdr: string;
+  successful: boolean;
 }
 
 /**
@@ -33,7 +44,13 @@ export class LedgerService {
     private readonly networkPassphrase: string,
     private readonly payments: DepositPayments,
     private readonly relay: RelayedSubmissions | null,
+    private readonly horizon: HorizonRelay | null,
   ) {}
+
+  /** The embedded ledger, for the module's writers that apply their own transactions. */
+  get embeddedLedger(): EmbeddedLedger {
+    return this.embedded;
+  }
 
   async submit(ctx: RequestContext, input: Untrusted<SubmitTransactionInput>): Promise<SubmittedTransaction> {
     const { tx: envelope } = validateInput(submitTransactionInput, input);
@@ -69,6 +86,19 @@ export class LedgerService {
   /** The relay job's run (`HORIZON_URL`): answers how many relayed transactions it completed. */
   async completeRelayed(em: EntityManager): Promise<number> {
     return this.relay ? this.relay.completeDue(em) : 0;
+  }
+
+  /** GET /ledger/transactions/{hash}: a transaction of the embedded ledger, or of the network behind `HORIZON_URL`. */
+  async transaction(ctx: RequestContext, hash: string): Promise<LedgerTransactionView> {
+    // A malformed hash names no transaction, as a malformed id names no lot.
+    const found = !/^[0-9a-f]{64}$/.test(hash) ? null : this.horizon ? await this.horizon.transaction(hash) : await this.embeddedTransaction(ctx, hash);
+    if (!found) throw notFound('ledger_transaction_not_found', 'no transaction with this hash is in the ledger');
+    return found;
+  }
+
+  private async embeddedTransaction(ctx: RequestContext, hash: string): Promise<LedgerTransactionView | null> {
+    const tx = await ctx.em.findOne(LedgerTransaction, { hash });
+    return tx && { hash: tx.hash, ledger: tx.ledger, sourceAccount: tx.sourceAccount, envelopeXdr: tx.envelopeXdr, resultXdr: tx.resultXdr, successful: true };
   }
 
   async account(ctx: RequestContext, id: string): Promise<LedgerAccountView> {

@@ -49,4 +49,14 @@ export const ledgerAccountGql = (a: LedgerAccountView): LedgerAccountGql => ({
   thresholds: a.thresholds,
 });
 
+@ObjectType('LedgerTransaction', { description: 'A transaction that reached the ledger (GET /ledger/transactions/{hash})' })
+export class LedgerTransactionGql {
+  @Field(() => String) hash!: string;
+  @Field(() => Int) ledger!: number;
+  @Field(() => String) sourceAccount!: string;
+  @Field(() => String, { description: 'The TransactionEnvelope XDR, base64' }) envelopeXdr!: string;
+  @Field(() => String, { description: 'The TransactionResult XDR, base64' }) resultXdr!: string;
+  @Field(() => Boolean) successful!: boolean;
+}
+
 export const submittedTransactionGql = (s: SubmittedTransaction): SubmittedTransactionGql => ({ ...s });

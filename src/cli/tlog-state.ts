@@ -1,0 +1,40 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import type { SeenCheckpoint } from '../modules/bidlog';
+import type { Api } from './api';
+import { Refused } from './resources';
+
+/** The checkpoint each log (by origin) was last seen at, in a small JSON file kept between runs. */
+export type SeenState = Record<string, SeenCheckpoint>;
+
+export const readState = (file: string): SeenState => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SeenState) : {});
+
+export const writeState = (file: string, state: SeenState) => writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`);
+
+/** A checkpoint resource's attributes as GET /log/checkpoint serves them. */
+export interface ServedCheckpoint {
+  size: number;
+  root_hash: string;
+  note: string;
+  signer: string;
+  created_at: string;
+  anchor: { transaction: string; ledger: number; account: string } | null;
+}
+
+export async function data<T>(api: Api, target: string): Promise<T> {
+  const res = await api.json('GET', target);
+  if (res.status !== 200) throw new Refused(`GET ${target}: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body as { data: T }).data;
+}
+
+export const attributes = async <T>(api: Api, target: string) => (await data<{ attributes: T }>(api, target)).attributes;
+
+/** The resource's attributes, or null when the service answers 404. */
+export async function attributesOrNone<T>(api: Api, target: string): Promise<T | null> {
+  const res = await api.json('GET', target);
+  if (res.status === 404) return null;
+  if (res.status !== 200) throw new Refused(`GET ${target}: ${res.status} ${JSON.stringify(res.body)}`);
+  return (res.body as { data: { attributes: T } }).data.attributes;
+}
+
+export const consistencyHashes = async (api: Api, from: number, to: number): Promise<string[]> =>
+  from === to || from === 0 ? [] : (await attributes<{ hashes: string[] }>(api, `/log/proof/consistency?from=${from}&to=${to}`)).hashes;

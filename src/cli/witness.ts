@@ -1,0 +1,82 @@
+// `npm run witness -- URL [--key FILE] [--name NAME] [--state FILE] [--log-key KEY]…`: a witness of
+// the bid log (docs/bid-log.md, "Witnesses"): checks that the log's latest checkpoint extends the
+// last one it co-signed, then co-signs it (C2SP tlog-cosignature/v1) and hands it in.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Keypair } from '@stellar/stellar-sdk';
+import { consistencyProblem, cosignatureLine, parseNote, trustedCheckpoint, witnessVkey } from '../modules/bidlog';
+import { Api } from './api';
+import { readKeyFile } from './keys';
+import { out, runCommand, UsageError } from './run';
+import { attributes, consistencyHashes, readState, writeState, type ServedCheckpoint } from './tlog-state';
+
+const USAGE = `usage: npm run witness -- URL [--key FILE] [--name NAME] [--state FILE] [--log-key KEY]…
+
+Fetches GET URL/log/checkpoint, checks the log key's signature and that the checkpoint extends the
+one this witness co-signed last (a consistency proof; the same size must have the same root), then
+co-signs it and sends the co-signature to POST URL/log/cosign. On an inconsistency it refuses: one
+FAIL line, exit 1, and the state keeps the last good checkpoint. Prints the witness's vkey, which
+the log's operator adds to LOG_WITNESSES and verifiers pass to verify-bids --witness.
+
+  --key FILE      the witness's secret seed (S…); created (mode 0600) when absent;
+                  default DATA_DIR/witness.seed
+  --name NAME     the witness's key name; default witness.local
+  --state FILE    the last checkpoint co-signed, per log; default DATA_DIR/witness-state.json
+  --log-key KEY   a log public key (G…) to trust, once per key of its history; default: the one
+                  the checkpoint names (reported)`;
+
+function witnessKey(file: string): Keypair {
+  if (existsSync(file)) return readKeyFile(file);
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const key = Keypair.random();
+  writeFileSync(file, `${key.secret()}\n`, { mode: 0o600, flag: 'wx' });
+  return key;
+}
+
+runCommand(
+  USAGE,
+  { key: { type: 'string' }, name: { type: 'string' }, state: { type: 'string' }, 'log-key': { type: 'string', multiple: true } },
+  async ({ values, positionals, config }) => {
+    const [url = '', ...rest] = positionals;
+    if (!/^https?:\/\/[^/]+\/?$/.test(url)) throw new UsageError('URL must be http(s)://host[:port]');
+    if (rest.length) throw new UsageError(`unexpected ${rest.join(' ')}`);
+    const name = typeof values.name === 'string' ? values.name : 'witness.local';
+    if (!/^[^\s+]+$/.test(name)) throw new UsageError('--name must hold no spaces nor "+"');
+    const key = witnessKey(typeof values.key === 'string' ? values.key : path.join(config.DATA_DIR, 'witness.seed'));
+    const statePath = typeof values.state === 'string' ? values.state : path.join(config.DATA_DIR, 'witness-state.json');
+    const logKeys = Array.isArray(values['log-key']) ? values['log-key'].filter((k): k is string => typeof k === 'string') : [];
+    const api = new Api(url.replace(/\/$/, ''), null);
+
+    const served = await attributes<ServedCheckpoint>(api, '/log/checkpoint');
+    const checkpoint = trustedCheckpoint(served.note, logKeys.length ? logKeys : [served.signer]);
+    if (typeof checkpoint === 'string') {
+      out(`FAIL ${checkpoint}`);
+      return 1;
+    }
+    const state = readState(statePath);
+    const seen = state[checkpoint.origin];
+    if (seen) {
+      const proof = seen.size <= checkpoint.size ? await consistencyHashes(api, seen.size, checkpoint.size) : null;
+      const problem = consistencyProblem(seen, checkpoint, proof);
+      if (problem) {
+        out(`FAIL refusing to co-sign: ${problem}`);
+        return 1;
+      }
+    }
+    state[checkpoint.origin] = { origin: checkpoint.origin, size: checkpoint.size, root: checkpoint.root.toString('base64') };
+    writeState(statePath, state);
+
+    const { body } = parseNote(served.note) as Exclude<ReturnType<typeof parseNote>, string>;
+    const note = `${body}\n${cosignatureLine(name, key, body, Math.floor(Date.now() / 1000))}`;
+    const res = await api.json('POST', '/log/cosign', { data: { type: 'cosignatures', attributes: { note } } });
+    if (res.status !== 200) {
+      const detail = (res.body as { errors?: { code?: string; detail?: string }[] })?.errors?.[0];
+      out(`FAIL the log refused the co-signature: ${res.status} ${detail?.code ?? ''} ${detail?.detail ?? ''}`.trimEnd());
+      return 1;
+    }
+    if (!logKeys.length) out(`(the log key ${served.signer} was taken from the log itself: pass --log-key to trust a key you hold)`);
+    out(`co-signed ${checkpoint.origin} size ${checkpoint.size} root ${checkpoint.root.toString('base64')}${seen ? `, consistent with size ${seen.size}` : ''}`);
+    out(`witness ${witnessVkey(name, key)}`);
+    return 0;
+  },
+);
