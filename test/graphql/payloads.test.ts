@@ -131,6 +131,15 @@ describe('addStar and removeStar', () => {
     expect(res.body.data.s1).toEqual({ watchlistEntry: null, userErrors: [{ code: 'STAR_EXISTS', field: 'lotId' }] });
   });
 
+  it('refuses the second of two stars of the same lot in one request, as REST answers 409 to the second POST', async () => {
+    const { t, platform } = world;
+    const lot = String((await createLot(t, platform)).id);
+    const res = await gql(bidder.keypair, `mutation($account: String!, $lot: ID!) { ${STAR('a')} ${STAR('b')} }`, { account: bidder.id, lot });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.a).toEqual({ watchlistEntry: { lotId: lot, accountId: bidder.id }, userErrors: [] });
+    expect(res.body.data.b).toEqual({ watchlistEntry: null, userErrors: [{ code: 'STAR_EXISTS', field: 'lotId' }] });
+  });
+
   it("refuses another platform's staff as starLot does", async () => {
     for (const who of [world.otherAdmin.keypair, world.otherPlatform, otherUser.keypair]) {
       const old = await gql(who, 'mutation($a: String!, $l: String!) { starLot(accountId: $a, lotId: $l) { lotId } }', { a: rival.id, l: lotId });

@@ -40,8 +40,10 @@ export class WatchlistService {
       () =>
         inTransaction(ctx, async (em) => {
           if (!(await em.count(Lot, { id: lotId }))) throw notFound('lot_not_found', 'no lot with this id', lotSource);
-          const star = em.create(Star, { accountId: account.id, lotId });
-          await em.flush();
+          // An INSERT of its own, not create and flush: a star this request already made is in the
+          // identity map, and a flush would answer it as made again instead of meeting the unique key.
+          const star = Object.assign(new Star(), { accountId: account.id, lotId, createdAt: new Date() });
+          await em.insert(Star, { ...star });
           return star;
         }),
       () => conflict('star_exists', 'the lot is already in the watchlist', lotSource),
