@@ -156,8 +156,12 @@ export class LotsService {
    * starred or joined by thousands would otherwise answer every row.
    */
   recentVisibleRows<T extends { accountId: string }>(ctx: RequestContext, lot: LotOwners, rows: readonly T[], last: number): T[] {
-    const bound = listBound(last, 'last');
-    return this.visibleRows(ctx, lot, rows).slice(-bound);
+    return this.recentRows(this.visibleRows(ctx, lot, rows), last);
+  }
+
+  /** The newest `last` of rows read already as the caller may see them (`participantsOf`), oldest first as `rows` are. */
+  recentRows<T>(rows: readonly T[], last: number): T[] {
+    return rows.slice(-listBound(last, 'last'));
   }
 
   /** A lot's bids, each naming its bidder only to those who may know it. */
@@ -194,9 +198,10 @@ export class LotsService {
   }
 
   // A GraphQL request's batches, by lot id: rows in id order (stars: of their creation), which the
-  // resolvers show through `recentVisibleRows`, `recentBids` and `shownWinnerDetails`.
+  // resolvers show through `recentVisibleRows`, `recentBids` and `shownWinnerDetails`; participants
+  // are read as the caller may see them, by the rule their filters count them by.
   participantsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Participant[]> {
-    return participantsOfLots(ctx.em, lotIds);
+    return participantsOfLots(ctx.em, ctx.caller, lotIds);
   }
 
   bidsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Bid[]> {
