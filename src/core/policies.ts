@@ -96,10 +96,13 @@ export function seesLotRow(caller: Caller | null, lot: { organizerId: string; pu
 }
 
 /**
- * A lot's participant as the lot filters about participants (has_participants,
- * has_participants_from, has_requests) count it: where `seesLotRow` shows it, and to staff of the
- * participant's own platform, who see that account whole (`seesFullAccount`): a platform finds the
- * lots its users take part in, and no other platform learns who takes part in a lot it does not manage.
+ * Who sees a lot's participant, wherever participants are shown (REST `include=participants`,
+ * `Lot.participants`) or counted (the filters has_participants, has_participants_from,
+ * has_requests): the participant itself, the lot's managers, and staff of the participant's own
+ * platform, who see that account whole (`seesFullAccount`). A platform finds the lots its users take
+ * part in, and no other platform learns who takes part in a lot it does not manage. In SQL, for the
+ * lot row `lot` and the participant's account id `accountId`, so a listing and its filters apply
+ * the very same condition; `seesParticipant` is the same rule for a row in hand.
  */
 export function seesParticipant(caller: Caller | null, lot: { organizerId: string; publisherId: string }, account: { id: string; platformId: string | null }): boolean {
   return seesLotRow(caller, lot, account.id) || seesFullAccount(caller, account);

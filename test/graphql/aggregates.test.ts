@@ -283,3 +283,83 @@ describe("docs/graphql.md's operator dashboard", () => {
     expect(gmv.toFixed(2)).toBe(soldPrices);
   });
 });
+
+describe('the REST twins, GET /lots/aggregate and GET /platforms/{id}/stats', () => {
+  const rest = (who: Keypair | null, target: string) => (who ? world.t.client.as(who) : world.t.client).get(target);
+  const STATE_NAMES: Record<string, string> = { PENDING: 'pending', SOLD: 'sold', FINISHED: 'finished' };
+  const wireSums = (s: Record<string, { amount: string }>) => ({ price: s.price.amount, start_price: s.startPrice.amount, buy_now_price: s.buyNowPrice.amount, highest_bid: s.highestBid.amount });
+
+  it('GET /lots/aggregate answers what lotsAggregate answers, field by field, for each grouping and currency', async () => {
+    for (const [groupBy, currency] of [['STATE', 'EUR'], ['MAKER', 'USD'], ['PLATFORM', 'GEL'], [null, 'USD']] as const) {
+      const graph = (await gql(world.admin.keypair, AGGREGATE, { filter: { publisher: [world.platform.publicKey(), world.otherPlatform.publicKey()] }, currency, groupBy })).body.data.lotsAggregate;
+      const query = `filter[publisher]=${world.platform.publicKey()},${world.otherPlatform.publicKey()}&currency=${currency}${groupBy ? `&group_by=${groupBy.toLowerCase()}` : ''}`;
+      const res = await rest(world.admin.keypair, `/lots/aggregate?${query}`);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({
+        type: 'lots_aggregates',
+        id: groupBy ? `${currency}:${groupBy.toLowerCase()}` : currency,
+        attributes: {
+          count: graph.count,
+          currency,
+          sums: wireSums(graph.sums),
+          group_by: groupBy?.toLowerCase() ?? null,
+          groups: graph.groups.map((g: { state: string | null; maker: string | null; platformId: string | null; count: number; sums: Record<string, { amount: string }> }) => ({
+            key: groupBy === 'STATE' ? STATE_NAMES[g.state as string] : groupBy === 'MAKER' ? g.maker : g.platformId,
+            count: g.count,
+            sums: wireSums(g.sums),
+          })),
+          groups_truncated: graph.groupsTruncated,
+        },
+      });
+      expect(res.body.data.attributes.count).toBeGreaterThan(0);
+    }
+  });
+
+  it('GET /lots/aggregate refuses a grouping or a currency it does not have, naming the parameter', async () => {
+    for (const [query, parameter] of [['group_by=color', 'group_by'], ['currency=XYZ', 'currency'], ['filter[makr]=Toyota', 'filter[makr]']] as const) {
+      const res = await rest(null, `/lots/aggregate?${query}`);
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].source).toEqual({ parameter });
+    }
+  });
+
+  it('GET /platforms/{id}/stats answers what platformStats answers, to its staff and the master account only', async () => {
+    const platformId = world.platform.publicKey();
+    const vars = { platformId, from: from.toISOString(), to: to.toISOString(), interval: 'DAY', currency: 'EUR' };
+    const graph = (await gql(world.admin.keypair, STATS, vars)).body.data.platformStats;
+    const target = `/platforms/${platformId}/stats?from=${vars.from}&to=${vars.to}&interval=day&currency=EUR`;
+    for (const who of [world.admin.keypair, world.platform, world.t.master]) {
+      const res = await rest(who, target);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toEqual({
+        type: 'platform_stats',
+        id: platformId,
+        attributes: {
+          interval: 'day',
+          currency: 'EUR',
+          intervals: graph.intervals.map((i: Interval) => ({ start: i.start, end: i.end, lots_listed: i.lotsListed, lots_sold: i.lotsSold, bids: i.bids, active_bidders: i.activeBidders, gmv: i.gmv.amount })),
+        },
+      });
+    }
+    expect(graph.intervals.reduce((s: number, v: Interval) => s + v.bids, 0)).toBe(2);
+    for (const who of [world.otherAdmin.keypair, world.otherPlatform, bidders[0].keypair]) {
+      const res = await rest(who, target);
+      expect([res.status, res.body.errors[0].code]).toEqual([403, 'not_allowed']);
+    }
+    expect((await rest(null, target)).status).toBe(401);
+  });
+
+  it('GET /platforms/{id}/stats refuses a range it cannot answer, naming the parameter as platformStats names the argument', async () => {
+    const base = `/platforms/${world.platform.publicKey()}/stats?interval=day`;
+    const off = new Date(from.getTime() + 60_000).toISOString();
+    for (const [query, code, parameter] of [
+      [`&from=${off}&to=${to.toISOString()}`, 'stats_range_invalid', 'from'],
+      [`&from=${to.toISOString()}&to=${from.toISOString()}`, 'stats_range_invalid', 'from'],
+      [`&from=yesterday&to=${to.toISOString()}`, 'invalid_field', 'from'],
+      [`&from=${from.toISOString()}`, 'missing_parameter', 'to'],
+    ] as const) {
+      const res = await rest(world.platform, `${base}${query}`);
+      expect([res.status, res.body.errors[0].code, res.body.errors[0].source]).toEqual([400, code, { parameter }]);
+    }
+  });
+});

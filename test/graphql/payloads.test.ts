@@ -4,7 +4,7 @@ import { createAccount, type CreatedAccount } from '../helpers/factories';
 import { createLot, DIRECT_SALE } from '../helpers/lots';
 import { appWithTwoPlatforms } from '../helpers/world';
 import { blacklist } from '../blacklist/support';
-import { join, pay } from '../trading/trading.helpers';
+import { FREE_LOT, join, pay } from '../trading/trading.helpers';
 
 /** Payload mutations: each alias answers its own result or its own user errors, and the rest of the request stands. */
 const world = appWithTwoPlatforms();
@@ -131,6 +131,15 @@ describe('addStar and removeStar', () => {
     expect(res.body.data.s1).toEqual({ watchlistEntry: null, userErrors: [{ code: 'STAR_EXISTS', field: 'lotId' }] });
   });
 
+  it('refuses the second of two stars of the same lot in one request, as REST answers 409 to the second POST', async () => {
+    const { t, platform } = world;
+    const lot = String((await createLot(t, platform)).id);
+    const res = await gql(bidder.keypair, `mutation($account: String!, $lot: ID!) { ${STAR('a')} ${STAR('b')} }`, { account: bidder.id, lot });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.a).toEqual({ watchlistEntry: { lotId: lot, accountId: bidder.id }, userErrors: [] });
+    expect(res.body.data.b).toEqual({ watchlistEntry: null, userErrors: [{ code: 'STAR_EXISTS', field: 'lotId' }] });
+  });
+
   it("refuses another platform's staff as starLot does", async () => {
     for (const who of [world.otherAdmin.keypair, world.otherPlatform, otherUser.keypair]) {
       const old = await gql(who, 'mutation($a: String!, $l: String!) { starLot(accountId: $a, lotId: $l) { lotId } }', { a: rival.id, l: lotId });
@@ -224,5 +233,62 @@ describe('payload twins of the Boolean mutations', () => {
     const old = await gql(rival.keypair, 'mutation { cancelRequest(id: "999999") }');
     const now = await gql(rival.keypair, 'mutation { cancelCreateLotRequest(input: { id: "999999" }) { requestId userErrors { code } } }');
     expect(now.body.data.cancelCreateLotRequest).toEqual({ requestId: null, userErrors: [{ code: oldCode(old) }] });
+  });
+});
+
+describe('selectWinner, removeParticipant and settleLot', () => {
+  const SELECT = (alias: string, key: string) =>
+    `${alias}: selectWinner(input: { lotId: $lot, participantId: $participant${key ? `, idempotencyKey: "${key}"` : ''} }) { participant { id accountId stateStr } userErrors { code field } }`;
+  const REMOVE = (alias: string) => `${alias}: removeParticipant(input: { lotId: $lot, accountId: $account }) { lotId accountId userErrors { code field } }`;
+  const SETTLE = (alias: string, state: string, key = '') => `${alias}: settleLot(input: { lotId: $lot, state: "${state}"${key ? `, idempotencyKey: "${key}"` : ''} }) { lotId lot { id lotStateStr } userErrors { code field } }`;
+
+  it('chooses the winner once: a replay of the key answers the first result, another call the refusal chooseWinner gives, each in its own alias', async () => {
+    const { t, platform } = world;
+    const lot = String((await createLot(t, platform, FREE_LOT)).id);
+    const user = await createAccount(t, platform);
+    const participant = (await join(t, user.keypair, lot)).id;
+    const vars = { lot, participant };
+    const outsider = await gql(world.otherAdmin.keypair, `mutation($lot: ID!, $participant: ID!) { ${SELECT('s', '')} }`, vars);
+    const old = await gql(world.otherAdmin.keypair, 'mutation($lot: ID!, $participant: ID!) { chooseWinner(lotId: $lot, participantId: $participant) { id } }', vars);
+    expect(outsider.body.data.s).toEqual({ participant: null, userErrors: [{ code: old.body.errors[0].extensions.code.toUpperCase(), field: null }] });
+    const res = await gql(platform, `mutation($lot: ID!, $participant: ID!) { ${SELECT('a', 'win-1')} ${SELECT('b', 'win-1')} ${SELECT('c', '')} }`, vars);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.a).toEqual({ participant: { id: participant, accountId: user.id, stateStr: expect.stringMatching(/winner/) }, userErrors: [] });
+    expect(res.body.data.b).toEqual(res.body.data.a);
+    expect(res.body.data.c.participant).toBeNull();
+    expect(res.body.data.c.userErrors).toHaveLength(1);
+  });
+
+  it('closes the lot, answering it as it is now; a second close is a user error, a replay of the key the first result', async () => {
+    const { t, platform } = world;
+    const lot = String((await createLot(t, platform)).id);
+    const res = await gql(platform, `mutation($lot: ID!) { ${SETTLE('bad', 'gone')} ${SETTLE('a', 'finished', 'close-1')} ${SETTLE('b', 'finished', 'close-1')} ${SETTLE('c', 'finished')} }`, { lot });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.bad).toEqual({ lotId: null, lot: null, userErrors: [{ code: expect.any(String), field: 'state' }] });
+    expect(res.body.data.a).toEqual({ lotId: lot, lot: { id: lot, lotStateStr: expect.stringMatching(/finished/) }, userErrors: [] });
+    expect(res.body.data.b).toEqual(res.body.data.a);
+    expect(res.body.data.c).toMatchObject({ lotId: null, lot: null, userErrors: [{ code: expect.any(String) }] });
+  });
+
+  it('rejects a participant, again as a success, and refuses another platform\'s staff as rejectParticipant does', async () => {
+    const { t, platform } = world;
+    const lot = String((await createLot(t, platform)).id);
+    const user = await createAccount(t, platform);
+    await join(t, user.keypair, lot);
+    const vars = { lot, account: user.id };
+    const old = await gql(world.otherAdmin.keypair, 'mutation($lot: ID!, $account: String!) { rejectParticipant(lotId: $lot, accountId: $account) }', vars);
+    const outsider = await gql(world.otherAdmin.keypair, `mutation($lot: ID!, $account: String!) { ${REMOVE('r')} }`, vars);
+    expect(outsider.body.data.r).toEqual({ lotId: null, accountId: null, userErrors: [{ code: old.body.errors[0].extensions.code.toUpperCase(), field: null }] });
+    const res = await gql(platform, `mutation($lot: ID!, $account: String!) { ${REMOVE('r0')} ${REMOVE('r1')} }`, vars);
+    expect(res.body.data.r0).toEqual({ lotId: lot, accountId: user.id, userErrors: [] });
+    // Rejecting a rejected participant changes nothing and succeeds, as a second DELETE of REST's twin does.
+    expect(res.body.data.r1).toEqual(res.body.data.r0);
+    expect((await world.t.client.as(platform).delete(`/v2/lots/${lot}/participants/${user.id}`)).status).toBe(204);
+  });
+
+  it('marks the mutations they replace deprecated, naming them', async () => {
+    const res = await gql(world.admin.keypair, '{ __type(name: "Mutation") { fields(includeDeprecated: true) { name deprecationReason } } }');
+    const reasons = Object.fromEntries(res.body.data.__type.fields.map((f: { name: string; deprecationReason: string | null }) => [f.name, f.deprecationReason]));
+    expect([reasons.chooseWinner, reasons.rejectParticipant, reasons.closeLot]).toEqual(['Use selectWinner', 'Use removeParticipant', 'Use settleLot']);
   });
 });

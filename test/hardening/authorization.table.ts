@@ -90,6 +90,7 @@ export const REST: Record<string, RestRow> = {
   'POST /lots': { auth: true, call: () => ({ target: '/lots', body: { data: { type: 'lots', attributes: {} } } }), roles: all(400, { paused: 403 }) },
   'GET /lots': pub(() => ({ target: '/lots' })),
   'GET /lots/count': pub(() => ({ target: '/lots/count' })),
+  'GET /lots/aggregate': pub(() => ({ target: '/lots/aggregate?group_by=state' })),
   'GET /lots/:id': pub((f) => ({ target: `/lots/${f.lotId}` })),
   'GET /lots/:id/bid_log': pub((f) => ({ target: `/lots/${f.lotId}/bid_log` })),
   'GET /log/checkpoint': pub(() => ({ target: '/log/checkpoint' })),
@@ -161,6 +162,8 @@ export const REST: Record<string, RestRow> = {
   'PATCH /accounts/:id/messages': { auth: true, call: (f) => ({ target: `/accounts/${f.userId}/messages`, body: { data: { attributes: { lot_id: Number(f.lotId), sender: f.platformId } } } }), roles: staffOfP(204, 403, { user: 204 }) },
   'PATCH /accounts/:id/messages/': { auth: true, call: (f) => ({ target: `/accounts/${f.userId}/messages/`, body: { data: { attributes: { lot_id: Number(f.lotId), sender: f.platformId } } } }), roles: staffOfP(204, 403, { user: 204 }) },  'GET /platforms/:id/rules': { auth: true, call: (f) => ({ target: `/platforms/${f.platformId}/rules` }), roles: staffOfP(200, 403) },
   // Turning off a rule that is off: a new version that changes nothing the other rows meet.
+  // A platform's statistics: its staff only (and the master account, no role here).
+  'GET /platforms/:id/stats': { auth: true, call: (f) => ({ target: `/platforms/${f.platformId}/stats?from=2026-01-01T00:00:00Z&to=2026-01-03T00:00:00Z&interval=day` }), roles: staffOfP(200, 403) },
   'PATCH /platforms/:id/rules': {
     auth: true,
     call: (f) => ({ target: `/platforms/${f.platformId}/rules`, body: { data: { type: 'platform_rules', id: f.platformId, attributes: { max_extension_seconds: null } } } }),
@@ -215,6 +218,7 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
       'placeBid',
       'rejectParticipant',
       'removeCallbackRequest',
+      'removeParticipant',
       'removeSavedSearch',
       'removeStar',
       'reportNotificationEvent',
@@ -223,10 +227,12 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
       'requestParticipation',
       'reviewRequest',
       'saveSearch',
+      'selectWinner',
       'sendMessage',
       'setCurrencyRate',
       'setDepositState',
       'setWinnerDetails',
+      'settleLot',
       'starLot',
       'submitBid',
       'submitBuyNowRequest',

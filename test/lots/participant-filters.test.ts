@@ -101,3 +101,26 @@ describe('filter[has_participants], filter[has_participants_from] and filter[has
     for (const name of BLIND) expect(await probes(name)).toEqual([name, 0, 0, 0, 1, 0, 0, 0, 1]);
   });
 });
+
+describe('include=participants and Lot.participants show the participants the filters count', () => {
+  const clientOf = (name: Name | 'anonymous') => (name === 'anonymous' ? world.t.client : world.t.client.as(world.named[name]));
+  const counted = async (name: Name | 'anonymous') => Number((await clientOf(name).get(`/lots/count?filter[in]=${world.lotId}&filter[has_participants]=true`)).body.data.id);
+  const included = async (name: Name | 'anonymous') => {
+    const res = await clientOf(name).get(`/lots?filter[in]=${world.lotId}&include=participants`);
+    expect(res.status).toBe(200);
+    return ((res.body.included ?? []) as { type: string }[]).filter((r) => r.type === 'participants').length;
+  };
+  const resolved = async (name: Name | 'anonymous') => {
+    const res = await clientOf(name).graphql(`{ lot(id: "${world.lotId}") { participants { accountId } } }`);
+    expect(res.body.errors).toBeUndefined();
+    return res.body.data.lot.participants.map((p: { accountId: string }) => p.accountId);
+  };
+
+  it('the participant’s own platform’s staff, who manage nothing of the lot, see it in all three; a third platform’s staff in none', async () => {
+    const participant = world.named.participant.publicKey();
+    for (const name of [...SEE, ...BLIND]) {
+      const sees = (SEE as readonly string[]).includes(name);
+      expect([name, await counted(name), await included(name), await resolved(name)]).toEqual([name, sees ? 1 : 0, sees ? 1 : 0, sees ? [participant] : []]);
+    }
+  });
+});

@@ -4,6 +4,7 @@ import { invalid } from '../../core/errors';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import { listItems } from '../list-items';
 import { PageInfoGql } from '../page-info';
+import type { WindowPage } from '../../core/list-window';
 import { decodeListCursor, encodeListCursor } from './cursor';
 
 // Relay connections (the Relay server specification's "Connections"): one kind of list for
@@ -114,6 +115,14 @@ export function connectionOfList<T, N = T>(window: PageWindow, items: readonly T
       hasPreviousPage: from > 0,
     },
     () => items.length,
+  );
+}
+
+/** A connection over a window the database paged (`db/window.ts`): its positions are the cursors, its count the whole list's. */
+export function connectionOfWindow<T, N = T>(window: PageWindow, page: WindowPage<T>, show: (items: T[]) => N[]): ConnectionSource<N> {
+  return connection(
+    { nodes: show(page.items), cursors: page.positions.map((p) => encodeListCursor(window.list, p)), hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage },
+    () => page.totalCount,
   );
 }
 

@@ -40,8 +40,8 @@ export interface LotsRelated {
 
 /**
  * Loads the relations of a page of lots: one query per relation whatever the page size. Private
- * rows (participants, deposits, callbacks, stars, winner details) are kept whole for the lot's
- * managers and, for anyone else, only where they are the caller's own.
+ * rows (deposits, callbacks, stars, winner details) are kept whole for the lot's managers and, for
+ * anyone else, only where they are the caller's own; participants as `seesParticipantSql` shows them.
  */
 export async function loadRelated(ctx: RequestContext, lots: ListedLot[], relations: ReadonlySet<LotRelation>, embedded?: Embedded): Promise<LotsRelated> {
   const ids = lots.map((l) => l.id);
@@ -79,7 +79,7 @@ export async function loadRelated(ctx: RequestContext, lots: ListedLot[], relati
     else missing.push(id);
   }
   if (missing.length) (await accountsByIds(ctx.em, missing)).forEach(shown);
-  if (relations.has('participants')) related.participants = visible(await participantsOfLots(ctx.em, ids));
+  if (relations.has('participants')) related.participants = await participantsOfLots(ctx.em, ctx.caller, ids);
   if (relations.has('deposits')) related.deposits = visible(await ctx.em.find(Deposit, { lotId: { $in: ids } }, { orderBy: { id: 'asc' } }));
   if (relations.has('stars')) related.stars = visible(await ctx.em.find(Star, { lotId: { $in: ids } }, { orderBy: { createdAt: 'asc' } }));
   if (relations.has('winnerDetails')) {

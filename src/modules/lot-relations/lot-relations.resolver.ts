@@ -21,9 +21,9 @@ export class LotRelationsResolver {
   async participants(
     @Root() lot: Source<LotGql>,
     @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
-    @Ctx() { ctx, services, loaders }: GraphQLContext,
+    @Ctx() { services, loaders }: GraphQLContext,
   ): Promise<ParticipantGql[]> {
-    return services.lots.recentVisibleRows(ctx, lot, await loaders.participants.load(lot.id), last).map(participantGql);
+    return services.lots.recentRows(await loaders.participants.load(lot.id), last).map(participantGql);
   }
 
   @FieldResolver(() => [DepositGql], { description: 'The newest `last` deposits the caller may see (by default and at most 100), oldest first' })

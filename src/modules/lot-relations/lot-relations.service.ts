@@ -37,7 +37,7 @@ export class LotRelationsService {
   // A GraphQL request's batches, by lot id: rows in id order (stars: of their creation), which the
   // resolvers show through lots' `recentVisibleRows` and `shownWinnerDetails`, and `recentBids`.
   participantsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Participant[]> {
-    return participantsOfLots(ctx.em, lotIds);
+    return participantsOfLots(ctx.em, ctx.caller, lotIds);
   }
 
   bidsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Bid[]> {

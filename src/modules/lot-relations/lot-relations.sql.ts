@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Caller } from '../../core/context';
 import { Money } from '../../core/money';
+import { seesParticipantSql } from '../../core/policies';
 import { rawQuery, timestamp } from '../../db/raw';
 import { sql, type Sql } from '../../db/sql';
 import type { Bid } from '../bids';
@@ -73,12 +75,13 @@ export async function bidsOfLots(em: EntityManager, lotIds: readonly string[]): 
   }));
 }
 
-/** The participants of the lots, by id. */
-export async function participantsOfLots(em: EntityManager, lotIds: readonly string[]): Promise<Participant[]> {
+/** The participants of the lots that `caller` may see (`seesParticipantSql`, as the participant filters count them), by id. */
+export async function participantsOfLots(em: EntityManager, caller: Caller | null, lotIds: readonly string[]): Promise<Participant[]> {
   const rows = await rowsOfLots<ParticipantRow>(
     em,
-    (ids) => sql`select id, lot_id, account_id, state, requested_buy_now, current_bid, max_bid, max_bid_at, max_bid_digest, created_at, updated_at
-                  from participants where lot_id = any (${ids}) order by id`,
+    (ids) => sql`select x.id, x.lot_id, x.account_id, x.state, x.requested_buy_now, x.current_bid, x.max_bid, x.max_bid_at, x.max_bid_digest, x.created_at, x.updated_at
+                  from participants x join lots l on l.id = x.lot_id
+                  where x.lot_id = any (${ids}) and ${seesParticipantSql(caller, sql`l`, sql`x.account_id`)} order by x.id`,
     lotIds,
   );
   return rows.map((r) => ({

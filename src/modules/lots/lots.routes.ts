@@ -9,7 +9,9 @@ import { embeddedFor } from './lots.embedded';
 import { type LotIncluder, relationsOf } from './lots.includes.presenter';
 import { CREATE_LOT_FIELDS, createLotInput, updateLotInput } from './lots.input';
 import { presentLots } from './lots.presenter';
-import { LOT_COUNT_QUERY, LOT_GET_QUERY, LOT_INDEX_QUERY } from './lots.schema';
+import type { LotGroup } from './lots.aggregate';
+import { presentLotsAggregate } from './lots.aggregate.presenter';
+import { LOT_AGGREGATE_QUERY, LOT_COUNT_QUERY, LOT_GET_QUERY, LOT_INDEX_QUERY } from './lots.schema';
 import type { LotsService, LotsView } from './lots.service';
 
 /** The lots of a view as resources, with what `include` asks for beside them. */
@@ -40,6 +42,16 @@ export function lotsRoutes(router: AppRouter): void {
     const count = await lots.count(ctx, { filter: filterOf(query) });
     return { data: { type: 'lots_count', id: String(count) } };
   });
+
+  // The twin of GraphQL's lotsAggregate: the same service operation, so the same lots and sums.
+  router.get(
+    '/lots/aggregate',
+    { summary: 'Count and sum the prices of the lots a search finds, optionally grouped by state, maker or platform', query: LOT_AGGREGATE_QUERY, response: 'lots_aggregates', fields: 'query' },
+    async ({ ctx, query }) => {
+      const { currency, group_by: groupBy } = query.plain as { currency?: string; group_by?: LotGroup };
+      return { data: presentLotsAggregate(await lots.aggregate(ctx, { filter: filterOf(query), currency, groupBy })) };
+    },
+  );
 
   router.get('/lots/:id', { summary: 'Read a lot', query: LOT_GET_QUERY, response: 'lots', fields: 'query' }, async ({ ctx, params, query }) => {
     const view = await lots.get(ctx, { id: params.id, currency: query.plain.currency });

@@ -1,6 +1,7 @@
 import { allToWire, wireName } from '../../rest/fields';
 import type { QuerySpec } from '../../rest/query';
 import { CURRENCIES } from '../../core/money';
+import { LOT_GROUPS } from './lots.aggregate';
 import { LOT_SORTS } from './lots.filter';
 import { LOT_FILTER_KINDS } from './lots.filter.table';
 import { LOT_RELATIONS } from './lots.relations';
@@ -20,6 +21,12 @@ export const LOT_INDEX_QUERY: QuerySpec = {
 };
 
 export const LOT_COUNT_QUERY: QuerySpec = { filters: LOT_FILTERS };
+
+/** GET /lots/aggregate: the filters of GET /lots, the currency of the sums, and what to group by. */
+export const LOT_AGGREGATE_QUERY: QuerySpec = {
+  filters: LOT_FILTERS,
+  plain: { currency: { kind: 'enum', values: CURRENCIES }, group_by: { kind: 'enum', values: LOT_GROUPS } },
+};
 
 export const LOT_GET_QUERY: QuerySpec = {
   plain: { currency: { kind: 'enum', values: CURRENCIES } },

@@ -147,8 +147,12 @@ export class LotsService {
    * starred or joined by thousands would otherwise answer every row.
    */
   recentVisibleRows<T extends { accountId: string }>(ctx: RequestContext, lot: LotOwners, rows: readonly T[], last: number): T[] {
-    const bound = listBound(last, 'last');
-    return this.visibleRows(ctx, lot, rows).slice(-bound);
+    return this.recentRows(this.visibleRows(ctx, lot, rows), last);
+  }
+
+  /** The newest `last` of rows read already as the caller may see them (`participantsOf`), oldest first as `rows` are. */
+  recentRows<T>(rows: readonly T[], last: number): T[] {
+    return rows.slice(-listBound(last, 'last'));
   }
 
   /**

@@ -5,6 +5,9 @@ import { DomainError, forbidden, invalid, notFound, type ErrorItem } from '../..
 import { requireCaller } from '../../core/policies';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
+import type { ListWindow, WindowPage } from '../../core/list-window';
+import { listBound } from '../../core/page';
+import { windowOf } from '../../db/window';
 import { timestamp } from '../../db/raw';
 import { rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
@@ -114,6 +117,24 @@ export class NotificationsService {
       { orderBy: { createdAt: dir, id: dir }, limit: q.size, offset: q.page * q.size },
     );
     return { items, total, page: q.page, size: q.size };
+  }
+
+  /** A window of the caller's unread notifications, newest first, paged in the database (`Viewer.notifications`). */
+  async unreadWindow(ctx: RequestContext, window: ListWindow): Promise<WindowPage<Notification>> {
+    const caller = requireCaller(ctx);
+    listBound(window.size, window.fromEnd ? 'last' : 'first');
+    const page = await windowOf<{ id: string; recipient: string; type: NotificationType; meta: Record<string, string>; created_at: unknown }>(
+      ctx.em,
+      {
+        columns: sql`n.id, n.recipient, n.type, n.meta, n.created_at`,
+        from: sql`notifications n`,
+        where: sql`n.recipient = ${caller.accountId} and n.read_at is null`,
+        order: { key: sql`n.created_at`, id: sql`n.id` },
+      },
+      window,
+    );
+    const items = page.items.map((r) => Object.assign(new Notification(), { id: String(r.id), recipient: r.recipient, type: r.type, meta: r.meta, readAt: null, createdAt: timestamp(r.created_at) as Date }));
+    return { ...page, items };
   }
 
   /** GET /counts: the caller's unread notifications counted per type, types with none left out, by type. */

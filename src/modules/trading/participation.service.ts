@@ -12,7 +12,8 @@ import { participantRef, participateInput, type ParticipantRef, type Participate
 import { findParticipant, OPEN_STATES, requireBidsBelowBuyNow, requireNotEnded, requireNoWinner, requireOpen, requireTradable, supportsBuyNow } from './trading.rules';
 import { NotificationType, staffOf, type NotificationsService } from '../notifications';
 import { listBound } from '../../core/page';
-import { standingsOfAccount, standingsOnLots, type Standing } from './standings.sql';
+import { standingsOfAccount, standingsOnLots, standingsWindow, type Standing } from './standings.sql';
+import type { ListWindow, WindowPage } from '../../core/list-window';
 
 export interface Participation {
   participant: Participant;
@@ -40,6 +41,13 @@ export class ParticipationService {
   standingsOfCaller(ctx: RequestContext, first?: number): Promise<Standing[]> {
     const caller = requireCaller(ctx);
     return standingsOfAccount(ctx.em, caller.accountId, listBound(first, 'first'));
+  }
+
+  /** A window of the caller's participations, newest first, paged in the database (`Viewer.participations`). */
+  standingsWindowOfCaller(ctx: RequestContext, window: ListWindow): Promise<WindowPage<Standing>> {
+    const caller = requireCaller(ctx);
+    listBound(window.size, window.fromEnd ? 'last' : 'first');
+    return standingsWindow(ctx.em, caller.accountId, window);
   }
 
   /** The caller's own participation in each of the lots (a GraphQL request's batch); none for an anonymous caller. */

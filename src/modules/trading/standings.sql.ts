@@ -3,6 +3,8 @@ import { Money } from '../../core/money';
 import { timestamp } from '../../db/raw';
 import { rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
+import { windowOf } from '../../db/window';
+import type { ListWindow, WindowPage } from '../../core/list-window';
 import type { Participant, ParticipantState } from './trading.entity';
 
 /** A participant and whether its bid is the lot's highest (the lot's leader). */
@@ -30,20 +32,27 @@ const COLUMNS = sql`p.id, p.lot_id, p.account_id, p.state, p.requested_buy_now, 
 
 const money = (v: string | null) => (v === null ? null : new Money(v));
 
+const standingOf = (r: StandingRow): Standing => ({
+  id: String(r.id),
+  lotId: String(r.lot_id),
+  accountId: r.account_id,
+  state: r.state,
+  requestedBuyNow: r.requested_buy_now,
+  currentBid: money(r.current_bid),
+  maxBid: money(r.max_bid),
+  createdAt: timestamp(r.created_at) as Date,
+  updatedAt: timestamp(r.updated_at) as Date,
+  leading: r.leading,
+});
+
 async function standings(em: EntityManager, where: Sql, tail: Sql): Promise<Standing[]> {
-  const rows = await rowsOf<StandingRow>(em, sql`select ${COLUMNS} from participants p join lots l on l.id = p.lot_id where ${where} ${tail}`);
-  return rows.map((r) => ({
-    id: String(r.id),
-    lotId: String(r.lot_id),
-    accountId: r.account_id,
-    state: r.state,
-    requestedBuyNow: r.requested_buy_now,
-    currentBid: money(r.current_bid),
-    maxBid: money(r.max_bid),
-    createdAt: timestamp(r.created_at) as Date,
-    updatedAt: timestamp(r.updated_at) as Date,
-    leading: r.leading,
-  }));
+  return (await rowsOf<StandingRow>(em, sql`select ${COLUMNS} from participants p join lots l on l.id = p.lot_id where ${where} ${tail}`)).map(standingOf);
+}
+
+/** A window of the account's participations, newest first, paged in the database. */
+export async function standingsWindow(em: EntityManager, accountId: string, window: ListWindow): Promise<WindowPage<Standing>> {
+  const page = await windowOf<StandingRow>(em, { columns: COLUMNS, from: sql`participants p join lots l on l.id = p.lot_id`, where: sql`p.account_id = ${accountId}`, order: { key: null, id: sql`p.id` } }, window);
+  return { ...page, items: page.items.map(standingOf) };
 }
 
 /** The account's newest `limit` participations, newest first. */

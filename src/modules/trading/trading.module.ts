@@ -8,6 +8,7 @@ import { rejectUnpaidParticipants, returnDeposits } from './trading.cleaners';
 import { Deposit, Participant, WinnerDetails } from './trading.entity';
 import { TradingResolver } from './trading.resolver';
 import { tradingRoutes } from './trading.routes';
+import { WinnersResolver } from './winners.resolver';
 import { WinnersService } from './winners.service';
 
 declare module '../../services' {
@@ -32,7 +33,7 @@ export const tradingModule: AppModule = {
     tradingRoutes(router);
     depositsRoutes(router);
   },
-  resolvers: [TradingResolver, DepositsResolver],
+  resolvers: [TradingResolver, WinnersResolver, DepositsResolver],
   // Unpaid participants are rejected before the deposits of the rejected go back.
   jobs: () => [rejectUnpaidParticipants, returnDeposits],
 };

@@ -73,7 +73,7 @@ export class TradingResolver {
     );
   }
 
-  @Mutation(() => ParticipantGql, { description: "POST /v2/lots/{id}/winners: the lot's organizer or staff of its publisher choose the winner" })
+  @Mutation(() => ParticipantGql, { description: "POST /v2/lots/{id}/winners: the lot's organizer or staff of its publisher choose the winner", deprecationReason: 'Use selectWinner' })
   async chooseWinner(
     @Arg('lotId', () => ID) lotId: string,
     @Arg('participantId', () => ID) participantId: string,
@@ -86,7 +86,7 @@ export class TradingResolver {
     return participantGql(winner);
   }
 
-  @Mutation(() => Boolean, { description: "DELETE /v2/lots/{id}/participants/{account}: the lot's organizer or staff of its publisher reject a participant" })
+  @Mutation(() => Boolean, { description: "DELETE /v2/lots/{id}/participants/{account}: the lot's organizer or staff of its publisher reject a participant", deprecationReason: 'Use removeParticipant' })
   async rejectParticipant(
     @Arg('lotId', () => ID) lotId: string,
     @Arg('accountId', () => String) accountId: string,
@@ -96,7 +96,7 @@ export class TradingResolver {
     return true;
   }
 
-  @Mutation(() => LotGql, { description: "POST /lots/closed: the lot's organizer or staff of its publisher close the lot as sold or finished" })
+  @Mutation(() => LotGql, { description: "POST /lots/closed: the lot's organizer or staff of its publisher close the lot as sold or finished", deprecationReason: 'Use settleLot' })
   async closeLot(
     @Arg('lotId', () => ID) lotId: string,
     @Arg('state', () => String, { description: 'sold or finished' }) state: string,

@@ -1,7 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, Extensions, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
-import { MAX_PAGE_SIZE } from '../../core/page';
-import { ConnectionArgs, connectionOfList, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
+import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import type { GraphQLContext } from '../../graphql/context';
 import { runsOwnStatement } from '../../graphql/statement-cost';
 import type { Source } from '../../graphql/source';
@@ -27,16 +26,16 @@ export class ViewerResolver {
     return { id: account.id, account: accountGql(account, 'full') };
   }
 
-  @FieldResolver(() => ViewerParticipationConnectionGql, { description: 'The lots the viewer takes part in, newest first (the newest 100), each saying whether its bid leads' })
+  @FieldResolver(() => ViewerParticipationConnectionGql, { description: 'The lots the viewer takes part in, newest first, each saying whether its bid leads' })
   async participations(@Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext): Promise<ConnectionSource<ParticipationGql>> {
     const window = pageWindow(page, 'Viewer.participations');
-    return connectionOfList(window, (await services.participation.standingsOfCaller(ctx)).map(participationGql), (p) => p.id);
+    return connectionOfWindow(window, await services.participation.standingsWindowOfCaller(ctx, window), (items) => items.map(participationGql));
   }
 
-  @FieldResolver(() => ViewerWatchlistConnectionGql, { description: "The lots of the viewer's watchlist, newest first (the newest 100)" })
+  @FieldResolver(() => ViewerWatchlistConnectionGql, { description: "The lots of the viewer's watchlist, newest first" })
   async watchlist(@Root() viewer: Source<ViewerGql>, @Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext): Promise<ConnectionSource<WatchlistEntryGql>> {
     const window = pageWindow(page, 'Viewer.watchlist');
-    return connectionOfList(window, (await services.watchlist.list(ctx, { accountId: viewer.id })).map(watchlistEntryGql), (w) => w.lotId);
+    return connectionOfWindow(window, await services.watchlist.window(ctx, viewer.id, window), (items) => items.map(watchlistEntryGql));
   }
 
   @Extensions(runsOwnStatement())
@@ -62,9 +61,9 @@ export class ViewerResolver {
     return lotConnection(context, info, { filter: { organizer: viewer.id }, page: { cursor: after ?? undefined, limit: first } });
   }
 
-  @FieldResolver(() => ViewerNotificationConnectionGql, { description: "The viewer's unread notifications, newest first (the newest 100)" })
+  @FieldResolver(() => ViewerNotificationConnectionGql, { description: "The viewer's unread notifications, newest first" })
   async notifications(@Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext): Promise<ConnectionSource<NotificationGql>> {
     const window = pageWindow(page, 'Viewer.notifications');
-    return connectionOfList(window, (await services.notifications.list(ctx, { size: MAX_PAGE_SIZE })).items.map(notificationGql), (n) => n.id);
+    return connectionOfWindow(window, await services.notifications.unreadWindow(ctx, window), (items) => items.map(notificationGql));
   }
 }

@@ -13,6 +13,10 @@ import { callbackInput, callbackRequestInput, starInput, watchlistInput, type Ca
 import { NotificationType, staffOf, type NotificationsService } from '../notifications';
 import { listBound } from '../../core/page';
 import { inTransaction } from '../../core/transaction';
+import type { ListWindow, WindowPage } from '../../core/list-window';
+import { timestamp } from '../../db/raw';
+import { sql } from '../../db/sql';
+import { windowOf } from '../../db/window';
 
 /**
  * Watchlists (stars) and callback requests.
@@ -40,8 +44,10 @@ export class WatchlistService {
       () =>
         inTransaction(ctx, async (em) => {
           if (!(await em.count(Lot, { id: lotId }))) throw notFound('lot_not_found', 'no lot with this id', lotSource);
-          const star = em.create(Star, { accountId: account.id, lotId });
-          await em.flush();
+          // An INSERT of its own, not create and flush: a star this request already made is in the
+          // identity map, and a flush would answer it as made again instead of meeting the unique key.
+          const star = Object.assign(new Star(), { accountId: account.id, lotId, createdAt: new Date() });
+          await em.insert(Star, { ...star });
           return star;
         }),
       () => conflict('star_exists', 'the lot is already in the watchlist', lotSource),
@@ -65,6 +71,19 @@ export class WatchlistService {
     const bound = listBound(limit, 'limit');
     const account = await this.managedAccount(ctx.em, caller, accountId);
     return ctx.em.find(Star, { accountId: account.id }, { orderBy: { createdAt: 'desc', lotId: 'desc' }, limit: bound });
+  }
+
+  /** A window of the account's watchlist, newest first, paged in the database (`Viewer.watchlist`). */
+  async window(ctx: RequestContext, accountId: string, window: ListWindow): Promise<WindowPage<Star>> {
+    const caller = requireCaller(ctx);
+    listBound(window.size, window.fromEnd ? 'last' : 'first');
+    const account = await this.managedAccount(ctx.em, caller, accountId);
+    const page = await windowOf<{ account_id: string; lot_id: string; created_at: unknown }>(
+      ctx.em,
+      { columns: sql`s.account_id, s.lot_id, s.created_at`, from: sql`stars s`, where: sql`s.account_id = ${account.id}`, order: { key: sql`s.created_at`, id: sql`s.lot_id` } },
+      window,
+    );
+    return { ...page, items: page.items.map((r) => Object.assign(new Star(), { accountId: r.account_id, lotId: String(r.lot_id), createdAt: timestamp(r.created_at) as Date })) };
   }
 
   /** POST /lots/{id}/callbacks: the caller asks to be called back about the lot. */

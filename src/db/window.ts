@@ -1,0 +1,68 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { positionFault, type ListWindow, type WindowPage } from '../core/list-window';
+import { rowsOf } from './query';
+import { sql, type Sql } from './sql';
+
+/**
+ * How a list is ordered, newest first: by a timestamp `key` then the bigint `id` (both descending),
+ * or by the id alone (`key` null). A position is the key at microseconds and the id, `|`-joined.
+ */
+export interface WindowOrder {
+  key: Sql | null;
+  id: Sql;
+}
+
+const TIMED = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)\|(\d{1,18})$/;
+const BARE = /^\d{1,18}$/;
+
+/** The position as SQL values (k, i), refused before a cast could fail in the database. */
+function positionOf(order: WindowOrder, position: string, field: 'after' | 'before'): [Sql, Sql] {
+  if (order.key === null) {
+    if (!BARE.test(position)) throw positionFault(field);
+    return [sql`${position}::bigint`, sql`${position}::bigint`];
+  }
+  const parts = TIMED.exec(position);
+  if (!parts) throw positionFault(field);
+  return [sql`${parts[1]}::timestamptz`, sql`${parts[2]}::bigint`];
+}
+
+/**
+ * One window of the list `select <columns> from <from> where <where>`, paged in the database:
+ * the page, its positions, whether items lie on either side of it and the whole list's count,
+ * in one statement whatever the window (keyset: no offset, so a page deep in a long list reads
+ * what it shows). `columns` may not use the names ending in `_w`, which this adds.
+ */
+export async function windowOf<R extends object>(em: EntityManager, list: { columns: Sql; from: Sql; where: Sql; order: WindowOrder }, window: ListWindow): Promise<WindowPage<R>> {
+  const { order } = list;
+  const key = order.key ?? order.id;
+  const text = order.key === null ? sql`w.i_w::text` : sql`to_char(w.k_w at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '|' || w.i_w::text`;
+  const after = window.after === null ? null : positionOf(order, window.after, 'after');
+  const before = window.before === null ? null : positionOf(order, window.before, 'before');
+  const bounds = [after ? sql`(b.k_w, b.i_w) < (${after[0]}, ${after[1]})` : sql`true`, before ? sql`(b.k_w, b.i_w) > (${before[0]}, ${before[1]})` : sql`true`];
+  // Read from the end backwards for `last`; the page is put back in the list's order below.
+  const direction = window.fromEnd ? sql`asc` : sql`desc`;
+  const rows = await rowsOf<R & { position_w: string; total_w: string; next_w: boolean; previous_w: boolean }>(
+    em,
+    sql`with base as (select ${list.columns}, ${key} as k_w, ${order.id} as i_w from ${list.from} where ${list.where}),
+      page as (select * from base b where ${sql.and(bounds)} order by b.k_w ${direction}, b.i_w ${direction} limit ${window.size})
+      select w.*, ${text} as position_w, facts.total_w, facts.next_w, facts.previous_w
+      from (select (select count(*) from base) as total_w,
+        case when exists (select 1 from page)
+          then exists (select 1 from base b where (b.k_w, b.i_w) < (select p.k_w, p.i_w from page p order by p.k_w asc, p.i_w asc limit 1))
+          else ${before ? sql`exists (select 1 from base b where (b.k_w, b.i_w) <= (${before[0]}, ${before[1]}))` : sql`false`} end as next_w,
+        case when exists (select 1 from page)
+          then exists (select 1 from base b where (b.k_w, b.i_w) > (select p.k_w, p.i_w from page p order by p.k_w desc, p.i_w desc limit 1))
+          else ${after ? sql`exists (select 1 from base b where (b.k_w, b.i_w) >= (${after[0]}, ${after[1]}))` : sql`false`} end as previous_w) facts
+      left join page w on true
+      order by w.k_w desc, w.i_w desc`,
+  );
+  const shown = rows.filter((r) => r.position_w !== null);
+  const facts = rows[0];
+  return {
+    items: shown,
+    positions: shown.map((r) => r.position_w),
+    hasNextPage: facts.next_w,
+    hasPreviousPage: facts.previous_w,
+    totalCount: Number(facts.total_w),
+  };
+}
