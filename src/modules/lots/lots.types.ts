@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { PageInfoGql } from '../../graphql/page-info';
+import { connectionTypes } from '../../graphql/types/connection';
 import { domainEnum } from '../../graphql/types/enums';
 import { NodeGql } from '../../graphql/types/node';
 import { LOT_STATE_NAMES, LOT_TYPE_NAMES } from './lots.entity';
@@ -60,11 +60,7 @@ export class LotStarGql {
   @Field(() => Date) createdAt!: Date;
 }
 
-@ObjectType('LotConnection')
-export class LotConnectionGql {
-  @Field(() => [LotGql]) nodes!: LotGql[];
-  @Field(() => PageInfoGql) pageInfo!: PageInfoGql;
-}
+export const { Connection: LotConnectionGql, Resolver: LotConnectionResolver } = connectionTypes('Lot', () => LotGql);
 
 export enum LotSortKeyGql {
   start_time = 'start_time',

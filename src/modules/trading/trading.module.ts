@@ -1,5 +1,6 @@
 import type { AppModule } from '../../app-modules';
 import { DepositsResolver } from './deposits.resolver';
+import { DepositConnectionResolver } from './trading.types';
 import { depositsRoutes } from './deposits.routes';
 import { DepositsService } from './deposits.service';
 import { ParticipationService } from './participation.service';
@@ -29,7 +30,7 @@ export const tradingModule: AppModule = {
     tradingRoutes(router);
     depositsRoutes(router);
   },
-  resolvers: [TradingResolver, DepositsResolver],
+  resolvers: [TradingResolver, DepositsResolver, DepositConnectionResolver],
   // Unpaid participants are rejected before the deposits of the rejected go back.
   jobs: () => [rejectUnpaidParticipants, returnDeposits],
 };

@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { PageInfoGql } from '../../graphql/page-info';
+import { connectionTypes } from '../../graphql/types/connection';
 import { domainEnum } from '../../graphql/types/enums';
 import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import { DEPOSIT_STATE_NAMES, PARTICIPANT_STATE_NAMES } from './trading.entity';
@@ -53,11 +53,7 @@ export class WinnerDetailsGql {
   @Field(() => String, { nullable: true }) feeCurrency!: string | null;
 }
 
-@ObjectType('DepositConnection', { description: 'One keyset page of deposits' })
-export class DepositConnectionGql {
-  @Field(() => [DepositGql]) nodes!: DepositGql[];
-  @Field(() => PageInfoGql) pageInfo!: PageInfoGql;
-}
+export const { Connection: DepositConnectionGql, Resolver: DepositConnectionResolver } = connectionTypes('Deposit', () => DepositGql);
 
 @InputType('WinnerDetailsInput', { description: 'Winner details to set; an absent field keeps its value, null clears it' })
 export class WinnerDetailsInput {
