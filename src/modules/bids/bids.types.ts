@@ -8,7 +8,7 @@ import { MOST_BIDS_PER_REQUEST } from './bids.per-request';
 export class BidGql {
   @Field(() => ID) id!: string;
   @Field(() => ID) lotId!: string;
-  @Field(() => String) amount!: string;
+  @Field(() => String, { deprecationReason: 'Use `amountMoney`' }) amount!: string;
   @Field(() => String, { nullable: true, description: "Shown to the lot's organizer and staff, and to the bidder itself" }) bidderId!: string | null;
   @Field(() => Boolean) placedByProxy!: boolean;
   @Field(() => Date) createdAt!: Date;

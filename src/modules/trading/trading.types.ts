@@ -1,6 +1,7 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { connectionTypes } from '../../graphql/types/connection';
 import { domainEnum } from '../../graphql/types/enums';
+import { MoneyGql } from '../../graphql/types/money';
 import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import { DEPOSIT_STATE_NAMES, PARTICIPANT_STATE_NAMES } from './trading.entity';
 
@@ -15,8 +16,8 @@ export class ParticipantGql {
   @Field(() => Int, { description: '0 pending, 1 rejected, 2 winner, 3 buy_now_winner, 4 deposit_pending, 5 lost, 6 deal_canceled' }) state!: number;
   @Field(() => String) stateStr!: string;
   @Field(() => Boolean) requestedBuyNow!: boolean;
-  @Field(() => String, { nullable: true }) currentBid!: string | null;
-  @Field(() => String, { nullable: true }) maxBid!: string | null;
+  @Field(() => String, { nullable: true, deprecationReason: 'Use `currentBidMoney`' }) currentBid!: string | null;
+  @Field(() => String, { nullable: true, deprecationReason: 'Use `maxBidMoney`' }) maxBid!: string | null;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
 }
@@ -32,8 +33,9 @@ export class DepositGql {
   @Field(() => ID) participantId!: string;
   @Field(() => ID) lotId!: string;
   @Field(() => String) accountId!: string;
-  @Field(() => String) amount!: string;
-  @Field(() => String) currency!: string;
+  @Field(() => String, { deprecationReason: 'Use `amountMoney`' }) amount!: string;
+  @Field(() => String, { deprecationReason: 'Use `amountMoney`: its `currency`' }) currency!: string;
+  @Field(() => MoneyGql, { description: 'The amount in its currency' }) amountMoney!: MoneyGql;
   @Field(() => Int, { description: '1 pending, 2 paid, 3 returned, 4 fee_charged' }) state!: number;
   @Field(() => String) stateStr!: string;
   @Field(() => Date) createdAt!: Date;
@@ -48,9 +50,11 @@ export class WinnerDetailsGql {
   @Field(() => Boolean, { nullable: true }) dealCanceled!: boolean | null;
   @Field(() => String, { nullable: true }) containerId!: string | null;
   @Field(() => String, { nullable: true }) serviceLink!: string | null;
-  @Field(() => String, { nullable: true }) feeAmount!: string | null;
-  @Field(() => String, { nullable: true }) transportationFee!: string | null;
-  @Field(() => String, { nullable: true }) feeCurrency!: string | null;
+  @Field(() => String, { nullable: true, deprecationReason: 'Use `fee`' }) feeAmount!: string | null;
+  @Field(() => String, { nullable: true, deprecationReason: 'Use `transportationFeeMoney`' }) transportationFee!: string | null;
+  @Field(() => String, { nullable: true, deprecationReason: 'Use `fee`: its `currency`' }) feeCurrency!: string | null;
+  @Field(() => MoneyGql, { nullable: true, description: "The buyer's fee; null when not set, or set without a currency" }) fee!: MoneyGql | null;
+  @Field(() => MoneyGql, { nullable: true, description: 'The transportation fee, in the currency of `fee`; null when not set, or set without a currency' }) transportationFeeMoney!: MoneyGql | null;
 }
 
 export const { Connection: DepositConnectionGql, Resolver: DepositConnectionResolver } = connectionTypes('Deposit', () => DepositGql);
