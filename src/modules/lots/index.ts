@@ -3,6 +3,7 @@ export { LOT_GROUPS, type LotGroup, type LotGroupRow, type LotsAggregate, type L
 export type { LotDraft } from './lots.draft';
 export { Lot, LOT_STATE_NAMES, LOT_TYPE_NAMES, LotState, LotType, shownHighestBid } from './lots.entity';
 export { LOT_FILTER_FIELDS, type LotFilter, lotFilterInput } from './lots.filter';
+export { lotFilterOf } from './lots.filter.twins';
 export { findLot } from './lots.find';
 export { DEFAULT_BATCH_SIZE, IMPORT_SOURCES, importLots, type ImportProgress, type ImportSource, type ImportSummary } from './lots.import';
 export { requireBodyLotId } from './lots.input';

@@ -3,6 +3,7 @@ import { Arg, Args, Ctx, Extensions, Field, FieldResolver, ID, Info, Int, Mutati
 import { withoutNulls, type Untrusted } from '../../core/validate';
 import { fieldsUnder } from '../../graphql/selections';
 import { embeddableOf } from './lots.embedded';
+import { lotFilterOf } from './lots.filter.twins';
 import type { LotPageInput } from './lots.input';
 import type { GraphQLContext } from '../../graphql/context';
 import { DEFAULT_PAGE_SIZE } from '../../core/page';
@@ -80,13 +81,13 @@ export class LotsResolver {
     @Ctx() context: GraphQLContext,
     @Info() info: GraphQLResolveInfo,
   ): Promise<ConnectionSource<LotGql>> {
-    return lotConnection(context, info, 'Query.lots', page, { filter, sort: sort ?? undefined });
+    return lotConnection(context, info, 'Query.lots', page, { filter: lotFilterOf(filter), sort: sort ?? undefined });
   }
 
   @Query(() => Int)
   @Extensions(runsOwnStatement())
   lotsCount(@Arg('filter', () => LotFilterInput, { nullable: true }) filter: LotFilterInput | undefined, @Ctx() { ctx, services }: GraphQLContext): Promise<number> {
-    return services.lots.count(ctx, { filter });
+    return services.lots.count(ctx, { filter: lotFilterOf(filter) });
   }
 
   @Query(() => LotsAggregateGql, { description: 'The count and price sums of the lots `lots(filter:)` lists to the caller, in `currency` (the filter\'s, else USD), grouped by `groupBy`' })
@@ -97,7 +98,7 @@ export class LotsResolver {
     @Arg('groupBy', () => LotGroupByGql, { nullable: true }) groupBy: LotGroup | undefined,
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<LotsAggregateGql> {
-    return lotsAggregateGql(await services.lots.aggregate(ctx, { filter, currency, groupBy }));
+    return lotsAggregateGql(await services.lots.aggregate(ctx, { filter: lotFilterOf(filter), currency, groupBy }));
   }
 
   @Mutation(() => CreateLotResultGql)
