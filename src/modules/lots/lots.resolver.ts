@@ -60,6 +60,10 @@ async function lotById(id: string, currency: string | undefined, { ctx, services
   return services.lots.views(ctx, await services.lots.get(ctx, { id, currency }))[0];
 }
 registerNode('Lot', (id, context) => lotById(id, undefined, context));
+// A lot's rows refetched by id show what the lot's lists show the caller, and hide what they hide.
+registerNode('Bid', async (id, { ctx, services }) => bidGql(await services.lots.seenBid(ctx, id)));
+registerNode('Participant', async (id, { ctx, services }) => participantGql(await services.lots.visibleParticipant(ctx, id)));
+registerNode('Deposit', async (id, { ctx, services }) => depositGql(await services.lots.visibleDeposit(ctx, id)));
 
 @Resolver(() => LotGql)
 export class LotsResolver {

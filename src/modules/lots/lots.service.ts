@@ -2,17 +2,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import type Decimal from 'decimal.js';
 import type { RequestContext } from '../../core/context';
-import { forbidden, invalid } from '../../core/errors';
+import { forbidden, invalid, notFound, type DomainError } from '../../core/errors';
+import { integerId } from '../../core/ids';
 import { listBound, type KeysetPage } from '../../core/page';
 import type { LivePublisher } from '../../live/live.port';
 import { managesLot, requireActive, requireCaller, seesLotRow, seesWinnerDetails, staffPlatforms } from '../../core/policies';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
-import { type Bid, type BidRow, seenBids, type SeenBid } from '../bids';
+import { Bid, type BidRow, seenBids, type SeenBid } from '../bids';
 import { converterOf, type Converter, type CurrencyService } from '../currency';
 import type { ReferenceService } from '../reference';
 import { type IncrementBand, requireReserveChangeable, type RulesService } from '../rules';
-import { Deposit, WinnerDetails, type Participant } from '../trading';
+import { Deposit, Participant, WinnerDetails } from '../trading';
 import { Callback, Star } from '../watchlist';
 import { draftOf, START_TIME_TOLERANCE_S, type LotDraft } from './lots.draft';
 import { Lot, type ListedLot } from './lots.entity';
@@ -186,6 +187,35 @@ export class LotsService {
   /** A lot named beside other rows (a message), in its own currency, as the caller may see it. */
   ownCurrencyView(ctx: RequestContext, lot: ListedLot): LotView {
     return lotView(ctx.caller, lot, OWN_CURRENCY);
+  }
+
+  /** A participant by id as `Lot.participants` shows it to the caller: one it would hide is answered as none. */
+  visibleParticipant(ctx: RequestContext, id: string): Promise<Participant> {
+    return this.visibleRowById(ctx, Participant, id, () => notFound('participant_not_found', 'no such participant'));
+  }
+
+  /** A deposit by id as `Lot.deposits` shows it to the caller: one it would hide is answered as none. */
+  visibleDeposit(ctx: RequestContext, id: string): Promise<Deposit> {
+    return this.visibleRowById(ctx, Deposit, id, () => notFound('deposit_not_found', 'no such deposit'));
+  }
+
+  /** A bid by id as its lot's history shows it: to anyone, its bidder named only to those who may know it. */
+  async seenBid(ctx: RequestContext, id: string): Promise<SeenBid<Bid>> {
+    const bid = await this.rowById(ctx, Bid, id);
+    if (!bid) throw notFound('bid_not_found', 'no such bid');
+    return this.seenBids(ctx, await findLot(ctx.em, bid.lotId), [bid])[0];
+  }
+
+  private async rowById<T extends object>(ctx: RequestContext, entity: new () => T, id: string): Promise<T | null> {
+    const key = integerId(id);
+    return key === null ? null : ctx.em.findOne(entity, { id: key } as never);
+  }
+
+  private async visibleRowById<T extends { lotId: string; accountId: string }>(ctx: RequestContext, entity: new () => T, id: string, missing: () => DomainError): Promise<T> {
+    const row = await this.rowById(ctx, entity, id);
+    const lot = row && (await ctx.em.findOne(Lot, { id: row.lotId }));
+    if (!row || !lot || !seesLotRow(ctx.caller, lot, row.accountId)) throw missing();
+    return row;
   }
 
   /** A lot's winner details, for its managers and its winner only. */

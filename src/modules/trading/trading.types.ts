@@ -1,3 +1,4 @@
+import { NodeGql } from '../../graphql/types/node';
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { connectionTypes } from '../../graphql/types/connection';
 import { domainEnum } from '../../graphql/types/enums';
@@ -8,7 +9,7 @@ import { DEPOSIT_STATE_NAMES, PARTICIPANT_STATE_NAMES } from './trading.entity';
 export const ParticipantStateGql = domainEnum('ParticipantState', PARTICIPANT_STATE_NAMES, "Where a participant stands in a lot: PENDING (in the running), REJECTED, WINNER, BUY_NOW_WINNER, DEPOSIT_PENDING (its deposit is awaited), LOST, DEAL_CANCELED (won, then the deal was canceled)");
 export const DepositStateGql = domainEnum('DepositState', DEPOSIT_STATE_NAMES, 'A deposit: PENDING (awaited), PAID, RETURNED, FEE_CHARGED (kept as the fee)');
 
-@ObjectType('Participant')
+@ObjectType('Participant', { implements: NodeGql })
 export class ParticipantGql {
   @Field(() => ID) id!: string;
   @Field(() => String) accountId!: string;
@@ -27,7 +28,7 @@ export class ParticipationGql extends ParticipantGql {
   @Field(() => Boolean, { description: "Whether this participant's current bid is the lot's highest bid" }) isLeading!: boolean;
 }
 
-@ObjectType('Deposit')
+@ObjectType('Deposit', { implements: NodeGql })
 export class DepositGql {
   @Field(() => ID) id!: string;
   @Field(() => ID) participantId!: string;

@@ -3,6 +3,8 @@ import { Args, Ctx, Extensions, FieldResolver, Info, Query, Resolver, Root } fro
 import { MAX_PAGE_SIZE } from '../../core/page';
 import { ConnectionArgs, connectionOfList, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import type { GraphQLContext } from '../../graphql/context';
+import { notFound } from '../../core/errors';
+import { registerNode } from '../../graphql/types/node';
 import { runsOwnStatement } from '../../graphql/statement-cost';
 import type { Source } from '../../graphql/source';
 import { accountGql } from '../accounts';
@@ -11,6 +13,18 @@ import { type NotificationGql, notificationGql } from '../notifications';
 import { type ParticipationGql, participationGql } from '../trading';
 import { type WatchlistEntryGql, watchlistEntryGql } from '../watchlist';
 import { ViewerGql, ViewerNotificationConnectionGql, ViewerParticipationConnectionGql, ViewerWatchlistConnectionGql } from './viewer.types';
+
+/**
+ * A participation refetched by id: the viewer's own only, as `viewer.participations` lists them,
+ * with whether it leads as the list says it; any other is answered as no participant (also one
+ * of another account on a lot where the viewer has its own, which the lot's standing would give).
+ */
+registerNode('Participation', async (id, { ctx, services, loaders }) => {
+  const participant = await services.lots.visibleParticipant(ctx, id);
+  const standing = participant.accountId === ctx.caller?.accountId ? await loaders.viewerStanding.load(participant.lotId) : null;
+  if (!standing) throw notFound('participant_not_found', 'no such participant');
+  return participationGql(standing);
+});
 
 /**
  * `viewer`: the signed-in account's dashboard in one request. Each list is the caller's own, read
