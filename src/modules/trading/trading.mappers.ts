@@ -1,10 +1,11 @@
 import { formatMoney, type Money } from '../../core/money';
-import { money } from '../../graphql/types/money';
 import { DEPOSIT_STATE_NAMES, PARTICIPANT_STATE_NAMES, type Deposit, type Participant, type WinnerDetails } from './trading.entity';
 import type { Standing } from './standings.sql';
 import type { DepositGql, ParticipantGql, ParticipationGql, WinnerDetailsGql } from './trading.types';
 
 const decimal = (v: Money | null) => (v === null ? null : formatMoney(v));
+/** An amount in its currency, the shape of GraphQL's Money. */
+const money = (amount: Money, currency: string) => ({ amount: formatMoney(amount), currency });
 
 export const participantGql = (p: Omit<Standing, 'leading'> | Participant): ParticipantGql => ({
   id: p.id,
