@@ -20,8 +20,8 @@ export function encodeCursor(position: CursorPosition): string {
 /** A cursor that is not one of the listing's own: forged, truncated, or made for another sort or listing. */
 export const cursorFault = () => invalid('invalid_cursor', 'page.cursor is not a cursor of this listing', { field: 'page.cursor' });
 
-/** Decodes an opaque cursor; a cursor that is not ours, or made for another sort key, is a 400. */
-export function decodeCursor(raw: string, sortKey: string): CursorPosition {
+/** Decodes an opaque cursor; a cursor that is not ours, or made for another sort key (when one is given), is a 400. */
+export function decodeCursor(raw: string, sortKey: string | null): CursorPosition {
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8'));
@@ -30,7 +30,7 @@ export function decodeCursor(raw: string, sortKey: string): CursorPosition {
   }
   if (!Array.isArray(parsed) || parsed.length !== 4) throw cursorFault();
   const [key, value, id, dir] = parsed as unknown[];
-  if (key !== sortKey || typeof id !== 'string' || (dir !== 0 && dir !== 1)) throw cursorFault();
+  if (typeof key !== 'string' || (sortKey !== null && key !== sortKey) || typeof id !== 'string' || (dir !== 0 && dir !== 1)) throw cursorFault();
   if (value !== null && typeof value !== 'string' && typeof value !== 'number') throw cursorFault();
   return { key, value, id, dir: dir === 1 ? 'next' : 'prev' };
 }
@@ -40,6 +40,16 @@ export interface KeysetRequest {
   desc: boolean;
   cursor: string | null;
   limit: number;
+  /** Without a cursor, read the last `limit` rows rather than the first. */
+  fromEnd?: boolean;
+}
+
+/**
+ * A cursor of a row's position turned to read the other way: an item's position (`KeysetPage.positions`,
+ * rows after it) as the rows before it, for a connection's `before`.
+ */
+export function turnCursor(raw: string, dir: 'next' | 'prev'): string {
+  return encodeCursor({ ...decodeCursor(raw, null), dir });
 }
 
 /** How to read one page: the order to read in, where to start, and how many rows to ask for. */
@@ -55,7 +65,7 @@ export interface KeysetPlan {
 
 export function planKeyset(req: KeysetRequest): KeysetPlan {
   const position = req.cursor === null ? null : decodeCursor(req.cursor, req.key);
-  const backwards = position?.dir === 'prev';
+  const backwards = position ? position.dir === 'prev' : req.fromEnd === true;
   return {
     desc: backwards ? !req.desc : req.desc,
     after: position ? { value: position.value, id: position.id } : null,
@@ -76,11 +86,13 @@ export function keysetPage<T>(
   if (plan.backwards) items.reverse();
   const cursor = (row: T | undefined, dir: 'next' | 'prev') =>
     row === undefined ? null : encodeCursor({ key: req.key, ...positionOf(row), dir });
-  const hasNext = plan.backwards ? true : more;
+  // Read backwards from a position, the position's own row follows the page; from the end, none does.
+  const hasNext = plan.backwards ? plan.after !== null : more;
   const hasPrev = plan.backwards ? more : plan.after !== null;
   return {
     items,
     next: hasNext ? cursor(items[items.length - 1], 'next') : null,
     prev: hasPrev ? cursor(items[0], 'prev') : null,
+    positions: items.map((row) => cursor(row, 'next') as string),
   };
 }

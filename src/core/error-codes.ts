@@ -131,6 +131,7 @@ export const ERROR_CODES = [
   { code: 'participant_not_found', status: 404, meaning: 'the account (or, for winner choice, the participant id) is no participant of the lot' },
   { code: 'deposit_not_found', status: 404, meaning: 'no such deposit' },
   { code: 'ledger_transaction_not_found', status: 404, meaning: '`GET /ledger/transactions/{hash}` (GraphQL `ledgerTransaction`): no transaction with this hash reached the ledger (with `HORIZON_URL`: the network)' },
+  { code: 'bid_not_found', status: 404, meaning: 'GraphQL `node(id:)`: no such bid' },
   { code: 'ledger_account_not_found', status: 404, meaning: '`GET /ledger/accounts/{id}` (GraphQL `ledgerAccount`): no such account on the ledger' },
   { code: 'notification_not_found', status: 404, meaning: '`DELETE /notifications/{id}`, `POST /notifications`: no notification with this id' },
   { code: 'second_chance_offer_not_found', status: 404, meaning: '`PATCH /lots/{id}/second_chance_offers/{offer-id}`: the lot has no offer with this id' },

@@ -6,6 +6,8 @@ export interface KeysetPage<T> {
   items: T[];
   next: string | null;
   prev: string | null;
+  /** Each item's own position as a cursor: the rows after it as `cursor`, before it turned (`turnCursor`). */
+  positions: string[];
 }
 
 export const MAX_PAGE_SIZE = 100;
@@ -33,6 +35,8 @@ export const cursorPageInput = z
       .number()
       .refine((n) => Number.isInteger(n) && n >= 1 && n <= MAX_PAGE_SIZE, { message: `must be an integer from 1 to ${MAX_PAGE_SIZE}`, params: { code: 'invalid_page' } })
       .default(DEFAULT_PAGE_SIZE),
+    /** Without a cursor, the last `limit` rows of the listing instead of the first (a Relay connection's `last`). */
+    fromEnd: z.boolean().default(false),
   })
   .prefault({});
 

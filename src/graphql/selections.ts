@@ -19,22 +19,23 @@ export function selectedFields(selectionSet: SelectionSetNode, fragmentOf: (name
 const underCache = new WeakMap<FieldNode, Map<string, ReadonlySet<string>>>();
 
 /**
- * The names of the fields asked for under `child` of the field being resolved (`nodes` of a
- * connection). Kept per field node: a document's nodes live as long as it is cached, and the
- * answer depends on nothing else.
+ * The names of the fields asked for under the path of fields `path` below the field being
+ * resolved (`nodes`, or `edges`, `node` of a connection). Kept per field node: a document's nodes
+ * live as long as it is cached, and the answer depends on nothing else.
  */
-export function fieldsUnder(info: GraphQLResolveInfo, child: string): ReadonlySet<string> {
+export function fieldsUnder(info: GraphQLResolveInfo, ...path: string[]): ReadonlySet<string> {
   const [first] = info.fieldNodes;
-  let byChild = underCache.get(first);
-  if (!byChild) underCache.set(first, (byChild = new Map()));
-  const known = byChild.get(child);
+  const key = path.join('.');
+  let byPath = underCache.get(first);
+  if (!byPath) underCache.set(first, (byPath = new Map()));
+  const known = byPath.get(key);
   if (known) return known;
   const fragmentOf = (name: string) => info.fragments[name];
-  const names = new Set<string>();
-  for (const field of info.fieldNodes.flatMap((f) => (f.selectionSet ? selectedFields(f.selectionSet, fragmentOf) : []))) {
-    if (field.name.value !== child || !field.selectionSet) continue;
-    for (const inner of selectedFields(field.selectionSet, fragmentOf)) names.add(inner.name.value);
+  let level = info.fieldNodes.flatMap((f) => (f.selectionSet ? selectedFields(f.selectionSet, fragmentOf) : []));
+  for (const child of path) {
+    level = level.filter((field) => field.name.value === child && field.selectionSet).flatMap((field) => selectedFields(field.selectionSet as SelectionSetNode, fragmentOf));
   }
-  byChild.set(child, names);
+  const names = new Set(level.map((field) => field.name.value));
+  byPath.set(key, names);
   return names;
 }

@@ -69,7 +69,7 @@ describe('node(id:)', () => {
 
   it('refuses an id of a type it does not refetch, a lot id passed as another type’s, and anything not a global id', async () => {
     const ask = (id: string) => world.t.client.as(world.otherAdmin.keypair).graphql(`query($id: ID!) { node(id: $id) { nodeId } }`, { id });
-    for (const id of [forged('Deposit', '1'), forged('Node', lotId), forged('Lot', ''), forged('', lotId), `Lot:${lotId}`, lotId, '', 'x'.repeat(600)]) {
+    for (const id of [forged('WatchlistEntry', '1'), forged('Node', lotId), forged('Lot', ''), forged('', lotId), `Lot:${lotId}`, lotId, '', 'x'.repeat(600)]) {
       const res = await ask(id);
       expect(res.body.data.node).toBeNull();
       expect(res.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'invalid_node_id', status: 400, errors: [expect.objectContaining({ field: 'id' })] }) })]);

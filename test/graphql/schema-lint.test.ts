@@ -27,7 +27,7 @@ const LEGACY_ENUM_VALUES: Record<string, string[]> = {
   LotSortKey: ['buy_now_price', 'created_at', 'price', 'start_time', 'time_left', 'updated_at'],
 };
 /** Connections made before the connection rule: `nodes` and `pageInfo` only. */
-const LEGACY_CONNECTIONS = ['DepositConnection', 'LotConnection'];
+const LEGACY_CONNECTIONS: string[] = [];
 /** Mutations made before the payload rule, with their own arguments and results. */
 const LEGACY_MUTATIONS = [
   'addMasterSigner', 'answerSecondChance', 'approveRecovery', 'blacklistAccount', 'cancelRequest', 'changePassword', 'chooseWinner', 'closeLot',

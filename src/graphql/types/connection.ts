@@ -1,7 +1,8 @@
 import type { GraphQLScalarType } from 'graphql';
 import { ArgsType, Extensions, Field, FieldResolver, Int, ObjectType, Resolver, Root, type ClassType } from 'type-graphql';
 import { invalid } from '../../core/errors';
-import { MAX_PAGE_SIZE } from '../../core/page';
+import { turnCursor } from '../../core/cursors';
+import { MAX_PAGE_SIZE, type KeysetPage } from '../../core/page';
 import { listItems } from '../list-items';
 import { PageInfoGql } from '../page-info';
 import type { WindowPage } from '../../core/list-window';
@@ -123,6 +124,33 @@ export function connectionOfWindow<T, N = T>(window: PageWindow, page: WindowPag
   return connection(
     { nodes: show(page.items), cursors: page.positions.map((p) => encodeListCursor(window.list, p)), hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage },
     () => page.totalCount,
+  );
+}
+
+/** A keyset listing's page (`cursorPageInput`) as a connection's window asks for it. */
+export interface KeysetWindow {
+  cursor: string | null;
+  limit: number;
+  fromEnd: boolean;
+}
+
+/**
+ * The page a keyset listing reads for a connection's window: `first` reads
+ * on after an item, `last` back before one, or from the end of the list. A keyset read goes one
+ * way from one position, so `after` goes with `first` and `before` with `last`; the other pairs are
+ * `invalid_page` naming the cursor.
+ */
+export function keysetWindow(window: PageWindow): KeysetWindow {
+  const stray = window.fromEnd ? (window.after !== null ? 'after' : null) : window.before !== null ? 'before' : null;
+  if (stray) throw invalid('invalid_page', `${stray} goes with ${stray === 'after' ? 'first' : 'last'} in this list`, { field: stray });
+  return { cursor: window.fromEnd ? window.before && turnCursor(window.before, 'prev') : window.after, limit: window.size, fromEnd: window.fromEnd };
+}
+
+/** A connection of a keyset listing's page: each node's cursor is its row's position in the listing, bound to `list`. */
+export function connectionOfKeyset<N>(list: string, page: Pick<KeysetPage<unknown>, 'next' | 'prev' | 'positions'>, nodes: N[], count: () => number | Promise<number>): ConnectionSource<N> {
+  return connection(
+    { nodes, cursors: page.positions.map((position) => encodeListCursor(list, position)), hasNextPage: page.next !== null, hasPreviousPage: page.prev !== null },
+    count,
   );
 }
 

@@ -1,14 +1,15 @@
 import { Extensions, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { NodeGql } from '../../graphql/types/node';
 import { connectionTypes } from '../../graphql/types/connection';
 import { listItems } from '../../graphql/list-items';
 import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import { MOST_BIDS_PER_REQUEST } from './bids.per-request';
 
-@ObjectType('Bid')
+@ObjectType('Bid', { implements: NodeGql })
 export class BidGql {
   @Field(() => ID) id!: string;
   @Field(() => ID) lotId!: string;
-  @Field(() => String) amount!: string;
+  @Field(() => String, { deprecationReason: 'Use `amountMoney`' }) amount!: string;
   @Field(() => String, { nullable: true, description: "Shown to the lot's organizer and staff, and to the bidder itself" }) bidderId!: string | null;
   @Field(() => Boolean) placedByProxy!: boolean;
   @Field(() => Date) createdAt!: Date;

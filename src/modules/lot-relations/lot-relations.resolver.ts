@@ -2,6 +2,7 @@ import { Arg, Args, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
 import { ConnectionArgs, connectionOfList, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
+import { registerNode } from '../../graphql/types/node';
 import { bidGql, BidConnectionGql, BidGql } from '../bids';
 import { LotCallbackGql, LotGql, LotStarGql } from '../lots';
 import { depositGql, participantGql, winnerDetailsGql, DepositGql, ParticipantGql, WinnerDetailsGql } from '../trading';
@@ -13,6 +14,11 @@ import { depositGql, participantGql, winnerDetailsGql, DepositGql, ParticipantGq
 const BIDS_SHOWN = 100;
 /** Participants, deposits, callbacks and stars a lot shows when `last` is not given, for the same reason. */
 const ROWS_SHOWN = 100;
+
+// A lot's rows refetched by id show what the lot's lists show the caller, and hide what they hide.
+registerNode('Bid', async (id, { ctx, services }) => bidGql(await services.lotRelations.seenBid(ctx, id)));
+registerNode('Participant', async (id, { ctx, services }) => participantGql(await services.lotRelations.visibleParticipant(ctx, id)));
+registerNode('Deposit', async (id, { ctx, services }) => depositGql(await services.lotRelations.visibleDeposit(ctx, id)));
 
 /** The fields of a lot whose rows other areas own: read in the request's loaders, shown as the caller may see them. */
 @Resolver(() => LotGql)

@@ -1,8 +1,11 @@
 import type { RequestContext } from '../../core/context';
+import { notFound, type DomainError } from '../../core/errors';
+import { integerId } from '../../core/ids';
+import { seesLotRow } from '../../core/policies';
 import { listBound } from '../../core/page';
-import { type Bid, type BidRow, seenBids, type SeenBid } from '../bids';
-import type { Embedded, ListedLot, LotRelation } from '../lots';
-import { Deposit, type Participant, WinnerDetails } from '../trading';
+import { Bid, type BidRow, seenBids, type SeenBid } from '../bids';
+import { type Embedded, findLot, type ListedLot, Lot, type LotRelation } from '../lots';
+import { Deposit, Participant, WinnerDetails } from '../trading';
 import { Callback, Star } from '../watchlist';
 import { loadRelated, type LotsRelated } from './lot-relations.load';
 import { bidsOfLots, participantsOfLots } from './lot-relations.sql';
@@ -58,5 +61,34 @@ export class LotRelationsService {
 
   winnerDetailsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<WinnerDetails[]> {
     return ctx.em.find(WinnerDetails, { lotId: { $in: [...lotIds] } });
+  }
+
+  /** A participant by id as `Lot.participants` shows it to the caller: one it would hide is answered as none. */
+  visibleParticipant(ctx: RequestContext, id: string): Promise<Participant> {
+    return this.visibleRowById(ctx, Participant, id, () => notFound('participant_not_found', 'no such participant'));
+  }
+
+  /** A deposit by id as `Lot.deposits` shows it to the caller: one it would hide is answered as none. */
+  visibleDeposit(ctx: RequestContext, id: string): Promise<Deposit> {
+    return this.visibleRowById(ctx, Deposit, id, () => notFound('deposit_not_found', 'no such deposit'));
+  }
+
+  /** A bid by id as its lot's history shows it: to anyone, its bidder named only to those who may know it. */
+  async seenBid(ctx: RequestContext, id: string): Promise<SeenBid<Bid>> {
+    const bid = await this.rowById(ctx, Bid, id);
+    if (!bid) throw notFound('bid_not_found', 'no such bid');
+    return this.seenBids(ctx, await findLot(ctx.em, bid.lotId), [bid])[0];
+  }
+
+  private async rowById<T extends object>(ctx: RequestContext, entity: new () => T, id: string): Promise<T | null> {
+    const key = integerId(id);
+    return key === null ? null : ctx.em.findOne(entity, { id: key } as never);
+  }
+
+  private async visibleRowById<T extends { lotId: string; accountId: string }>(ctx: RequestContext, entity: new () => T, id: string, missing: () => DomainError): Promise<T> {
+    const row = await this.rowById(ctx, entity, id);
+    const lot = row && (await ctx.em.findOne(Lot, { id: row.lotId }));
+    if (!row || !lot || !seesLotRow(ctx.caller, lot, row.accountId)) throw missing();
+    return row;
   }
 }

@@ -5,6 +5,7 @@ export { type ListedLot, Lot, LOT_STATE_NAMES, LOT_TYPE_NAMES, LotState, LotType
 export { LOT_QUEUES, LotClock, type LotJobData, type LotTimes, singletonKeyOf } from './lots.clock';
 export { scheduleLotClocks } from './lots.clock.cleaner';
 export { LOT_FILTER_FIELDS, type LotFilter, lotFilterInput } from './lots.filter';
+export { lotFilterOf } from './lots.filter.twins';
 export { findLot } from './lots.find';
 export { DEFAULT_BATCH_SIZE, IMPORT_SOURCES, importLots, type ImportProgress, type ImportSource, type ImportSummary } from './lots.import';
 export { requireBodyLotId } from './lots.input';

@@ -48,7 +48,7 @@ export class LotListing {
   async page(ctx: RequestContext, req: LotPage, embed: ReadonlySet<Embeddable>): Promise<ListedPage> {
     await this.authorize(ctx, req.filter);
     const { expr, kind } = sortExpression(req.sort.key);
-    const keyset = { key: req.sort.key, desc: req.sort.desc, cursor: req.page.cursor, limit: req.page.limit };
+    const keyset = { key: req.sort.key, desc: req.sort.desc, cursor: req.page.cursor, limit: req.page.limit, fromEnd: req.page.fromEnd };
     const plan = planKeyset(keyset);
     const page = keysetClauses(expr, kind, sql`l.id`, plan);
     const { rates, rows } = await this.read(ctx, req.filter, (where) =>

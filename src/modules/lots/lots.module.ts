@@ -5,6 +5,7 @@ import { directSaleOrganizer } from './lots.find';
 import { LotMaker } from './lots.maker';
 import { LotsResolver } from './lots.resolver';
 import { LotValuesResolver } from './lots.values.resolver';
+import { LotConnectionResolver } from './lots.types';
 import { lotsRoutes } from './lots.routes';
 import { LotsService } from './lots.service';
 import { Migration20261122020000Catalogue } from './migrations/Migration20261122020000Catalogue';
@@ -37,5 +38,5 @@ export const lotsModule: AppModule = {
     lots: (s) => new LotsService(s.reference, s.requests, s.currency, s.lotMaker, s.rules, s.live),
   },
   routes: lotsRoutes,
-  resolvers: [LotsResolver, LotValuesResolver],
+  resolvers: [LotsResolver, LotValuesResolver, LotConnectionResolver],
 };

@@ -1,10 +1,13 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Ctx, Extensions, Field, FieldResolver, ID, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, Field, FieldResolver, ID, Info, Int, Mutation, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import { withoutNulls, type Untrusted } from '../../core/validate';
 import { fieldsUnder } from '../../graphql/selections';
 import { embeddableOf } from './lots.embedded';
+import { lotFilterOf } from './lots.filter.twins';
 import type { LotPageInput } from './lots.input';
 import type { GraphQLContext } from '../../graphql/context';
+import { DEFAULT_PAGE_SIZE } from '../../core/page';
+import { ConnectionArgs, connectionOfKeyset, keysetWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { runsOwnStatement } from '../../graphql/statement-cost';
 import { registerNode } from '../../graphql/types/node';
 import type { Source } from '../../graphql/source';
@@ -15,20 +18,26 @@ import type { LotGroup } from './lots.aggregate';
 import { CreateLotInput, UpdateLotInput, LotConnectionGql, LotFilterInput, LotGql, LotSortInput } from './lots.types';
 
 /**
- * A page of lots as a GraphQL connection (`lots`, the viewer's lists): the relations asked for
- * under `nodes` are read by the page's own statement, then found by the field resolvers in the
- * request's loaders.
+ * A page of lots as a Relay connection (`lots`, the viewer's lists), 15 lots without `first` or
+ * `last`: the relations asked for under `nodes` or `edges` are read by the page's own statement,
+ * then found by the field resolvers in the request's loaders. `list` names the list its cursors
+ * belong to; `totalCount` counts the filter's lots in a statement of its own, only when asked.
  */
-export async function lotConnection(context: GraphQLContext, info: GraphQLResolveInfo, input: Untrusted<LotPageInput>): Promise<LotConnectionGql> {
+export async function lotConnection(
+  context: GraphQLContext,
+  info: GraphQLResolveInfo,
+  list: string,
+  args: ConnectionArgs,
+  input: Untrusted<Omit<LotPageInput, 'page'>>,
+): Promise<ConnectionSource<LotGql>> {
   const { ctx, services, loaders } = context;
-  const view = await services.lots.index(ctx, input, embeddableOf(fieldsUnder(info, 'nodes')));
+  const page = keysetWindow(pageWindow(args, list, DEFAULT_PAGE_SIZE));
+  const embed = embeddableOf(new Set([...fieldsUnder(info, 'nodes'), ...fieldsUnder(info, 'edges', 'node')]));
+  const view = await services.lots.index(ctx, { ...input, page }, embed);
   for (const [lotId, bids] of view.embedded?.bids ?? []) loaders.bids.prime(lotId, bids);
   for (const [lotId, callbacks] of view.embedded?.callbacks ?? []) loaders.callbacks.prime(lotId, callbacks);
   for (const [id, account] of view.embedded?.accounts ?? []) loaders.account.prime(id, services.accounts.shown(ctx, account));
-  return {
-    nodes: services.lots.views(ctx, view),
-    pageInfo: { hasNextPage: view.next !== null, hasPreviousPage: view.prev !== null, endCursor: view.next, startCursor: view.prev },
-  };
+  return connectionOfKeyset(list, view, services.lots.views(ctx, view), () => services.lots.count(ctx, { filter: input.filter }));
 }
 
 @ObjectType('CreateLotResult', { description: 'Staff create the lot; anyone else files a create_lot request' })
@@ -53,23 +62,22 @@ export class LotsResolver {
     return lotById(id, currency, { ctx, services });
   }
 
-  @Query(() => LotConnectionGql)
+  @Query(() => LotConnectionGql, { description: 'The lots the filter finds, as the caller may see them: 15 without `first` or `last`' })
   @Extensions(runsOwnStatement())
   async lots(
     @Arg('filter', () => LotFilterInput, { nullable: true }) filter: LotFilterInput | undefined,
     @Arg('sort', () => LotSortInput, { nullable: true }) sort: LotSortInput | undefined,
-    @Arg('first', () => Int, { defaultValue: 15 }) first: number,
-    @Arg('after', () => String, { nullable: true }) after: string | undefined,
+    @Args() page: ConnectionArgs,
     @Ctx() context: GraphQLContext,
     @Info() info: GraphQLResolveInfo,
-  ): Promise<LotConnectionGql> {
-    return lotConnection(context, info, { filter, sort: sort ?? undefined, page: { cursor: after, limit: first } });
+  ): Promise<ConnectionSource<LotGql>> {
+    return lotConnection(context, info, 'Query.lots', page, { filter: lotFilterOf(filter), sort: sort ?? undefined });
   }
 
   @Query(() => Int)
   @Extensions(runsOwnStatement())
   lotsCount(@Arg('filter', () => LotFilterInput, { nullable: true }) filter: LotFilterInput | undefined, @Ctx() { ctx, services }: GraphQLContext): Promise<number> {
-    return services.lots.count(ctx, { filter });
+    return services.lots.count(ctx, { filter: lotFilterOf(filter) });
   }
 
   @Query(() => LotsAggregateGql, { description: 'The count and price sums of the lots `lots(filter:)` lists to the caller, in `currency` (the filter\'s, else USD), grouped by `groupBy`' })
@@ -80,7 +88,7 @@ export class LotsResolver {
     @Arg('groupBy', () => LotGroupByGql, { nullable: true }) groupBy: LotGroup | undefined,
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<LotsAggregateGql> {
-    return lotsAggregateGql(await services.lots.aggregate(ctx, { filter, currency, groupBy }));
+    return lotsAggregateGql(await services.lots.aggregate(ctx, { filter: lotFilterOf(filter), currency, groupBy }));
   }
 
   @Mutation(() => CreateLotResultGql)

@@ -3,7 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import type Decimal from 'decimal.js';
 import type { RequestContext } from '../../core/context';
 import { forbidden, invalid } from '../../core/errors';
-import { listBound } from '../../core/page';
+import { listBound, type KeysetPage } from '../../core/page';
 import type { LivePublisher } from '../../live/live.port';
 import { managesLot, requireActive, requireCaller, seesLotRow, seesWinnerDetails, staffPlatforms } from '../../core/policies';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
@@ -113,11 +113,11 @@ export class LotsService {
   }
 
   /** GET /lots: one page of lots; `embed` names the relations to read beside them in the page's own statement. */
-  async index(ctx: RequestContext, input: Untrusted<LotPageInput>, embed: ReadonlySet<Embeddable> = NOTHING): Promise<LotsView & { next: string | null; prev: string | null }> {
+  async index(ctx: RequestContext, input: Untrusted<LotPageInput>, embed: ReadonlySet<Embeddable> = NOTHING): Promise<LotsView & Omit<KeysetPage<unknown>, 'items'>> {
     const req = validateInput(lotPageInput, input, 'parameter');
     const page = await this.listing.page(ctx, req, embed);
-    const { items: lots, next, prev, embedded } = page;
-    return { lots, next, prev, embedded, convert: converterOf(page.rates), currency: req.filter.currency, steps: await this.stepsOf(ctx, lots) };
+    const { items: lots, next, prev, positions, embedded } = page;
+    return { lots, next, prev, positions, embedded, convert: converterOf(page.rates), currency: req.filter.currency, steps: await this.stepsOf(ctx, lots) };
   }
 
   async count(ctx: RequestContext, input: Untrusted<LotCountInput>): Promise<number> {

@@ -1,9 +1,10 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { PageInfoGql } from '../../graphql/page-info';
+import { connectionTypes } from '../../graphql/types/connection';
 import { domainEnum } from '../../graphql/types/enums';
 import { NodeGql } from '../../graphql/types/node';
-import { LOT_STATE_NAMES, LOT_TYPE_NAMES } from './lots.entity';
+import { CurrencyGql } from '../../graphql/types/money';
+import { LOT_STATE_NAMES, LOT_TYPE_NAMES, type LotState, type LotType } from './lots.entity';
 import { LOT_STATUSES, type LotStatus } from './lots.open';
 
 export const LotStatusGql = domainEnum('LotStatus', LOT_STATUSES, 'Where a lot stands: SCHEDULED (not started), LIVE (taking bids), ENDED (over, awaiting its close), SOLD, FINISHED (closed without a sale)');
@@ -60,11 +61,7 @@ export class LotStarGql {
   @Field(() => Date) createdAt!: Date;
 }
 
-@ObjectType('LotConnection')
-export class LotConnectionGql {
-  @Field(() => [LotGql]) nodes!: LotGql[];
-  @Field(() => PageInfoGql) pageInfo!: PageInfoGql;
-}
+export const { Connection: LotConnectionGql, Resolver: LotConnectionResolver } = connectionTypes('Lot', () => LotGql);
 
 export enum LotSortKeyGql {
   start_time = 'start_time',
@@ -88,6 +85,12 @@ export class IntRangeInput {
   @Field(() => Int, { nullable: true }) max?: number;
 }
 
+@InputType('DateTimeRange', { description: 'From one time to another, both included, at whole seconds; either may be left out' })
+export class DateTimeRangeInput {
+  @Field(() => Date, { nullable: true }) from?: Date;
+  @Field(() => Date, { nullable: true }) to?: Date;
+}
+
 @InputType('DecimalRange')
 export class DecimalRangeInput {
   @Field(() => String, { nullable: true }) min?: string;
@@ -103,25 +106,30 @@ export class LotFilterInput {
   @Field(() => [ID], { nullable: true }) in?: string[];
   @Field(() => [String], { nullable: true }) vin?: string[];
   @Field(() => String, { nullable: true }) organizerType?: string;
-  @Field(() => [String], { nullable: true }) lotType?: string[];
-  @Field(() => [String], { nullable: true }) lotState?: string[];
+  @Field(() => [String], { nullable: true, deprecationReason: 'Use `types`' }) lotType?: string[];
+  @Field(() => [LotTypeGql], { nullable: true, description: 'Lots of any of these types' }) types?: LotType[];
+  @Field(() => [String], { nullable: true, deprecationReason: 'Use `states`' }) lotState?: string[];
+  @Field(() => [LotStateGql], { nullable: true, description: 'Lots in any of these states' }) states?: LotState[];
   @Field(() => String, { nullable: true }) participant?: string;
   @Field(() => String, { nullable: true }) winner?: string;
   @Field(() => String, { nullable: true }) notWinner?: string;
   @Field(() => String, { nullable: true }) wheel?: string;
   @Field(() => IntRangeInput, { nullable: true }) year?: IntRangeInput;
   @Field(() => DecimalRangeInput, { nullable: true }) engineVolume?: DecimalRangeInput;
-  @Field(() => String, { nullable: true }) currency?: string;
+  @Field(() => String, { nullable: true, deprecationReason: 'Use `priceCurrency`' }) currency?: string;
+  @Field(() => CurrencyGql, { nullable: true, description: 'The currency `price` is compared in (USD without it)' }) priceCurrency?: string;
   @Field(() => DecimalRangeInput, { nullable: true }) price?: DecimalRangeInput;
   @Field(() => String, { nullable: true }) transmission?: string;
   @Field(() => [String], { nullable: true }) fuel?: string[];
   @Field(() => String, { nullable: true }) maker?: string;
   @Field(() => String, { nullable: true }) model?: string;
   @Field(() => String, { nullable: true }) modelPrefix?: string;
-  @Field(() => Int, { nullable: true }) startTime?: number;
+  @Field(() => Int, { nullable: true, description: 'Seconds since 1970', deprecationReason: 'Use `startsFrom`' }) startTime?: number;
+  @Field(() => Date, { nullable: true, description: 'Lots starting at this time or later' }) startsFrom?: Date;
   @Field(() => Int, { nullable: true }) trimPartnerA?: number;
   @Field(() => Int, { nullable: true }) trimPartnerB?: number;
-  @Field(() => IntRangeInput, { nullable: true }) timePeriod?: IntRangeInput;
+  @Field(() => IntRangeInput, { nullable: true, description: 'Of the start time, in seconds since 1970', deprecationReason: 'Use `startTimeBetween`' }) timePeriod?: IntRangeInput;
+  @Field(() => DateTimeRangeInput, { nullable: true, description: 'Lots starting within the range' }) startTimeBetween?: DateTimeRangeInput;
   @Field(() => Int, { nullable: true }) yardNumber?: number;
   @Field(() => [String], { nullable: true }) partnerAStatus?: string[];
   @Field(() => Boolean, { nullable: true }) registered?: boolean;

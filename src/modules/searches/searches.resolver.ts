@@ -4,7 +4,7 @@ import { rfc3339 } from '../../core/time';
 import type { GraphQLContext } from '../../graphql/context';
 import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
-import { LotFilterInput } from '../lots';
+import { LotFilterInput, lotFilterOf } from '../lots';
 import type { SavedSearch } from './searches.service';
 import { RemoveSavedSearchInput, RemoveSavedSearchPayloadGql, SavedSearchGql } from './searches.types';
 
@@ -29,7 +29,7 @@ export class SearchesResolver {
     @Arg('filter', () => LotFilterInput) filter: LotFilterInput,
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<SavedSearchGql> {
-    return savedSearchGql(await services.searches.create(ctx, { accountId, filter: { ...filter } }));
+    return savedSearchGql(await services.searches.create(ctx, { accountId, filter: lotFilterOf(filter) }));
   }
 
   @Mutation(() => Boolean, { description: 'DELETE /accounts/{id}/saved_searches/{search-id}', deprecationReason: 'Use removeSavedSearch' })

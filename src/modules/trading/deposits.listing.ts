@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { keysetClauses } from '../../db/keyset';
 import { rowsOf } from '../../db/query';
-import { sql } from '../../db/sql';
+import { sql, type Sql } from '../../db/sql';
 import { keysetPage, planKeyset } from '../../core/cursors';
 import type { KeysetPage } from '../../core/page';
 import { Deposit } from './trading.entity';
@@ -13,20 +13,31 @@ export interface DepositScope {
   platforms: string[];
 }
 
-/** One keyset page of deposits (GET /deposits): one statement, every value a parameter. */
-export async function depositPage(em: EntityManager, scope: DepositScope, req: DepositPage): Promise<KeysetPage<Deposit>> {
+/** The deposits of the caller's scope that the filter names. */
+function depositConditions(scope: DepositScope, filter: DepositPage['filter']): Sql {
   const visible = [sql`d.account_id = ${scope.accountId}`, sql`l.organizer_id = ${scope.accountId}`];
   if (scope.platforms.length) visible.push(sql`l.publisher_id in (${sql.list(scope.platforms)})`);
   const conditions = [sql.or(visible)];
-  if (req.filter.state) conditions.push(sql`d.state in (${sql.list(req.filter.state.map((s) => DEPOSIT_STATE_CODES[s]))})`);
-  if (req.filter.lotId !== undefined) conditions.push(sql`d.lot_id = ${req.filter.lotId}`);
-  const keyset = { key: req.sort.key, desc: req.sort.desc, cursor: req.page.cursor, limit: req.page.limit };
+  if (filter.state) conditions.push(sql`d.state in (${sql.list(filter.state.map((s) => DEPOSIT_STATE_CODES[s]))})`);
+  if (filter.lotId !== undefined) conditions.push(sql`d.lot_id = ${filter.lotId}`);
+  return sql.and(conditions);
+}
+
+/** How many deposits the listing's pages hold in all: one statement. */
+export async function depositCount(em: EntityManager, scope: DepositScope, filter: DepositPage['filter']): Promise<number> {
+  const [row] = await rowsOf<{ n: string }>(em, sql`select count(*) as n from deposits d join lots l on l.id = d.lot_id where ${depositConditions(scope, filter)}`);
+  return Number(row.n);
+}
+
+/** One keyset page of deposits (GET /deposits): one statement, every value a parameter. */
+export async function depositPage(em: EntityManager, scope: DepositScope, req: DepositPage): Promise<KeysetPage<Deposit>> {
+  const keyset = { key: req.sort.key, desc: req.sort.desc, cursor: req.page.cursor, limit: req.page.limit, fromEnd: req.page.fromEnd };
   const plan = planKeyset(keyset);
   const page = keysetClauses(sql`d.created_at`, 'timestamp', sql`d.id`, plan);
   const rows = await rowsOf<Record<string, unknown>>(
     em,
     sql`select d.*, ${page.sortValue} as sort_value from deposits d join lots l on l.id = d.lot_id
-     where ${sql.and(conditions)} and ${page.beyond} order by ${page.orderBy} limit ${plan.take}`,
+     where ${depositConditions(scope, req.filter)} and ${page.beyond} order by ${page.orderBy} limit ${plan.take}`,
   );
   const positions = new Map<Deposit, { value: string; id: string }>();
   const deposits = rows.map((row) => {

@@ -1,32 +1,31 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { sortArg } from '../../graphql/args';
 import type { GraphQLContext } from '../../graphql/context';
+import { invalid } from '../../core/errors';
+import { DEFAULT_PAGE_SIZE } from '../../core/page';
+import { ConnectionArgs, connectionOfKeyset, keysetWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import type { Source } from '../../graphql/source';
 import { depositGql, participantGql } from './trading.mappers';
-import { DepositConnectionGql, DepositGql, ParticipantGql } from './trading.types';
+import { DEPOSIT_STATE_NAMES, type DepositState } from './trading.entity';
+import { DepositConnectionGql, DepositGql, DepositStateGql, ParticipantGql } from './trading.types';
 
 @Resolver(() => DepositGql)
 export class DepositsResolver {
   @Query(() => DepositConnectionGql, {
-    description: "GET /deposits: the caller's own deposits and those on lots it organizes or whose publisher it is staff of",
+    description: "The caller's own deposits and those on lots it organizes or whose publisher it is staff of: 15 without `first` or `last`",
   })
   async deposits(
     @Ctx() { ctx, services }: GraphQLContext,
-    @Arg('state', () => [String], { nullable: true, description: 'pending, paid, returned, fee_charged' }) state?: string[] | null,
+    @Args() page: ConnectionArgs,
+    @Arg('state', () => [String], { nullable: true, description: 'pending, paid, returned, fee_charged', deprecationReason: 'Use `DepositState` values in `states`' }) state?: string[] | null,
+    @Arg('states', () => [DepositStateGql], { nullable: true, description: 'Deposits in any of these states' }) states?: number[] | null,
     @Arg('lotId', () => ID, { nullable: true }) lotId?: string | null,
     @Arg('sort', () => String, { nullable: true, description: 'created_at, a leading - for descending; -created_at by default' }) sort?: string | null,
-    @Arg('first', () => Int, { nullable: true, description: '1 to 100; 15 by default' }) first?: number | null,
-    @Arg('after', () => String, { nullable: true, description: 'A cursor from pageInfo' }) after?: string | null,
-  ): Promise<DepositConnectionGql> {
-    const view = await services.deposits.list(ctx, {
-      filter: { state: state ?? undefined, lotId: lotId ?? undefined },
-      sort: sortArg(sort),
-      page: { cursor: after, limit: first ?? undefined },
-    });
-    return {
-      nodes: view.items.map(depositGql),
-      pageInfo: { hasNextPage: view.next !== null, hasPreviousPage: view.prev !== null, endCursor: view.next, startCursor: view.prev },
-    };
+  ): Promise<ConnectionSource<DepositGql>> {
+    if (state && states) throw invalid('invalid_parameter', 'give state or states, not both', { field: 'states' });
+    const filter = { state: states ? states.map((code) => DEPOSIT_STATE_NAMES[code as DepositState]) : (state ?? undefined), lotId: lotId ?? undefined };
+    const view = await services.deposits.list(ctx, { filter, sort: sortArg(sort), page: keysetWindow(pageWindow(page, 'Query.deposits', DEFAULT_PAGE_SIZE)) });
+    return connectionOfKeyset('Query.deposits', view, view.items.map(depositGql), () => services.deposits.count(ctx, { filter }));
   }
 
   @Mutation(() => DepositGql, { description: "PATCH /deposits/{id}: staff of the lot's publisher mark a deposit paid or returned" })

@@ -7,7 +7,7 @@ import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
 import type { KeysetPage } from '../../core/page';
 import { Lot } from '../lots';
-import { depositPage } from './deposits.listing';
+import { depositCount, depositPage } from './deposits.listing';
 import { Deposit, DepositState, Participant, ParticipantState } from './trading.entity';
 import { depositPageInput, depositStateInput, type DepositPageInput, type DepositStateInput } from './trading.input';
 import { integerId } from '../../core/ids';
@@ -48,6 +48,13 @@ export class DepositsService {
     const ids = [...new Set(page.items.map((d) => d.participantId))];
     const participants = req.withParticipants && ids.length ? await ctx.em.find(Participant, { id: { $in: ids } }) : [];
     return { ...page, participants: new Map(participants.map((p) => [p.id, p])) };
+  }
+
+  /** How many deposits `list` pages through under the same filter, for the same caller: one statement. */
+  async count(ctx: RequestContext, input: Untrusted<Pick<DepositPageInput, 'filter'>>): Promise<number> {
+    const { filter } = validateInput(depositPageInput, input, 'parameter');
+    const caller = requireCaller(ctx);
+    return depositCount(ctx.em, { accountId: caller.accountId, platforms: staffPlatforms(caller) }, filter);
   }
 
   /**

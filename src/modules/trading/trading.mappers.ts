@@ -3,7 +3,9 @@ import { DEPOSIT_STATE_NAMES, PARTICIPANT_STATE_NAMES, type Deposit, type Partic
 import type { Standing } from './standings.sql';
 import type { DepositGql, ParticipantGql, ParticipationGql, WinnerDetailsGql } from './trading.types';
 
-const money = (v: Money | null) => (v === null ? null : formatMoney(v));
+const decimal = (v: Money | null) => (v === null ? null : formatMoney(v));
+/** An amount in its currency, the shape of GraphQL's Money. */
+const money = (amount: Money, currency: string) => ({ amount: formatMoney(amount), currency });
 
 export const participantGql = (p: Omit<Standing, 'leading'> | Participant): ParticipantGql => ({
   id: p.id,
@@ -12,8 +14,8 @@ export const participantGql = (p: Omit<Standing, 'leading'> | Participant): Part
   state: p.state,
   stateStr: PARTICIPANT_STATE_NAMES[p.state],
   requestedBuyNow: p.requestedBuyNow,
-  currentBid: money(p.currentBid),
-  maxBid: money(p.maxBid),
+  currentBid: decimal(p.currentBid),
+  maxBid: decimal(p.maxBid),
   createdAt: p.createdAt,
   updatedAt: p.updatedAt,
 });
@@ -27,6 +29,7 @@ export const depositGql = (d: Deposit): DepositGql => ({
   accountId: d.accountId,
   amount: formatMoney(d.amount),
   currency: d.currency,
+  amountMoney: money(d.amount, d.currency),
   state: d.state,
   stateStr: DEPOSIT_STATE_NAMES[d.state],
   createdAt: d.createdAt,
@@ -40,7 +43,9 @@ export const winnerDetailsGql = (w: WinnerDetails): WinnerDetailsGql => ({
   dealCanceled: w.dealCanceled,
   containerId: w.containerId,
   serviceLink: w.serviceLink,
-  feeAmount: money(w.feeAmount),
-  transportationFee: money(w.transportationFee),
+  feeAmount: decimal(w.feeAmount),
+  transportationFee: decimal(w.transportationFee),
   feeCurrency: w.feeCurrency,
+  fee: w.feeAmount === null || w.feeCurrency === null ? null : money(w.feeAmount, w.feeCurrency),
+  transportationFeeMoney: w.transportationFee === null || w.feeCurrency === null ? null : money(w.transportationFee, w.feeCurrency),
 });

@@ -1,5 +1,6 @@
 import type { AppModule } from '../../app-modules';
 import { DepositsResolver } from './deposits.resolver';
+import { DepositConnectionResolver } from './trading.types';
 import { depositsRoutes } from './deposits.routes';
 import { DepositsService } from './deposits.service';
 import { ParticipationService } from './participation.service';
@@ -33,7 +34,7 @@ export const tradingModule: AppModule = {
     tradingRoutes(router);
     depositsRoutes(router);
   },
-  resolvers: [TradingResolver, WinnersResolver, DepositsResolver],
+  resolvers: [TradingResolver, WinnersResolver, DepositsResolver, DepositConnectionResolver],
   // Unpaid participants are rejected before the deposits of the rejected go back.
   jobs: () => [rejectUnpaidParticipants, returnDeposits],
 };

@@ -1,13 +1,15 @@
+import { NodeGql } from '../../graphql/types/node';
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { PageInfoGql } from '../../graphql/page-info';
+import { connectionTypes } from '../../graphql/types/connection';
 import { domainEnum } from '../../graphql/types/enums';
+import { MoneyGql } from '../../graphql/types/money';
 import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import { DEPOSIT_STATE_NAMES, PARTICIPANT_STATE_NAMES } from './trading.entity';
 
 export const ParticipantStateGql = domainEnum('ParticipantState', PARTICIPANT_STATE_NAMES, "Where a participant stands in a lot: PENDING (in the running), REJECTED, WINNER, BUY_NOW_WINNER, DEPOSIT_PENDING (its deposit is awaited), LOST, DEAL_CANCELED (won, then the deal was canceled)");
 export const DepositStateGql = domainEnum('DepositState', DEPOSIT_STATE_NAMES, 'A deposit: PENDING (awaited), PAID, RETURNED, FEE_CHARGED (kept as the fee)');
 
-@ObjectType('Participant')
+@ObjectType('Participant', { implements: NodeGql })
 export class ParticipantGql {
   @Field(() => ID) id!: string;
   @Field(() => String) accountId!: string;
@@ -15,8 +17,8 @@ export class ParticipantGql {
   @Field(() => Int, { description: '0 pending, 1 rejected, 2 winner, 3 buy_now_winner, 4 deposit_pending, 5 lost, 6 deal_canceled' }) state!: number;
   @Field(() => String) stateStr!: string;
   @Field(() => Boolean) requestedBuyNow!: boolean;
-  @Field(() => String, { nullable: true }) currentBid!: string | null;
-  @Field(() => String, { nullable: true }) maxBid!: string | null;
+  @Field(() => String, { nullable: true, deprecationReason: 'Use `currentBidMoney`' }) currentBid!: string | null;
+  @Field(() => String, { nullable: true, deprecationReason: 'Use `maxBidMoney`' }) maxBid!: string | null;
   @Field(() => Date) createdAt!: Date;
   @Field(() => Date) updatedAt!: Date;
 }
@@ -26,14 +28,15 @@ export class ParticipationGql extends ParticipantGql {
   @Field(() => Boolean, { description: "Whether this participant's current bid is the lot's highest bid" }) isLeading!: boolean;
 }
 
-@ObjectType('Deposit')
+@ObjectType('Deposit', { implements: NodeGql })
 export class DepositGql {
   @Field(() => ID) id!: string;
   @Field(() => ID) participantId!: string;
   @Field(() => ID) lotId!: string;
   @Field(() => String) accountId!: string;
-  @Field(() => String) amount!: string;
-  @Field(() => String) currency!: string;
+  @Field(() => String, { deprecationReason: 'Use `amountMoney`' }) amount!: string;
+  @Field(() => String, { deprecationReason: 'Use `amountMoney`: its `currency`' }) currency!: string;
+  @Field(() => MoneyGql, { description: 'The amount in its currency' }) amountMoney!: MoneyGql;
   @Field(() => Int, { description: '1 pending, 2 paid, 3 returned, 4 fee_charged' }) state!: number;
   @Field(() => String) stateStr!: string;
   @Field(() => Date) createdAt!: Date;
@@ -48,16 +51,14 @@ export class WinnerDetailsGql {
   @Field(() => Boolean, { nullable: true }) dealCanceled!: boolean | null;
   @Field(() => String, { nullable: true }) containerId!: string | null;
   @Field(() => String, { nullable: true }) serviceLink!: string | null;
-  @Field(() => String, { nullable: true }) feeAmount!: string | null;
-  @Field(() => String, { nullable: true }) transportationFee!: string | null;
-  @Field(() => String, { nullable: true }) feeCurrency!: string | null;
+  @Field(() => String, { nullable: true, deprecationReason: 'Use `fee`' }) feeAmount!: string | null;
+  @Field(() => String, { nullable: true, deprecationReason: 'Use `transportationFeeMoney`' }) transportationFee!: string | null;
+  @Field(() => String, { nullable: true, deprecationReason: 'Use `fee`: its `currency`' }) feeCurrency!: string | null;
+  @Field(() => MoneyGql, { nullable: true, description: "The buyer's fee; null when not set, or set without a currency" }) fee!: MoneyGql | null;
+  @Field(() => MoneyGql, { nullable: true, description: 'The transportation fee, in the currency of `fee`; null when not set, or set without a currency' }) transportationFeeMoney!: MoneyGql | null;
 }
 
-@ObjectType('DepositConnection', { description: 'One keyset page of deposits' })
-export class DepositConnectionGql {
-  @Field(() => [DepositGql]) nodes!: DepositGql[];
-  @Field(() => PageInfoGql) pageInfo!: PageInfoGql;
-}
+export const { Connection: DepositConnectionGql, Resolver: DepositConnectionResolver } = connectionTypes('Deposit', () => DepositGql);
 
 @InputType('WinnerDetailsInput', { description: 'Winner details to set; an absent field keeps its value, null clears it' })
 export class WinnerDetailsInput {

@@ -2,6 +2,7 @@ import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { integerId } from '../../core/ids';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
+import { money, MoneyGql } from '../../graphql/types/money';
 import { AccountGql, shownAccount } from '../accounts';
 import { BidGql, bidGql } from '../bids';
 import { LotGql } from '../lots';
@@ -16,6 +17,11 @@ import { WatchlistEntryGql } from '../watchlist';
 
 /** Rows a relation to many answers when `last` is not given: the most it answers at all. */
 const ROWS_SHOWN = 100;
+
+/** An amount of a lot's row (a bid, a participant's bid) as Money in the lot's own currency, read through the page's lot loader. */
+async function inLotCurrency(context: GraphQLContext, lotId: string, amount: string | null): Promise<MoneyGql | null> {
+  return amount === null ? null : money(amount, (await lotOf(context, lotId)).currency);
+}
 
 /** A lot named by id beside another row; every lot is public, so a row the caller sees names a lot it may see. */
 async function lotOf({ loaders }: GraphQLContext, lotId: string): Promise<LotGql> {
@@ -33,8 +39,17 @@ export class ParticipantRelationsResolver {
   account(@Root() p: Source<ParticipantGql>, @Ctx() context: GraphQLContext): Promise<AccountGql> {
     return shownAccount(context, p.accountId);
   }
-}
 
+  @FieldResolver(() => MoneyGql, { nullable: true, description: "The current bid in the lot's currency; null before its first bid" })
+  currentBidMoney(@Root() p: Source<ParticipantGql>, @Ctx() context: GraphQLContext): Promise<MoneyGql | null> {
+    return inLotCurrency(context, p.lotId, p.currentBid);
+  }
+
+  @FieldResolver(() => MoneyGql, { nullable: true, description: "The most its proxy bids up to, in the lot's currency; null without a proxy" })
+  maxBidMoney(@Root() p: Source<ParticipantGql>, @Ctx() context: GraphQLContext): Promise<MoneyGql | null> {
+    return inLotCurrency(context, p.lotId, p.maxBid);
+  }
+}
 @Resolver(() => ParticipationGql)
 export class ParticipationRelationsResolver {
   @FieldResolver(() => LotGql, { description: 'The lot, prices in its own currency' })
@@ -46,8 +61,17 @@ export class ParticipationRelationsResolver {
   account(@Root() p: Source<ParticipationGql>, @Ctx() context: GraphQLContext): Promise<AccountGql> {
     return shownAccount(context, p.accountId);
   }
-}
 
+  @FieldResolver(() => MoneyGql, { nullable: true, description: "The current bid in the lot's currency; null before its first bid" })
+  currentBidMoney(@Root() p: Source<ParticipationGql>, @Ctx() context: GraphQLContext): Promise<MoneyGql | null> {
+    return inLotCurrency(context, p.lotId, p.currentBid);
+  }
+
+  @FieldResolver(() => MoneyGql, { nullable: true, description: "The most its proxy bids up to, in the lot's currency; null without a proxy" })
+  maxBidMoney(@Root() p: Source<ParticipationGql>, @Ctx() context: GraphQLContext): Promise<MoneyGql | null> {
+    return inLotCurrency(context, p.lotId, p.maxBid);
+  }
+}
 @Resolver(() => DepositGql)
 export class DepositRelationsResolver {
   @FieldResolver(() => LotGql, { description: 'The lot the deposit is for, prices in its own currency' })
@@ -78,6 +102,11 @@ export class BidRelationsResolver {
   @FieldResolver(() => AccountGql, { nullable: true, description: 'The bidder, where `bidderId` names it: null to anyone else' })
   async bidder(@Root() bid: Source<BidGql>, @Ctx() context: GraphQLContext): Promise<AccountGql | null> {
     return bid.bidderId === null ? null : shownAccount(context, bid.bidderId);
+  }
+
+  @FieldResolver(() => MoneyGql, { description: "The amount in the lot's currency" })
+  async amountMoney(@Root() bid: Source<BidGql>, @Ctx() context: GraphQLContext): Promise<MoneyGql> {
+    return (await inLotCurrency(context, bid.lotId, bid.amount)) as MoneyGql;
   }
 }
 

@@ -1,18 +1,29 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Args, Ctx, Extensions, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
+import { Args, Ctx, Extensions, FieldResolver, Info, Query, Resolver, Root } from 'type-graphql';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import type { GraphQLContext } from '../../graphql/context';
+import { notFound } from '../../core/errors';
+import { registerNode } from '../../graphql/types/node';
 import { runsOwnStatement } from '../../graphql/statement-cost';
 import type { Source } from '../../graphql/source';
 import { accountGql } from '../accounts';
-import { LotConnectionGql, lotConnection } from '../lots';
+import { LotConnectionGql, lotConnection, type LotGql } from '../lots';
 import { type NotificationGql, notificationGql } from '../notifications';
 import { type ParticipationGql, participationGql } from '../trading';
 import { type WatchlistEntryGql, watchlistEntryGql } from '../watchlist';
 import { ViewerGql, ViewerNotificationConnectionGql, ViewerParticipationConnectionGql, ViewerWatchlistConnectionGql } from './viewer.types';
 
-/** What a page of the dashboard shows when `first` is not given. */
-const FIRST = 15;
+/**
+ * A participation refetched by id: the viewer's own only, as `viewer.participations` lists them,
+ * with whether it leads as the list says it; any other is answered as no participant (also one
+ * of another account on a lot where the viewer has its own, which the lot's standing would give).
+ */
+registerNode('Participation', async (id, { ctx, services, loaders }) => {
+  const participant = await services.lotRelations.visibleParticipant(ctx, id);
+  const standing = participant.accountId === ctx.caller?.accountId ? await loaders.viewerStanding.load(participant.lotId) : null;
+  if (!standing) throw notFound('participant_not_found', 'no such participant');
+  return participationGql(standing);
+});
 
 /**
  * `viewer`: the signed-in account's dashboard in one request. Each list is the caller's own, read
@@ -39,26 +50,15 @@ export class ViewerResolver {
   }
 
   @Extensions(runsOwnStatement())
-  @FieldResolver(() => LotConnectionGql, { description: 'The lots the viewer won (a winner or buy-now winner), a page of `first` (15 by default, at most 100) from `after`' })
-  wonLots(
-    @Arg('first', () => Int, { defaultValue: FIRST }) first: number,
-    @Arg('after', () => String, { nullable: true }) after: string | undefined,
-    @Ctx() context: GraphQLContext,
-    @Info() info: GraphQLResolveInfo,
-  ): Promise<LotConnectionGql> {
-    return lotConnection(context, info, { filter: { tab: 'won' }, page: { cursor: after ?? undefined, limit: first } });
+  @FieldResolver(() => LotConnectionGql, { description: 'The lots the viewer won (a winner or buy-now winner), newest start first: 15 without `first` or `last`' })
+  wonLots(@Args() page: ConnectionArgs, @Ctx() context: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<LotGql>> {
+    return lotConnection(context, info, 'Viewer.wonLots', page, { filter: { tab: 'won' } });
   }
 
   @Extensions(runsOwnStatement())
-  @FieldResolver(() => LotConnectionGql, { description: 'The lots the viewer organized, a page of `first` (15 by default, at most 100) from `after`' })
-  organizedLots(
-    @Root() viewer: Source<ViewerGql>,
-    @Arg('first', () => Int, { defaultValue: FIRST }) first: number,
-    @Arg('after', () => String, { nullable: true }) after: string | undefined,
-    @Ctx() context: GraphQLContext,
-    @Info() info: GraphQLResolveInfo,
-  ): Promise<LotConnectionGql> {
-    return lotConnection(context, info, { filter: { organizer: viewer.id }, page: { cursor: after ?? undefined, limit: first } });
+  @FieldResolver(() => LotConnectionGql, { description: 'The lots the viewer organized, newest start first: 15 without `first` or `last`' })
+  organizedLots(@Root() viewer: Source<ViewerGql>, @Args() page: ConnectionArgs, @Ctx() context: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<LotGql>> {
+    return lotConnection(context, info, 'Viewer.organizedLots', page, { filter: { organizer: viewer.id } });
   }
 
   @FieldResolver(() => ViewerNotificationConnectionGql, { description: "The viewer's unread notifications, newest first" })
