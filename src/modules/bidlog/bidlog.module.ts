@@ -24,7 +24,7 @@ export const bidLogModule: AppModule = {
   ],
   services: {
     bidLog: (s, infra) => new BidLogService(infra.master, s.transparencyLog),
-    transparencyLog: (_s, { config, master, log }) => new TransparencyLog(loadLogKeypair(config, master, log), config.LOG_ORIGIN),
+    transparencyLog: (_s, { config, master, log }) => new TransparencyLog(loadLogKeypair(config, master, log), config.LOG_ORIGIN, config.TLOG_APPEND === 'on'),
   },
   routes: bidLogRoutes,
   resolvers: [BidLogResolver, BidLogEntriesResolver, TransparencyLogResolver],

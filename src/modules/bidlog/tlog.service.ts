@@ -78,6 +78,8 @@ export class TransparencyLog {
   constructor(
     private readonly key: Keypair,
     readonly origin: string,
+    /** False only in the bench's baseline (TLOG_APPEND=off): bids append no leaf and get an unsigned, empty receipt. */
+    readonly appending = true,
   ) {
     this.logId = createHash('sha256').update(key.rawPublicKey()).digest('base64');
   }
@@ -94,6 +96,7 @@ export class TransparencyLog {
       timestamp: at.toISOString(),
       entries: entries.map((e) => ({ leaf_index: e.leafIndex, leaf_hash: e.leafHash.toString('base64') })),
     };
+    if (!this.appending) return { ...unsigned, signer: this.signer, signature: '' };
     return { ...unsigned, signer: this.signer, signature: this.key.sign(receiptMessage(unsigned)).toString('base64') };
   }
 
