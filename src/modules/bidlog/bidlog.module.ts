@@ -5,6 +5,7 @@ import { bidLogRoutes } from './bidlog.routes';
 import { BidLogService } from './bidlog.service';
 import { Migration20261124200000BidLog } from './migrations/Migration20261124200000BidLog';
 import { Migration20261127220000TransparencyLog } from './migrations/Migration20261127220000TransparencyLog';
+import { Migration20261128010000TlogSequencer } from './migrations/Migration20261128010000TlogSequencer';
 import { TransparencyLogResolver } from './tlog.resolver';
 import { TransparencyLog } from './tlog.service';
 
@@ -21,6 +22,7 @@ export const bidLogModule: AppModule = {
   migrations: [
     { name: 'Migration20261124200000BidLog', class: Migration20261124200000BidLog },
     { name: 'Migration20261127220000TransparencyLog', class: Migration20261127220000TransparencyLog },
+    { name: 'Migration20261128010000TlogSequencer', class: Migration20261128010000TlogSequencer },
   ],
   services: {
     bidLog: (s, infra) => new BidLogService(infra.master, s.transparencyLog),

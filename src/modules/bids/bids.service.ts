@@ -83,7 +83,7 @@ export class BidsService {
     const id = integerId(lotId);
     if (id === null) throw notFound('lot_not_found', 'no lot with this id');
     const { lot, bids, leaves, at } = await this.rounds.submit(id, { ctx, caller, amount, maxAmount, at: new Date() });
-    return { lot, bids: seenBids(caller, lot, bids), receipt: this.tlog.receipt(leaves, at) };
+    return { lot, bids: seenBids(caller, lot, bids), receipt: await this.tlog.receiptOf(ctx, leaves, at) };
   }
 
   /**

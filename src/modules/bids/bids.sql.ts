@@ -94,7 +94,7 @@ export function overbidRecipients(lot: LotRow, overbid: string[]): Sql {
 }
 
 /** The bench's baseline without the transparency log (TLOG_APPEND=off): the round appends no leaf. */
-const NO_LEAVES = sql`tlog_appended as (select null::text as bid_id, null::text as idx where false)`;
+const NO_LEAVES = sql`tlog_appended as (select)`;
 
 /**
  * Writes a round in one statement: its bids (with the ids drawn by `openRound`) in the order they
@@ -137,15 +137,13 @@ export function writeRound(lot: LotRow, bids: LoggedBid[], changed: ParticipantR
        ${notify}
      )
      select (select coalesce(json_agg(p order by p.id::bigint), '[]') from placed p) as bids,
-            (select coalesce(json_agg(n order by n.id::bigint), '[]') from noted n) as notifications,
-            (select coalesce(json_object_agg(a.bid_id, a.idx), '{}') from tlog_appended a) as leaves`);
+            (select coalesce(json_agg(n order by n.id::bigint), '[]') from noted n) as notifications`);
 }
 
-/** The bids `writeRound` wrote, and the rows of its notifications for `publishedBatch`, and the log index of each bid's leaf. */
-export function writtenRound(lot: LotRow, rows: Rows, at: Date): { bids: BidRow[]; notifications: BatchRow[]; leaves: Record<string, string> } {
-  const written = rows[0] as { bids: Record<string, string | boolean>[]; notifications: BatchRow[]; leaves: Record<string, string> };
+/** The bids `writeRound` wrote, and the rows of its notifications for `publishedBatch`. */
+export function writtenRound(lot: LotRow, rows: Rows, at: Date): { bids: BidRow[]; notifications: BatchRow[] } {
+  const written = rows[0] as { bids: Record<string, string | boolean>[]; notifications: BatchRow[] };
   return {
-    leaves: written.leaves,
     bids: written.bids.map((b) => ({
       id: b.id as string,
       lotId: lot.id,
