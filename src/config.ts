@@ -75,6 +75,7 @@ const schema = z.object({
     .regex(/^S[A-Z2-7]{55}$/, 'expected a Stellar secret seed (S…, 56 characters)')
     .optional(),
   LOG_KEY_FILE: z.string().min(1).optional(),
+  LOG_KEY_REPLACES: z.string().regex(/^G[A-Z2-7]{55}$/, 'expected a Stellar public key (G…, 56 characters)').optional(),
   LOG_ORIGIN: z.string().min(1).max(200).regex(/^[^\s+]+$/, 'no spaces nor "+"').default('auction.local/bid-log'),
   /** `off` leaves bids out of the transparency log: the bench's baseline only, refused outside NODE_ENV=bench (loadConfig). */
   TLOG_APPEND: z.enum(['on', 'off']).default('on'),

@@ -1,8 +1,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { Keypair } from '@stellar/stellar-sdk';
 import type { Config } from '../config';
 import type { Logger } from '../core/logger';
+import { recordLogKey } from '../modules/bidlog';
 import { StartRefusal } from '../start-refusal';
 
 /** The log's key file holds no seed, or the log would sign with the master key. */
@@ -36,4 +38,18 @@ function fromFile(file: string, log: Logger): Keypair {
   writeFileSync(file, `${keypair.secret()}\n`, { mode: 0o600, flag: 'wx' });
   log.info({ logKey: keypair.publicKey(), file }, 'generated the bid log signing key (set LOG_SIGNING_SEED or LOG_KEY_FILE to choose one)');
   return keypair;
+}
+
+/**
+ * Refuses a log key other than the one the database's log signs with now: instances sharing a
+ * database must sign one log's checkpoints and receipts with one key. LOG_KEY_REPLACES, naming that
+ * key, makes this instance's key the log's from now on (a rotation, docs/bid-log.md).
+ */
+export async function agreeOnLogKey(em: EntityManager, keypair: Keypair, config: Pick<Config, 'DATA_DIR' | 'LOG_KEY_FILE' | 'LOG_SIGNING_SEED' | 'LOG_KEY_REPLACES'>): Promise<void> {
+  const current = await recordLogKey(em, keypair.publicKey(), config.LOG_KEY_REPLACES ?? null);
+  if (current === keypair.publicKey()) return;
+  const source = config.LOG_SIGNING_SEED ? 'LOG_SIGNING_SEED' : keyFile(config);
+  throw new LogKeyError(
+    `the database's bid log is signed by ${current}, and this instance's log key (from ${source}) is ${keypair.publicKey()}: give every instance sharing the database the log's key, or rotate it with LOG_KEY_REPLACES=${current} (docs/bid-log.md)`,
+  );
 }

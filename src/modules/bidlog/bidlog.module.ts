@@ -6,6 +6,7 @@ import { BidLogService } from './bidlog.service';
 import { Migration20261124200000BidLog } from './migrations/Migration20261124200000BidLog';
 import { Migration20261127220000TransparencyLog } from './migrations/Migration20261127220000TransparencyLog';
 import { Migration20261128010000TlogSequencer } from './migrations/Migration20261128010000TlogSequencer';
+import { Migration20261128013000TlogKeys } from './migrations/Migration20261128013000TlogKeys';
 import { TransparencyLogResolver } from './tlog.resolver';
 import { TransparencyLog } from './tlog.service';
 
@@ -23,6 +24,7 @@ export const bidLogModule: AppModule = {
     { name: 'Migration20261124200000BidLog', class: Migration20261124200000BidLog },
     { name: 'Migration20261127220000TransparencyLog', class: Migration20261127220000TransparencyLog },
     { name: 'Migration20261128010000TlogSequencer', class: Migration20261128010000TlogSequencer },
+    { name: 'Migration20261128013000TlogKeys', class: Migration20261128013000TlogKeys },
   ],
   services: {
     bidLog: (s, infra) => new BidLogService(infra.master, s.transparencyLog),

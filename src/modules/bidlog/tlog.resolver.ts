@@ -1,8 +1,11 @@
 import { Arg, Ctx, Extensions, ID, Int, Query, Resolver } from 'type-graphql';
 import { listItems } from '../../graphql/list-items';
 import type { GraphQLContext } from '../../graphql/context';
-import { LogCheckpointGql, LogEntryGql, LogProofGql } from './tlog.types';
+import { LogCheckpointGql, LogEntryGql, LogKeyGql, LogProofGql } from './tlog.types';
 import { TLOG_PAGE, type Proof } from './tlog.service';
+
+/** What the cost limit counts for the key history: a log rotates its key rarely. */
+const TLOG_KEYS = 100;
 
 const proofGql = (p: Proof): LogProofGql => ({ leafIndex: p.leafIndex ?? null, treeSize: p.treeSize ?? null, from: p.from ?? null, to: p.to ?? null, hashes: p.hashes });
 
@@ -11,6 +14,12 @@ export class TransparencyLogResolver {
   @Query(() => LogCheckpointGql, { description: "GET /log/checkpoint: the transparency log's latest checkpoint" })
   logCheckpoint(@Ctx() { ctx, services }: GraphQLContext): Promise<LogCheckpointGql> {
     return services.transparencyLog.latest(ctx);
+  }
+
+  @Extensions(listItems(TLOG_KEYS))
+  @Query(() => [LogKeyGql], { description: 'GET /log/keys: every key the log has signed with, oldest first; the one without until signs now' })
+  logKeys(@Ctx() { ctx, services }: GraphQLContext): Promise<LogKeyGql[]> {
+    return services.transparencyLog.keys(ctx);
   }
 
   @Extensions(listItems(TLOG_PAGE))

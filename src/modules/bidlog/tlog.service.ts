@@ -12,6 +12,7 @@ import { consistencyProof, inclusionProof, rootOf } from './tlog.merkle';
 import { checkpointBody, signNote } from './tlog.note';
 import { receiptMessage, type Receipt } from './tlog.receipt';
 import { appendLeaf, integrate, overTree, sequence } from './tlog.store';
+import { logKeyHistory, type LogKey } from './tlog.keys';
 import { KeyedBatcher, type Settled } from '../../core/batcher';
 
 /** The most requests whose leaves one run of the sequencer answers. */
@@ -220,6 +221,11 @@ export class TransparencyLog {
            order by tlog_leaves.idx limit ${TLOG_PAGE}`,
     );
     return rows.map((r) => ({ leafIndex: Number(r.idx), leafHash: r.hash, data: r.data }));
+  }
+
+  /** GET /log/keys: every key the log has signed with, oldest first, the current one last without `until`. */
+  keys(ctx: RequestContext): Promise<LogKey[]> {
+    return logKeyHistory(ctx.em);
   }
 
   /** Proofs are given for the sizes of checkpoints only: a verifier holds their roots signed. */
