@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { inTransaction } from '../../core/transaction';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
 
@@ -21,7 +22,7 @@ export async function logKeyHistory(em: EntityManager): Promise<LogKey[]> {
  * signed before never comes back). Answers the current key after it, which the caller compares.
  */
 export async function recordLogKey(em: EntityManager, publicKey: string, replaces: string | null): Promise<string> {
-  return em.transactional(async (tx) => {
+  return inTransaction({ em }, async (tx) => {
     // Instances starting together take turns: the first records, the others read.
     await rowsOf(tx, sql`lock table tlog_keys in share row exclusive mode`);
     const keys = await logKeyHistory(tx);
