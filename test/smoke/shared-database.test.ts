@@ -24,7 +24,9 @@ const instance = async (env: NodeJS.ProcessEnv): Promise<Launched> =>
 describe('instances started together on one fresh database', () => {
   it('take turns at the migrations: all three serve', async () => {
     const seed = Keypair.random().secret();
-    const started = await Promise.all([1, 2, 3].map(() => instance({ MASTER_SEED: seed })));
+    // One log key too: instances sharing a database sign one bid log (test/smoke/log-key.test.ts).
+    const logSeed = Keypair.random().secret();
+    const started = await Promise.all([1, 2, 3].map(() => instance({ MASTER_SEED: seed, LOG_SIGNING_SEED: logSeed })));
     await Promise.all(started.map((s) => untilServing(s, 120_000)));
     for (const s of started) {
       expect((await s.client.get('/healthz')).status).toBe(200);
@@ -37,14 +39,15 @@ describe('instances sharing a database', () => {
   it('refuse a master key other than the one the database started with, never printing a seed', async () => {
     const first = Keypair.random();
     const other = Keypair.random();
-    const a = await instance({ MASTER_SEED: first.secret() });
+    const logSeed = Keypair.random().secret();
+    const a = await instance({ MASTER_SEED: first.secret(), LOG_SIGNING_SEED: logSeed });
     await untilServing(a, 120_000);
     const b = await instance({ MASTER_SEED: other.secret() });
     expect(await b.exited).toBe(1);
     expect(b.output()).toBe(
       `Cannot start: the database belongs to the master account ${first.publicKey()}, and this instance's master key (from MASTER_SEED) is ${other.publicKey()}: set MASTER_SEED to the same seed on every instance sharing the database\n`,
     );
-    const again = await instance({ MASTER_SEED: first.secret() });
+    const again = await instance({ MASTER_SEED: first.secret(), LOG_SIGNING_SEED: logSeed });
     await untilServing(again, 120_000);
     expect((await a.client.get('/healthz')).status).toBe(200);
   }, 240_000);
