@@ -7,6 +7,9 @@
 // needs), which issue 32's goal is measured against. Each bid phase reports pg_stat_statements per accepted bid
 // where the database has it (bench/db.mjs), the service's rounds (how many, their size and time)
 // and its event loop's lag from its /metrics, and the goals of issue 14 as lines with ✓ or ✗.
+// Issue 31's line: the same HTTP bids, hot lot and 100 lots, against a second service of the same
+// build on the same database with the transparency log's append switched off (TLOG_APPEND=off,
+// which the service takes only under NODE_ENV=bench), each phase right after its twin.
 //
 //   BENCH_BIDS_SECONDS=5    duration of each scenario
 //   BENCH_BIDS_CLIENTS=64   concurrent clients
@@ -212,13 +215,18 @@ export async function bidsBench() {
     if (err.code !== '57P01') throw err;
   });
   let service;
+  let unlogged;
   try {
     const orm = await openDatabase(db.url);
     await migrate(orm);
     await orm.close();
     const { users, hot, spread } = await seed(pool, CLIENTS);
     await prepareMinimal(pool, spread);
-    service = await startService(db.url);
+    // Two instances on one database hold the same keys (docs/operations.md).
+    const keys = { MASTER_SEED: Keypair.random().secret(), LOG_SIGNING_SEED: Keypair.random().secret() };
+    service = await startService(db.url, keys);
+    // NODE_ENV=bench changes nothing on the REST bid path but lets TLOG_APPEND=off through (src/config.ts).
+    unlogged = await startService(db.url, { ...keys, NODE_ENV: 'bench', TLOG_APPEND: 'off' });
     await markMemory('bids', 'start', service);
     const { port } = service;
     const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
@@ -230,11 +238,11 @@ export async function bidsBench() {
       next.set(lotId, n);
       return (1000 + n / 100).toFixed(2);
     };
-    const httpBid = (pick) => async (c) => {
+    const httpBid = (pick, to = port) => async (c) => {
       const lotId = pick();
       const target = `/lots/${lotId}/bid_requests`;
       const body = Buffer.from(JSON.stringify({ data: { type: 'bid_requests', attributes: { amount: amountFor(lotId) } } }));
-      const status = await post(agent, port, target, signers[c](target, body), body);
+      const status = await post(agent, to, target, signers[c](target, body), body);
       return status === 204 ? 'accepted' : status >= 500 ? 'failed' : 'refused';
     };
     const sqlBid = (pick) => async (c) => {
@@ -258,18 +266,18 @@ export async function bidsBench() {
       if (db.statements) figures.statementsPerAcceptedBid = await statementStats(db.url, figures.accepted);
       return figures;
     };
-    const serverPhase = (pick) =>
+    const serverPhase = (pick, target = service) =>
       measured(async () => {
-        const counters = await roundCounters(`http://127.0.0.1:${port}`);
-        const cpuBefore = { server: cpuOf(service.pid), generator: process.cpuUsage() };
-        const http = await drive(CLIENTS, httpBid(pick));
+        const counters = await roundCounters(`http://127.0.0.1:${target.port}`);
+        const cpuBefore = { server: cpuOf(target.pid), generator: process.cpuUsage() };
+        const http = await drive(CLIENTS, httpBid(pick, target.port));
         // Cores busy while the bids ran (1.0: one core all the time); the machine's are shared with PostgreSQL.
         const generator = process.cpuUsage(cpuBefore.generator);
         http.cpuCores = {
-          server: +((cpuOf(service.pid) - cpuBefore.server) / SECONDS).toFixed(2),
+          server: +((cpuOf(target.pid) - cpuBefore.server) / SECONDS).toFixed(2),
           loadGenerator: +((generator.user + generator.system) / 1e6 / SECONDS).toFixed(2),
         };
-        http.rounds = await roundsSince(`http://127.0.0.1:${port}`, counters);
+        http.rounds = await roundsSince(`http://127.0.0.1:${target.port}`, counters);
         return http;
       });
 
@@ -277,6 +285,7 @@ export async function bidsBench() {
     if (!db.statements) result.statementStats = `not measured: ${db.unavailable}`;
     const hotDirect = await measured(() => drive(CLIENTS, sqlBid(hotLot)));
     const hotHttp = await serverPhase(hotLot);
+    const hotUnlogged = await serverPhase(hotLot, unlogged);
     await markMemory('bids', 'after one hot lot', service);
     // The direct clients race for one row and most of their amounts arrive after a higher one
     // (refused): its accepted bids tell the order of the race, its transactions (accepted or
@@ -286,6 +295,7 @@ export async function bidsBench() {
     const spreadContract = await measured(() => drive(CLIENTS, contractSqlBid(anyLot)));
     const spreadMinimal = await measured(() => drive(CLIENTS, minimalSqlBid(anyLot)));
     const spreadHttp = await serverPhase(anyLot);
+    const spreadUnlogged = await serverPhase(anyLot, unlogged);
     await markMemory('bids', `after ${SPREAD} lots`, service);
     const broken = await brokenInvariants(pool);
     result[`${SPREAD} lots`] = {
@@ -298,12 +308,25 @@ export async function bidsBench() {
       acceptedRatioToMinimalContract: +(spreadHttp.acceptedPerSecond / Math.max(1, spreadMinimal.acceptedPerSecond)).toFixed(3),
       lotsBreakingInvariants: broken,
     };
+    // Issue 31: what the transparency log costs, against the same build without its append, same run.
+    const logRatio = (logged, without) => +(logged.acceptedPerSecond / Math.max(1, without.acceptedPerSecond)).toFixed(3);
+    result['without the log'] = {
+      'one hot lot': { http: hotUnlogged, ratioWithLog: logRatio(hotHttp, hotUnlogged) },
+      [`${SPREAD} lots`]: { http: spreadUnlogged, ratioWithLog: logRatio(spreadHttp, spreadUnlogged) },
+    };
+    const logLine = (name, logged, without) =>
+      `${name}: ${logged.acceptedPerSecond}/s with the log (p99 ${logged.p99Ms} ms, service ${logged.cpuCores.server} cores), ${without.acceptedPerSecond}/s without (p99 ${without.p99Ms} ms, service ${without.cpuCores.server} cores), same run: ${logRatio(logged, without)}× ≥ 0.9×`;
     const spreadRatio = result[`${SPREAD} lots`].acceptedRatioToContractShaped;
     const minimalRatio = result[`${SPREAD} lots`].acceptedRatioToMinimalContract;
     // Each client sends its next bid when the last is answered: at the database's own rate, a
     // request waits CLIENTS / rate on average (Little's law), which no p99 can beat.
     const waits = (direct, name) => `${name}, same run: p99 ${direct.p99Ms} ms; ${CLIENTS} clients at its ${direct.attemptsPerSecond} transactions/s wait ${Math.round((1000 * CLIENTS) / Math.max(1, direct.attemptsPerSecond))} ms on average`;
     result.goals = [
+      goal('issue 31, bids with and without the transparency log, same run', [
+        { text: logLine('one hot lot', hotHttp, hotUnlogged), ok: logRatio(hotHttp, hotUnlogged) >= 0.9 },
+        { text: logLine(`${SPREAD} lots`, spreadHttp, spreadUnlogged), ok: logRatio(spreadHttp, spreadUnlogged) >= 0.9 },
+        { text: `${hotUnlogged.failed + spreadUnlogged.failed} 5xx without the log`, ok: hotUnlogged.failed + spreadUnlogged.failed === 0 },
+      ]),
       goal(`goal 1, bids across ${SPREAD} lots`, [
         { text: `${spreadHttp.acceptedPerSecond}/s = ${spreadRatio}× contract-shaped direct SQL (${spreadContract.acceptedPerSecond}/s, same run) ≥ 0.6×`, ok: spreadRatio >= 0.6 },
         { text: `p99 ${spreadHttp.p99Ms} ms ≤ 60 ms (${waits(spreadContract, 'contract-shaped direct SQL')})`, ok: spreadHttp.p99Ms <= 60 },
@@ -320,7 +343,7 @@ export async function bidsBench() {
         { text: `${hotHttp.failed} 5xx`, ok: hotHttp.failed === 0 },
       ]),
     ];
-    for (const [name, phase] of [['one hot lot', hotHttp], [`${SPREAD} lots`, spreadHttp]]) {
+    for (const [name, phase] of [['one hot lot', hotHttp], [`${SPREAD} lots`, spreadHttp], [`${SPREAD} lots without the log`, spreadUnlogged]]) {
       if (!phase.statementsPerAcceptedBid) continue;
       const { perUnit, statements } = phase.statementsPerAcceptedBid;
       console.error(`pg_stat_statements, ${name}, per accepted bid: ${perUnit.statements} statements, ${perUnit.databaseMs} ms, ${perUnit.walBytes} WAL bytes`);
@@ -335,6 +358,7 @@ export async function bidsBench() {
     return result;
   } finally {
     await service?.stop();
+    await unlogged?.stop();
     await pool.end();
     await minimalPool.end();
     await db.drop();

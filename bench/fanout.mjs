@@ -168,7 +168,9 @@ async function scenario(count, instances) {
   const started = [];
   try {
     // The first instance migrates the database; the second starts once it has.
-    const env = instances === 1 ? {} : { REDIS_URL: REDIS, REDIS_PREFIX: `bench-${randomUUID()}:`, MASTER_SEED: Keypair.random().secret() };
+    // Every start on one database holds its keys (docs/operations.md).
+    const keys = { MASTER_SEED: Keypair.random().secret(), LOG_SIGNING_SEED: Keypair.random().secret() };
+    const env = instances === 1 ? keys : { REDIS_URL: REDIS, REDIS_PREFIX: `bench-${randomUUID()}:`, ...keys };
     const first = await startService(db.url, env);
     await first.stop();
     const { users, lotId } = await seed(pool);

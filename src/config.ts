@@ -75,7 +75,10 @@ const schema = z.object({
     .regex(/^S[A-Z2-7]{55}$/, 'expected a Stellar secret seed (S…, 56 characters)')
     .optional(),
   LOG_KEY_FILE: z.string().min(1).optional(),
+  LOG_KEY_REPLACES: z.string().regex(/^G[A-Z2-7]{55}$/, 'expected a Stellar public key (G…, 56 characters)').optional(),
   LOG_ORIGIN: z.string().min(1).max(200).regex(/^[^\s+]+$/, 'no spaces nor "+"').default('auction.local/bid-log'),
+  /** `off` leaves bids out of the transparency log: the bench's baseline only, refused outside NODE_ENV=bench (loadConfig). */
+  TLOG_APPEND: z.enum(['on', 'off']).default('on'),
   CHECKPOINT_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
   ANCHOR_SECONDS: z.coerce.number().int().min(1).max(86400).default(10),
   LOG_WITNESSES: z
@@ -141,6 +144,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  // A service in use logs every bid it accepts: an operator cannot turn the log off and still hand out receipts.
+  if (parsed.data.TLOG_APPEND === 'off' && env.NODE_ENV !== 'bench') {
+    throw new ConfigError('Invalid configuration:\n  TLOG_APPEND: off is for the bench alone (NODE_ENV=bench); a service in use logs every bid');
   }
   return parsed.data;
 }

@@ -1,17 +1,14 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { Keypair } from '@stellar/stellar-sdk';
 import type { Config } from '../config';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../core/logger';
-import { recordedLogKey } from '../modules/bidlog';
+import { recordLogKey } from '../modules/bidlog';
 import { StartRefusal } from '../start-refusal';
 
 /** The log's key file holds no seed, or the log would sign with the master key. */
 export class LogKeyError extends StartRefusal {}
-
-/** The database's log signs with another key than the one this instance generated for itself. */
-export class LogKeyMismatch extends StartRefusal {}
 
 const keyFile = (config: Pick<Config, 'DATA_DIR' | 'LOG_KEY_FILE'>) => path.resolve(config.LOG_KEY_FILE ?? path.join(config.DATA_DIR, 'log.seed'));
 
@@ -44,18 +41,15 @@ function fromFile(file: string, log: Logger): Keypair {
 }
 
 /**
- * Loads the log key and refuses it when the database's log is signed by another and this key was
- * not chosen by the operator: instances sharing a database, each with a log.seed generated in its
- * own DATA_DIR, would sign receipts and checkpoints with keys no verifier was given. A chosen key
- * (LOG_SIGNING_SEED, or an existing LOG_KEY_FILE) is a rotation and is recorded in the old one's place.
+ * Refuses a log key other than the one the database's log signs with now: instances sharing a
+ * database must sign one log's checkpoints and receipts with one key. LOG_KEY_REPLACES, naming that
+ * key, makes this instance's key the log's from now on (a rotation, docs/bid-log.md).
  */
-export async function agreeOnLogKey(em: EntityManager, config: Pick<Config, 'DATA_DIR' | 'LOG_KEY_FILE' | 'LOG_SIGNING_SEED'>, master: Keypair, log: Logger): Promise<void> {
-  const file = keyFile(config);
-  const chosen = config.LOG_SIGNING_SEED !== undefined || (config.LOG_KEY_FILE !== undefined && existsSync(file));
-  const keypair = loadLogKeypair(config, master, log);
-  const recorded = await recordedLogKey(em, keypair.publicKey(), chosen);
-  if (recorded === keypair.publicKey()) return;
-  throw new LogKeyMismatch(
-    `the database's bid log is signed by the log key ${recorded}, and this instance's (from ${file}) is ${keypair.publicKey()}: set LOG_SIGNING_SEED or LOG_KEY_FILE to the same seed on every instance sharing the database`,
+export async function agreeOnLogKey(em: EntityManager, keypair: Keypair, config: Pick<Config, 'DATA_DIR' | 'LOG_KEY_FILE' | 'LOG_SIGNING_SEED' | 'LOG_KEY_REPLACES'>): Promise<void> {
+  const current = await recordLogKey(em, keypair.publicKey(), config.LOG_KEY_REPLACES ?? null);
+  if (current === keypair.publicKey()) return;
+  const source = config.LOG_SIGNING_SEED ? 'LOG_SIGNING_SEED' : keyFile(config);
+  throw new LogKeyError(
+    `the database's bid log is signed by ${current}, and this instance's log key (from ${source}) is ${keypair.publicKey()}: give every instance sharing the database the log's key, or rotate it with LOG_KEY_REPLACES=${current} (docs/bid-log.md)`,
   );
 }

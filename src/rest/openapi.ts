@@ -96,6 +96,21 @@ const RESOURCE_SCHEMAS = Object.fromEntries(Object.entries(RESOURCE_ATTRIBUTES a
 
 const SIGNED = [{ signature: [] }, { bearer: [] }];
 
+/** The request header of an operation that answers its document on request (RouteOptions.represented). */
+const PREFER = {
+  name: 'Prefer',
+  in: 'header',
+  required: false,
+  description: '`return=representation` (RFC 7240) asks for the document (200) instead of 204; the answer then carries `Preference-Applied: return=representation`',
+  schema: { type: 'string' },
+};
+
+const representation = (type: string | readonly [string]): Schema => ({
+  description: 'with `Prefer: return=representation`: the document',
+  headers: { 'Preference-Applied': { schema: { type: 'string', const: 'return=representation' } } },
+  content: { [JSONAPI]: { schema: responseDocument(type) } },
+});
+
 function operationOf(op: Operation): Schema {
   const parameters = [...pathParams(op.path).map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' } })), ...(op.kind === 'jsonapi' ? queryParameters(op.options.query) : [])];
   const { summary, description } = op.options;
@@ -112,7 +127,8 @@ function operationOf(op: Operation): Schema {
     // Public operations still honour a signature or a token (docs/rest.md); `{}` says they need none.
     security: options.authenticated === 'key' ? [{ signature: [] }] : options.authenticated ? SIGNED : [{}, ...SIGNED],
     ...(options.body ? { requestBody: requestBody(options.body) } : {}),
-    responses: { [status]: success, ...errors },
+    ...(options.represented !== undefined ? { parameters: [...parameters, PREFER] } : {}),
+    responses: { [status]: success, ...(options.represented !== undefined ? { 200: representation(options.represented) } : {}), ...errors },
   };
 }
 

@@ -56,7 +56,16 @@ export interface RouteOptions extends Described {
   body?: BodySpec | 'multipart';
   /** The JSON:API type of the answer's `data`; in a one-item array when `data` is a list; null when `data` is null (facts in `meta`). */
   response?: string | readonly [string] | null;
+  /**
+   * A 204 operation that answers its handler's document instead, with 200, to a request that asks
+   * `Prefer: return=representation` (RFC 7240): the type of that document's `data`, as `response`.
+   */
+  represented?: string | readonly [string];
 }
+
+/** Whether a Prefer header (RFC 7240: preferences separated by commas, each with parameters after ";") asks return=representation. */
+export const prefersRepresentation = (prefer: string): boolean =>
+  prefer.split(',').some((p) => p.split(';')[0].replace(/[\s"]/g, '').toLowerCase() === 'return=representation');
 
 /** A route served by a plain Koa middleware (not a JSON:API operation): what it answers. */
 export interface RawOptions extends Described {
@@ -158,6 +167,13 @@ export class AppRouter {
         koa,
       });
       koa.status = options.status ?? 200;
+      if (options.represented !== undefined) {
+        koa.vary('Prefer');
+        if (prefersRepresentation(koa.get('prefer'))) {
+          koa.status = 200;
+          koa.set('Preference-Applied', 'return=representation');
+        }
+      }
       if (koa.status !== 204) {
         koa.type = JSONAPI;
         koa.body = result ?? { data: null };

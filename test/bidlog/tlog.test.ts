@@ -4,6 +4,7 @@ import path from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
 import { checkLog } from '../../src/cli/tlog-check';
 import type { Receipt } from '../../src/modules/bidlog';
+import { receiptSignedBy } from '../../src/modules/bidlog/tlog.receipt';
 import { leafHash, nodeHash, verifyConsistency, verifyInclusion } from '../../src/modules/bidlog/tlog.merkle';
 import { noteSignedBy, parseNote, type ParsedNote } from '../../src/modules/bidlog/tlog.note';
 import { Participant } from '../../src/modules/trading/trading.entity';
@@ -84,6 +85,34 @@ describe('the transparency log of bids', () => {
     expect(leafHash(Buffer.from(leaf.data)).toString('base64')).toBe(entry.leaf_hash);
     expect(JSON.parse(leaf.data)).toMatchObject({ kind: 'bid', lot_id: lotId, amount: '1000.00', backfilled_at: null, bidder_commitment: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(leaf.data).not.toContain(a.id);
+  });
+
+  it('answers the bids and their receipt as a document to a request that prefers return=representation; 204 otherwise', async () => {
+    const lotId = await openLot();
+    const [a, b] = world.accounts;
+    const send = (who: Keypair, amount: string, prefer?: string) => {
+      const target = `/lots/${lotId}/bid_requests`;
+      const body = { data: { type: 'bid_requests', attributes: { amount } } };
+      const headers: Record<string, string> = { 'content-type': 'application/vnd.api+json', ...(prefer ? { prefer } : {}) };
+      signHeaders('POST', target, headers, Buffer.from(JSON.stringify(body)), { keypair: who });
+      return world.t.client.request('POST', target, { body, headers });
+    };
+    const res = await send(a.keypair, '1000', 'respond-async, return=representation; foo=bar');
+    expect(res.status).toBe(200);
+    expect(res.headers['preference-applied']).toBe('return=representation');
+    expect(res.headers.vary).toMatch(/\bPrefer\b/i);
+    expect(res.body.data).toEqual([{ type: 'bids', id: expect.any(String), attributes: expect.objectContaining({ lot_id: Number(lotId), amount: '1000.00', account_id: a.id, placed_by_proxy: false }) }]);
+    const header = JSON.parse(Buffer.from(res.headers['bid-receipt'] as string, 'base64').toString('utf8')) as Receipt;
+    expect(res.body.meta).toEqual({ receipt: header, bid_receipt: res.headers['bid-receipt'] });
+    expect(receiptSignedBy(header, header.signer)).toBe(true);
+    const leaf = (await world.t.client.get(`/log/entries?from=${header.entries[0].leaf_index}`)).body.data[0].attributes;
+    expect(JSON.parse(leaf.data)).toMatchObject({ kind: 'bid', bid_id: res.body.data[0].id });
+
+    const minimal = await send(b.keypair, '1100', 'return=minimal');
+    expect(minimal.status).toBe(204);
+    expect(minimal.headers['preference-applied']).toBeUndefined();
+    expect(minimal.text).toBe('');
+    expect(minimal.headers['bid-receipt']).toEqual(expect.any(String));
   });
 
   it('extends every earlier checkpoint: a consistency proof links each to the next', async () => {

@@ -21,6 +21,7 @@ let db: TestDatabase;
 let redis: PrivateRedis | null = null;
 let sql: Client;
 let master: Keypair;
+const logSeed = Keypair.random().secret();
 const processes: ServiceProcess[] = [];
 const sockets: Socket[] = [];
 
@@ -28,6 +29,8 @@ async function instance(): Promise<ServiceProcess> {
   const env: Record<string, string> = {
     DATABASE_URL: db.url,
     MASTER_SEED: master.secret(),
+    // Instances sharing a database sign one bid log with one key.
+    LOG_SIGNING_SEED: logSeed,
     JOBS: 'on',
     JOBS_POLL_SECONDS: '0.5',
     FINISHING_NOTICE_SECONDS: String(FINISHING_NOTICE_SECONDS),

@@ -96,6 +96,7 @@ export const REST: Record<string, RestRow> = {
   'GET /log/checkpoint': pub(() => ({ target: '/log/checkpoint' })),
   'GET /log/checkpoints': pub(() => ({ target: '/log/checkpoints?from=0' })),
   'GET /log/entries': pub(() => ({ target: '/log/entries?from=0' })),
+  'GET /log/keys': pub(() => ({ target: '/log/keys' })),
   // No checkpoint has this size: the answer is the same 404 to everyone.
   'GET /log/proof/inclusion': pub(() => ({ target: '/log/proof/inclusion?leaf_index=0&tree_size=1000000' }), 404),
   'GET /log/proof/consistency': pub(() => ({ target: '/log/proof/consistency?from=1&to=1000000' }), 404),
@@ -190,7 +191,7 @@ export const REST: Record<string, RestRow> = {
  */
 export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
   ...Object.fromEntries([
-    ...['account', 'admins', 'brokers', 'convert', 'convertMany', 'countries', 'currencyRates', 'document', 'feeEstimate', 'fuelTypes', 'ledgerAccount', 'ledgerTransaction', 'logCheckpoint', 'logCheckpoints', 'logConsistencyProof', 'logEntries', 'logInclusionProof', 'lot', 'lots', 'lotsAggregate', 'lotsCount', 'makers', 'node', 'nodes', 'ping', 'transmissionTypes', 'wheelPositions'].map(
+    ...['account', 'admins', 'brokers', 'convert', 'convertMany', 'countries', 'currencyRates', 'document', 'feeEstimate', 'fuelTypes', 'ledgerAccount', 'ledgerTransaction', 'logCheckpoint', 'logCheckpoints', 'logConsistencyProof', 'logEntries', 'logInclusionProof', 'logKeys', 'lot', 'lots', 'lotsAggregate', 'lotsCount', 'makers', 'node', 'nodes', 'ping', 'transmissionTypes', 'wheelPositions'].map(
       (name) => [name, { auth: false }],
     ),
     ...['accountCreateLotRequests', 'accounts', 'blacklist', 'buyingPower', 'deposits', 'documents', 'lotMessages', 'me', 'messageDialogs', 'notificationCounts', 'notifications', 'platformRules', 'platformStats', 'request', 'requests', 'savedSearches', 'secondChanceOffers', 'unreadMessages', 'viewer', 'watchlist'].map(

@@ -42,6 +42,14 @@ describe('GET /openapi.json', () => {
     expect([...operationsOf(doc)].sort()).toEqual([...served].sort());
   });
 
+  it('documents the bid request\'s answer under Prefer: return=representation beside its 204', () => {
+    const op = doc.paths['/lots/{id}/bid_requests'].post as Operation & { responses: Record<string, any> };
+    expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['204', '200']));
+    expect(op.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Prefer', in: 'header' })]));
+    expect(op.responses['200'].headers['Preference-Applied']).toBeDefined();
+    expect(op.responses['200'].content['application/vnd.api+json'].schema.properties.data).toEqual({ type: 'array', items: { $ref: '#/components/schemas/bids' } });
+  });
+
   it('gives every operation a summary', () => {
     const missing = Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).filter(([, op]) => !op.summary?.trim()).map(([m]) => `${m} ${path}`));
     expect(missing).toEqual([]);

@@ -24,6 +24,7 @@ const instance = async (env: NodeJS.ProcessEnv): Promise<Launched> =>
 describe('instances started together on one fresh database', () => {
   it('take turns at the migrations: all three serve', async () => {
     const seed = Keypair.random().secret();
+    // One log key too: instances sharing a database sign one bid log (test/smoke/log-key.test.ts).
     const logSeed = Keypair.random().secret();
     const started = await Promise.all([1, 2, 3].map(() => instance({ MASTER_SEED: seed, LOG_SIGNING_SEED: logSeed })));
     await Promise.all(started.map((s) => untilServing(s, 120_000)));

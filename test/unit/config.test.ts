@@ -102,4 +102,19 @@ describe('loadConfig', () => {
     expect(named(err)).toEqual(['MASTER_SEED', 'PORT', 'SIGNATURE_LEGACY']);
     expect(err.message.startsWith('Invalid configuration')).toBe(true);
   });
+
+  it('takes TLOG_APPEND=off for the bench alone: a service in use always logs its bids', () => {
+    expect(loadConfig({}).TLOG_APPEND).toBe('on');
+    for (const NODE_ENV of [undefined, 'production', 'test', 'development']) {
+      const err = configError({ TLOG_APPEND: 'off', NODE_ENV });
+      expect(named(err)).toEqual(['TLOG_APPEND']);
+    }
+    expect(loadConfig({ TLOG_APPEND: 'off', NODE_ENV: 'bench' }).TLOG_APPEND).toBe('off');
+  });
+
+  it('takes a public key as LOG_KEY_REPLACES, never a seed', () => {
+    const key = Keypair.random();
+    expect(loadConfig({ LOG_KEY_REPLACES: key.publicKey() }).LOG_KEY_REPLACES).toBe(key.publicKey());
+    expect(named(configError({ LOG_KEY_REPLACES: key.secret() }))).toEqual(['LOG_KEY_REPLACES']);
+  });
 });

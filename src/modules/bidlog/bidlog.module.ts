@@ -5,8 +5,9 @@ import { bidLogRoutes } from './bidlog.routes';
 import { BidLogService } from './bidlog.service';
 import { Migration20261124200000BidLog } from './migrations/Migration20261124200000BidLog';
 import { Migration20261127220000TransparencyLog } from './migrations/Migration20261127220000TransparencyLog';
-import { Migration20261128010000LogKey } from './migrations/Migration20261128010000LogKey';
 import { Migration20261128010000LogWitnesses } from './migrations/Migration20261128010000LogWitnesses';
+import { Migration20261128010000TlogSequencer } from './migrations/Migration20261128010000TlogSequencer';
+import { Migration20261128013000TlogKeys } from './migrations/Migration20261128013000TlogKeys';
 import { LogAnchors } from './tlog.anchor';
 import { TransparencyLogResolver } from './tlog.resolver';
 import { TransparencyLog } from './tlog.service';
@@ -27,12 +28,13 @@ export const bidLogModule: AppModule = {
   migrations: [
     { name: 'Migration20261124200000BidLog', class: Migration20261124200000BidLog },
     { name: 'Migration20261127220000TransparencyLog', class: Migration20261127220000TransparencyLog },
-    { name: 'Migration20261128010000LogKey', class: Migration20261128010000LogKey },
     { name: 'Migration20261128010000LogWitnesses', class: Migration20261128010000LogWitnesses },
+    { name: 'Migration20261128010000TlogSequencer', class: Migration20261128010000TlogSequencer },
+    { name: 'Migration20261128013000TlogKeys', class: Migration20261128013000TlogKeys },
   ],
   services: {
     bidLog: (s, infra) => new BidLogService(infra.master, s.transparencyLog),
-    transparencyLog: (_s, { config, master, log }) => new TransparencyLog(loadLogKeypair(config, master, log), config.LOG_ORIGIN),
+    transparencyLog: (_s, { config, master, log }) => new TransparencyLog(loadLogKeypair(config, master, log), config.LOG_ORIGIN, config.TLOG_APPEND === 'on'),
     logAnchors: (s, { config, master, log }) => new LogAnchors(loadLogKeypair(config, master, log), s.ledgerData),
     logWitnesses: (_s, { config }) => new LogWitnesses(witnessesOf(config.LOG_WITNESSES), config.LOG_ORIGIN),
   },

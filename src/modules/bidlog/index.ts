@@ -5,7 +5,7 @@ export type { BidLogService } from './bidlog.service';
 export { type ServedLog, type ServedLot, type Verification, verifyBidLog, type VerifyOptions } from './bidlog.verify';
 export { type Receipt, encodeReceipt } from './tlog.receipt';
 export { appendCtes } from './tlog.store';
-export { recordedLogKey } from './tlog.key.sql';
+export { recordLogKey } from './tlog.keys';
 export type { TransparencyLog } from './tlog.service';
 export { type ServedLeaf, type SeenCheckpoint, checkLotLeaves, consistencyProblem, inclusionProblem, receiptProblem, servedLeafProblem, trustedCheckpoint } from './tlog.verify';
 export { leafHash } from './tlog.merkle';

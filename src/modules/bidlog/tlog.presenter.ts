@@ -1,4 +1,5 @@
 import { resource, type Resource } from '../../rest/document';
+import type { LogKey } from './tlog.keys';
 import type { LogEntry, Proof, SignedCheckpoint } from './tlog.service';
 
 /** `{type: checkpoints, id: <size>}`: the signed note is the checkpoint; the rest repeats it for convenience. */
@@ -20,3 +21,6 @@ export const presentConsistencyProof = (p: Proof): Resource =>
   resource('consistency_proofs', `${p.from}:${p.to}`, { from: p.from as number, to: p.to as number, hashes: p.hashes });
 
 export const presentLogEntry = (e: LogEntry): Resource => resource('log_entries', String(e.leafIndex), { leaf_index: e.leafIndex, leaf_hash: e.leafHash, data: e.data });
+
+export const presentLogKey = (k: LogKey): Resource =>
+  resource('log_keys', k.publicKey, { public_key: k.publicKey, since: k.since.toISOString(), until: k.until === null ? null : k.until.toISOString() });

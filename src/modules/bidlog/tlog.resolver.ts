@@ -2,8 +2,11 @@ import { Arg, Ctx, Extensions, ID, Int, Mutation, Query, Resolver } from 'type-g
 import { listItems } from '../../graphql/list-items';
 import type { GraphQLContext } from '../../graphql/context';
 import { payloadOf } from '../../graphql/user-errors';
-import { CosignCheckpointInput, CosignCheckpointPayloadGql, LogCheckpointGql, LogEntryGql, LogProofGql } from './tlog.types';
+import { CosignCheckpointInput, CosignCheckpointPayloadGql, LogCheckpointGql, LogEntryGql, LogKeyGql, LogProofGql } from './tlog.types';
 import { TLOG_PAGE, type Proof } from './tlog.service';
+
+/** What the cost limit counts for the key history: a log rotates its key rarely. */
+const TLOG_KEYS = 100;
 
 const proofGql = (p: Proof): LogProofGql => ({ leafIndex: p.leafIndex ?? null, treeSize: p.treeSize ?? null, from: p.from ?? null, to: p.to ?? null, hashes: p.hashes });
 
@@ -21,6 +24,12 @@ export class TransparencyLogResolver {
   @Mutation(() => CosignCheckpointPayloadGql, { description: "POST /log/cosign: a witness's co-signature of a checkpoint the log issued; a refusal is answered in userErrors" })
   cosignCheckpoint(@Arg('input', () => CosignCheckpointInput) input: CosignCheckpointInput, @Ctx() { ctx, services }: GraphQLContext): Promise<CosignCheckpointPayloadGql> {
     return payloadOf<Omit<CosignCheckpointPayloadGql, 'userErrors'>>({ checkpoint: null }, async () => ({ checkpoint: await services.logWitnesses.cosign(ctx, { note: input.note }) }));
+  }
+
+  @Extensions(listItems(TLOG_KEYS))
+  @Query(() => [LogKeyGql], { description: 'GET /log/keys: every key the log has signed with, oldest first; the one without until signs now' })
+  logKeys(@Ctx() { ctx, services }: GraphQLContext): Promise<LogKeyGql[]> {
+    return services.transparencyLog.keys(ctx);
   }
 
   @Extensions(listItems(TLOG_PAGE))

@@ -10,27 +10,55 @@ const INTEGRATE_STEP = 20_000;
 const keyOf = (level: number, index: number) => `${level}:${index}`;
 
 /**
- * The CTEs that append `leaves` to the log inside a bigger statement (the bid round's write):
- * the counter's row lock orders the appends of every transaction, so the committed leaves are
- * always a prefix of the log. `tlog_appended` answers each leaf's index.
+ * The CTE that appends `leaves` to the log inside a bigger statement (the bid round's write),
+ * without an index and without a lock shared with other lots: `sequence` numbers them once they
+ * committed.
  */
 export function appendCtes(lotId: string, leaves: (Leaf & { bidId: string | null; kind: string; salt: string | null })[]): Sql {
-  return sql`tlog_base as (
-       update tlog_size set size = size + ${leaves.length} returning size - ${leaves.length} as base
-     ), tlog_appended as (
-       insert into tlog_leaves (idx, lot_id, bid_id, kind, data, hash, bidder_salt)
-       select t.base + l.n - 1, ${lotId}::bigint, l.bid_id, l.kind, l.data, decode(l.hash, 'hex'), l.salt
-         from tlog_base t, unnest(${sql.array(leaves.map((l) => l.bidId), 'bigint')}, ${sql.array(leaves.map((l) => l.kind), 'text')},
-                                  ${sql.array(leaves.map((l) => l.data), 'text')}, ${sql.array(leaves.map((l) => l.hash.toString('hex')), 'text')},
-                                  ${sql.array(leaves.map((l) => l.salt), 'text')}) with ordinality as l(bid_id, kind, data, hash, salt, n)
-       returning idx::text, bid_id::text
+  return sql`tlog_appended as (
+       insert into tlog_leaves (lot_id, bid_id, kind, data, hash, bidder_salt)
+       select ${lotId}::bigint, l.bid_id, l.kind, l.data, decode(l.hash, 'hex'), l.salt
+         from unnest(${sql.array(leaves.map((l) => l.bidId), 'bigint')}, ${sql.array(leaves.map((l) => l.kind), 'text')},
+                     ${sql.array(leaves.map((l) => l.data), 'text')}, ${sql.array(leaves.map((l) => l.hash.toString('hex')), 'text')},
+                     ${sql.array(leaves.map((l) => l.salt), 'text')}) with ordinality as l(bid_id, kind, data, hash, salt, n)
+        order by l.n
+       returning seq
      )`;
 }
 
-/** Appends one leaf in `em`'s transaction; answers its index. */
+/**
+ * The sequencer: under the log's counter row, gives every leaf the transaction sees without an
+ * index (the committed ones, and its own) the next indexes in the order they were inserted, and
+ * answers the index of each leaf of `bidIds` (given now, or before by another instance). The lock
+ * is held for this statement and the commit only, and one run numbers the leaves of every round
+ * that committed meanwhile, whatever its lot: the committed leaves stay a prefix of the log,
+ * without a gap nor an index given twice.
+ */
+export async function sequence(em: EntityManager, bidIds: readonly string[]): Promise<Map<string, number>> {
+  // Its own statement: the next one's snapshot must be taken once the lock is held, to see every leaf numbered before.
+  await rowsOf(em, sql`select size from tlog_size for update`);
+  const rows = await rowsOf<{ bid_id: string | null; idx: string }>(
+    em,
+    sql`with pending as (
+          select seq, (select size from tlog_size) + row_number() over (order by seq) - 1 as idx from tlog_leaves where idx is null
+        ), numbered as (
+          update tlog_leaves l set idx = p.idx from pending p where l.seq = p.seq returning l.bid_id, l.idx
+        ), grown as (
+          update tlog_size set size = size + (select count(*) from pending)
+        )
+        select bid_id::text, idx::text from numbered
+        union all
+        select bid_id::text, idx::text from tlog_leaves where bid_id = any (${sql.array(bidIds, 'bigint')}) and idx is not null`,
+  );
+  return new Map(rows.filter((r) => r.bid_id !== null).map((r) => [r.bid_id as string, Number(r.idx)]));
+}
+
+/** Appends one leaf in `em`'s transaction and numbers it there with every leaf waiting; answers its index. */
 export async function appendLeaf(em: EntityManager, lotId: string, leaf: Leaf, kind: string): Promise<number> {
-  const [row] = await rowsOf<{ idx: string }>(em, sql`with ${appendCtes(lotId, [{ ...leaf, bidId: null, kind, salt: null }])} select idx from tlog_appended`);
-  return Number(row.idx);
+  const [{ seq }] = await rowsOf<{ seq: string }>(em, sql`with ${appendCtes(lotId, [{ ...leaf, bidId: null, kind, salt: null }])} select seq::text from tlog_appended`);
+  await sequence(em, []);
+  const [{ idx }] = await rowsOf<{ idx: string }>(em, sql`select idx::text from tlog_leaves where seq = ${seq}`);
+  return Number(idx);
 }
 
 /** The stored hashes of these nodes (level 0 from the leaves). */

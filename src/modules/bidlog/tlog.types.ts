@@ -59,3 +59,10 @@ export class LogEntryGql {
   @Field(() => String) leafHash!: string;
   @Field(() => String, { description: 'The exact JSON text hashed' }) data!: string;
 }
+
+@ObjectType('LogKey', { description: 'A key the log has signed with' })
+export class LogKeyGql {
+  @Field(() => String) publicKey!: string;
+  @Field(() => Date) since!: Date;
+  @Field(() => Date, { nullable: true, description: 'When the next key took over; null for the key that signs now' }) until!: Date | null;
+}

@@ -1,10 +1,12 @@
 import { formatMoney } from '../../core/money';
 import { rfc3339 } from '../../core/time';
-import type { Resource } from '../../rest/document';
-import type { Bid } from './bids.entity';
+import type { Resource, TopLevel } from '../../rest/document';
+import { encodeReceipt, type Receipt } from '../bidlog';
+import type { BidRow } from './bids.entity';
+import type { SeenBid } from './bids.view';
 
 /** A bid of the history; the bidder is named only to those allowed to know it. */
-export const presentBid = (b: Bid, showBidder: boolean): Resource => ({
+export const presentBid = (b: BidRow, showBidder: boolean): Resource => ({
   type: 'bids',
   id: b.id,
   attributes: {
@@ -14,4 +16,13 @@ export const presentBid = (b: Bid, showBidder: boolean): Resource => ({
     placed_by_proxy: b.placedByProxy,
     created_at: rfc3339(b.createdAt),
   },
+});
+
+/**
+ * A bid request's answer under `Prefer: return=representation`: the bids it placed (its own, then
+ * the automatic raises it caused) and their receipt, as the `Bid-Receipt` header also carries it.
+ */
+export const presentPlacedBids = (bids: SeenBid[], receipt: Receipt): TopLevel => ({
+  data: bids.map((s) => presentBid(s.bid, s.bidderShown)),
+  meta: { receipt, bid_receipt: encodeReceipt(receipt) },
 });

@@ -30,7 +30,7 @@ export interface PlacedBids {
   /** The account that led before, when this request took the lead from it. */
   previousLeader: string | null;
   /** The transparency log's leaves of the bids, for the request's receipt. */
-  leaves: { leafIndex: number; leafHash: Buffer }[];
+  leaves: { bidId: string; leafHash: Buffer }[];
   at: Date;
 }
 
@@ -51,7 +51,7 @@ const valueOf = (r: BidRequest) => (r.amount ?? r.maxAmount) as Money;
  * is chained onto the lot's bid log by the same statement (docs/bid-log.md). Each request gets
  * its own outcome; a refused one changes nothing. A failure of the round itself refuses them all.
  */
-export async function runRound(tx: RawTransaction, [locked, participants, logHead, ids]: Rows[], requests: BidRequest[], notifications: NotificationsService): Promise<Round> {
+export async function runRound(tx: RawTransaction, [locked, participants, logHead, ids]: Rows[], requests: BidRequest[], notifications: NotificationsService, logged: boolean): Promise<Round> {
   const lot = lotRowOf(locked);
   if (!lot) throw notFound('lot_not_found', 'no lot with this id');
   if (lot.lotType !== LotType.Eng) throw invalid('lot_not_auction', 'bids are taken by auctions only');
@@ -101,11 +101,11 @@ export async function runRound(tx: RawTransaction, [locked, participants, logHea
   const notify = notifications.insertBatch(NotificationType.Overbid, overbidRecipients(lot, overbids), { lot_id: lot.id });
   const bids = chainRound(lot.id, logHead, ids, placed.flatMap((p) => p.bids), now);
   const extension = bids.length ? softClose(lot, now, notifications) : null;
-  const [rows, extended] = await tx.commitWith([writeRound(lot, bids, [...changed], notify, now), ...(extension ? [extension.statement] : [])]);
+  const [rows, extended] = await tx.commitWith([writeRound(lot, bids, [...changed], notify, now, logged), ...(extension ? [extension.statement] : [])]);
   const written = writtenRound(lot, rows, now);
   let next = 0;
   for (const p of placed) {
-    const leaves = bids.slice(next, next + p.bids.length).map((b) => ({ leafIndex: Number(written.leaves[b.id]), leafHash: b.entry.leaf.hash }));
+    const leaves = bids.slice(next, next + p.bids.length).map((b) => ({ bidId: b.id, leafHash: b.entry.leaf.hash }));
     outcomes[p.request] = { ok: true, value: { lot, bids: written.bids.slice(next, next + p.bids.length), previousLeader: p.overbid, leaves, at: now } };
     next += p.bids.length;
   }

@@ -48,7 +48,7 @@ export class BidsService {
   private readonly rounds = new KeyedBatcher<Pending, PlacedBids>(async (lotId, requests) => {
     const bidders = [...new Set(requests.map((r) => r.caller.accountId))];
     const began = performance.now();
-    const round = await rawTransaction(requests[0].ctx.em, openRound(lotId, bidders, BIDS_PER_REQUEST * requests.length), (tx, opened) => runRound(tx, opened, requests, this.notifications));
+    const round = await rawTransaction(requests[0].ctx.em, openRound(lotId, bidders, BIDS_PER_REQUEST * requests.length), (tx, opened) => runRound(tx, opened, requests, this.notifications, this.tlog.appending));
     const seconds = (performance.now() - began) / 1000;
     this.notifications.announce(round.notifications);
     this.announce(round.outcomes);
@@ -83,7 +83,7 @@ export class BidsService {
     const id = integerId(lotId);
     if (id === null) throw notFound('lot_not_found', 'no lot with this id');
     const { lot, bids, leaves, at } = await this.rounds.submit(id, { ctx, caller, amount, maxAmount, at: new Date() });
-    return { lot, bids: seenBids(caller, lot, bids), receipt: this.tlog.receipt(leaves, at) };
+    return { lot, bids: seenBids(caller, lot, bids), receipt: await this.tlog.receiptOf(ctx, leaves, at) };
   }
 
   /**

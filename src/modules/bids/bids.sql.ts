@@ -93,13 +93,17 @@ export function overbidRecipients(lot: LotRow, overbid: string[]): Sql {
         cross join lateral (select o.account as recipient union select id from (${staffQuery(lot.publisherId)}) staff) r`;
 }
 
+/** The bench's baseline without the transparency log (TLOG_APPEND=off): the round appends no leaf. */
+const NO_LEAVES = sql`tlog_appended as (select)`;
+
 /**
  * Writes a round in one statement: its bids (with the ids drawn by `openRound`) in the order they
  * were placed and their bid log entries, the participants it changed, the lot's highest bid, its
  * bidders' counts of the hour for the platform statistics (bids.stats.ts), and the notifications
  * `notify` inserts. `writtenRound` reads its answer.
  */
-export function writeRound(lot: LotRow, bids: LoggedBid[], changed: ParticipantRow[], notify: Sql, at: Date): Statement {
+export function writeRound(lot: LotRow, bids: LoggedBid[], changed: ParticipantRow[], notify: Sql, at: Date, logged: boolean): Statement {
+  const leaves = logged ? appendCtes(lot.id, bids.map((b) => ({ ...b.entry.leaf, bidId: b.id, kind: 'bid', salt: b.entry.salt }))) : NO_LEAVES;
   return sql.render(sql`with placed as (
        insert into bids (id, lot_id, participant_id, account_id, amount, placed_by_proxy, created_at)
        select b.id, ${lot.id}::bigint, b.participant_id, b.account_id, b.amount, b.by_proxy, ${at}::timestamptz
@@ -114,7 +118,7 @@ export function writeRound(lot: LotRow, bids: LoggedBid[], changed: ParticipantR
          from unnest(${sql.array(bids.map((b) => b.id), 'bigint')}, ${sql.array(bids.map((b) => b.entry.seq), 'integer')}, ${sql.array(bids.map((b) => b.digest), 'text')},
                      ${sql.array(bids.map((b) => b.entry.salt), 'text')}, ${sql.array(bids.map((b) => b.entry.hash), 'text')})
               as e(bid_id, seq, request_digest, salt, hash)
-     ), ${appendCtes(lot.id, bids.map((b) => ({ ...b.entry.leaf, bidId: b.id, kind: 'bid', salt: b.entry.salt })))}, moved as (
+     ), ${leaves}, moved as (
        update participants p set current_bid = v.current_bid, max_bid = v.max_bid, max_bid_at = v.max_bid_at, max_bid_digest = v.max_bid_digest, updated_at = ${at}
          from unnest(${sql.array(changed.map((p) => p.id), 'bigint')}, ${sql.array(changed.map((p) => text(p.currentBid)), 'numeric')},
                      ${sql.array(changed.map((p) => text(p.maxBid)), 'numeric')}, ${sql.array(changed.map((p) => p.maxBidAt), 'timestamptz')},
@@ -133,15 +137,13 @@ export function writeRound(lot: LotRow, bids: LoggedBid[], changed: ParticipantR
        ${notify}
      )
      select (select coalesce(json_agg(p order by p.id::bigint), '[]') from placed p) as bids,
-            (select coalesce(json_agg(n order by n.id::bigint), '[]') from noted n) as notifications,
-            (select json_object_agg(a.bid_id, a.idx) from tlog_appended a) as leaves`);
+            (select coalesce(json_agg(n order by n.id::bigint), '[]') from noted n) as notifications`);
 }
 
-/** The bids `writeRound` wrote, and the rows of its notifications for `publishedBatch`, and the log index of each bid's leaf. */
-export function writtenRound(lot: LotRow, rows: Rows, at: Date): { bids: BidRow[]; notifications: BatchRow[]; leaves: Record<string, string> } {
-  const written = rows[0] as { bids: Record<string, string | boolean>[]; notifications: BatchRow[]; leaves: Record<string, string> };
+/** The bids `writeRound` wrote, and the rows of its notifications for `publishedBatch`. */
+export function writtenRound(lot: LotRow, rows: Rows, at: Date): { bids: BidRow[]; notifications: BatchRow[] } {
+  const written = rows[0] as { bids: Record<string, string | boolean>[]; notifications: BatchRow[] };
   return {
-    leaves: written.leaves,
     bids: written.bids.map((b) => ({
       id: b.id as string,
       lotId: lot.id,

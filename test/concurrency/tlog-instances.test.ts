@@ -1,0 +1,85 @@
+import { Keypair } from '@stellar/stellar-sdk';
+import type { Receipt } from '../../src/modules/bidlog';
+import { receiptSignedBy } from '../../src/modules/bidlog/tlog.receipt';
+import { verifyInclusion } from '../../src/modules/bidlog/tlog.merkle';
+import { ParticipantState } from '../../src/modules/trading/trading.entity';
+import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
+import { createLot, ENG_LOT } from '../helpers/lots';
+import { instanceFor, startCluster, type Cluster } from './instances';
+
+// The transparency log's appends from three instances on one database at once (docs/bid-log.md,
+// "Concurrency"): rounds insert their leaves without a shared lock and each instance's sequencer
+// numbers what committed; the log must come out whole all the same.
+const INSTANCES = 3;
+const LOTS = 8;
+const ACCOUNTS = 6;
+const logKey = Keypair.random();
+
+let cluster: Cluster;
+let accounts: CreatedAccount[];
+let lots: string[];
+
+beforeAll(async () => {
+  cluster = await startCluster(INSTANCES, { LOG_SIGNING_SEED: logKey.secret() });
+  const t = cluster.instances[0];
+  const platform = await createPlatform(t);
+  accounts = await Promise.all(Array.from({ length: ACCOUNTS }, () => createAccount(t, platform)));
+  lots = [];
+  for (let i = 0; i < LOTS; i++) lots.push((await createLot(t, platform, { ...ENG_LOT, min_step: '1', max_step: '100000' })).id);
+  const values = lots.flatMap((lot) => accounts.map((a) => `(${lot}, '${a.id}', ${ParticipantState.Pending})`)).join(', ');
+  await cluster.query(`insert into participants (lot_id, account_id, state) values ${values}`);
+}, 180_000);
+afterAll(() => cluster?.close());
+
+const b64 = (h: string) => Buffer.from(h, 'base64');
+
+/** Every account bids on every lot at once, spread over the instances; answers the receipts of the accepted bids. */
+async function wave(base: number): Promise<Receipt[]> {
+  const sent = lots.flatMap((lot, l) =>
+    accounts.map(async (a, k) => {
+      const client = instanceFor(cluster, l * ACCOUNTS + k).client.as(a.keypair);
+      const res = await client.post(`/lots/${lot}/bid_requests`, { data: { type: 'bid_requests', attributes: { amount: String(base + 10 * k) } } });
+      // A bid that arrives after a higher one of its lot is refused, as bid_too_low; nothing else.
+      expect([204, 'bid_too_low']).toContain(res.status === 204 ? 204 : res.body?.errors?.[0]?.code);
+      return res.status === 204 ? (JSON.parse(b64(res.headers['bid-receipt'] as string).toString('utf8')) as Receipt) : null;
+    }),
+  );
+  return (await Promise.all(sent)).filter((r): r is Receipt => r !== null);
+}
+
+describe('the transparency log appended by three instances at once', () => {
+  it('numbers every leaf once, without a gap, and each receipt is proved in the next checkpoint', async () => {
+    const receipts: Receipt[] = [];
+    for (const base of [1000, 2000, 3000]) {
+      // The checkpoint job of every instance runs meanwhile, as it does every few seconds.
+      const [sent] = await Promise.all([wave(base), ...cluster.instances.map((t) => t.app.services.transparencyLog.checkpointNow({ em: t.orm.em.fork() }))]);
+      receipts.push(...sent);
+    }
+    const [counts] = await cluster.query<{ leaves: string; numbered: string; distinct: string; top: string; size: string; bids: string; bid_leaves: string }>(
+      `select count(*) as leaves, count(idx) as numbered, count(distinct idx) as distinct, max(idx) as top,
+              (select size from tlog_size) as size, (select count(*) from bids) as bids, count(*) filter (where kind = 'bid') as bid_leaves
+         from tlog_leaves`,
+    );
+    expect(Number(counts.numbered)).toBe(Number(counts.leaves));
+    expect(Number(counts.distinct)).toBe(Number(counts.leaves));
+    expect(Number(counts.top)).toBe(Number(counts.leaves) - 1);
+    expect(Number(counts.size)).toBe(Number(counts.leaves));
+    expect(Number(counts.bid_leaves)).toBe(Number(counts.bids));
+
+    const entries = receipts.flatMap((r) => r.entries);
+    expect(entries.length).toBe(Number(counts.bids));
+    expect(new Set(entries.map((e) => e.leaf_index)).size).toBe(entries.length);
+    const t = cluster.instances[1];
+    const checkpoint = await t.app.services.transparencyLog.checkpointNow({ em: t.orm.em.fork() });
+    const latest = (await t.client.get('/log/checkpoint')).body.data.attributes as { size: number; root_hash: string };
+    expect(checkpoint === null || checkpoint.size === latest.size).toBe(true);
+    expect(latest.size).toBe(Number(counts.leaves));
+    for (const r of receipts) {
+      expect(receiptSignedBy(r, logKey.publicKey())).toBe(true);
+      for (const e of r.entries) {
+        const proof = (await t.client.get(`/log/proof/inclusion?leaf_index=${e.leaf_index}&tree_size=${latest.size}`)).body.data.attributes.hashes as string[];
+        expect(verifyInclusion(e.leaf_index, latest.size, b64(e.leaf_hash), proof.map(b64), b64(latest.root_hash))).toBe(true);
+      }
+    }
+  }, 240_000);
+});

@@ -1,0 +1,51 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Keypair } from '@stellar/stellar-sdk';
+import { freePort } from '../../src/db/embedded.host';
+import { createEmptyDatabase, type TestDatabase } from '../helpers/db';
+import { launch, reapAll, untilServing, type Launched } from './launch';
+
+/** Instances sharing one database sign one transparency log with one key (docs/bid-log.md, "The log's key"). */
+let db: TestDatabase;
+const master = Keypair.random().secret();
+
+beforeEach(async () => {
+  db = await createEmptyDatabase();
+});
+
+afterEach(async () => {
+  reapAll();
+  await db.drop();
+});
+
+const instance = async (env: NodeJS.ProcessEnv): Promise<Launched> =>
+  launch(process.execPath, ['dist/main.js'], mkdtempSync(path.join(tmpdir(), 'log-key-')), await freePort(), { DATABASE_URL: db.url, MASTER_SEED: master, ...env });
+
+describe("the log's key on a shared database", () => {
+  it('refuses a second instance with another log key in one line, takes a rotation that names the current key, and never takes a retired key back', async () => {
+    const first = Keypair.random();
+    const second = Keypair.random();
+    const a = await instance({ LOG_SIGNING_SEED: first.secret() });
+    await untilServing(a, 120_000);
+
+    const b = await instance({ LOG_SIGNING_SEED: second.secret() });
+    expect(await b.exited).toBe(1);
+    expect(b.output()).toBe(
+      `Cannot start: the database's bid log is signed by ${first.publicKey()}, and this instance's log key (from LOG_SIGNING_SEED) is ${second.publicKey()}: give every instance sharing the database the log's key, or rotate it with LOG_KEY_REPLACES=${first.publicKey()} (docs/bid-log.md)\n`,
+    );
+
+    const rotated = await instance({ LOG_SIGNING_SEED: second.secret(), LOG_KEY_REPLACES: first.publicKey() });
+    await untilServing(rotated, 120_000);
+    const keys = (await rotated.client.get('/log/keys')).body.data.map((k: { attributes: { public_key: string; until: string | null } }) => k.attributes);
+    expect(keys).toEqual([
+      { public_key: first.publicKey(), since: expect.any(String), until: expect.any(String) },
+      { public_key: second.publicKey(), since: expect.any(String), until: null },
+    ]);
+
+    const back = await instance({ LOG_SIGNING_SEED: first.secret(), LOG_KEY_REPLACES: second.publicKey() });
+    expect(await back.exited).toBe(1);
+    expect(back.output()).toMatch(/^Cannot start: the database's bid log is signed by G[A-Z2-7]{55}, and this instance's log key \(from LOG_SIGNING_SEED\) is G[A-Z2-7]{55}: .*\n$/);
+    expect(back.output()).not.toMatch(/S[A-Z2-7]{55}/);
+  }, 360_000);
+});
