@@ -21,7 +21,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['jest.config.js', 'test/jest-runtime.js'],
+    files: ['jest.config.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

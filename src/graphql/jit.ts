@@ -33,6 +33,21 @@ function asGraphqlJsErrors(result: ExecutionResult): ExecutionResult {
 }
 
 /**
+ * graphql-js stops coercing variables at its 50th error with one more that names no variable, and
+ * Apollo answers an error it cannot tie to a variable as an internal one: the input is the
+ * caller's, as the 50 before it are.
+ */
+function coercionLimitAsBadInput(result: ExecutionResult): ExecutionResult {
+  if (result.data !== undefined || !result.errors?.length) return result;
+  const errors = result.errors.map((e) =>
+    e.extensions.code === undefined
+      ? new GraphQLError(e.message, { nodes: e.nodes, source: e.source, positions: e.positions, path: e.path, originalError: e.originalError, extensions: { ...e.extensions, code: 'BAD_USER_INPUT' } })
+      : e,
+  );
+  return { ...result, errors };
+}
+
+/**
  * Executes operations through graphql-jit, which compiles a document once into a function that
  * resolves and serialises its fields without graphql-js's per-field interpretation: in a profile
  * of bench/lots.mjs, graphql-js's execution was most of what a page of lots costs over GraphQL
@@ -60,7 +75,7 @@ export function jitGateway(schema: GraphQLSchema): GatewayInterface {
   const executor: GatewayExecutor = async ({ document, operationName, queryHash, request, context }) => {
     const plan = planOf(document, operationName, queryHash);
     const variables = request.variables ?? {};
-    if (!plan) return execute({ schema, document, contextValue: context, variableValues: variables, operationName });
+    if (!plan) return coercionLimitAsBadInput(await execute({ schema, document, contextValue: context, variableValues: variables, operationName }));
     return asGraphqlJsErrors(await plan.query(undefined, context, variables));
   };
   return {

@@ -239,6 +239,16 @@ describe('variables nested deeper than 32 levels (finding 7)', () => {
   });
 });
 
+describe('variables with more than 50 values that do not coerce', () => {
+  // graphql-js stops at its 50th coercion error with one that names no variable: Apollo answered it 500.
+  it('answer 400 bad_user_input, not 500', async () => {
+    const res = await t.client.post('/graphql', { query: 'query($f: LotFilter) { lotsCount(filter: $f) }', variables: { f: { states: Array.from({ length: 60 }, () => 'NOT_A_STATE') } } }, { contentType: 'application/json' });
+    expect(res.status).toBe(400);
+    expect(res.body.errors.length).toBeGreaterThan(0);
+    expect(res.body.errors.map((e: { extensions: { code: string; status: number } }) => `${e.extensions.code} ${e.extensions.status}`)).toEqual(res.body.errors.map(() => 'bad_user_input 400'));
+  });
+});
+
 describe('variables of a hundred thousand values (a second outside test, finding 3)', () => {
   // A megabyte of variables, even unused, was walked five times per request (about 40 ms of CPU on an idle machine).
   const ids = Array.from({ length: 100_000 }, (_, i) => String(i + 1));

@@ -4,7 +4,9 @@ import type { Keypair } from '@stellar/stellar-sdk';
 import type { RequestContext } from '../../core/context';
 import { invalid, notFound } from '../../core/errors';
 import { integerId } from '../../core/ids';
+import { logger } from '../../core/logger';
 import { inTransaction } from '../../core/transaction';
+import { databaseFault, isOutage } from '../../db/faults';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
 import { leafOf, type Leaf, type OutcomeLeaf } from './tlog.leaves';
@@ -138,11 +140,21 @@ export class TransparencyLog {
 
   /**
    * The receipt of bids whose round committed: their leaves' indexes, once the sequencer numbered
-   * them, and hashes, signed as the log's promise to include them in its next checkpoint.
+   * them, and hashes, signed as the log's promise to include them in its next checkpoint; null
+   * when the database went out of reach between the round's commit and the numbering.
    */
-  async receiptOf(ctx: Pick<RequestContext, 'em'>, leaves: { bidId: string; leafHash: Buffer }[], at: Date): Promise<Receipt> {
+  async receiptOf(ctx: Pick<RequestContext, 'em'>, leaves: { bidId: string; leafHash: Buffer }[], at: Date): Promise<Receipt | null> {
     if (!this.appending || !leaves.length) return this.receipt([], at);
-    const indexes = await this.sequencer.submit('log', { ctx, bidIds: leaves.map((l) => l.bidId) });
+    let indexes: Map<string, number>;
+    try {
+      indexes = await this.sequencer.submit('log', { ctx, bidIds: leaves.map((l) => l.bidId) });
+    } catch (err) {
+      // The round committed: its bids stand, and an error would tell the bidder they did not. The
+      // leaves wait for the checkpoint job to number them; the bidder goes without a receipt.
+      if (databaseFault(err) === null && !isOutage(err)) throw err;
+      logger.warn({ bids: leaves.map((l) => l.bidId) }, 'bids accepted without a receipt: the database went out of reach before the log numbered their leaves');
+      return null;
+    }
     return this.receipt(
       leaves.map((l) => ({ leafIndex: indexes.get(l.bidId) as number, leafHash: l.leafHash })),
       at,

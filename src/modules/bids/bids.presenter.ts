@@ -22,7 +22,7 @@ export const presentBid = (b: BidRow, showBidder: boolean): Resource => ({
  * A bid request's answer under `Prefer: return=representation`: the bids it placed (its own, then
  * the automatic raises it caused) and their receipt, as the `Bid-Receipt` header also carries it.
  */
-export const presentPlacedBids = (bids: SeenBid[], receipt: Receipt): TopLevel => ({
+export const presentPlacedBids = (bids: SeenBid[], receipt: Receipt | null): TopLevel => ({
   data: bids.map((s) => presentBid(s.bid, s.bidderShown)),
-  meta: { receipt, bid_receipt: encodeReceipt(receipt) },
+  meta: { receipt, bid_receipt: receipt && encodeReceipt(receipt) },
 });

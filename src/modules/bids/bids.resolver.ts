@@ -13,15 +13,16 @@ type SubmittedBid = Omit<SubmitBidPayloadGql, 'userErrors'>;
 
 const NOTHING_PLACED: SubmittedBid = { lotId: null, highestBid: null, endTime: null, reserveMet: null, bids: null, receipt: null };
 
-const receiptGql = (r: Receipt): LogReceiptGql => ({
-  origin: r.origin,
-  logId: r.log_id,
-  timestamp: r.timestamp,
-  entries: r.entries.map((e) => ({ leafIndex: e.leaf_index, leafHash: e.leaf_hash })),
-  signer: r.signer,
-  signature: r.signature,
-  encoded: encodeReceipt(r),
-});
+const receiptGql = (r: Receipt | null): LogReceiptGql | null =>
+  r && {
+    origin: r.origin,
+    logId: r.log_id,
+    timestamp: r.timestamp,
+    entries: r.entries.map((e) => ({ leafIndex: e.leaf_index, leafHash: e.leaf_hash })),
+    signer: r.signer,
+    signature: r.signature,
+    encoded: encodeReceipt(r),
+  };
 
 /** A submitted bid's result as its idempotency key keeps it: JSON, its dates revived. */
 const SUBMITTED_BID: ResultCodec<SubmittedBid> = {

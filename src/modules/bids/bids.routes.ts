@@ -22,7 +22,7 @@ export function bidsRoutes(router: AppRouter): void {
     requireBodyLotId(attributes.lot_id, params.id);
     const placed = await bids.place(ctx, { lotId: params.id, amount: attributes.amount, maxAmount: attributes.max_amount });
     // The 204 stays bodiless for existing clients; the receipt rides in a header (docs/bid-log.md).
-    koa.set('Bid-Receipt', encodeReceipt(placed.receipt));
+    if (placed.receipt) koa.set('Bid-Receipt', encodeReceipt(placed.receipt));
     return presentPlacedBids(placed.bids, placed.receipt);
   });
 }

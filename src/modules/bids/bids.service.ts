@@ -75,9 +75,10 @@ export class BidsService {
 
   /**
    * The lot as the bids left it, the bids placed, each naming its bidder only to those who may
-   * know it, and the receipt of their leaves in the transparency log (docs/bid-log.md).
+   * know it, and the receipt of their leaves in the transparency log (docs/bid-log.md), null when
+   * the database went out of reach once the bids were placed.
    */
-  async place(ctx: RequestContext, input: Untrusted<PlaceBidInput>): Promise<{ lot: LotRow; bids: SeenBid[]; receipt: Receipt }> {
+  async place(ctx: RequestContext, input: Untrusted<PlaceBidInput>): Promise<{ lot: LotRow; bids: SeenBid[]; receipt: Receipt | null }> {
     const caller = requireCaller(ctx);
     const { lotId, amount, maxAmount } = validateInput(placeBidInput, input);
     const id = integerId(lotId);

@@ -42,7 +42,8 @@ export class PlaceBidResultGql {
   @Field(() => Boolean, { nullable: true, description: 'Whether the highest bid reached the reserve price; null: the lot has no reserve' }) reserveMet!: boolean | null;
   @Extensions(listItems(MOST_BIDS_PER_REQUEST))
   @Field(() => [BidGql], { description: 'The bids this request placed, its own and the automatic raises it caused: at most 3' }) bids!: BidGql[];
-  @Field(() => LogReceiptGql, { description: "The transparency log's signed receipt of these bids (REST: the Bid-Receipt header)" }) receipt!: LogReceiptGql;
+  @Field(() => LogReceiptGql, { nullable: true, description: "The transparency log's signed receipt of these bids (REST: the Bid-Receipt header); null when the database went out of reach once they were placed" })
+  receipt!: LogReceiptGql | null;
 }
 
 @InputType('SubmitBidInput')
@@ -62,7 +63,7 @@ export class SubmitBidPayloadGql {
   @Field(() => Boolean, { nullable: true, description: 'Whether the highest bid reached the reserve price; null: the lot has no reserve, or nothing was placed' }) reserveMet!: boolean | null;
   @Extensions(listItems(MOST_BIDS_PER_REQUEST))
   @Field(() => [BidGql], { nullable: true, description: 'The bids this request placed, its own and the automatic raises it caused: at most 3' }) bids!: BidGql[] | null;
-  @Field(() => LogReceiptGql, { nullable: true, description: "The transparency log's signed receipt of these bids (REST: the Bid-Receipt header); null when nothing was placed" })
+  @Field(() => LogReceiptGql, { nullable: true, description: "The transparency log's signed receipt of these bids (REST: the Bid-Receipt header); null when nothing was placed, or when the database went out of reach once they were placed" })
   receipt!: LogReceiptGql | null;
   @userErrorsField() userErrors!: UserErrorGql[];
 }
