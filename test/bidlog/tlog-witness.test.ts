@@ -6,7 +6,7 @@ import type { Receipt } from '../../src/modules/bidlog';
 import { cosignatureLine, witnessVkey } from '../../src/modules/bidlog/tlog.cosign';
 import { leafHash } from '../../src/modules/bidlog/tlog.merkle';
 import { parseNote, type ParsedNote } from '../../src/modules/bidlog/tlog.note';
-import { signHeaders } from '../helpers/client';
+import { bidForReceipt } from './receipt.helpers';
 import { createLot } from '../helpers/lots';
 import { exec, type Run } from '../helpers/process';
 import { appWithPlatform } from '../helpers/world';
@@ -31,15 +31,7 @@ const dir = () => mkdtempSync(path.join(tmpdir(), 'tlog-witness-'));
 const cli = (script: string, args: string[], dataDir = dir()): Promise<Run> =>
   exec(process.execPath, [`dist/cli/${script}.js`, world.t.baseUrl, ...args], { PATH: process.env.PATH, DATA_DIR: dataDir });
 
-async function bid(who: Keypair, lotId: string, amount: string): Promise<Receipt> {
-  const target = `/lots/${lotId}/bid_requests`;
-  const body = { data: { type: 'bid_requests', attributes: { lot_id: Number(lotId), amount } } };
-  const headers: Record<string, string> = { 'content-type': 'application/vnd.api+json' };
-  signHeaders('POST', target, headers, Buffer.from(JSON.stringify(body)), { keypair: who });
-  const res = await world.t.client.request('POST', target, { body, headers });
-  expect(res.status).toBe(204);
-  return JSON.parse(Buffer.from(res.headers['bid-receipt'] as string, 'base64').toString('utf8')) as Receipt;
-}
+const bid = (who: Keypair, lotId: string, amount: string): Promise<Receipt> => bidForReceipt(world.t, who, lotId, amount);
 
 async function lotWithBids(...amounts: string[]): Promise<string> {
   const lot = await createLot(world.t, world.platform, FREE_LOT);

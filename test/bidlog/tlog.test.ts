@@ -10,6 +10,7 @@ import { noteSignedBy, parseNote, type ParsedNote } from '../../src/modules/bidl
 import { Participant } from '../../src/modules/trading/trading.entity';
 import { bearerFor } from '../blacklist/support';
 import { signHeaders } from '../helpers/client';
+import { bidForReceipt } from './receipt.helpers';
 import { createLot } from '../helpers/lots';
 import { exec } from '../helpers/process';
 import { appWithPlatform } from '../helpers/world';
@@ -29,16 +30,7 @@ async function openLot(): Promise<string> {
   return lot.id;
 }
 
-/** A signed bid; answers its receipt from the Bid-Receipt header. */
-async function bid(who: Keypair, lotId: string, amount: string): Promise<Receipt> {
-  const target = `/lots/${lotId}/bid_requests`;
-  const body = { data: { type: 'bid_requests', attributes: { lot_id: Number(lotId), amount } } };
-  const headers: Record<string, string> = { 'content-type': 'application/vnd.api+json' };
-  signHeaders('POST', target, headers, Buffer.from(JSON.stringify(body)), { keypair: who });
-  const res = await world.t.client.request('POST', target, { body, headers });
-  expect(res.status).toBe(204);
-  return JSON.parse(Buffer.from(res.headers['bid-receipt'] as string, 'base64').toString('utf8')) as Receipt;
-}
+const bid = (who: Keypair, lotId: string, amount: string): Promise<Receipt> => bidForReceipt(world.t, who, lotId, amount);
 
 async function latest(): Promise<{ size: number; root_hash: string; note: string; signer: string }> {
   const res = await world.t.client.get('/log/checkpoint');

@@ -1,7 +1,7 @@
 import type { Keypair } from '@stellar/stellar-sdk';
 import { checkLog } from '../../src/cli/tlog-check';
 import type { Receipt } from '../../src/modules/bidlog';
-import { signHeaders } from '../helpers/client';
+import { bidForReceipt } from '../bidlog/receipt.helpers';
 import { createLot } from '../helpers/lots';
 import { appWithPlatform } from '../helpers/world';
 import { FREE_LOT, join } from '../trading/trading.helpers';
@@ -19,15 +19,7 @@ const checkpoint = () => world.t.app.services.transparencyLog.checkpointNow({ em
 const GRACE_SECONDS = 1;
 const pastGrace = () => new Promise((resolve) => setTimeout(resolve, GRACE_SECONDS * 1000 + 200));
 
-async function bid(who: Keypair, lotId: string, amount: string): Promise<Receipt> {
-  const target = `/lots/${lotId}/bid_requests`;
-  const body = { data: { type: 'bid_requests', attributes: { lot_id: Number(lotId), amount } } };
-  const headers: Record<string, string> = { 'content-type': 'application/vnd.api+json' };
-  signHeaders('POST', target, headers, Buffer.from(JSON.stringify(body)), { keypair: who });
-  const res = await world.t.client.request('POST', target, { body, headers });
-  expect(res.status).toBe(204);
-  return JSON.parse(Buffer.from(res.headers['bid-receipt'] as string, 'base64').toString('utf8')) as Receipt;
-}
+const bid = (who: Keypair, lotId: string, amount: string): Promise<Receipt> => bidForReceipt(world.t, who, lotId, amount);
 
 async function receiptOfNewBid(): Promise<Receipt> {
   const [bidder] = world.accounts;
