@@ -4,6 +4,7 @@ import type { Keypair } from '@stellar/stellar-sdk';
 import type { RequestContext } from '../../core/context';
 import { invalid, notFound } from '../../core/errors';
 import { integerId } from '../../core/ids';
+import { loggable } from '../../core/loggable';
 import { logger } from '../../core/logger';
 import { inTransaction } from '../../core/transaction';
 import { databaseFault, isOutage } from '../../db/faults';
@@ -16,6 +17,13 @@ import { receiptMessage, type Receipt } from './tlog.receipt';
 import { appendLeaf, integrate, overTree, sequence } from './tlog.store';
 import { logKeyHistory, type LogKey } from './tlog.keys';
 import { KeyedBatcher, type Settled } from '../../core/batcher';
+
+/**
+ * How long a request waits for its leaves' indexes (a run takes milliseconds): a database that
+ * stopped answering would otherwise hold every bid's answer for a run's whole time-out, and the
+ * runs queued behind it for theirs; the leaves are numbered by the next run that reaches them.
+ */
+const RECEIPT_WAIT_MS = 2000;
 
 /** The most requests whose leaves one run of the sequencer answers. */
 const SEQUENCE_BATCH = 1000;
@@ -141,18 +149,28 @@ export class TransparencyLog {
   /**
    * The receipt of bids whose round committed: their leaves' indexes, once the sequencer numbered
    * them, and hashes, signed as the log's promise to include them in its next checkpoint; null
-   * when the database went out of reach between the round's commit and the numbering.
+   * when the numbering failed or did not answer within `RECEIPT_WAIT_MS` after the round's commit.
    */
   async receiptOf(ctx: Pick<RequestContext, 'em'>, leaves: { bidId: string; leafHash: Buffer }[], at: Date): Promise<Receipt | null> {
     if (!this.appending || !leaves.length) return this.receipt([], at);
-    let indexes: Map<string, number>;
+    const bids = leaves.map((l) => l.bidId);
+    let indexes: Map<string, number> | null;
     try {
-      indexes = await this.sequencer.submit('log', { ctx, bidIds: leaves.map((l) => l.bidId) });
+      const numbered = this.sequencer.submit('log', { ctx, bidIds: bids });
+      numbered.catch(() => undefined);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<null>((resolve) => (timer = setTimeout(resolve, RECEIPT_WAIT_MS, null)));
+      indexes = await Promise.race([numbered, late]).finally(() => clearTimeout(timer));
     } catch (err) {
-      // The round committed: its bids stand, and an error would tell the bidder they did not. The
-      // leaves wait for the checkpoint job to number them; the bidder goes without a receipt.
-      if (databaseFault(err) === null && !isOutage(err)) throw err;
-      logger.warn({ bids: leaves.map((l) => l.bidId) }, 'bids accepted without a receipt: the database went out of reach before the log numbered their leaves');
+      // The round committed: its bids stand whatever stopped the numbering (the database going
+      // away ends the transaction under it, and knex then says only that it is complete), and an
+      // error would tell the bidder they did not. The checkpoint job numbers the leaves later.
+      if (databaseFault(err) !== null || isOutage(err)) logger.warn({ bids }, 'bids accepted without a receipt: the database went out of reach before the log numbered their leaves');
+      else logger.error({ bids, err: loggable(err) }, 'bids accepted without a receipt: the log could not number their leaves');
+      return null;
+    }
+    if (indexes === null) {
+      logger.warn({ bids }, 'bids accepted without a receipt: the log did not number their leaves in time');
       return null;
     }
     return this.receipt(
