@@ -4,7 +4,7 @@ import { Money } from '../../core/money';
 import { seesParticipantSql } from '../../core/policies';
 import { rawQuery, timestamp } from '../../db/raw';
 import { sql, type Sql } from '../../db/sql';
-import type { Bid } from '../bids';
+import { type Bid, BID_COLUMNS, type BidColumns, bidOfColumns } from '../bids';
 import type { Participant, ParticipantState } from '../trading';
 import type { Callback } from '../watchlist';
 
@@ -27,15 +27,6 @@ interface CallbackRow {
   created_at: string;
 }
 
-interface BidRow {
-  id: string;
-  lot_id: string;
-  participant_id: string;
-  account_id: string;
-  amount: string;
-  placed_by_proxy: boolean;
-  created_at: string;
-}
 
 interface ParticipantRow {
   id: string;
@@ -59,20 +50,8 @@ export async function callbacksOfLots(em: EntityManager, lotIds: readonly string
 
 /** The bids on the lots, by id (the order they were placed in). */
 export async function bidsOfLots(em: EntityManager, lotIds: readonly string[]): Promise<Bid[]> {
-  const rows = await rowsOfLots<BidRow>(
-    em,
-    (ids) => sql`select id, lot_id, participant_id, account_id, amount, placed_by_proxy, created_at from bids where lot_id = any (${ids}) order by id`,
-    lotIds,
-  );
-  return rows.map((r) => ({
-    id: r.id,
-    lotId: r.lot_id,
-    participantId: r.participant_id,
-    accountId: r.account_id,
-    amount: new Money(r.amount),
-    placedByProxy: r.placed_by_proxy,
-    createdAt: new Date(r.created_at),
-  }));
+  const rows = await rowsOfLots<BidColumns>(em, (ids) => sql`select ${BID_COLUMNS} from bids where lot_id = any (${ids}) order by id`, lotIds);
+  return rows.map(bidOfColumns);
 }
 
 /** The participants of the lots that `caller` may see (`seesParticipantSql`, as the participant filters count them), by id. */
