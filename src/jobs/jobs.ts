@@ -67,49 +67,44 @@ export async function startJobs({ config, orm, services, log }: JobsDeps): Promi
     schedule: false,
   });
   boss.on('error', queueError);
+  const jobs = jobsOf(services, config);
+  const recurrings: Recurring[] = [
+    { kind: 'recurring', queue: CLEANUP_QUEUE, everySeconds: config.CLEANUP_INTERVAL_SECONDS, firstAfterSeconds: 0, run: cleanupRun(cleanersOf(jobs, services)) },
+    ...jobs.filter((j): j is Recurring => j.kind === 'recurring'),
+  ];
   // pg-boss makes its tables and queues at start; instances doing so together deadlock in them.
+  // Every queue exists before any worker runs or any job is sent: a queue is a partition attached
+  // to pg-boss's job table, and an insert that runs while a partition is being attached can be
+  // routed with the table's partitions as they were and fail with "no partition found for row".
   await underAdvisoryLock(orm.config.get('clientUrl') as string, 'job queues', async () => {
     await boss.start();
-    const work: Work = (name, handler) => boss.work(name, { pollingIntervalSeconds: config.JOBS_POLL_SECONDS }, db.holding(handler));
-
-    const notices = new LotNotices(orm, services.notifications, services.live, services.rules);
     for (const name of Object.values(LOT_QUEUES)) {
       await boss.createQueue(name, { name, policy: 'short', retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 300 });
     }
-    await work<LotJobData>(LOT_QUEUES.finishing, async ([job]) => notices.finishing(job.data));
-    await work<LotJobData>(LOT_QUEUES.ended, async ([job]) => {
-      const ended = await notices.ended(job.data);
-      // Early by this process's clock (the queue reads the database's): once more at the end.
-      if (ended === 'early') {
-        await boss.insert([{ name: LOT_QUEUES.ended, data: job.data, singletonKey: singletonKeyOf(job.data), startAfter: new Date(job.data.endTime) }]);
-      } else if (ended.lapseAt) {
-        await boss.insert([{ name: LOT_QUEUES.lapse, data: job.data, singletonKey: singletonKeyOf(job.data), startAfter: ended.lapseAt }]);
-      }
-    });
-    await work<LotJobData>(LOT_QUEUES.lapse, async ([job]) => {
-      // Early by this process's clock: once more a second later.
-      if ((await services.reserve.lapse({ em: orm.em.fork() }, job.data)) === 'early') {
-        await boss.insert([{ name: LOT_QUEUES.lapse, data: job.data, singletonKey: singletonKeyOf(job.data), startAfter: new Date(Date.now() + 1000) }]);
-      }
-    });
-    await work<{ lotId: string }>(LOT_QUEUES.invoice, async ([job]) => notices.unpaidInvoice(job.data.lotId));
-
-    const jobs = jobsOf(services, config);
-    const cleaners = cleanersOf(jobs, services);
-    await recurring(boss, CLEANUP_QUEUE, config.CLEANUP_INTERVAL_SECONDS, 0, work, async () => {
-      for (const cleaner of cleaners) {
-        try {
-          const changed = await cleaner.run(orm.em.fork());
-          if (changed) log.info({ cleaner: cleaner.name, changed }, 'cleaner changed rows');
-        } catch (err) {
-          log.warn({ err: loggable(err), cleaner: cleaner.name }, 'cleaner failed');
-        }
-      }
-    });
-    for (const job of jobs.filter((j): j is Recurring => j.kind === 'recurring')) {
-      await recurring(boss, job.queue, job.everySeconds, job.firstAfterSeconds, work, () => job.run(orm, log));
+    for (const { queue } of recurrings) {
+      await boss.createQueue(queue, { name: queue, policy: 'short', retryLimit: 1, retryDelay: 1, expireInSeconds: 900 });
     }
   });
+  const work: Work = (name, handler) => boss.work(name, { pollingIntervalSeconds: config.JOBS_POLL_SECONDS }, db.holding(handler));
+  const notices = new LotNotices(orm, services.notifications, services.live, services.rules);
+  await work<LotJobData>(LOT_QUEUES.finishing, async ([job]) => notices.finishing(job.data));
+  await work<LotJobData>(LOT_QUEUES.ended, async ([job]) => {
+    const ended = await notices.ended(job.data);
+    // Early by this process's clock (the queue reads the database's): once more at the end.
+    if (ended === 'early') {
+      await boss.insert([{ name: LOT_QUEUES.ended, data: job.data, singletonKey: singletonKeyOf(job.data), startAfter: new Date(job.data.endTime) }]);
+    } else if (ended.lapseAt) {
+      await boss.insert([{ name: LOT_QUEUES.lapse, data: job.data, singletonKey: singletonKeyOf(job.data), startAfter: ended.lapseAt }]);
+    }
+  });
+  await work<LotJobData>(LOT_QUEUES.lapse, async ([job]) => {
+    // Early by this process's clock: once more a second later.
+    if ((await services.reserve.lapse({ em: orm.em.fork() }, job.data)) === 'early') {
+      await boss.insert([{ name: LOT_QUEUES.lapse, data: job.data, singletonKey: singletonKeyOf(job.data), startAfter: new Date(Date.now() + 1000) }]);
+    }
+  });
+  await work<{ lotId: string }>(LOT_QUEUES.invoice, async ([job]) => notices.unpaidInvoice(job.data.lotId));
+  for (const job of recurrings) await recurring(boss, job, work, () => job.run(orm, log));
   services.lotClock.attach(boss);
   return {
     async depths() {
@@ -124,23 +119,29 @@ export async function startJobs({ config, orm, services, log }: JobsDeps): Promi
   };
 }
 
+/** The cleaners in order; one failing does not stop the others. */
+function cleanupRun(cleaners: Cleaner[]): Recurring['run'] {
+  return async (orm, log) => {
+    for (const cleaner of cleaners) {
+      try {
+        const changed = await cleaner.run(orm.em.fork());
+        if (changed) log.info({ cleaner: cleaner.name, changed }, 'cleaner changed rows');
+      } catch (err) {
+        log.warn({ err: loggable(err), cleaner: cleaner.name }, 'cleaner failed');
+      }
+    }
+  };
+}
+
 /**
  * Work that repeats every `everySeconds` across all instances: each run first schedules the next
  * one, and the queue's `short` policy keeps at most one waiting run (instances starting later
  * add none while one waits). A run that fails is retried by the queue, which also reschedules.
  */
-async function recurring(
-  boss: PgBoss,
-  name: string,
-  everySeconds: number,
-  firstAfterSeconds: number,
-  work: Work,
-  run: () => Promise<void>,
-): Promise<void> {
-  await boss.createQueue(name, { name, policy: 'short', retryLimit: 1, retryDelay: 1, expireInSeconds: 900 });
-  await work(name, async () => {
-    await boss.sendAfter(name, {}, { singletonKey: name }, everySeconds);
+async function recurring(boss: PgBoss, { queue, everySeconds, firstAfterSeconds }: Recurring, work: Work, run: () => Promise<void>): Promise<void> {
+  await work(queue, async () => {
+    await boss.sendAfter(queue, {}, { singletonKey: queue }, everySeconds);
     await run();
   });
-  await boss.sendAfter(name, {}, { singletonKey: name }, firstAfterSeconds);
+  await boss.sendAfter(queue, {}, { singletonKey: queue }, firstAfterSeconds);
 }
