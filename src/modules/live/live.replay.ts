@@ -24,7 +24,7 @@ interface LotReads {
 
 /**
  * The reads behind `bidPlaced(after:)`, shared: 500 subscribers replaying one lot read it once
- * or twice, not 500 times (issue 26: 500 replays of 384 bids held the service for 11 s). The
+ * or twice, not 500 times (500 replays of 384 bids, each its own read, held the service for 11 s). The
  * replays asked for while a lot is being read wait for the next read of it, which serves them
  * all from the lowest `after`: a read may serve only those who listened before it began, or it
  * could miss a bid announced between their listening and its snapshot. Each replay holds at
