@@ -100,7 +100,7 @@ async function seedBids(client) {
   );
 }
 
-async function seed(url, count) {
+export async function seed(url, count) {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
