@@ -63,7 +63,7 @@ async function main() {
   }
   console.log(JSON.stringify(results, null, 2));
   for (const [target, r] of Object.entries(results)) {
-    for (const section of [r.bids, r.lots, r.platformStats, r.fanout, r.stall, r.stallLive, r.memory]) for (const line of section?.goals ?? []) console.log(`${target}: ${line}`);
+    for (const section of [r.bids, r.lots, r.lotCreate, r.platformStats, r.fanout, r.stall, r.stallLive, r.memory]) for (const line of section?.goals ?? []) console.log(`${target}: ${line}`);
   }
   if (results.embedded && results.server) {
     const e = figures(results.embedded);

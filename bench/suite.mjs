@@ -10,6 +10,7 @@ import path from 'node:path';
 import { bidsBench } from './bids.mjs';
 import { freshDatabase } from './db.mjs';
 import { fanoutBench } from './fanout.mjs';
+import { lotCreateBench } from './lot-create.mjs';
 import { lotsBench } from './lots.mjs';
 import { markMemory, memoryGoal } from './memory.mjs';
 import { platformStatsBench } from './platform-stats.mjs';
@@ -108,6 +109,7 @@ async function main() {
   results.http = http;
   await markMemory('http', 'after its requests');
   if (process.env.BENCH_LOTS !== '0') results.lots = await lotsBench();
+  if (process.env.BENCH_LOT_CREATE !== '0') results.lotCreate = await lotCreateBench();
   if (process.env.BENCH_BIDS !== '0') results.bids = await bidsBench();
   if (process.env.BENCH_STATS !== '0') results.platformStats = await platformStatsBench();
   if (process.env.BENCH_FANOUT !== '0') results.fanout = await fanoutBench();
