@@ -165,7 +165,7 @@ export const ERROR_CODES = [
   { code: 'storage_link_invalid', status: 403, meaning: "`GET /files/{id}`: the link's signature does not match (tampered or not ours)" },
   { code: 'storage_link_expired', status: 403, meaning: "`GET /files/{id}`: the link's lifetime (`STORAGE_LINK_TTL`) has passed" },
   { code: 'document_not_found', status: 404, meaning: 'no such document, or it has expired' },
-  { code: 'unsupported_media_type', status: 415, meaning: 'a body that is neither JSON nor (for uploads) multipart' },
+  { code: 'unsupported_media_type', status: 415, meaning: 'a body that is neither JSON nor (for uploads) multipart, or JSON compressed (`Content-Encoding` other than identity) or in a charset other than UTF-8; the source names the header' },
   { code: 'resend_too_soon', status: 429, meaning: 'a verification token was resent less than a minute ago' },
   { code: 'too_many_attempts', status: 429, meaning: '`POST /jwt`: 10 failed sign-ins for the account or email in the last 15 minutes; the password is not checked' },
   { code: 'too_many_requests', status: 429, meaning: 'a rate limit of `RATE_LIMIT_*` (writes, account creation, sign-in) for the caller\'s address or account is used up; `Retry-After` says when to try again' },
