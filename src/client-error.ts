@@ -1,18 +1,27 @@
 import type { Socket } from 'node:net';
+import type { ErrorCode } from './core/error-codes';
 import type { Logger } from './core/logger';
 
-/** Node's own answers to a request it could not parse, by the parser's code (400 otherwise). */
-const ANSWERS: Record<string, string> = {
-  HPE_HEADER_OVERFLOW: '431 Request Header Fields Too Large',
-  HPE_CHUNK_EXTENSIONS_OVERFLOW: '413 Payload Too Large',
-  ERR_HTTP_REQUEST_TIMEOUT: '408 Request Timeout',
+/** The answer to a request Node could not parse, by the parser's code (400 `bad_request` otherwise). */
+const ANSWERS: Record<string, { status: number; reason: string; code: ErrorCode; detail: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large', code: 'headers_too_large', detail: 'the request line and headers exceed the server\'s limit; send fewer or shorter headers' },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, reason: 'Payload Too Large', code: 'chunk_extensions_too_large', detail: 'the chunk extensions of the body exceed the server\'s limit' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', code: 'request_timeout', detail: 'the request did not arrive whole in time' },
 };
+const UNPARSED = { status: 400, reason: 'Bad Request', code: 'bad_request', detail: 'the request is not HTTP/1.1 the server can parse' } as const;
+
+/** A JSON:API error document, as the routes answer, so that no client meets an empty error body. */
+function answerTo(code: string | undefined): string {
+  const a = ANSWERS[code ?? ''] ?? UNPARSED;
+  const body = JSON.stringify({ errors: [{ status: String(a.status), code: a.code, title: a.reason, detail: a.detail }] });
+  return `HTTP/1.1 ${a.status} ${a.reason}\r\nContent-Type: application/vnd.api+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
 
 /**
  * The HTTP server's `clientError`: a request Node could not parse, or a client that hung up in
  * the middle of one. Without a listener Node destroys the socket with the error, which the
  * request's answer then reports as failed, and Koa prints its stack outside the JSON log; any
- * client could fill the log so. Answered as Node would, with at most one debug line, no stack.
+ * client could fill the log so. Answered with Node's status and a JSON:API error document, with at most one debug line, no stack.
  */
 export function clientErrorListener(log: Logger): (err: NodeJS.ErrnoException, socket: Socket) => void {
   return (err, socket) => {
@@ -20,7 +29,7 @@ export function clientErrorListener(log: Logger): (err: NodeJS.ErrnoException, s
     // Nothing sent yet and no answer under way on this socket: a status line cannot cut into another answer.
     const answering = (socket as Socket & { _httpMessage?: unknown })._httpMessage;
     if (socket.writable && socket.bytesWritten === 0 && !answering) {
-      socket.end(`HTTP/1.1 ${ANSWERS[err.code ?? ''] ?? '400 Bad Request'}\r\nConnection: close\r\n\r\n`, () => socket.destroy());
+      socket.end(answerTo(err.code), () => socket.destroy());
     } else {
       socket.destroy();
     }

@@ -1,5 +1,5 @@
 /** The HTTP statuses the service answers errors with. */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 405 | 408 | 409 | 413 | 415 | 429 | 431 | 500 | 502 | 503;
 
 export interface ErrorCodeRow {
   code: string;
@@ -165,7 +165,7 @@ export const ERROR_CODES = [
   { code: 'storage_link_invalid', status: 403, meaning: "`GET /files/{id}`: the link's signature does not match (tampered or not ours)" },
   { code: 'storage_link_expired', status: 403, meaning: "`GET /files/{id}`: the link's lifetime (`STORAGE_LINK_TTL`) has passed" },
   { code: 'document_not_found', status: 404, meaning: 'no such document, or it has expired' },
-  { code: 'unsupported_media_type', status: 415, meaning: 'a body that is neither JSON nor (for uploads) multipart' },
+  { code: 'unsupported_media_type', status: 415, meaning: 'a body that is neither JSON nor (for uploads) multipart, or JSON compressed (`Content-Encoding` other than identity) or in a charset other than UTF-8; the source names the header' },
   { code: 'resend_too_soon', status: 429, meaning: 'a verification token was resent less than a minute ago' },
   { code: 'too_many_attempts', status: 429, meaning: '`POST /jwt`: 10 failed sign-ins for the account or email in the last 15 minutes; the password is not checked' },
   { code: 'too_many_requests', status: 429, meaning: 'a rate limit of `RATE_LIMIT_*` (writes, account creation, sign-in) for the caller\'s address or account is used up; `Retry-After` says when to try again' },
@@ -175,7 +175,10 @@ export const ERROR_CODES = [
   { code: 'live_interrupted', status: 503, meaning: 'subscriptions only: the instance lost its connection to the other instances (Redis), so events may have been missed; the subscription ends with this error: subscribe again (`bidPlaced` with `after` set to the last bid id received misses nothing)' },
   { code: 'database_unavailable', status: 503, meaning: 'the database cannot be reached (stopped, restarting, connection lost); retry after `Retry-After` seconds' },
   { code: 'outcome_unknown', status: 503, meaning: 'the database went away, or gave no answer within `DB_ANSWER_TIMEOUT`, while the request was committing (a bid, or any other write): it may or may not have been kept; read it back (a bid: `GET /lots/{id}/bids`) before sending a new request' },
-  { code: 'bad_request', status: 400, meaning: 'a request the HTTP layer could not accept; GraphQL: a persisted query whose `sha256Hash` does not match its `query`, or whose `version` is not 1' },
+  { code: 'headers_too_large', status: 431, meaning: 'the request line and headers exceed the HTTP server\'s limit (16 KiB unless Node\'s `--max-http-header-size` says otherwise); answered before any route' },
+  { code: 'chunk_extensions_too_large', status: 413, meaning: 'a chunked body whose chunk extensions exceed the HTTP server\'s limit; answered before any route' },
+  { code: 'request_timeout', status: 408, meaning: 'the request did not arrive whole within the HTTP server\'s request timeout; answered before any route' },
+  { code: 'bad_request', status: 400, meaning: 'a request the HTTP layer could not accept (one that does not parse as HTTP/1.1 is answered so before any route); GraphQL: a persisted query whose `sha256Hash` does not match its `query`, or whose `version` is not 1' },
   { code: 'graphql_parse_failed', status: 400, meaning: 'GraphQL only: the operation does not parse, validate or resolve' },
   { code: 'graphql_validation_failed', status: 400, meaning: 'GraphQL only: the operation does not parse, validate or resolve' },
   { code: 'bad_user_input', status: 400, meaning: 'GraphQL only: a variable does not fit its type, or the variables nest more than 32 levels deep (`errors[].field` is `variables`)' },

@@ -12,6 +12,8 @@ export interface BodyState {
   body: unknown;
 }
 
+const unsupported = (detail: string, header: string) => DomainError.of('unsupported_media_type', 'unsupported_media_type', detail, { header });
+
 /**
  * Reads JSON bodies whole (bounded) so that the signature digest covers exactly the bytes
  * received. Multipart bodies are left to the routes that accept them (POSTs to `multipartPaths`).
@@ -27,14 +29,13 @@ export function readBody(limit: number, multipartPaths: ReadonlySet<string>): Mi
     const type = koa.request.type;
     // Multipart only where an upload is taken (docs/rest.md, "Documents"): elsewhere it is refused as any other type.
     if (type === 'multipart/form-data' && koa.method === 'POST' && multipartPaths.has(koa.path)) return next();
-    if (!JSON_TYPES.has(type)) {
-      throw DomainError.of(
-        'unsupported_media_type',
-        'unsupported_media_type',
-        `content type ${type || '(none)'} is not accepted; send application/vnd.api+json`,
-        { header: 'Content-Type' },
-      );
-    }
+    if (!JSON_TYPES.has(type)) throw unsupported(`content type ${type || '(none)'} is not accepted; send application/vnd.api+json`, 'Content-Type');
+    // The bytes are read as UTF-8 JSON as they came: a compressed or UTF-16 body would otherwise be
+    // answered as malformed JSON, which misleads its sender about what to fix (RFC 9110 §15.5.16).
+    const encoding = koa.get('content-encoding').trim().toLowerCase();
+    if (encoding !== '' && encoding !== 'identity') throw unsupported(`content encoding ${encoding} is not accepted; send the body uncompressed`, 'Content-Encoding');
+    const charset = koa.request.charset.toLowerCase();
+    if (charset !== '' && charset !== 'utf-8' && charset !== 'utf8') throw unsupported(`charset ${charset} is not accepted; send the body in UTF-8`, 'Content-Type');
     let raw: Buffer;
     try {
       raw = await getRawBody(koa.req, { limit, length });

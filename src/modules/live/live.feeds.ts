@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/context';
-import { forbidden, invalid } from '../../core/errors';
+import { DomainError, forbidden, invalid, notFound } from '../../core/errors';
 import { integerId } from '../../core/ids';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import { isStaffOf, requireCaller, seesLiveBidder } from '../../core/policies';
@@ -197,7 +197,7 @@ export class LiveFeeds {
     if (!unique.length || unique.length > MAX_LOTS_PER_SUBSCRIPTION) {
       throw invalid('invalid_field', `ids must name 1 to ${MAX_LOTS_PER_SUBSCRIPTION} lots`, { field: 'ids' });
     }
-    return this.changes(ctx, await Promise.all(unique.map((id) => this.lotOf(ctx, id))));
+    return this.changes(ctx, await Promise.all(unique.map((id) => this.lotOf(ctx, id).catch((err: unknown) => Promise.reject(namingEntry(err, ids.indexOf(id)))))));
   }
 
   private async changes(ctx: RequestContext, lots: readonly SubscribedLot[]): Promise<LiveStream<LotsView>> {
@@ -281,3 +281,9 @@ const viewsOf = (e: BidPlacedEvent, message: string) => ({
   shown: { view: e, key: `${message}:shown` },
   hidden: { view: hidden(e), key: `${message}:hidden` },
 });
+
+/** A missing lot among `ids` named by its place in the list: of 100 ids, the one to drop. */
+function namingEntry(err: unknown, index: number): unknown {
+  if (!(err instanceof DomainError) || err.items[0].code !== 'lot_not_found') return err;
+  return notFound('lot_not_found', `ids.${index} names no lot`, { field: `ids.${index}` });
+}

@@ -62,7 +62,10 @@ function onBoundary(at: Date, unit: StatsUnit): boolean {
 }
 
 const ARGUMENT = { code: 'stats_range_invalid' } as const;
-const instant = z.union([z.date(), z.string().datetime({ offset: true }).transform((s) => new Date(s))]).refine((d) => !Number.isNaN(d.getTime()), 'must be a date-time');
+const DATE_TIME = 'must be an RFC 3339 date-time with its offset (2026-11-01T00:00:00Z)';
+const instant = z
+  .union([z.date(), z.string().datetime({ offset: true }).transform((s) => new Date(s))], { error: DATE_TIME })
+  .refine((d) => !Number.isNaN(d.getTime()), DATE_TIME);
 
 const statsInput = z
   .object({

@@ -15,7 +15,9 @@ const multiple = z
   .transform(String)
   .refine((m) => /^\d{1,6}(\.\d{1,4})?$/.test(m) && Number(m) > 0, 'must be a number greater than 0 with at most four decimals')
   .transform((m) => String(Number(m)));
-const seconds = z.number().int().min(1).max(10 * 365 * 86400);
+/** Whole seconds from 1 to `max` (ten years unless a rule bounds it closer): one bound, so one error past it. */
+const secondsUpTo = (max: number) => z.number().int().min(1).max(max);
+const seconds = secondsUpTo(10 * 365 * 86400);
 
 /** Bands ascend by `upTo`; only the last may be open (null). Each fault names the band's `upTo`. */
 function ascending(bands: { upTo: string | null }[], ctx: z.RefinementCtx): void {
@@ -76,11 +78,11 @@ export const updateRulesInput = z
     maxLotsPerSeller: z.number().int().min(1).max(100_000).nullable().optional(),
     deposit: depositRule.nullable().optional(),
     buyerFees: bands(feeBand).superRefine(totalRising).nullable().optional(),
-    extendWindow: seconds.max(86400).nullable().optional(),
-    extendBy: seconds.max(86400).nullable().optional(),
-    maxExtensionSeconds: seconds.max(30 * 86400).nullable().optional(),
+    extendWindow: secondsUpTo(86400).nullable().optional(),
+    extendBy: secondsUpTo(86400).nullable().optional(),
+    maxExtensionSeconds: secondsUpTo(30 * 86400).nullable().optional(),
     reserveLapseAfter: seconds.nullable().optional(),
-    secondChanceTtl: seconds.max(30 * 86400).nullable().optional(),
+    secondChanceTtl: secondsUpTo(30 * 86400).nullable().optional(),
     buyingPowerMultiple: multiple.nullable().optional(),
   })
   .strict();
