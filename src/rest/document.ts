@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DomainError, type ErrorItem } from '../core/errors';
+import { nearest } from './nearest';
 
 export const JSONAPI = 'application/vnd.api+json';
 
@@ -101,6 +102,24 @@ export function inputDocument(type: string) {
   return schema;
 }
 
+
+/**
+ * Refuses an attribute the resource does not have, naming it and the nearest it does: a misspelt
+ * attribute (`max_bid` for `max_amount`) would otherwise be dropped and the request carried out
+ * without it.
+ */
+export function onlyAttributes(type: string, attributes: Record<string, unknown>, names: readonly string[]): void {
+  const unknown = Object.keys(attributes).filter((name) => !names.includes(name));
+  if (!unknown.length) return;
+  const items = unknown.map(
+    (name): ErrorItem => ({
+      code: 'invalid_field',
+      detail: `${name} is not an attribute of ${type}${nearest(name, names)}; its attributes: ${names.join(', ')}`,
+      source: { pointer: `/data/attributes/${name}` },
+    }),
+  );
+  throw new DomainError('invalid', items as [ErrorItem, ...ErrorItem[]]);
+}
 
 /**
  * A document's `data.id`, when given, must name the resource of the path. JSON:API answers a

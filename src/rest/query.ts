@@ -1,4 +1,4 @@
-import { suggestionList } from 'graphql/jsutils/suggestionList';
+import { nearest } from './nearest';
 import { DomainError, type CodeOfKind, type ErrorItem } from '../core/errors';
 import { DEFAULT_TEXT_MAX, type FilterKind } from '../core/filter-kinds';
 import { parseMoney, type Money } from '../core/money';
@@ -104,12 +104,6 @@ function pageKeys(spec: QuerySpec): string[] {
 /** `page[size]` on a cursor listing is the other scheme's size: naming this one's parameters is the fix. */
 function pagedWith(keys: readonly string[]): string {
   return keys.length ? `; it pages with ${keys.map((key) => `page[${key}]`).join(' and ')}` : '; it is not paged';
-}
-
-/** ` (did you mean maker?)` for the nearest of `names`, by graphql-js's measure, as GraphQL's own errors suggest. */
-function nearest(given: string, names: readonly string[], form: (name: string) => string = (name) => name): string {
-  const [best] = suggestionList(given, names);
-  return best === undefined ? '' : ` (did you mean ${form(best)}?)`;
 }
 
 /** Every parameter the endpoint takes, as [bare name, the form it is written in]: `['maker', 'filter[maker]']`. */

@@ -51,6 +51,23 @@ describe('POST /lots/{id}/bid_requests', () => {
     expect((await bid(world.accounts[0].keypair, lotId, { amount: '1000' })).body.errors[0]).toMatchObject({ status: '400', code: 'lot_not_active' });
   });
 
+  it('refuses an attribute a bid request does not have, naming the nearest, and places nothing', async () => {
+    const lotId = await auction();
+    const misspelt = await bid(world.accounts[0].keypair, lotId, { amount: '1000', max_bid: '12500.00' });
+    expect(misspelt.status).toBe(400);
+    expect(misspelt.body.errors).toEqual([
+      expect.objectContaining({
+        code: 'invalid_field',
+        source: { pointer: '/data/attributes/max_bid' },
+        detail: 'max_bid is not an attribute of bid_requests; its attributes: amount, max_amount, lot_id',
+      }),
+    ]);
+    const typo = await bid(world.accounts[0].keypair, lotId, { amout: '1000' });
+    expect(typo.body.errors[0]).toMatchObject({ source: { pointer: '/data/attributes/amout' }, detail: expect.stringContaining('amout is not an attribute of bid_requests (did you mean amount?)') });
+    expect(await history(lotId)).toEqual([]);
+    expect((await bid(world.accounts[0].keypair, lotId, { amount: '1000', max_amount: '12500.00' })).status).toBe(204);
+  });
+
   it('refuses a lot_id that is not the lot of the path, and a missing amount', async () => {
     const lotId = await auction();
     const other = await bid(world.accounts[0].keypair, lotId, { lot_id: 1, amount: '1000' });
