@@ -14,7 +14,7 @@ export class NotificationGql {
   @Field(() => ID) id!: string;
   @Field(() => Int, { description: 'The type code: 1 to 29 of the contract; 30 lot_extended, 34 second_chance_offered and 35 second_chance_answered of the platform rules (docs/auction-rules.md); 31 saved_search_matched (docs/saved-searches.md)' }) type!: number;
   @Field(() => String) typeStr!: string;
-  @Field(() => GraphQLJSONObject, { description: 'An object of strings' }) meta!: Record<string, string>;
+  @Field(() => GraphQLJSONObject, { description: 'An object of strings', deprecationReason: 'Use payload' }) meta!: Record<string, string>;
   @Field(() => String, { description: 'RFC 3339' }) createdAt!: string;
 }
 

@@ -1,5 +1,6 @@
 import type { AppModule } from '../../app-modules';
 import { AccountRelationsResolver, BidRelationsResolver, DepositRelationsResolver, LotViewerResolver, NotificationRelationsResolver, ParticipantRelationsResolver, ParticipationRelationsResolver, WatchlistEntryRelationsResolver } from './relations.resolver';
+import { LotAccountNoticeResolver, NoticeLotResolver, NotificationPayloadResolver, OutbidNoticeResolver } from './notices.resolver';
 import { ViewerResolver } from './viewer.resolver';
 import { ViewerNotificationConnectionResolver, ViewerParticipationConnectionResolver, ViewerWatchlistConnectionResolver } from './viewer.types';
 
@@ -13,6 +14,10 @@ export const viewerModule: AppModule = {
     DepositRelationsResolver,
     WatchlistEntryRelationsResolver,
     NotificationRelationsResolver,
+    NotificationPayloadResolver,
+    NoticeLotResolver,
+    OutbidNoticeResolver,
+    LotAccountNoticeResolver,
     BidRelationsResolver,
     AccountRelationsResolver,
     ViewerParticipationConnectionResolver,
