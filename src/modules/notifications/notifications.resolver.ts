@@ -3,6 +3,7 @@ import { Arg, Ctx, Extensions, ID, Int, Mutation, Query, Resolver } from 'type-g
 import type { GraphQLContext } from '../../graphql/context';
 import { listItems } from '../../graphql/list-items';
 import { NOTIFICATION_TYPES } from './notifications.entity';
+import { registerNode } from '../../graphql/types/node';
 import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
 import {
@@ -10,9 +11,12 @@ import {
   MarkNotificationsAsReadPayloadGql,
   NotificationCountGql,
   notificationCountGql,
+  notificationGql,
   NotificationPageGql,
   notificationPageGql,
 } from './notifications.types';
+
+registerNode('Notification', async (id, { ctx, services }) => notificationGql(await services.notifications.ownById(ctx, id)));
 
 type Marked = Omit<MarkNotificationsAsReadPayloadGql, 'userErrors'>;
 

@@ -2,11 +2,14 @@ import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import { rfc3339 } from '../../core/time';
 import type { GraphQLContext } from '../../graphql/context';
+import { registerNode } from '../../graphql/types/node';
 import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
 import { LotFilterInput, lotFilterOf } from '../lots';
 import type { SavedSearch } from './searches.service';
 import { RemoveSavedSearchInput, RemoveSavedSearchPayloadGql, SavedSearchGql } from './searches.types';
+
+registerNode('SavedSearch', async (id, { ctx, services }) => savedSearchGql(await services.searches.ownById(ctx, id)));
 
 type Removed = Omit<RemoveSavedSearchPayloadGql, 'userErrors'>;
 

@@ -1,7 +1,8 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { NodeGql } from '../../graphql/types/node';
 import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 
-@ObjectType('SavedSearch', { description: 'A lot search an account keeps; new lots that match it notify the account' })
+@ObjectType('SavedSearch', { implements: NodeGql, description: 'A lot search an account keeps; new lots that match it notify the account' })
 export class SavedSearchGql {
   @Field(() => ID) id!: string;
   @Field(() => String) accountId!: string;
