@@ -16,7 +16,8 @@ export class NotificationGql {
   @Field(() => Int, { description: 'The type code: 1 to 29 of the contract; 30 lot_extended, 34 second_chance_offered and 35 second_chance_answered of the platform rules (docs/auction-rules.md); 31 saved_search_matched (docs/saved-searches.md)' }) type!: number;
   @Field(() => String) typeStr!: string;
   @Field(() => GraphQLJSONObject, { description: 'An object of strings', deprecationReason: 'Use payload' }) meta!: Record<string, string>;
-  @Field(() => String, { description: 'RFC 3339' }) createdAt!: string;
+  @Field(() => String, { description: 'RFC 3339', deprecationReason: 'Use `createdTime`' }) createdAt!: string;
+  @Field(() => Date, { description: 'The time of `createdAt`' }) createdTime!: Date;
 }
 
 @ObjectType('NotificationPage', { description: "One number/size page of the caller's unread notifications" })
@@ -40,6 +41,7 @@ export const notificationGql = (n: { id: string; type: number; meta: Record<stri
   typeStr: typeStrOf(n.type),
   meta: n.meta,
   createdAt: rfc3339(n.createdAt),
+  createdTime: n.createdAt,
 });
 
 export const notificationPageGql = (p: NotificationPage): NotificationPageGql => ({

@@ -36,8 +36,10 @@ export class CreateLotRequestGql {
   @Field(() => GraphQLJSONObject) details!: Record<string, unknown>;
   @Field(() => String, { description: 'Lowercase hex SHA-256 of the RFC 8785 canonical JSON of the stored body; quoted by reviewRequest' }) hash!: string;
   @Field(() => String, { description: 'Empty when none' }) rejectReason!: string;
-  @Field(() => String, { description: 'RFC 3339' }) createdAt!: string;
-  @Field(() => String, { description: 'RFC 3339' }) updatedAt!: string;
+  @Field(() => String, { description: 'RFC 3339', deprecationReason: 'Use `createdTime`' }) createdAt!: string;
+  @Field(() => Date, { description: 'The time of `createdAt`' }) createdTime!: Date;
+  @Field(() => String, { description: 'RFC 3339', deprecationReason: 'Use `updatedTime`' }) updatedAt!: string;
+  @Field(() => Date, { description: 'The time of `updatedAt`' }) updatedTime!: Date;
 }
 
 @ObjectType('CreateLotRequestPage', { description: 'One number/size page of create-lot requests' })
@@ -49,7 +51,8 @@ export class CreateLotRequestPageGql {
 }
 
 export function requestGql(request: CreateLotRequest, pricing?: RequestPricing): CreateLotRequestGql {
-  return { id: request.id, ...requestView(request, pricing) };
+  const view = requestView(request, pricing);
+  return { id: request.id, ...view, createdTime: request.createdAt, updatedTime: request.updatedAt };
 }
 
 @InputType('CancelCreateLotRequestInput')

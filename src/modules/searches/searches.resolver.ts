@@ -13,7 +13,7 @@ registerNode('SavedSearch', async (id, { ctx, services }) => savedSearchGql(awai
 
 type Removed = Omit<RemoveSavedSearchPayloadGql, 'userErrors'>;
 
-const savedSearchGql = (s: SavedSearch): SavedSearchGql => ({ id: s.id, accountId: s.accountId, filterJson: JSON.stringify(s.filter), currency: s.currency, createdAt: rfc3339(s.createdAt) });
+const savedSearchGql = (s: SavedSearch): SavedSearchGql => ({ id: s.id, accountId: s.accountId, filterJson: JSON.stringify(s.filter), currency: s.currency, createdAt: rfc3339(s.createdAt), createdTime: s.createdAt });
 
 @Resolver()
 export class SearchesResolver {

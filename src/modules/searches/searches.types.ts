@@ -8,7 +8,8 @@ export class SavedSearchGql {
   @Field(() => String) accountId!: string;
   @Field(() => String, { description: "The filters under LotFilter's names, as JSON" }) filterJson!: string;
   @Field(() => String) currency!: string;
-  @Field(() => String, { description: 'RFC 3339' }) createdAt!: string;
+  @Field(() => String, { description: 'RFC 3339', deprecationReason: 'Use `createdTime`' }) createdAt!: string;
+  @Field(() => Date, { description: 'The time of `createdAt`' }) createdTime!: Date;
 }
 
 @InputType('RemoveSavedSearchInput')
