@@ -2,6 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { conflict, forbidden, invalid, notFound } from '../../core/errors';
 import { integerId } from '../../core/ids';
+import type { ListWindow, WindowPage } from '../../core/list-window';
+import { windowOf } from '../../db/window';
 import { listBound } from '../../core/page';
 import { requireCaller } from '../../core/policies';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
@@ -99,6 +101,23 @@ export class SearchesService {
     );
     if (!rows.length) throw notFound('saved_search_not_found', 'the account has no saved search with this id', { field: 'id' });
     return savedSearchOf(rows[0]);
+  }
+
+  /** A window of the caller's saved searches, newest first, paged in the database (`Viewer.savedSearches`). */
+  async window(ctx: RequestContext, window: ListWindow): Promise<WindowPage<SavedSearch>> {
+    const caller = requireCaller(ctx);
+    listBound(window.size, window.fromEnd ? 'last' : 'first');
+    const page = await windowOf<Record<string, unknown>>(
+      ctx.em,
+      {
+        columns: sql`s.id::text as id, s.account_id, s.filters, s.currency, s.created_at`,
+        from: sql`saved_searches s`,
+        where: sql`s.account_id = ${caller.accountId}`,
+        order: { key: sql`s.created_at`, id: sql`s.id` },
+      },
+      window,
+    );
+    return { ...page, items: page.items.map(savedSearchOf) };
   }
 
   /** DELETE /accounts/{id}/saved_searches/{search-id}: the account itself. */

@@ -2,7 +2,7 @@ import type { AppModule } from '../../app-modules';
 import { AccountRelationsResolver, BidRelationsResolver, DepositRelationsResolver, LotViewerResolver, NotificationRelationsResolver, ParticipantRelationsResolver, ParticipationRelationsResolver, WatchlistEntryRelationsResolver } from './relations.resolver';
 import { LotAccountNoticeResolver, NoticeLotResolver, NotificationPayloadResolver, OutbidNoticeResolver } from './notices.resolver';
 import { ViewerResolver } from './viewer.resolver';
-import { ViewerNotificationConnectionResolver, ViewerParticipationConnectionResolver, ViewerWatchlistConnectionResolver } from './viewer.types';
+import { ViewerNotificationConnectionResolver, ViewerParticipationConnectionResolver, ViewerSavedSearchConnectionResolver, ViewerWatchlistConnectionResolver } from './viewer.types';
 
 export const viewerModule: AppModule = {
   name: 'viewer',
@@ -23,5 +23,6 @@ export const viewerModule: AppModule = {
     ViewerParticipationConnectionResolver,
     ViewerWatchlistConnectionResolver,
     ViewerNotificationConnectionResolver,
+    ViewerSavedSearchConnectionResolver,
   ],
 };
