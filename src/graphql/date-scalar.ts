@@ -17,3 +17,6 @@ export const DateTimeISO = new GraphQLScalarType({
   description: 'A date-time at UTC in RFC 3339 with whole seconds, such as 2007-12-03T10:15:30Z: the form REST answers with too. Input may be any ISO 8601 date-time (an offset or a fraction of a second is taken).',
   serialize: (value) => rfc3339(validDate(value) ? value : new Date(library.serialize(value) as string)),
 });
+
+/** A time a view holds as RFC 3339 text, as a Date for a `DateTimeISO` field; null stays null. */
+export const timeOf = (rfc: string | null): Date | null => (rfc === null ? null : new Date(rfc));

@@ -41,12 +41,23 @@ export abstract class NodeGql {
   @Field(() => ID, { description: 'The global id: pass it to `node(id:)` to refetch this object' }) nodeId!: string;
 }
 
+/** Interfaces besides `Node` whose sources name their concrete type (`__typename`). */
+const typedBySource = new Set<string>(['Node']);
+
+/** Makes an interface's type resolver read `__typename` off its source; call once, beside the interface. */
+export function resolveTypeBySource(interfaceName: string): void {
+  typedBySource.add(interfaceName);
+}
+
 /**
- * Gives `Node` a synchronous type resolver: a node's source names its type. type-graphql's own
- * resolvers answer a promise, which graphql-jit (jit.ts) does not await for an abstract type.
+ * Gives `Node` (and each interface of `resolveTypeBySource`) a synchronous type resolver: a
+ * source names its type. type-graphql's own resolvers answer a promise, which graphql-jit
+ * (jit.ts) does not await for an abstract type.
  */
 export function resolveNodeTypes(schema: GraphQLSchema): GraphQLSchema {
-  const node = schema.getType('Node');
-  if (isInterfaceType(node)) node.resolveType = (value) => (value as NodeSource).__typename;
+  for (const name of typedBySource) {
+    const type = schema.getType(name);
+    if (isInterfaceType(type)) type.resolveType = (value) => (value as NodeSource).__typename;
+  }
   return schema;
 }

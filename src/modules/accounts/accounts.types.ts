@@ -1,5 +1,6 @@
 import { Extensions, Field, InputType, Int, ObjectType } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
+import { timeOf } from '../../graphql/date-scalar';
 import { listItems } from '../../graphql/list-items';
 import type { Account } from './accounts.entity';
 import { MAX_BROKER_CITIES } from './accounts.input';
@@ -39,8 +40,10 @@ export class AccountGql {
   @Field(() => String, { nullable: true, description: 'Brokers only' }) socialTokenA!: string | null;
   @Field(() => String, { nullable: true, description: 'Brokers only' }) socialTokenB!: string | null;
   @Field(() => [String], { nullable: true, description: 'Admins only: the first `limit` platforms it is staff of besides its own (by default and at most 100)' }) trustingPlatforms!: string[] | null;
-  @Field(() => String, { nullable: true, description: 'RFC 3339' }) createdAt!: string | null;
-  @Field(() => String, { nullable: true, description: 'RFC 3339' }) updatedAt!: string | null;
+  @Field(() => String, { nullable: true, description: 'RFC 3339', deprecationReason: 'Use `createdTime`' }) createdAt!: string | null;
+  @Field(() => Date, { nullable: true, description: 'The time of `createdAt`' }) createdTime!: Date | null;
+  @Field(() => String, { nullable: true, description: 'RFC 3339', deprecationReason: 'Use `updatedTime`' }) updatedAt!: string | null;
+  @Field(() => Date, { nullable: true, description: 'The time of `updatedAt`' }) updatedTime!: Date | null;
 }
 
 /**
@@ -78,6 +81,8 @@ const NONE: Omit<AccountGql, 'id' | 'accountType' | 'accountTypeStr'> = {
   trustingPlatforms: null,
   createdAt: null,
   updatedAt: null,
+  createdTime: null,
+  updatedTime: null,
 };
 
 /** An account beside another resource (a lot's organizer, a message's sender), as its caller may see it; one query for the request's accounts. */
@@ -87,7 +92,8 @@ export async function shownAccount({ loaders }: GraphQLContext, id: string): Pro
 }
 
 export function accountGql(a: Account, view: AccountGqlView): AccountGql {
-  return { ...NONE, id: a.id, ...FIELDS_OF[view](a) };
+  const shown = { ...NONE, id: a.id, ...FIELDS_OF[view](a) };
+  return { ...shown, createdTime: timeOf(shown.createdAt), updatedTime: timeOf(shown.updatedAt) };
 }
 
 @InputType('CreateAccountInput', { description: 'The attributes of POST /accounts, in camelCase' })

@@ -1,6 +1,6 @@
 import type { AppModule } from '../../app-modules';
 import { Bid } from './bids.entity';
-import { BidsResolver } from './bids.resolver';
+import { BidsResolver, PlaceBidResultResolver } from './bids.resolver';
 import { bidsRoutes } from './bids.routes';
 import { BidsService } from './bids.service';
 import { BidConnectionResolver } from './bids.types';
@@ -24,5 +24,5 @@ export const bidsModule: AppModule = {
   ],
   services: { bids: (s) => new BidsService(s.notifications, s.live, s.lotClock, s.transparencyLog) },
   routes: bidsRoutes,
-  resolvers: [BidsResolver, BidConnectionResolver],
+  resolvers: [BidsResolver, PlaceBidResultResolver, BidConnectionResolver],
 };

@@ -2,6 +2,7 @@ import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-grap
 import { formatMoney } from '../../core/money';
 import { encodeReceipt, type Receipt } from '../bidlog';
 import type { GraphQLContext } from '../../graphql/context';
+import { money, MoneyGql } from '../../graphql/types/money';
 import { payloadOf } from '../../graphql/user-errors';
 import type { ResultCodec } from '../idempotency';
 import { LotGql, reserveMet, shownHighestBid } from '../lots';
@@ -33,6 +34,9 @@ const SUBMITTED_BID: ResultCodec<SubmittedBid> = {
   },
 };
 
+/** placeBid's answer, with the lot its Money reads the currency of. */
+type PlaceBidResult = Omit<PlaceBidResultGql, 'highestBidMoney'> & { lotId: string };
+
 @Resolver(() => SubmitBidPayloadGql)
 export class BidsResolver {
   @Mutation(() => PlaceBidResultGql, { description: 'A bid, or with maxAmount a max bid that raises itself', deprecationReason: 'Use submitBid' })
@@ -41,9 +45,10 @@ export class BidsResolver {
     @Arg('amount', () => String, { nullable: true }) amount: string | undefined,
     @Arg('maxAmount', () => String, { nullable: true }) maxAmount: string | undefined,
     @Ctx() { ctx, services }: GraphQLContext,
-  ): Promise<PlaceBidResultGql> {
+  ): Promise<PlaceBidResult> {
     const placed = await services.bids.place(ctx, { lotId, amount: amount ?? undefined, maxAmount: maxAmount ?? undefined });
     return {
+      lotId: placed.lot.id,
       highestBid: formatMoney(shownHighestBid(placed.lot)),
       endTime: placed.lot.endTime,
       reserveMet: reserveMet(placed.lot),
@@ -73,5 +78,13 @@ export class BidsResolver {
   @FieldResolver(() => LotGql, { nullable: true, description: 'The lot bid on, as it is now, in its own currency' })
   async lot(@Root() payload: SubmitBidPayloadGql, @Ctx() { loaders }: GraphQLContext): Promise<LotGql | null> {
     return payload.lotId === null ? null : loaders.lot.load(payload.lotId);
+  }
+}
+
+@Resolver(() => PlaceBidResultGql)
+export class PlaceBidResultResolver {
+  @FieldResolver(() => MoneyGql, { description: "The lot's highest bid after this request's round, in its currency" })
+  async highestBidMoney(@Root() result: PlaceBidResult, @Ctx() { loaders }: GraphQLContext): Promise<MoneyGql> {
+    return money(result.highestBid, ((await loaders.lot.load(result.lotId)) as LotGql).currency);
   }
 }

@@ -37,7 +37,7 @@ export const { Connection: BidConnectionGql, Resolver: BidConnectionResolver } =
 
 @ObjectType('PlaceBidResult')
 export class PlaceBidResultGql {
-  @Field(() => String) highestBid!: string;
+  @Field(() => String, { deprecationReason: 'Use `highestBidMoney`' }) highestBid!: string;
   @Field(() => Date, { description: "The lot's end after this request's round: later than before when soft close moved it" }) endTime!: Date;
   @Field(() => Boolean, { nullable: true, description: 'Whether the highest bid reached the reserve price; null: the lot has no reserve' }) reserveMet!: boolean | null;
   @Extensions(listItems(MOST_BIDS_PER_REQUEST))

@@ -15,8 +15,10 @@ export class DocumentGql {
   @Extensions(listItems(MAX_OWNERS))
   @Field(() => [String], { nullable: true, description: 'Account ids, at most 100; null when none were given' }) owners!: string[] | null;
   @Field(() => String, { description: 'A signed link valid for STORAGE_LINK_TTL; empty in lists' }) storageLink!: string;
-  @Field(() => String, { description: 'RFC 3339' }) createdAt!: string;
-  @Field(() => String, { nullable: true, description: 'RFC 3339' }) expiresAt!: string | null;
+  @Field(() => String, { description: 'RFC 3339', deprecationReason: 'Use `createdTime`' }) createdAt!: string;
+  @Field(() => Date, { description: 'The time of `createdAt`' }) createdTime!: Date;
+  @Field(() => String, { nullable: true, description: 'RFC 3339', deprecationReason: 'Use `expiryTime`' }) expiresAt!: string | null;
+  @Field(() => Date, { nullable: true, description: 'The time of `expiresAt`' }) expiryTime!: Date | null;
 }
 
 @ObjectType('DocumentPage', { description: 'A page of GET /documents' })
@@ -36,5 +38,7 @@ export const documentGql = (d: StoredDocument, storageLink: string): DocumentGql
   owners: d.owners,
   storageLink,
   createdAt: rfc3339(d.createdAt),
+  createdTime: d.createdAt,
   expiresAt: d.expiresAt ? rfc3339(d.expiresAt) : null,
+  expiryTime: d.expiresAt ?? null,
 });

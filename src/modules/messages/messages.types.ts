@@ -12,8 +12,10 @@ export class MessageGql {
   @Field(() => String) receiverId!: string;
   @Field(() => ID, { nullable: true, description: 'The message this one answers' }) refMessageId!: string | null;
   @Field(() => String) text!: string;
-  @Field(() => String, { description: 'RFC 3339' }) createdAt!: string;
-  @Field(() => String, { nullable: true, description: 'RFC 3339; null while unread' }) readAt!: string | null;
+  @Field(() => String, { description: 'RFC 3339', deprecationReason: 'Use `createdTime`' }) createdAt!: string;
+  @Field(() => Date, { description: 'The time of `createdAt`' }) createdTime!: Date;
+  @Field(() => String, { nullable: true, description: 'RFC 3339; null while unread', deprecationReason: 'Use `readTime`' }) readAt!: string | null;
+  @Field(() => Date, { nullable: true, description: 'The time of `readAt`' }) readTime!: Date | null;
 }
 
 @ObjectType('MessagePage', { description: "One number/size page of a lot's messages" })
@@ -31,7 +33,8 @@ export class DialogGql {
   @Field(() => String) accountId!: string;
   @Field(() => String, { description: 'The companion' }) withId!: string;
   @Field(() => Int, { description: "The companion's unread messages to the account" }) unreadMessages!: number;
-  @Field(() => String, { description: 'RFC 3339' }) lastMessageAt!: string;
+  @Field(() => String, { description: 'RFC 3339', deprecationReason: 'Use `lastMessageTime`' }) lastMessageAt!: string;
+  @Field(() => Date, { description: 'The time of `lastMessageAt`' }) lastMessageTime!: Date;
 }
 
 export const messageGql = (m: Message): MessageGql => ({
@@ -42,7 +45,9 @@ export const messageGql = (m: Message): MessageGql => ({
   refMessageId: m.refMessageId,
   text: m.text,
   createdAt: rfc3339(m.createdAt),
+  createdTime: m.createdAt,
   readAt: m.readAt ? rfc3339(m.readAt) : null,
+  readTime: m.readAt ?? null,
 });
 
 export const messagePageGql = (p: MessagePage): MessagePageGql => ({ items: p.items.map(messageGql), totalItems: p.total, page: p.page, size: p.size });
@@ -54,4 +59,5 @@ export const dialogGql = (d: Dialog): DialogGql => ({
   withId: d.withId,
   unreadMessages: d.unread,
   lastMessageAt: rfc3339(d.lastMessageAt),
+  lastMessageTime: d.lastMessageAt,
 });

@@ -4,3 +4,4 @@ export { NotificationType } from './notifications.entity';
 export { staffOf } from './notifications.recipients';
 export type { BatchRow, NotificationsService } from './notifications.service';
 export { notificationGql, NotificationGql } from './notifications.types';
+export { noticeOf, type Notice, type NoticeKind } from './notifications.notices';

@@ -3,6 +3,7 @@ import { Arg, Ctx, Extensions, ID, Int, Mutation, Query, Resolver } from 'type-g
 import type { GraphQLContext } from '../../graphql/context';
 import { listItems } from '../../graphql/list-items';
 import { NOTIFICATION_TYPES } from './notifications.entity';
+import { registerNode } from '../../graphql/types/node';
 import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
 import {
@@ -10,9 +11,12 @@ import {
   MarkNotificationsAsReadPayloadGql,
   NotificationCountGql,
   notificationCountGql,
+  notificationGql,
   NotificationPageGql,
   notificationPageGql,
 } from './notifications.types';
+
+registerNode('Notification', async (id, { ctx, services }) => notificationGql(await services.notifications.ownById(ctx, id)));
 
 type Marked = Omit<MarkNotificationsAsReadPayloadGql, 'userErrors'>;
 
@@ -21,9 +25,9 @@ export class NotificationsResolver {
   @Query(() => NotificationPageGql, { description: "GET /notifications: the caller's unread notifications, newest first by default" })
   async notifications(
     @Ctx() { ctx, services }: GraphQLContext,
-    @Arg('sort', () => String, { nullable: true, description: 'created_at, a leading - for descending; -created_at by default' }) sort?: string | null,
-    @Arg('page', () => Int, { nullable: true, description: 'From 0' }) page?: number | null,
-    @Arg('size', () => Int, { nullable: true, description: '1 to 100; 15 by default' }) size?: number | null,
+    @Arg('sort', () => String, { nullable: true, description: 'created_at, a leading - for descending; -created_at by default', deprecationReason: 'Use `viewer.notifications`' }) sort?: string | null,
+    @Arg('page', () => Int, { nullable: true, description: 'From 0', deprecationReason: 'Use `viewer.notifications`' }) page?: number | null,
+    @Arg('size', () => Int, { nullable: true, description: '1 to 100; 15 by default', deprecationReason: 'Use `viewer.notifications`' }) size?: number | null,
   ): Promise<NotificationPageGql> {
     const input = {
       ...(sort ? { sort: { key: sort.replace(/^-/, '') as 'created_at', desc: sort.startsWith('-') } } : {}),

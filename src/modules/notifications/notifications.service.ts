@@ -137,6 +137,18 @@ export class NotificationsService {
     return { ...page, items };
   }
 
+  /**
+   * One notification of the caller's own, read or not (`node(id:)`): another account's is answered
+   * as an id of no notification, so that one hidden from the caller cannot be told from a missing one.
+   */
+  async ownById(ctx: RequestContext, id: string): Promise<Notification> {
+    const caller = requireCaller(ctx);
+    const notificationId = notificationIdOf(id);
+    const row = notificationId === null ? null : await ctx.em.findOne(Notification, { id: notificationId, recipient: caller.accountId });
+    if (!row) throw missing();
+    return row;
+  }
+
   /** GET /counts: the caller's unread notifications counted per type, types with none left out, by type. */
   async counts(ctx: RequestContext): Promise<NotificationCount[]> {
     const caller = requireCaller(ctx);

@@ -1,6 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Extensions, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { listItems } from '../../graphql/list-items';
+import { NodeGql } from '../../graphql/types/node';
 import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import { rfc3339 } from '../../core/time';
 import { typeStrOf, type Notification } from './notifications.entity';
@@ -9,13 +10,14 @@ import type { NotificationCount, NotificationPage } from './notifications.servic
 /** The most notifications one call marks read (more are refused as too_many_items). */
 export const MOST_MARKED_READ = 100;
 
-@ObjectType('Notification', { description: 'A notification to the caller: `type` and `typeStr` say what happened, `meta` about what' })
+@ObjectType('Notification', { implements: NodeGql, description: 'A notification to the caller: `type` and `typeStr` say what happened, `meta` about what' })
 export class NotificationGql {
   @Field(() => ID) id!: string;
   @Field(() => Int, { description: 'The type code: 1 to 29 of the contract; 30 lot_extended, 34 second_chance_offered and 35 second_chance_answered of the platform rules (docs/auction-rules.md); 31 saved_search_matched (docs/saved-searches.md)' }) type!: number;
   @Field(() => String) typeStr!: string;
-  @Field(() => GraphQLJSONObject, { description: 'An object of strings' }) meta!: Record<string, string>;
-  @Field(() => String, { description: 'RFC 3339' }) createdAt!: string;
+  @Field(() => GraphQLJSONObject, { description: 'An object of strings', deprecationReason: 'Use payload' }) meta!: Record<string, string>;
+  @Field(() => String, { description: 'RFC 3339', deprecationReason: 'Use `createdTime`' }) createdAt!: string;
+  @Field(() => Date, { description: 'The time of `createdAt`' }) createdTime!: Date;
 }
 
 @ObjectType('NotificationPage', { description: "One number/size page of the caller's unread notifications" })
@@ -39,6 +41,7 @@ export const notificationGql = (n: { id: string; type: number; meta: Record<stri
   typeStr: typeStrOf(n.type),
   meta: n.meta,
   createdAt: rfc3339(n.createdAt),
+  createdTime: n.createdAt,
 });
 
 export const notificationPageGql = (p: NotificationPage): NotificationPageGql => ({

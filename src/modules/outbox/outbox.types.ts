@@ -9,7 +9,8 @@ export class OutboxMessageGql {
   @Field(() => String, { description: 'Email address or phone number' }) recipient!: string;
   @Field(() => String) subject!: string;
   @Field(() => String, { description: 'A token it carries is on a line of its own: `Token: <token>`' }) body!: string;
-  @Field(() => String, { description: 'RFC 3339' }) createdAt!: string;
+  @Field(() => String, { description: 'RFC 3339', deprecationReason: 'Use `createdTime`' }) createdAt!: string;
+  @Field(() => Date, { description: 'The time of `createdAt`' }) createdTime!: Date;
 }
 
 export const outboxMessageGql = (m: OutboxMessage): OutboxMessageGql => ({
@@ -19,4 +20,5 @@ export const outboxMessageGql = (m: OutboxMessage): OutboxMessageGql => ({
   subject: m.subject,
   body: m.body,
   createdAt: rfc3339(m.createdAt),
+  createdTime: m.createdAt,
 });

@@ -5,8 +5,22 @@ import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import { REQUEST_STATE_NAMES, type CreateLotRequest } from './requests.entity';
 import { requestView, type RequestPricing } from './requests.view';
 import { NodeGql } from '../../graphql/types/node';
+import { maybeMoney, money, MoneyGql } from '../../graphql/types/money';
 
 export const RequestStateGql = domainEnum('RequestState', REQUEST_STATE_NAMES, 'A create-lot request: PENDING (awaiting review), CANCELED (by its requestor), APPROVED, REJECTED (may be filed again), PERMANENTLY_REJECTED');
+
+@ObjectType('CreateLotRequestPrices', { description: "A create-lot request's amounts; each converts with `in(currency:)`" })
+export class CreateLotRequestPricesGql {
+  @Field(() => MoneyGql) start!: MoneyGql;
+  @Field(() => MoneyGql) buyNow!: MoneyGql;
+  @Field(() => MoneyGql) deposit!: MoneyGql;
+  @Field(() => MoneyGql) minStep!: MoneyGql;
+  @Field(() => MoneyGql, { nullable: true }) maxStep!: MoneyGql | null;
+  @Field(() => MoneyGql, { nullable: true }) b2bVehicle!: MoneyGql | null;
+  @Field(() => MoneyGql, { nullable: true }) b2cVehicle!: MoneyGql | null;
+  @Field(() => MoneyGql, { nullable: true }) b2cTotal!: MoneyGql | null;
+  @Field(() => MoneyGql, { nullable: true, description: 'The hidden reserve price the body gave; null: none' }) reserve!: MoneyGql | null;
+}
 
 @ObjectType('CreateLotRequest', { implements: NodeGql, description: 'A create-lot (reviewable) request: a user\'s lot body awaiting review by its platform' })
 export class CreateLotRequestGql {
@@ -20,24 +34,27 @@ export class CreateLotRequestGql {
   @Field(() => ID, { nullable: true, description: 'The lot created on approval' }) lotId!: string | null;
   @Field(() => Int, { description: '0 no_auction, 1 eng' }) lotType!: number;
   @Field(() => String) lotTypeStr!: string;
-  @Field(() => String) currency!: string;
-  @Field(() => String) startPrice!: string;
-  @Field(() => String) buyNowPrice!: string;
+  @Field(() => String, { deprecationReason: 'Use `prices`: each Money has its `currency`' }) currency!: string;
+  @Field(() => String, { deprecationReason: 'Use `prices`' }) startPrice!: string;
+  @Field(() => String, { deprecationReason: 'Use `prices`' }) buyNowPrice!: string;
   @Field(() => Boolean) buyNowSupport!: boolean;
-  @Field(() => String) deposit!: string;
-  @Field(() => String) minStep!: string;
-  @Field(() => String, { nullable: true }) maxStep!: string | null;
-  @Field(() => String, { nullable: true }) b2bVehiclePrice!: string | null;
-  @Field(() => String, { nullable: true }) b2cVehiclePrice!: string | null;
-  @Field(() => String, { nullable: true }) b2cTotalPrice!: string | null;
-  @Field(() => String, { nullable: true, description: 'The hidden reserve price the body gave; null: none' }) reservePrice?: string | null;
+  @Field(() => String, { deprecationReason: 'Use `prices`' }) deposit!: string;
+  @Field(() => String, { deprecationReason: 'Use `prices`' }) minStep!: string;
+  @Field(() => String, { nullable: true, deprecationReason: 'Use `prices`' }) maxStep!: string | null;
+  @Field(() => String, { nullable: true, deprecationReason: 'Use `prices`' }) b2bVehiclePrice!: string | null;
+  @Field(() => String, { nullable: true, deprecationReason: 'Use `prices`' }) b2cVehiclePrice!: string | null;
+  @Field(() => String, { nullable: true, deprecationReason: 'Use `prices`' }) b2cTotalPrice!: string | null;
+  @Field(() => String, { nullable: true, description: 'The hidden reserve price the body gave; null: none', deprecationReason: 'Use `prices`' }) reservePrice?: string | null;
+  @Field(() => CreateLotRequestPricesGql, { description: 'The amounts of the body, as Money in the currency the request is shown in' }) prices!: CreateLotRequestPricesGql;
   @Field(() => String, { nullable: true, description: 'RFC 3339; null when the body gave none' }) startTime!: string | null;
   @Field(() => Int, { nullable: true, description: 'Seconds; null when the body gave none' }) duration!: number | null;
   @Field(() => GraphQLJSONObject) details!: Record<string, unknown>;
   @Field(() => String, { description: 'Lowercase hex SHA-256 of the RFC 8785 canonical JSON of the stored body; quoted by reviewRequest' }) hash!: string;
   @Field(() => String, { description: 'Empty when none' }) rejectReason!: string;
-  @Field(() => String, { description: 'RFC 3339' }) createdAt!: string;
-  @Field(() => String, { description: 'RFC 3339' }) updatedAt!: string;
+  @Field(() => String, { description: 'RFC 3339', deprecationReason: 'Use `createdTime`' }) createdAt!: string;
+  @Field(() => Date, { description: 'The time of `createdAt`' }) createdTime!: Date;
+  @Field(() => String, { description: 'RFC 3339', deprecationReason: 'Use `updatedTime`' }) updatedAt!: string;
+  @Field(() => Date, { description: 'The time of `updatedAt`' }) updatedTime!: Date;
 }
 
 @ObjectType('CreateLotRequestPage', { description: 'One number/size page of create-lot requests' })
@@ -49,7 +66,20 @@ export class CreateLotRequestPageGql {
 }
 
 export function requestGql(request: CreateLotRequest, pricing?: RequestPricing): CreateLotRequestGql {
-  return { id: request.id, ...requestView(request, pricing) };
+  const view = requestView(request, pricing);
+  const c = view.currency;
+  const prices = {
+    start: money(view.startPrice, c),
+    buyNow: money(view.buyNowPrice, c),
+    deposit: money(view.deposit, c),
+    minStep: money(view.minStep, c),
+    maxStep: maybeMoney(view.maxStep, c),
+    b2bVehicle: maybeMoney(view.b2bVehiclePrice, c),
+    b2cVehicle: maybeMoney(view.b2cVehiclePrice, c),
+    b2cTotal: maybeMoney(view.b2cTotalPrice, c),
+    reserve: maybeMoney(view.reservePrice ?? null, c),
+  };
+  return { id: request.id, ...view, prices, createdTime: request.createdAt, updatedTime: request.updatedAt };
 }
 
 @InputType('CancelCreateLotRequestInput')

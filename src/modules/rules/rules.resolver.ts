@@ -1,6 +1,7 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { formatMoney } from '../../core/money';
 import type { GraphQLContext } from '../../graphql/context';
+import { money } from '../../graphql/types/money';
 import type { RulesVersion } from './rules.service';
 import { FeeEstimateGql, PlatformRulesGql, PlatformRulesInput } from './rules.types';
 
@@ -38,6 +39,18 @@ export class RulesResolver {
   @Query(() => FeeEstimateGql, { nullable: true, description: "GET /lots/{id}/fee_estimate: the buyer's fee on an amount, in the lot's currency" })
   async feeEstimate(@Arg('lotId', () => ID) lotId: string, @Arg('amount', () => String) amount: string, @Ctx() { ctx, services }: GraphQLContext): Promise<FeeEstimateGql> {
     const e = await services.rules.feeEstimate(ctx, { lotId, amount });
-    return { lotId: e.lot.id, amount: formatMoney(e.amount), buyerFee: formatMoney(e.buyerFee), total: formatMoney(e.total), currency: e.lot.currency, rulesVersion: e.lot.rulesVersion };
+    const [estimated, buyerFee, total] = [e.amount, e.buyerFee, e.total].map((m) => formatMoney(m));
+    const { currency } = e.lot;
+    return {
+      lotId: e.lot.id,
+      amount: estimated,
+      buyerFee,
+      total,
+      currency,
+      rulesVersion: e.lot.rulesVersion,
+      amountMoney: money(estimated, currency),
+      buyerFeeMoney: money(buyerFee, currency),
+      totalMoney: money(total, currency),
+    };
   }
 }

@@ -1,5 +1,6 @@
 import { Extensions, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { listItems } from '../../graphql/list-items';
+import { MoneyGql } from '../../graphql/types/money';
 import { MAX_BANDS } from './rules.input';
 
 @ObjectType('IncrementBand', { description: 'Bids above a highest bid up to upTo (inclusive; null: any) step by at least minStep and at most maxStep (null: the lot\'s own max_step)' })
@@ -84,9 +85,12 @@ export class PlatformRulesInput {
 @ObjectType('FeeEstimate', { description: "What a buyer pays for a lot at a price: the price plus the buyer's fee of the lot's rules" })
 export class FeeEstimateGql {
   @Field(() => ID) lotId!: string;
-  @Field(() => String) amount!: string;
-  @Field(() => String) buyerFee!: string;
-  @Field(() => String) total!: string;
-  @Field(() => String) currency!: string;
+  @Field(() => String, { deprecationReason: 'Use `amountMoney`' }) amount!: string;
+  @Field(() => String, { deprecationReason: 'Use `buyerFeeMoney`' }) buyerFee!: string;
+  @Field(() => String, { deprecationReason: 'Use `totalMoney`' }) total!: string;
+  @Field(() => String, { deprecationReason: 'Use `amountMoney`: each Money has its `currency`' }) currency!: string;
+  @Field(() => MoneyGql, { description: "The amount estimated on, in the lot's currency" }) amountMoney!: MoneyGql;
+  @Field(() => MoneyGql, { description: "The buyer's fee on it" }) buyerFeeMoney!: MoneyGql;
+  @Field(() => MoneyGql, { description: 'The amount and the fee' }) totalMoney!: MoneyGql;
   @Field(() => Int, { nullable: true }) rulesVersion!: number | null;
 }

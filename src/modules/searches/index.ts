@@ -1,2 +1,2 @@
 // What other areas may use of searches: nothing outside this folder imports another file of it.
-export {};
+export { SavedSearchGql, savedSearchGql } from './searches.types';

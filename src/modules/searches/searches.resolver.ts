@@ -1,23 +1,23 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { MAX_PAGE_SIZE } from '../../core/page';
-import { rfc3339 } from '../../core/time';
 import type { GraphQLContext } from '../../graphql/context';
+import { registerNode } from '../../graphql/types/node';
 import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
 import { LotFilterInput, lotFilterOf } from '../lots';
-import type { SavedSearch } from './searches.service';
-import { RemoveSavedSearchInput, RemoveSavedSearchPayloadGql, SavedSearchGql } from './searches.types';
+import { RemoveSavedSearchInput, RemoveSavedSearchPayloadGql, SavedSearchGql, savedSearchGql } from './searches.types';
+
+registerNode('SavedSearch', async (id, { ctx, services }) => savedSearchGql(await services.searches.ownById(ctx, id)));
 
 type Removed = Omit<RemoveSavedSearchPayloadGql, 'userErrors'>;
 
-const savedSearchGql = (s: SavedSearch): SavedSearchGql => ({ id: s.id, accountId: s.accountId, filterJson: JSON.stringify(s.filter), currency: s.currency, createdAt: rfc3339(s.createdAt) });
 
 @Resolver()
 export class SearchesResolver {
   @Query(() => [SavedSearchGql], { nullable: true, description: 'GET /accounts/{id}/saved_searches: the first `limit` (by default and at most 100), oldest first' })
   async savedSearches(
     @Arg('accountId', () => String) accountId: string,
-    @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE }) limit: number,
+    @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE, deprecationReason: 'Use `viewer.savedSearches`' }) limit: number,
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<SavedSearchGql[]> {
     return (await services.searches.list(ctx, { accountId }, limit)).map(savedSearchGql);

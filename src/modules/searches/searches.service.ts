@@ -1,6 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
 import { conflict, forbidden, invalid, notFound } from '../../core/errors';
+import { integerId } from '../../core/ids';
+import type { ListWindow, WindowPage } from '../../core/list-window';
+import { windowOf } from '../../db/window';
 import { listBound } from '../../core/page';
 import { requireCaller } from '../../core/policies';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
@@ -83,6 +86,38 @@ export class SearchesService {
       sql`select id::text, account_id, filters, currency, created_at from saved_searches where account_id = ${accountId} order by id limit ${bound}`,
     );
     return rows.map(savedSearchOf);
+  }
+
+  /**
+   * One saved search of the caller's own (`node(id:)`): another account's is answered as an id of
+   * no search, so that a search hidden from the caller cannot be told from a missing one.
+   */
+  async ownById(ctx: RequestContext, id: string): Promise<SavedSearch> {
+    const caller = requireCaller(ctx);
+    const searchId = integerId(id);
+    const rows = searchId === null ? [] : await rowsOf<Record<string, unknown>>(
+      ctx.em,
+      sql`select id::text, account_id, filters, currency, created_at from saved_searches where id = ${searchId} and account_id = ${caller.accountId}`,
+    );
+    if (!rows.length) throw notFound('saved_search_not_found', 'the account has no saved search with this id', { field: 'id' });
+    return savedSearchOf(rows[0]);
+  }
+
+  /** A window of the caller's saved searches, newest first, paged in the database (`Viewer.savedSearches`). */
+  async window(ctx: RequestContext, window: ListWindow): Promise<WindowPage<SavedSearch>> {
+    const caller = requireCaller(ctx);
+    listBound(window.size, window.fromEnd ? 'last' : 'first');
+    const page = await windowOf<Record<string, unknown>>(
+      ctx.em,
+      {
+        columns: sql`s.id::text as id, s.account_id, s.filters, s.currency, s.created_at`,
+        from: sql`saved_searches s`,
+        where: sql`s.account_id = ${caller.accountId}`,
+        order: { key: sql`s.created_at`, id: sql`s.id` },
+      },
+      window,
+    );
+    return { ...page, items: page.items.map(savedSearchOf) };
   }
 
   /** DELETE /accounts/{id}/saved_searches/{search-id}: the account itself. */

@@ -1,14 +1,20 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { rfc3339 } from '../../core/time';
+import { NodeGql } from '../../graphql/types/node';
 import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
+import type { SavedSearch } from './searches.service';
 
-@ObjectType('SavedSearch', { description: 'A lot search an account keeps; new lots that match it notify the account' })
+@ObjectType('SavedSearch', { implements: NodeGql, description: 'A lot search an account keeps; new lots that match it notify the account' })
 export class SavedSearchGql {
   @Field(() => ID) id!: string;
   @Field(() => String) accountId!: string;
   @Field(() => String, { description: "The filters under LotFilter's names, as JSON" }) filterJson!: string;
   @Field(() => String) currency!: string;
-  @Field(() => String, { description: 'RFC 3339' }) createdAt!: string;
+  @Field(() => String, { description: 'RFC 3339', deprecationReason: 'Use `createdTime`' }) createdAt!: string;
+  @Field(() => Date, { description: 'The time of `createdAt`' }) createdTime!: Date;
 }
+
+export const savedSearchGql = (s: SavedSearch): SavedSearchGql => ({ id: s.id, accountId: s.accountId, filterJson: JSON.stringify(s.filter), currency: s.currency, createdAt: rfc3339(s.createdAt), createdTime: s.createdAt });
 
 @InputType('RemoveSavedSearchInput')
 export class RemoveSavedSearchInput {

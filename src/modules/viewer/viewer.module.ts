@@ -1,7 +1,8 @@
 import type { AppModule } from '../../app-modules';
 import { AccountRelationsResolver, BidRelationsResolver, DepositRelationsResolver, LotViewerResolver, NotificationRelationsResolver, ParticipantRelationsResolver, ParticipationRelationsResolver, WatchlistEntryRelationsResolver } from './relations.resolver';
+import { LotAccountNoticeResolver, NoticeLotResolver, NotificationPayloadResolver, OutbidNoticeResolver } from './notices.resolver';
 import { ViewerResolver } from './viewer.resolver';
-import { ViewerNotificationConnectionResolver, ViewerParticipationConnectionResolver, ViewerWatchlistConnectionResolver } from './viewer.types';
+import { ViewerNotificationConnectionResolver, ViewerParticipationConnectionResolver, ViewerSavedSearchConnectionResolver, ViewerWatchlistConnectionResolver } from './viewer.types';
 
 export const viewerModule: AppModule = {
   name: 'viewer',
@@ -13,10 +14,15 @@ export const viewerModule: AppModule = {
     DepositRelationsResolver,
     WatchlistEntryRelationsResolver,
     NotificationRelationsResolver,
+    NotificationPayloadResolver,
+    NoticeLotResolver,
+    OutbidNoticeResolver,
+    LotAccountNoticeResolver,
     BidRelationsResolver,
     AccountRelationsResolver,
     ViewerParticipationConnectionResolver,
     ViewerWatchlistConnectionResolver,
     ViewerNotificationConnectionResolver,
+    ViewerSavedSearchConnectionResolver,
   ],
 };

@@ -11,7 +11,8 @@ import { LotConnectionGql, lotConnection, type LotGql } from '../lots';
 import { type NotificationGql, notificationGql } from '../notifications';
 import { type ParticipationGql, participationGql } from '../trading';
 import { type WatchlistEntryGql, watchlistEntryGql } from '../watchlist';
-import { ViewerGql, ViewerNotificationConnectionGql, ViewerParticipationConnectionGql, ViewerWatchlistConnectionGql } from './viewer.types';
+import { type SavedSearchGql, savedSearchGql } from '../searches';
+import { ViewerGql, ViewerNotificationConnectionGql, ViewerParticipationConnectionGql, ViewerSavedSearchConnectionGql, ViewerWatchlistConnectionGql } from './viewer.types';
 
 /**
  * A participation refetched by id: the viewer's own only, as `viewer.participations` lists them,
@@ -65,5 +66,11 @@ export class ViewerResolver {
   async notifications(@Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext): Promise<ConnectionSource<NotificationGql>> {
     const window = pageWindow(page, 'Viewer.notifications');
     return connectionOfWindow(window, await services.notifications.unreadWindow(ctx, window), (items) => items.map(notificationGql));
+  }
+
+  @FieldResolver(() => ViewerSavedSearchConnectionGql, { description: "The viewer's saved searches, newest first" })
+  async savedSearches(@Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext): Promise<ConnectionSource<SavedSearchGql>> {
+    const window = pageWindow(page, 'Viewer.savedSearches');
+    return connectionOfWindow(window, await services.searches.window(ctx, window), (items) => items.map(savedSearchGql));
   }
 }

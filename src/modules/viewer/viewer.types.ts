@@ -2,6 +2,7 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { connectionTypes } from '../../graphql/types/connection';
 import { AccountGql } from '../accounts';
 import { NotificationGql } from '../notifications';
+import { SavedSearchGql } from '../searches';
 import { ParticipationGql } from '../trading';
 import { WatchlistEntryGql } from '../watchlist';
 
@@ -14,3 +15,4 @@ export class ViewerGql {
 export const { Connection: ViewerParticipationConnectionGql, Resolver: ViewerParticipationConnectionResolver } = connectionTypes('ViewerParticipation', () => ParticipationGql);
 export const { Connection: ViewerWatchlistConnectionGql, Resolver: ViewerWatchlistConnectionResolver } = connectionTypes('ViewerWatchlist', () => WatchlistEntryGql);
 export const { Connection: ViewerNotificationConnectionGql, Resolver: ViewerNotificationConnectionResolver } = connectionTypes('ViewerNotification', () => NotificationGql);
+export const { Connection: ViewerSavedSearchConnectionGql, Resolver: ViewerSavedSearchConnectionResolver } = connectionTypes('ViewerSavedSearch', () => SavedSearchGql);

@@ -7,7 +7,8 @@ import type { Callback, Star } from './watchlist.entity';
 export class WatchlistEntryGql {
   @Field(() => String) lotId!: string;
   @Field(() => String) accountId!: string;
-  @Field(() => String, { description: 'RFC 3339' }) createdAt!: string;
+  @Field(() => String, { description: 'RFC 3339', deprecationReason: 'Use `createdTime`' }) createdAt!: string;
+  @Field(() => Date, { description: 'The time of `createdAt`' }) createdTime!: Date;
 }
 
 @ObjectType('Callback', { description: 'A callback an account asked for about a lot' })
@@ -15,7 +16,8 @@ export class CallbackGql {
   @Field(() => String) id!: string;
   @Field(() => String) lotId!: string;
   @Field(() => String) accountId!: string;
-  @Field(() => String, { description: 'RFC 3339' }) createdAt!: string;
+  @Field(() => String, { description: 'RFC 3339', deprecationReason: 'Use `createdTime`' }) createdAt!: string;
+  @Field(() => Date, { description: 'The time of `createdAt`' }) createdTime!: Date;
 }
 
 @InputType('AddCallbackRequestInput')
@@ -44,9 +46,9 @@ export class RemoveCallbackRequestPayloadGql {
   @userErrorsField() userErrors!: UserErrorGql[];
 }
 
-export const watchlistEntryGql = (s: Star): WatchlistEntryGql => ({ lotId: s.lotId, accountId: s.accountId, createdAt: rfc3339(s.createdAt) });
+export const watchlistEntryGql = (s: Star): WatchlistEntryGql => ({ lotId: s.lotId, accountId: s.accountId, createdAt: rfc3339(s.createdAt), createdTime: s.createdAt });
 
-export const callbackGql = (c: Callback): CallbackGql => ({ id: c.id, lotId: c.lotId, accountId: c.accountId, createdAt: rfc3339(c.createdAt) });
+export const callbackGql = (c: Callback): CallbackGql => ({ id: c.id, lotId: c.lotId, accountId: c.accountId, createdAt: rfc3339(c.createdAt), createdTime: c.createdAt });
 
 @InputType('AddStarInput')
 export class AddStarInput {
