@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
 import { formatMoney } from '../../core/money';
-import { encodeReceipt, type Receipt } from '../bidlog';
+import { encodeReceipt, isHashReceipt, type AnyReceipt } from '../bidlog';
 import type { GraphQLContext } from '../../graphql/context';
 import { payloadOf } from '../../graphql/user-errors';
 import type { ResultCodec } from '../idempotency';
@@ -13,12 +13,13 @@ type SubmittedBid = Omit<SubmitBidPayloadGql, 'userErrors'>;
 
 const NOTHING_PLACED: SubmittedBid = { lotId: null, highestBid: null, endTime: null, reserveMet: null, bids: null, receipt: null };
 
-const receiptGql = (r: Receipt | null): LogReceiptGql | null =>
+const receiptGql = (r: AnyReceipt | null): LogReceiptGql | null =>
   r && {
+    version: isHashReceipt(r) ? 2 : 1,
     origin: r.origin,
     logId: r.log_id,
     timestamp: r.timestamp,
-    entries: r.entries.map((e) => ({ leafIndex: e.leaf_index, leafHash: e.leaf_hash })),
+    entries: isHashReceipt(r) ? r.entries.map((e) => ({ leafIndex: null, leafHash: e.leaf_hash })) : r.entries.map((e) => ({ leafIndex: e.leaf_index, leafHash: e.leaf_hash })),
     signer: r.signer,
     signature: r.signature,
     encoded: encodeReceipt(r),
