@@ -8,6 +8,7 @@ import { Migration20261127220000TransparencyLog } from './migrations/Migration20
 import { Migration20261128010000LogWitnesses } from './migrations/Migration20261128010000LogWitnesses';
 import { Migration20261128010000TlogSequencer } from './migrations/Migration20261128010000TlogSequencer';
 import { Migration20261128013000TlogKeys } from './migrations/Migration20261128013000TlogKeys';
+import { Migration20261128050000TlogLeafHash } from './migrations/Migration20261128050000TlogLeafHash';
 import { LogAnchors } from './tlog.anchor';
 import { TransparencyLogResolver } from './tlog.resolver';
 import { TransparencyLog } from './tlog.service';
@@ -31,6 +32,7 @@ export const bidLogModule: AppModule = {
     { name: 'Migration20261128010000LogWitnesses', class: Migration20261128010000LogWitnesses },
     { name: 'Migration20261128010000TlogSequencer', class: Migration20261128010000TlogSequencer },
     { name: 'Migration20261128013000TlogKeys', class: Migration20261128013000TlogKeys },
+    { name: 'Migration20261128050000TlogLeafHash', class: Migration20261128050000TlogLeafHash },
   ],
   services: {
     bidLog: (s, infra) => new BidLogService(infra.master, s.transparencyLog),

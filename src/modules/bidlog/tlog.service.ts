@@ -98,6 +98,14 @@ export async function checkpointOfSize(em: EntityManager, size: number): Promise
   return row ? checkpointOf(row) : null;
 }
 
+/** A leaf hash of the query: SHA-256, in hex (64 digits) or base64 (as receipts and proofs carry it). */
+function leafHashOf(value: unknown): Buffer {
+  const text = typeof value === 'string' ? value : '';
+  const hash = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : /^[A-Za-z0-9+/]{43}=$/.test(text) ? Buffer.from(text, 'base64') : null;
+  if (!hash) throw invalid('invalid_parameter', 'leafHash must be a SHA-256 hash: 64 hex digits, or 44 base64 characters', { field: 'leafHash' });
+  return hash;
+}
+
 /** A size or index of the query, at least `min`. */
 function count(value: unknown, field: string, min: number): number {
   const n = typeof value === 'number' ? value : integerId(value);
@@ -270,10 +278,16 @@ export class TransparencyLog {
     return rows.map(checkpointOf);
   }
 
-  /** GET /log/proof/inclusion: the leaf's audit path in the tree of a checkpointed size. */
-  async inclusion(ctx: RequestContext, input: { leafIndex: unknown; treeSize: unknown }): Promise<Proof> {
-    const leafIndex = count(input.leafIndex, 'leafIndex', 0);
+  /**
+   * GET /log/proof/inclusion: the leaf's audit path in the tree of a checkpointed size; the leaf
+   * given by its index, or by its hash (RFC 9162's get-proof-by-hash), whose index it answers.
+   */
+  async inclusion(ctx: RequestContext, input: { leafIndex?: unknown; leafHash?: unknown; treeSize: unknown }): Promise<Proof> {
+    const byHash = input.leafHash !== undefined && input.leafHash !== null;
+    if (byHash && input.leafIndex !== undefined && input.leafIndex !== null) throw invalid('invalid_parameter', 'give leafIndex or leafHash, not both', { field: 'leafHash' });
+    const hash = byHash ? leafHashOf(input.leafHash) : null;
     const treeSize = await this.checkpointed(ctx, count(input.treeSize, 'treeSize', 1), 'treeSize');
+    const leafIndex = hash ? await this.indexOf(ctx, hash, treeSize) : count(input.leafIndex, 'leafIndex', 0);
     if (leafIndex >= treeSize) throw invalid('invalid_parameter', 'leafIndex must be below treeSize', { field: 'leafIndex' });
     const hashes = await overTree(ctx.em, (node) => inclusionProof(node, leafIndex, treeSize));
     return { leafIndex, treeSize, hashes: hashes.map((h) => h.toString('base64')) };
@@ -305,6 +319,16 @@ export class TransparencyLog {
   /** GET /log/keys: every key the log has signed with, oldest first, the current one last without `until`. */
   keys(ctx: RequestContext): Promise<LogKey[]> {
     return logKeyHistory(ctx.em);
+  }
+
+  /** The index of the leaf with this hash in the tree of `treeSize` leaves. */
+  private async indexOf(ctx: RequestContext, hash: Buffer, treeSize: number): Promise<number> {
+    const [row] = await rowsOf<{ idx: string }>(
+      ctx.em,
+      sql`select idx::text from tlog_leaves where hash = decode(${hash.toString('hex')}, 'hex') and idx < ${treeSize} order by tlog_leaves.idx limit 1`,
+    );
+    if (!row) throw notFound('leaf_not_found', `no leaf with this hash is in the tree of size ${treeSize}`, { field: 'leafHash' });
+    return Number(row.idx);
   }
 
   /** Proofs are given for the sizes of checkpoints only: a verifier holds their roots signed. */
