@@ -1,5 +1,4 @@
 import type { AppModule } from '../../app-modules';
-import { loadLogKeypair } from '../../auth/log-key';
 import { BidLogEntriesResolver, BidLogResolver } from './bidlog.resolver';
 import { bidLogRoutes } from './bidlog.routes';
 import { BidLogService } from './bidlog.service';
@@ -36,8 +35,8 @@ export const bidLogModule: AppModule = {
   ],
   services: {
     bidLog: (s, infra) => new BidLogService(infra.master, s.transparencyLog),
-    transparencyLog: (_s, { config, master, log }) => new TransparencyLog(loadLogKeypair(config, master, log), config.LOG_ORIGIN, config.TLOG_APPEND === 'on'),
-    logAnchors: (s, { config, master, log }) => new LogAnchors(loadLogKeypair(config, master, log), s.ledgerData),
+    transparencyLog: (_s, { config, logKey }) => new TransparencyLog(logKey, config.LOG_ORIGIN, config.TLOG_APPEND === 'on'),
+    logAnchors: (s, { logKey }) => new LogAnchors(logKey, s.ledgerData),
     logWitnesses: (_s, { config }) => new LogWitnesses(witnessesOf(config.LOG_WITNESSES), config.LOG_ORIGIN),
   },
   routes: bidLogRoutes,

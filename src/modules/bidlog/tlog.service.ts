@@ -124,7 +124,7 @@ export class TransparencyLog {
   readonly logId: string;
 
   constructor(
-    /** Also the anchors' (the log's account on the ledger): loaded once at start. */
+    /** The log's signing key, the one the start loaded and agreed on (infrastructure's `logKey`). */
     readonly key: Keypair,
     readonly origin: string,
     /** False only in the bench's baseline (TLOG_APPEND=off): bids append no leaf and get an unsigned, empty receipt. */
