@@ -30,7 +30,9 @@ const SUBMITTED_BID: ResultCodec<SubmittedBid> = {
   store: (result) => result,
   load: (stored) => {
     const s = stored as SubmittedBid & { endTime: string; bids: (BidGql & { createdAt: string })[] };
-    return { ...s, endTime: new Date(s.endTime), bids: s.bids.map((b) => ({ ...b, createdAt: new Date(b.createdAt) })) };
+    // A result kept before receipts had versions holds a version 1 receipt.
+    const receipt = s.receipt && { ...s.receipt, version: s.receipt.version ?? 1 };
+    return { ...s, receipt, endTime: new Date(s.endTime), bids: s.bids.map((b) => ({ ...b, createdAt: new Date(b.createdAt) })) };
   },
 };
 
