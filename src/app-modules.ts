@@ -11,6 +11,8 @@ import type { Services } from './services';
 export interface Infrastructure {
   config: Config;
   master: Keypair;
+  /** The transparency log's key, loaded once: the log signs with it and anchors on its account. */
+  logKey: Keypair;
   jwt: JwtService;
   log: Logger;
 }

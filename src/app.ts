@@ -43,11 +43,14 @@ import { AppRouter } from './rest/router';
 import { Metrics } from './metrics/metrics';
 import { METRICS_PATH, metricsRoutes } from './metrics/metrics.routes';
 import { createServices, type Services } from './services';
+import { loadLogKeypair } from './auth/log-key';
 
 export interface AppDeps {
   config: Config;
   orm: MikroORM;
   master: Keypair;
+  /** The transparency log's key as the start loaded it; loaded here when not given. */
+  logKey?: Keypair;
   log: Logger;
   /** False when the process cannot recover by itself (its embedded database will not start again): /healthz then fails. */
   healthy?: () => boolean;
@@ -68,9 +71,9 @@ const GRAPHQL_PATH = '/graphql';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 const ANONYMOUS = { caller: null, provenKey: null, jwt: null };
 
-export async function createApp({ config, orm, master, log, healthy = () => true }: AppDeps): Promise<App> {
+export async function createApp({ config, orm, master, logKey, log, healthy = () => true }: AppDeps): Promise<App> {
   const jwt = await JwtService.create(master, config.JWT_TTL, { version: config.JWT_KEY_VERSION, acceptPrevious: config.JWT_PREVIOUS_KEY });
-  const services = createServices(MODULES, { config, master, jwt, log });
+  const services = createServices(MODULES, { config, master, logKey: logKey ?? loadLogKeypair(config, master, log), jwt, log });
   await services.platforms.ensureMasterAccount({ em: orm.em.fork() });
   // The first answers use the source's rates; the job queue refreshes them from then on.
   if (config.RATES_URL) await refreshRates(orm, services.currency, config.RATES_URL, log);

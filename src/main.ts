@@ -49,14 +49,16 @@ async function main(): Promise<void> {
   // Generated only once the database took a connection: a start that fails there leaves no new seed behind.
   const master = masterKeypair(config, known, logger);
   const orm = await openDatabase(url, config.DB_POOL_SIZE, config.DB_STATEMENT_TIMEOUT * 1000, config.DB_ANSWER_TIMEOUT * 1000);
+  let logKey;
   try {
     await agreeOnMasterKey(orm.em.fork(), master, config);
-    await agreeOnLogKey(orm.em.fork(), loadLogKeypair(config, master, logger), config);
+    logKey = loadLogKeypair(config, master, logger);
+    await agreeOnLogKey(orm.em.fork(), logKey, config);
   } catch (err) {
     refuse(err);
   }
 
-  const app = await createApp({ config, orm, master, log: logger, healthy: embedded ? () => embedded.healthy() : undefined });
+  const app = await createApp({ config, orm, master, logKey, log: logger, healthy: embedded ? () => embedded.healthy() : undefined });
   await port.release();
   const address = await app.listen(config.PORT, config.HOST).catch((err: unknown) => refuse(portError(err, config.PORT, config.HOST)));
   const base = `http://${['0.0.0.0', '::'].includes(config.HOST) ? 'localhost' : config.HOST}:${address.port}`;

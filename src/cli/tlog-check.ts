@@ -3,10 +3,11 @@ import {
   checkLotLeaves,
   consistencyProblem,
   inclusionProblem,
+  isHashReceipt,
   receiptProblem,
   servedLeafProblem,
   trustedCheckpoint,
-  type Receipt,
+  type AnyReceipt,
   type SeenCheckpoint,
   type ServedLeaf,
   type ServedLot,
@@ -21,7 +22,7 @@ export interface LogCheckOptions {
   logKeys?: string[];
   /** The small file where the last checkpoint seen is kept between runs; none: no consistency check. */
   statePath?: string;
-  receipt?: Receipt;
+  receipt?: AnyReceipt;
   lotId?: string;
   /** How long after a receipt its leaves must be in a checkpoint signed later. */
   graceSeconds?: number;
@@ -103,7 +104,14 @@ export async function checkLog(base: string, options: LogCheckOptions): Promise<
     // By this verifier's clock: the served checkpoint's created_at is signed by nothing, and the
     // operator who withholds a bid would backdate it, or stop signing checkpoints at all.
     const late = Date.now() - Date.parse(r.timestamp) > (options.graceSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
-    for (const e of r.entries) {
+    // A receipt of version 2 names its leaves by hash: the log finds each one's index and proof (get-proof-by-hash).
+    const entries = isHashReceipt(r) ? await Promise.all(r.entries.map((e) => foundByHash(api, e.leaf_hash, checkpoint.size))) : r.entries;
+    for (const e of entries) {
+      if (e.leaf_index === null) {
+        if (late) problems.push(`the receipt's leaf ${e.leaf_hash} is missing from the checkpoint of size ${checkpoint.size}, served past the receipt's promise`);
+        else notes.push(`the receipt's leaf ${e.leaf_hash} is not in a checkpoint yet`);
+        continue;
+      }
       if (e.leaf_index >= checkpoint.size) {
         if (late) problems.push(`the receipt's leaf ${e.leaf_index} is missing from the checkpoint of size ${checkpoint.size}, served past the receipt's promise`);
         else notes.push(`the receipt's leaf ${e.leaf_index} is not in a checkpoint yet`);
@@ -127,6 +135,15 @@ export async function checkLog(base: string, options: LogCheckOptions): Promise<
     return { ...(await lotChecked(api, options.lotId, leaves, problems, notes)), notes };
   }
   return { ok: problems.length === 0, problems, notes };
+}
+
+/** The index of the leaf with this hash in the checkpoint's tree, as the log answers it; null when it answers none. */
+async function foundByHash(api: Api, leafHash: string, treeSize: number): Promise<{ leaf_index: number | null; leaf_hash: string }> {
+  const target = `/log/proof/inclusion?leaf_hash=${encodeURIComponent(leafHash)}&tree_size=${treeSize}`;
+  const res = await api.json('GET', target);
+  if (res.status === 404 && (res.body as { errors?: { code?: string }[] }).errors?.[0]?.code === 'leaf_not_found') return { leaf_index: null, leaf_hash: leafHash };
+  if (res.status !== 200) throw new Refused(`GET ${target}: ${res.status} ${JSON.stringify(res.body)}`);
+  return { leaf_index: (res.body as { data: { attributes: { leaf_index: number } } }).data.attributes.leaf_index, leaf_hash: leafHash };
 }
 
 async function lotLeaves(api: Api, lotId: string): Promise<ServedLeaf[]> {

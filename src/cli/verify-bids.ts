@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { bearerRequestDigestOf, parseWitnessKey, type Receipt, type WitnessKey } from '../modules/bidlog';
+import { bearerRequestDigestOf, parseWitnessKey, type AnyReceipt, type WitnessKey } from '../modules/bidlog';
 import { fetchAndVerifyBidLog } from './bid-log';
 import { keyFileOf, keysDir, readKeyFile } from './keys';
 import { out, runCommand, UsageError } from './run';
@@ -58,17 +58,16 @@ function digestOf(values: Record<string, unknown>): string | undefined {
   return bearerRequestDigestOf(method, target, body);
 }
 
-const RECEIPT = z.object({
-  origin: z.string(),
-  log_id: z.string(),
-  timestamp: z.string(),
-  entries: z.array(z.object({ leaf_index: z.number().int().nonnegative(), leaf_hash: z.string() })),
-  signer: z.string(),
-  signature: z.string(),
-}) satisfies z.ZodType<Receipt>;
+const SIGNED = { origin: z.string(), log_id: z.string(), timestamp: z.string(), signer: z.string(), signature: z.string() };
+
+/** Version 2 (by leaf hash) first: a version 1 receipt has no `version`. */
+const RECEIPT = z.union([
+  z.object({ version: z.literal(2), ...SIGNED, entries: z.array(z.object({ leaf_hash: z.string() })) }),
+  z.object({ ...SIGNED, entries: z.array(z.object({ leaf_index: z.number().int().nonnegative(), leaf_hash: z.string() })) }),
+]) satisfies z.ZodType<AnyReceipt>;
 
 /** A receipt file: the header's base64 JSON, or the JSON. */
-function readReceipt(file: string): Receipt {
+function readReceipt(file: string): AnyReceipt {
   let text: string;
   try {
     text = readFileSync(file, 'utf8').trim();

@@ -1,5 +1,4 @@
 import type { AppModule } from '../../app-modules';
-import { loadLogKeypair } from '../../auth/log-key';
 import { BidLogEntriesResolver, BidLogResolver } from './bidlog.resolver';
 import { bidLogRoutes } from './bidlog.routes';
 import { BidLogService } from './bidlog.service';
@@ -8,6 +7,7 @@ import { Migration20261127220000TransparencyLog } from './migrations/Migration20
 import { Migration20261128010000LogWitnesses } from './migrations/Migration20261128010000LogWitnesses';
 import { Migration20261128010000TlogSequencer } from './migrations/Migration20261128010000TlogSequencer';
 import { Migration20261128013000TlogKeys } from './migrations/Migration20261128013000TlogKeys';
+import { Migration20261128050000TlogLeafHash } from './migrations/Migration20261128050000TlogLeafHash';
 import { LogAnchors } from './tlog.anchor';
 import { TransparencyLogResolver } from './tlog.resolver';
 import { TransparencyLog } from './tlog.service';
@@ -31,11 +31,12 @@ export const bidLogModule: AppModule = {
     { name: 'Migration20261128010000LogWitnesses', class: Migration20261128010000LogWitnesses },
     { name: 'Migration20261128010000TlogSequencer', class: Migration20261128010000TlogSequencer },
     { name: 'Migration20261128013000TlogKeys', class: Migration20261128013000TlogKeys },
+    { name: 'Migration20261128050000TlogLeafHash', class: Migration20261128050000TlogLeafHash },
   ],
   services: {
     bidLog: (s, infra) => new BidLogService(infra.master, s.transparencyLog),
-    transparencyLog: (_s, { config, master, log }) => new TransparencyLog(loadLogKeypair(config, master, log), config.LOG_ORIGIN, config.TLOG_APPEND === 'on'),
-    logAnchors: (s, { config, master, log }) => new LogAnchors(loadLogKeypair(config, master, log), s.ledgerData),
+    transparencyLog: (_s, { config, logKey }) => new TransparencyLog(logKey, config.LOG_ORIGIN, config.TLOG_APPEND === 'on'),
+    logAnchors: (s, { logKey }) => new LogAnchors(logKey, s.ledgerData),
     logWitnesses: (_s, { config }) => new LogWitnesses(witnessesOf(config.LOG_WITNESSES), config.LOG_ORIGIN),
   },
   routes: bidLogRoutes,

@@ -34,8 +34,15 @@ export function bidLogRoutes(router: AppRouter): void {
   );
   router.get(
     '/log/proof/inclusion',
-    { summary: "A leaf's inclusion proof (RFC 9162) in the tree of a checkpoint's size", response: 'inclusion_proofs', query: { plain: { leaf_index: { ...size, required: true }, tree_size: { ...size, required: true } } }, fields: 'query' },
-    async ({ ctx, query }) => ({ data: presentInclusionProof(await transparencyLog.inclusion(ctx, { leafIndex: query.plain.leaf_index, treeSize: query.plain.tree_size })) }),
+    {
+      summary: "A leaf's inclusion proof (RFC 9162) in the tree of a checkpoint's size; the leaf given by `leaf_index`, or by `leaf_hash` (hex or base64, RFC 9162's get-proof-by-hash), whose index the answer gives",
+      response: 'inclusion_proofs',
+      query: { plain: { leaf_index: size, leaf_hash: { kind: 'string', max: 64 }, tree_size: { ...size, required: true } } },
+      fields: 'query',
+    },
+    async ({ ctx, query }) => ({
+      data: presentInclusionProof(await transparencyLog.inclusion(ctx, { leafIndex: query.plain.leaf_index, leafHash: query.plain.leaf_hash, treeSize: query.plain.tree_size })),
+    }),
   );
   router.get(
     '/log/proof/consistency',

@@ -42,9 +42,14 @@ export class TransparencyLogResolver {
     return services.transparencyLog.between(ctx, { from: from ?? undefined, to: to ?? undefined });
   }
 
-  @Query(() => LogProofGql, { description: "GET /log/proof/inclusion: a leaf's inclusion proof in the tree of a checkpoint's size" })
-  async logInclusionProof(@Arg('leafIndex', () => Int) leafIndex: number, @Arg('treeSize', () => Int) treeSize: number, @Ctx() { ctx, services }: GraphQLContext): Promise<LogProofGql> {
-    return proofGql(await services.transparencyLog.inclusion(ctx, { leafIndex, treeSize }));
+  @Query(() => LogProofGql, { description: "GET /log/proof/inclusion: a leaf's inclusion proof in the tree of a checkpoint's size; the leaf given by `leafIndex`, or by `leafHash` (hex or base64), whose index the answer gives" })
+  async logInclusionProof(
+    @Arg('leafIndex', () => Int, { nullable: true }) leafIndex: number | undefined,
+    @Arg('leafHash', () => String, { nullable: true }) leafHash: string | undefined,
+    @Arg('treeSize', () => Int) treeSize: number,
+    @Ctx() { ctx, services }: GraphQLContext,
+  ): Promise<LogProofGql> {
+    return proofGql(await services.transparencyLog.inclusion(ctx, { leafIndex, leafHash, treeSize }));
   }
 
   @Query(() => LogProofGql, { description: 'GET /log/proof/consistency: from the tree of size `from` to the checkpoint of size `to`' })

@@ -13,7 +13,7 @@ import { sql } from '../../db/sql';
 import { leafOf, type Leaf, type OutcomeLeaf } from './tlog.leaves';
 import { consistencyProof, inclusionProof, rootOf } from './tlog.merkle';
 import { checkpointBody, signNote } from './tlog.note';
-import { receiptMessage, type Receipt } from './tlog.receipt';
+import { receiptMessage, type AnyReceipt, type HashReceipt, type Receipt } from './tlog.receipt';
 import { appendLeaf, integrate, overTree, sequence } from './tlog.store';
 import { logKeyHistory, type LogKey } from './tlog.keys';
 import { KeyedBatcher, type Settled } from '../../core/batcher';
@@ -98,6 +98,14 @@ export async function checkpointOfSize(em: EntityManager, size: number): Promise
   return row ? checkpointOf(row) : null;
 }
 
+/** A leaf hash of the query: SHA-256, in hex (64 digits) or base64 (as receipts and proofs carry it). */
+function leafHashOf(value: unknown): Buffer {
+  const text = typeof value === 'string' ? value : '';
+  const hash = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : /^[A-Za-z0-9+/]{43}=$/.test(text) ? Buffer.from(text, 'base64') : null;
+  if (!hash) throw invalid('invalid_parameter', 'leafHash must be a SHA-256 hash: 64 hex digits, or 44 base64 characters', { field: 'leafHash' });
+  return hash;
+}
+
 /** A size or index of the query, at least `min`. */
 function count(value: unknown, field: string, min: number): number {
   const n = typeof value === 'number' ? value : integerId(value);
@@ -116,7 +124,8 @@ export class TransparencyLog {
   readonly logId: string;
 
   constructor(
-    private readonly key: Keypair,
+    /** The log's signing key, the one the start loaded and agreed on (infrastructure's `logKey`). */
+    readonly key: Keypair,
     readonly origin: string,
     /** False only in the bench's baseline (TLOG_APPEND=off): bids append no leaf and get an unsigned, empty receipt. */
     readonly appending = true,
@@ -133,7 +142,8 @@ export class TransparencyLog {
    * own (`sequence`); another run of this instance waits for it, another instance's for its lock.
    */
   private readonly sequencer = new KeyedBatcher<Unsequenced, Map<string, number>>(async (_key, items): Promise<Settled<Map<string, number>>[]> => {
-    const indexes = await inTransaction(items[0].ctx, (em) =>
+    // A fork of its own: the run answers many requests, and must not share the unit of work of the one that happened to start it.
+    const indexes = await inTransaction({ em: items[0].ctx.em.fork() }, (em) =>
       sequence(
         em,
         items.flatMap((i) => i.bidIds),
@@ -147,12 +157,14 @@ export class TransparencyLog {
   }
 
   /**
-   * The receipt of bids whose round committed: their leaves' indexes, once the sequencer numbered
-   * them, and hashes, signed as the log's promise to include them in its next checkpoint; null
-   * when the numbering failed or did not answer within `RECEIPT_WAIT_MS` after the round's commit.
+   * The receipt of bids whose round committed, signed as the log's promise to include their leaves
+   * in its next checkpoint: by index and hash (version 1) when the round numbered them, or once
+   * the sequencer did; by hash alone (version 2) when the numbering failed or did not answer
+   * within `RECEIPT_WAIT_MS` after the round's commit: the leaves committed, so the promise holds.
    */
-  async receiptOf(ctx: Pick<RequestContext, 'em'>, leaves: { bidId: string; leafHash: Buffer }[], at: Date): Promise<Receipt | null> {
+  async receiptOf(ctx: Pick<RequestContext, 'em'>, leaves: { bidId: string; leafHash: Buffer; leafIndex?: number }[], at: Date): Promise<AnyReceipt> {
     if (!this.appending || !leaves.length) return this.receipt([], at);
+    if (leaves.every((l) => l.leafIndex !== undefined)) return this.receipt(leaves as { leafIndex: number; leafHash: Buffer }[], at);
     const bids = leaves.map((l) => l.bidId);
     let indexes: Map<string, number> | null;
     try {
@@ -165,13 +177,13 @@ export class TransparencyLog {
       // The round committed: its bids stand whatever stopped the numbering (the database going
       // away ends the transaction under it, and knex then says only that it is complete), and an
       // error would tell the bidder they did not. The checkpoint job numbers the leaves later.
-      if (databaseFault(err) !== null || isOutage(err)) logger.warn({ bids }, 'bids accepted without a receipt: the database went out of reach before the log numbered their leaves');
-      else logger.error({ bids, err: loggable(err) }, 'bids accepted without a receipt: the log could not number their leaves');
-      return null;
+      if (databaseFault(err) !== null || isOutage(err)) logger.warn({ bids }, 'bids receipted by leaf hash: the database went out of reach before the log numbered their leaves');
+      else logger.error({ bids, err: loggable(err) }, 'bids receipted by leaf hash: the log could not number their leaves');
+      return this.hashReceipt(leaves, at);
     }
     if (indexes === null) {
-      logger.warn({ bids }, 'bids accepted without a receipt: the log did not number their leaves in time');
-      return null;
+      logger.warn({ bids }, 'bids receipted by leaf hash: the log did not number their leaves in time');
+      return this.hashReceipt(leaves, at);
     }
     return this.receipt(
       leaves.map((l) => ({ leafIndex: indexes.get(l.bidId) as number, leafHash: l.leafHash })),
@@ -187,7 +199,16 @@ export class TransparencyLog {
       entries: entries.map((e) => ({ leaf_index: e.leafIndex, leaf_hash: e.leafHash.toString('base64') })),
     };
     if (!this.appending) return { ...unsigned, signer: this.signer, signature: '' };
-    return { ...unsigned, signer: this.signer, signature: sign(null, receiptMessage(unsigned), this.receiptKey).toString('base64') };
+    return { ...unsigned, signer: this.signer, signature: this.signed(receiptMessage(unsigned)) };
+  }
+
+  private hashReceipt(leaves: { leafHash: Buffer }[], at: Date): HashReceipt {
+    const unsigned = { version: 2 as const, origin: this.origin, log_id: this.logId, timestamp: at.toISOString(), entries: leaves.map((l) => ({ leaf_hash: l.leafHash.toString('base64') })) };
+    return { ...unsigned, signer: this.signer, signature: this.signed(receiptMessage(unsigned)) };
+  }
+
+  private signed(message: Buffer): string {
+    return sign(null, message, this.receiptKey).toString('base64');
   }
 
   /** Appends an outcome of a lot in the close's transaction, then checkpoints the log there, so the close is in a checkpoint when it commits. */
@@ -257,10 +278,16 @@ export class TransparencyLog {
     return rows.map(checkpointOf);
   }
 
-  /** GET /log/proof/inclusion: the leaf's audit path in the tree of a checkpointed size. */
-  async inclusion(ctx: RequestContext, input: { leafIndex: unknown; treeSize: unknown }): Promise<Proof> {
-    const leafIndex = count(input.leafIndex, 'leafIndex', 0);
+  /**
+   * GET /log/proof/inclusion: the leaf's audit path in the tree of a checkpointed size; the leaf
+   * given by its index, or by its hash (RFC 9162's get-proof-by-hash), whose index it answers.
+   */
+  async inclusion(ctx: RequestContext, input: { leafIndex?: unknown; leafHash?: unknown; treeSize: unknown }): Promise<Proof> {
+    const byHash = input.leafHash !== undefined && input.leafHash !== null;
+    if (byHash && input.leafIndex !== undefined && input.leafIndex !== null) throw invalid('invalid_parameter', 'give leafIndex or leafHash, not both', { field: 'leafHash' });
+    const hash = byHash ? leafHashOf(input.leafHash) : null;
     const treeSize = await this.checkpointed(ctx, count(input.treeSize, 'treeSize', 1), 'treeSize');
+    const leafIndex = hash ? await this.indexOf(ctx, hash, treeSize) : count(input.leafIndex, 'leafIndex', 0);
     if (leafIndex >= treeSize) throw invalid('invalid_parameter', 'leafIndex must be below treeSize', { field: 'leafIndex' });
     const hashes = await overTree(ctx.em, (node) => inclusionProof(node, leafIndex, treeSize));
     return { leafIndex, treeSize, hashes: hashes.map((h) => h.toString('base64')) };
@@ -292,6 +319,16 @@ export class TransparencyLog {
   /** GET /log/keys: every key the log has signed with, oldest first, the current one last without `until`. */
   keys(ctx: RequestContext): Promise<LogKey[]> {
     return logKeyHistory(ctx.em);
+  }
+
+  /** The index of the leaf with this hash in the tree of `treeSize` leaves. */
+  private async indexOf(ctx: RequestContext, hash: Buffer, treeSize: number): Promise<number> {
+    const [row] = await rowsOf<{ idx: string }>(
+      ctx.em,
+      sql`select idx::text from tlog_leaves where hash = decode(${hash.toString('hex')}, 'hex') and idx < ${treeSize} order by tlog_leaves.idx limit 1`,
+    );
+    if (!row) throw notFound('leaf_not_found', `no leaf with this hash is in the tree of size ${treeSize}`, { field: 'leafHash' });
+    return Number(row.idx);
   }
 
   /** Proofs are given for the sizes of checkpoints only: a verifier holds their roots signed. */

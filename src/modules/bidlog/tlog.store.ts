@@ -10,19 +10,34 @@ const INTEGRATE_STEP = 20_000;
 const keyOf = (level: number, index: number) => `${level}:${index}`;
 
 /**
- * The CTE that appends `leaves` to the log inside a bigger statement (the bid round's write),
- * without an index and without a lock shared with other lots: `sequence` numbers them once they
- * committed.
+ * The CTEs that append `leaves` to the log inside a bigger statement, without a lock shared with
+ * other lots: `sequence` numbers them once they committed. A bid round (`number`) also numbers
+ * its own leaves at once when the log's counter row is free (`skip locked`: a round never waits
+ * for another lot's) and no earlier leaf of its lot is still waiting for its index (its leaves
+ * must follow them in the log); it then holds the row to its commit, and its receipt needs no
+ * second transaction. `tlog_appended` answers each leaf's `bid_id` and `idx` (null when left to
+ * the sequencer).
  */
-export function appendCtes(lotId: string, leaves: (Leaf & { bidId: string | null; kind: string; salt: string | null })[]): Sql {
-  return sql`tlog_appended as (
-       insert into tlog_leaves (lot_id, bid_id, kind, data, hash, bidder_salt)
-       select ${lotId}::bigint, l.bid_id, l.kind, l.data, decode(l.hash, 'hex'), l.salt
+export function appendCtes(lotId: string, leaves: (Leaf & { bidId: string | null; kind: string; salt: string | null })[], number = false): Sql {
+  // The lot's earlier leaves are read in the statement's snapshot, taken under the lot's lock: one seen
+  // waiting may have been numbered since (the round then leaves its own to the sequencer), never the reverse.
+  const base = number
+    ? sql`tlog_free as (
+         select from tlog_size for update skip locked
+       ), tlog_base as (
+         update tlog_size set size = size + ${leaves.length}
+          where exists (select from tlog_free) and not exists (select from tlog_leaves w where w.lot_id = ${lotId}::bigint and w.idx is null)
+         returning size - ${leaves.length} as base
+       ), `
+    : sql`tlog_base as (select null::bigint as base where false), `;
+  return sql`${base}tlog_appended as (
+       insert into tlog_leaves (lot_id, bid_id, kind, data, hash, bidder_salt, idx)
+       select ${lotId}::bigint, l.bid_id, l.kind, l.data, decode(l.hash, 'hex'), l.salt, (select base from tlog_base) + l.n - 1
          from unnest(${sql.array(leaves.map((l) => l.bidId), 'bigint')}, ${sql.array(leaves.map((l) => l.kind), 'text')},
                      ${sql.array(leaves.map((l) => l.data), 'text')}, ${sql.array(leaves.map((l) => l.hash.toString('hex')), 'text')},
                      ${sql.array(leaves.map((l) => l.salt), 'text')}) with ordinality as l(bid_id, kind, data, hash, salt, n)
         order by l.n
-       returning seq
+       returning seq, bid_id, idx
      )`;
 }
 

@@ -1,7 +1,7 @@
 import { leafHash, verifyConsistency, verifyInclusion } from './tlog.merkle';
 import { noteSignedBy, parseNote, type Checkpoint } from './tlog.note';
 import { parseLeaf, type BidLeaf, type OutcomeLeaf } from './tlog.leaves';
-import { receiptSignedBy, type Receipt } from './tlog.receipt';
+import { receiptSignedBy, type AnyReceipt } from './tlog.receipt';
 import type { ServedLot } from './bidlog.verify';
 
 /** A leaf as GET /log/entries serves it. */
@@ -55,7 +55,7 @@ export const servedLeafProblem = (l: ServedLeaf): string | null =>
   leafHash(Buffer.from(l.data, 'utf8')).toString('base64') === l.leaf_hash ? null : `leaf ${l.leaf_index}'s text does not hash to its hash`;
 
 /** The receipt's signature by one of the log's keys: the problem, or null. */
-export const receiptProblem = (r: Receipt, keys: readonly string[]): string | null =>
+export const receiptProblem = (r: AnyReceipt, keys: readonly string[]): string | null =>
   keys.some((k) => receiptSignedBy(r, k)) ? null : `the receipt is not signed by the log key ${keys.join(' or ')}`;
 
 export interface LotLeaves {

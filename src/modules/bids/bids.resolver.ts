@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
 import { formatMoney } from '../../core/money';
-import { encodeReceipt, type Receipt } from '../bidlog';
+import { encodeReceipt, isHashReceipt, type AnyReceipt } from '../bidlog';
 import type { GraphQLContext } from '../../graphql/context';
 import { money, MoneyGql } from '../../graphql/types/money';
 import { payloadOf } from '../../graphql/user-errors';
@@ -14,12 +14,13 @@ type SubmittedBid = Omit<SubmitBidPayloadGql, 'userErrors'>;
 
 const NOTHING_PLACED: SubmittedBid = { lotId: null, highestBid: null, endTime: null, reserveMet: null, bids: null, receipt: null };
 
-const receiptGql = (r: Receipt | null): LogReceiptGql | null =>
+const receiptGql = (r: AnyReceipt | null): LogReceiptGql | null =>
   r && {
+    version: isHashReceipt(r) ? 2 : 1,
     origin: r.origin,
     logId: r.log_id,
     timestamp: r.timestamp,
-    entries: r.entries.map((e) => ({ leafIndex: e.leaf_index, leafHash: e.leaf_hash })),
+    entries: isHashReceipt(r) ? r.entries.map((e) => ({ leafIndex: null, leafHash: e.leaf_hash })) : r.entries.map((e) => ({ leafIndex: e.leaf_index, leafHash: e.leaf_hash })),
     signer: r.signer,
     signature: r.signature,
     encoded: encodeReceipt(r),
@@ -30,7 +31,9 @@ const SUBMITTED_BID: ResultCodec<SubmittedBid> = {
   store: (result) => result,
   load: (stored) => {
     const s = stored as SubmittedBid & { endTime: string; bids: (BidGql & { createdAt: string })[] };
-    return { ...s, endTime: new Date(s.endTime), bids: s.bids.map((b) => ({ ...b, createdAt: new Date(b.createdAt) })) };
+    // A result kept before receipts had versions holds a version 1 receipt.
+    const receipt = s.receipt && { ...s.receipt, version: s.receipt.version ?? 1 };
+    return { ...s, receipt, endTime: new Date(s.endTime), bids: s.bids.map((b) => ({ ...b, createdAt: new Date(b.createdAt) })) };
   },
 };
 

@@ -29,8 +29,8 @@ export interface PlacedBids {
   bids: BidRow[];
   /** The account that led before, when this request took the lead from it. */
   previousLeader: string | null;
-  /** The transparency log's leaves of the bids, for the request's receipt. */
-  leaves: { bidId: string; leafHash: Buffer }[];
+  /** The transparency log's leaves of the bids, for the request's receipt; the index when the round numbered them. */
+  leaves: { bidId: string; leafHash: Buffer; leafIndex?: number }[];
   at: Date;
 }
 
@@ -105,7 +105,7 @@ export async function runRound(tx: RawTransaction, [locked, participants, logHea
   const written = writtenRound(lot, rows, now);
   let next = 0;
   for (const p of placed) {
-    const leaves = bids.slice(next, next + p.bids.length).map((b) => ({ bidId: b.id, leafHash: b.entry.leaf.hash }));
+    const leaves = bids.slice(next, next + p.bids.length).map((b) => ({ bidId: b.id, leafHash: b.entry.leaf.hash, leafIndex: written.indexes.get(b.id) }));
     outcomes[p.request] = { ok: true, value: { lot, bids: written.bids.slice(next, next + p.bids.length), previousLeader: p.overbid, leaves, at: now } };
     next += p.bids.length;
   }

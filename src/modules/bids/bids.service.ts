@@ -9,7 +9,7 @@ import { unavailableAfter } from '../../db/faults';
 import { rawTransaction } from '../../db/raw';
 import type { LivePublisher } from '../../live/live.port';
 import type { LotClock } from '../lots';
-import type { Receipt, TransparencyLog } from '../bidlog';
+import type { AnyReceipt, TransparencyLog } from '../bidlog';
 import type { NotificationsService } from '../notifications';
 import { bidEvent } from './bids.events';
 import { placeBidInput, type PlaceBidInput } from './bids.input';
@@ -78,7 +78,7 @@ export class BidsService {
    * know it, and the receipt of their leaves in the transparency log (docs/bid-log.md), null when
    * the database went out of reach once the bids were placed.
    */
-  async place(ctx: RequestContext, input: Untrusted<PlaceBidInput>): Promise<{ lot: LotRow; bids: SeenBid[]; receipt: Receipt | null }> {
+  async place(ctx: RequestContext, input: Untrusted<PlaceBidInput>): Promise<{ lot: LotRow; bids: SeenBid[]; receipt: AnyReceipt }> {
     const caller = requireCaller(ctx);
     const { lotId, amount, maxAmount } = validateInput(placeBidInput, input);
     const id = integerId(lotId);

@@ -94,7 +94,7 @@ export function overbidRecipients(lot: LotRow, overbid: string[]): Sql {
 }
 
 /** The bench's baseline without the transparency log (TLOG_APPEND=off): the round appends no leaf. */
-const NO_LEAVES = sql`tlog_appended as (select)`;
+const NO_LEAVES = sql`tlog_appended as (select null::bigint as bid_id, null::bigint as idx where false)`;
 
 /**
  * Writes a round in one statement: its bids (with the ids drawn by `openRound`) in the order they
@@ -103,7 +103,7 @@ const NO_LEAVES = sql`tlog_appended as (select)`;
  * `notify` inserts. `writtenRound` reads its answer.
  */
 export function writeRound(lot: LotRow, bids: LoggedBid[], changed: ParticipantRow[], notify: Sql, at: Date, logged: boolean): Statement {
-  const leaves = logged ? appendCtes(lot.id, bids.map((b) => ({ ...b.entry.leaf, bidId: b.id, kind: 'bid', salt: b.entry.salt }))) : NO_LEAVES;
+  const leaves = logged ? appendCtes(lot.id, bids.map((b) => ({ ...b.entry.leaf, bidId: b.id, kind: 'bid', salt: b.entry.salt })), true) : NO_LEAVES;
   return sql.render(sql`with placed as (
        insert into bids (id, lot_id, participant_id, account_id, amount, placed_by_proxy, created_at)
        select b.id, ${lot.id}::bigint, b.participant_id, b.account_id, b.amount, b.by_proxy, ${at}::timestamptz
@@ -137,13 +137,18 @@ export function writeRound(lot: LotRow, bids: LoggedBid[], changed: ParticipantR
        ${notify}
      )
      select (select coalesce(json_agg(p order by p.id::bigint), '[]') from placed p) as bids,
-            (select coalesce(json_agg(n order by n.id::bigint), '[]') from noted n) as notifications`);
+            (select coalesce(json_agg(n order by n.id::bigint), '[]') from noted n) as notifications,
+            (select coalesce(json_object_agg(a.bid_id::text, a.idx), '{}') from tlog_appended a where a.idx is not null) as indexes`);
 }
 
-/** The bids `writeRound` wrote, and the rows of its notifications for `publishedBatch`. */
-export function writtenRound(lot: LotRow, rows: Rows, at: Date): { bids: BidRow[]; notifications: BatchRow[] } {
-  const written = rows[0] as { bids: Record<string, string | boolean>[]; notifications: BatchRow[] };
+/**
+ * The bids `writeRound` wrote, the rows of its notifications for `publishedBatch`, and the log's
+ * indexes of the bids' leaves when the round numbered them (by bid id).
+ */
+export function writtenRound(lot: LotRow, rows: Rows, at: Date): { bids: BidRow[]; notifications: BatchRow[]; indexes: Map<string, number> } {
+  const written = rows[0] as { bids: Record<string, string | boolean>[]; notifications: BatchRow[]; indexes: Record<string, number> };
   return {
+    indexes: new Map(Object.entries(written.indexes)),
     bids: written.bids.map((b) => ({
       id: b.id as string,
       lotId: lot.id,

@@ -17,12 +17,13 @@ export class BidGql {
 
 @ObjectType('LogReceiptEntry')
 export class LogReceiptEntryGql {
-  @Field(() => Int) leafIndex!: number;
+  @Field(() => Int, { nullable: true, description: "The leaf's index in the log; null in a receipt of version 2, which names the leaf by its hash" }) leafIndex!: number | null;
   @Field(() => String, { description: 'base64' }) leafHash!: string;
 }
 
 @ObjectType('LogReceipt', { description: "The transparency log's signed promise to include the request's bids in its next checkpoint (docs/bid-log.md)" })
 export class LogReceiptGql {
+  @Field(() => Int, { description: '1: the leaves by index and hash; 2: by hash alone, given when the log had not numbered them by the answer (docs/bid-log.md)' }) version!: number;
   @Field(() => String) origin!: string;
   @Field(() => String) logId!: string;
   @Field(() => String) timestamp!: string;
@@ -42,7 +43,7 @@ export class PlaceBidResultGql {
   @Field(() => Boolean, { nullable: true, description: 'Whether the highest bid reached the reserve price; null: the lot has no reserve' }) reserveMet!: boolean | null;
   @Extensions(listItems(MOST_BIDS_PER_REQUEST))
   @Field(() => [BidGql], { description: 'The bids this request placed, its own and the automatic raises it caused: at most 3' }) bids!: BidGql[];
-  @Field(() => LogReceiptGql, { nullable: true, description: "The transparency log's signed receipt of these bids (REST: the Bid-Receipt header); null when the database went out of reach once they were placed" })
+  @Field(() => LogReceiptGql, { nullable: true, description: "The transparency log's signed receipt of these bids (REST: the Bid-Receipt header)" })
   receipt!: LogReceiptGql | null;
 }
 
@@ -63,7 +64,7 @@ export class SubmitBidPayloadGql {
   @Field(() => Boolean, { nullable: true, description: 'Whether the highest bid reached the reserve price; null: the lot has no reserve, or nothing was placed' }) reserveMet!: boolean | null;
   @Extensions(listItems(MOST_BIDS_PER_REQUEST))
   @Field(() => [BidGql], { nullable: true, description: 'The bids this request placed, its own and the automatic raises it caused: at most 3' }) bids!: BidGql[] | null;
-  @Field(() => LogReceiptGql, { nullable: true, description: "The transparency log's signed receipt of these bids (REST: the Bid-Receipt header); null when nothing was placed, or when the database went out of reach once they were placed" })
+  @Field(() => LogReceiptGql, { nullable: true, description: "The transparency log's signed receipt of these bids (REST: the Bid-Receipt header); null when nothing was placed" })
   receipt!: LogReceiptGql | null;
   @userErrorsField() userErrors!: UserErrorGql[];
 }
