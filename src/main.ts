@@ -28,7 +28,7 @@ async function main(): Promise<void> {
     refuse(err);
   }
   // Loaded once those checks pass: the service's modules take seconds to load, and a refusal need not wait for them.
-  const [{ createApp }, { agreeOnMasterKey, masterKeypair, readMasterKeypair }, { agreeOnLogKey, loadLogKeypair }, { migrateDatabase, openDatabase }, { checkDatabase }] = await Promise.all([
+  const [{ createApp }, { agreeOnMasterKey, masterKeypair, readMasterKeypair }, { startLogKey }, { migrateDatabase, openDatabase }, { checkDatabase }] = await Promise.all([
     import('./app.js'),
     import('./auth/master.js'),
     import('./auth/log-key.js'),
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
   const orm = await openDatabase(url, config.DB_POOL_SIZE, config.DB_STATEMENT_TIMEOUT * 1000, config.DB_ANSWER_TIMEOUT * 1000);
   try {
     await agreeOnMasterKey(orm.em.fork(), master, config);
-    await agreeOnLogKey(orm.em.fork(), loadLogKeypair(config, master, logger), config);
+    await startLogKey(orm.em.fork(), config, master, logger);
   } catch (err) {
     refuse(err);
   }
