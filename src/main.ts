@@ -28,7 +28,7 @@ async function main(): Promise<void> {
     refuse(err);
   }
   // Loaded once those checks pass: the service's modules take seconds to load, and a refusal need not wait for them.
-  const [{ createApp }, { agreeOnMasterKey, masterKeypair, readMasterKeypair }, { agreeOnLogKey, loadLogKeypair }, { migrateDatabase, openDatabase }, { checkDatabase }] = await Promise.all([
+  const [{ createApp }, { agreeOnMasterKey, masterKeypair, readMasterKeypair }, { startLogKey }, { migrateDatabase, openDatabase }, { checkDatabase }] = await Promise.all([
     import('./app.js'),
     import('./auth/master.js'),
     import('./auth/log-key.js'),
@@ -52,8 +52,7 @@ async function main(): Promise<void> {
   let logKey;
   try {
     await agreeOnMasterKey(orm.em.fork(), master, config);
-    logKey = loadLogKeypair(config, master, logger);
-    await agreeOnLogKey(orm.em.fork(), logKey, config);
+    logKey = await startLogKey(orm.em.fork(), config, master, logger);
   } catch (err) {
     refuse(err);
   }

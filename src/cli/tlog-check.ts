@@ -1,4 +1,3 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import {
   checkLotLeaves,
   consistencyProblem,
@@ -8,17 +7,17 @@ import {
   servedLeafProblem,
   trustedCheckpoint,
   type AnyReceipt,
-  type SeenCheckpoint,
   type ServedLeaf,
   type ServedLot,
 } from '../modules/bidlog';
 import { Api } from './api';
 import { Refused } from './resources';
-import type { ServedCheckpoint } from './tlog-state';
+import { originOf, trustedLogKeys } from './tlog-keys';
+import { attributes, data, readState, writeState, type ServedCheckpoint } from './tlog-state';
 import { anchorChecked, quorumChecked, type OutsideOptions } from './tlog-witnessed';
 
 export interface LogCheckOptions {
-  /** The log keys to trust (its key history); else the key the checkpoint names, reported. */
+  /** The log keys to trust (its key history); else those trusted before (kept in `statePath`), else the history the log serves, reported. */
   logKeys?: string[];
   /** The small file where the last checkpoint seen is kept between runs; none: no consistency check. */
   statePath?: string;
@@ -40,16 +39,6 @@ export interface LogCheck {
 
 const DEFAULT_GRACE_SECONDS = 60;
 
-async function data<T>(api: Api, target: string): Promise<T> {
-  const res = await api.json('GET', target);
-  if (res.status !== 200) throw new Refused(`GET ${target}: ${res.status} ${JSON.stringify(res.body)}`);
-  return (res.body as { data: T }).data;
-}
-
-const attributes = async <T>(api: Api, target: string) => (await data<{ attributes: T }>(api, target)).attributes;
-
-const readState = (file: string): Record<string, SeenCheckpoint> => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, SeenCheckpoint>) : {});
-
 /**
  * Checks the service's transparency log from outside (docs/bid-log.md): the latest checkpoint's
  * signature, its consistency with the checkpoint this verifier saw before (kept in `statePath`),
@@ -60,15 +49,18 @@ export async function checkLog(base: string, options: LogCheckOptions): Promise<
   const problems: string[] = [];
   const notes: string[] = [];
   const served = await attributes<ServedCheckpoint>(api, '/log/checkpoint');
-  const keys = options.logKeys?.length ? options.logKeys : [served.signer];
-  if (!options.logKeys?.length) notes.push(`(the log key ${served.signer} was taken from the log itself: pass --log-key to trust a key you hold)`);
+  const state = options.statePath ? readState(options.statePath) : {};
+  const origin = originOf(served.note);
+  const seen = origin === null ? undefined : state[origin];
+  const trusted = await trustedLogKeys(api, served, options.logKeys, seen, options.statePath !== undefined);
+  const { keys } = trusted;
+  notes.push(...trusted.notes);
+  if (trusted.problem) return { ok: false, problems: [trusted.problem], notes };
   const checkpoint = trustedCheckpoint(served.note, keys);
   if (typeof checkpoint === 'string') return { ok: false, problems: [checkpoint], notes };
   notes.push(`checkpoint ${checkpoint.origin} size ${checkpoint.size} root ${checkpoint.root.toString('base64')}`);
 
   if (options.statePath) {
-    const state = readState(options.statePath);
-    const seen = state[checkpoint.origin];
     let problem: string | null = null;
     if (seen && seen.size > 0 && seen.size <= checkpoint.size) {
       const proof = seen.size === checkpoint.size ? [] : (await attributes<{ hashes: string[] }>(api, `/log/proof/consistency?from=${seen.size}&to=${checkpoint.size}`)).hashes;
@@ -79,8 +71,8 @@ export async function checkLog(base: string, options: LogCheckOptions): Promise<
     if (problem) problems.push(problem);
     else {
       if (seen) notes.push(`consistent with the checkpoint of size ${seen.size} seen before`);
-      state[checkpoint.origin] = { origin: checkpoint.origin, size: checkpoint.size, root: checkpoint.root.toString('base64') };
-      writeFileSync(options.statePath, `${JSON.stringify(state, null, 2)}\n`);
+      state[checkpoint.origin] = { origin: checkpoint.origin, size: checkpoint.size, root: checkpoint.root.toString('base64'), keys };
+      writeState(options.statePath, state);
     }
   }
 

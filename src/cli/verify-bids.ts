@@ -21,8 +21,10 @@ Exit code 0 when everything holds, 1 otherwise (one FAIL line per reason), 2 for
   --receipt FILE  a bid's receipt (the Bid-Receipt header, or GraphQL's receipt.encoded: base64
                   JSON, or the JSON itself): its signature, and each of its leaves in the checkpoint
   --log-key KEY   a log public key (G…) to trust, once per key of the log's history; default: the
-                  one the checkpoint names (reported)
-  --state FILE    where the last checkpoint seen is kept; default DATA_DIR/verify-bids-state.json
+                  keys trusted before (kept in --state), else GET URL/log/keys, trusted on first use
+                  (reported); a later change of them fails until confirmed with --log-key
+  --state FILE    where the last checkpoint seen and the trusted log keys are kept; default
+                  DATA_DIR/verify-bids-state.json
   --anchor        require the checkpoint's root (or an earlier one's, which it must extend) on the
                   Stellar ledger; without it the anchor is checked whenever there is one
   --horizon URL   read anchors from this Horizon, not from the service's GET /ledger/transactions

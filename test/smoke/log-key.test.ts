@@ -1,26 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
-import { freePort } from '../../src/db/embedded.host';
-import { createEmptyDatabase, type TestDatabase } from '../helpers/db';
-import { launch, reapAll, untilServing, type Launched } from './launch';
+import { sharedDatabase } from '../helpers/shared-database';
+import { untilServing } from './launch';
 
 /** Instances sharing one database sign one transparency log with one key (docs/bid-log.md, "The log's key"). */
-let db: TestDatabase;
 const master = Keypair.random().secret();
-
-beforeEach(async () => {
-  db = await createEmptyDatabase();
-});
-
-afterEach(async () => {
-  reapAll();
-  await db.drop();
-});
-
-const instance = async (env: NodeJS.ProcessEnv): Promise<Launched> =>
-  launch(process.execPath, ['dist/main.js'], mkdtempSync(path.join(tmpdir(), 'log-key-')), await freePort(), { DATABASE_URL: db.url, MASTER_SEED: master, ...env });
+const { instance } = sharedDatabase('log-key-', () => ({ MASTER_SEED: master }));
 
 describe("the log's key on a shared database", () => {
   it('refuses a second instance with another log key in one line, takes a rotation that names the current key, and never takes a retired key back', async () => {
@@ -48,4 +34,13 @@ describe("the log's key on a shared database", () => {
     expect(back.output()).toMatch(/^Cannot start: the database's bid log is signed by G[A-Z2-7]{55}, and this instance's log key \(from LOG_SIGNING_SEED\) is G[A-Z2-7]{55}: .*\n$/);
     expect(back.output()).not.toMatch(/S[A-Z2-7]{55}/);
   }, 360_000);
+
+  it('leaves no log.seed behind when the key it generated is refused, so the next start from that DATA_DIR is not refused for it', async () => {
+    const a = await instance({ LOG_SIGNING_SEED: Keypair.random().secret() });
+    await untilServing(a, 120_000);
+    const b = await instance({});
+    expect(await b.exited).toBe(1);
+    expect(b.output()).toMatch(/^Cannot start: the database's bid log is signed by G[A-Z2-7]{55}, and this instance's log key \(from \S+log\.seed\) is G[A-Z2-7]{55}: .*\n$/);
+    expect(existsSync(path.join(b.dataDir, 'log.seed'))).toBe(false);
+  }, 240_000);
 });

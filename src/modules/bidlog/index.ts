@@ -7,7 +7,7 @@ export { type AnyReceipt, type HashReceipt, type Receipt, encodeReceipt, isHashR
 export { appendCtes } from './tlog.store';
 export { recordLogKey } from './tlog.keys';
 export type { TransparencyLog } from './tlog.service';
-export { type ServedLeaf, type SeenCheckpoint, checkLotLeaves, consistencyProblem, inclusionProblem, receiptProblem, servedLeafProblem, trustedCheckpoint } from './tlog.verify';
+export { type ServedLeaf, type SeenCheckpoint, checkLotLeaves, consistencyProblem, inclusionProblem, keyHistoryProblem, receiptProblem, servedLeafProblem, trustedCheckpoint } from './tlog.verify';
 export { leafHash } from './tlog.merkle';
 export { type AnchorTransaction, anchorProblem } from './tlog.anchor';
 export { cosignatureLine, cosignedAt, parseWitnessKey, type WitnessKey, witnessVkey } from './tlog.cosign';

@@ -17,6 +17,8 @@ export interface SeenCheckpoint {
   size: number;
   /** base64 */
   root: string;
+  /** The log keys this verifier trusts for the origin: given once with --log-key, or trusted on first use. */
+  keys?: string[];
 }
 
 /**
@@ -30,6 +32,23 @@ export function trustedCheckpoint(note: string, keys: readonly string[], origin?
   if (origin !== undefined && checkpoint.origin !== origin) return `the checkpoint is of log ${checkpoint.origin}, not ${origin}`;
   if (!keys.some((k) => noteSignedBy(parsed, checkpoint.origin, k))) return `the checkpoint of size ${checkpoint.size} is not signed by the log key ${keys.join(' or ')}`;
   return checkpoint;
+}
+
+/**
+ * The log's key history as served now (GET /log/keys) against the keys this verifier trusted
+ * before: the operator holds the database, so a key it lists proves nothing by itself, and a
+ * change of keys is taken only from the verifier (--log-key). The problem, or null.
+ */
+export function keyHistoryProblem(trusted: readonly string[], served: readonly string[]): string | null {
+  const dropped = trusted.filter((k) => !served.includes(k));
+  const added = served.filter((k) => !trusted.includes(k));
+  if (dropped.length) {
+    return `the log's key history no longer names ${dropped.join(', ')}, trusted here before, but ${added.join(', ') || 'no other key'}: its key was replaced, not rotated; pass --log-key to trust another key`;
+  }
+  if (added.length) {
+    return `the log's key history names ${added.join(', ')}, which this verifier never trusted: a rotation only the log announces proves nothing; confirm it with the operator, then pass --log-key once for every key to trust`;
+  }
+  return null;
 }
 
 /** Consistency of the checkpoint now served with the one seen before: the problem, or null. */
