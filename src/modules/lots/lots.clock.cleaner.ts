@@ -1,4 +1,4 @@
-import type { Cleaner } from '../../jobs/job';
+import type { Cleaner } from '../../app-modules';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
 import type { LotClock } from './lots.clock';
