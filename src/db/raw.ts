@@ -164,8 +164,8 @@ const poolOf = (em: EntityManager) => em.getConnection().getKnex().client as unk
 async function rollback(pool: Pool, connection: Connection): Promise<void> {
   try {
     await answeredWithin(send(pool, connection, [{ text: 'rollback' }]), ROLLBACK_ANSWER_MS);
-  } catch (err) {
-    pool.discard(connection, err);
+  } catch {
+    pool.discard(connection);
     await answeredWithin(connection.end(), ROLLBACK_ANSWER_MS).catch(() => undefined);
   }
 }
