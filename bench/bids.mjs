@@ -37,7 +37,7 @@ const SECONDS = Number(process.env.BENCH_BIDS_SECONDS ?? 5);
 const CLIENTS = Number(process.env.BENCH_BIDS_CLIENTS ?? 64);
 const SPREAD = 100;
 
-function post(agent, port, target, headers, body) {
+export function post(agent, port, target, headers, body) {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path: target, method: 'POST', headers, agent }, (res) => {
       res.resume();
@@ -51,7 +51,7 @@ function post(agent, port, target, headers, body) {
 const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] : null);
 
 /** Runs `clients` loops for the duration; each iteration returns whether its bid was accepted. */
-async function drive(clients, attempt) {
+export async function drive(clients, attempt) {
   const end = performance.now() + SECONDS * 1000;
   const latencies = [];
   let accepted = 0;
@@ -81,7 +81,7 @@ async function drive(clients, attempt) {
   };
 }
 
-async function seed(pool, clients) {
+export async function seed(pool, clients) {
   const platform = Keypair.random().publicKey();
   const users = Array.from({ length: clients }, () => Keypair.random());
   await pool.query(`insert into accounts (id, account_type, platform_id) values ($1, 2, $1)`, [platform]);

@@ -256,7 +256,7 @@ const LOT_FIELDS = 'id lotType lotTypeStr lotState lotStateStr currency startPri
 const GQL_LOTS = `query($filter: LotFilter, $sort: LotSort, $first: Int!) { lots(filter: $filter, sort: $sort, first: $first) { nodes { ${LOT_FIELDS} } pageInfo { endCursor } } }`;
 
 /** The common filters, as REST parameters and as the GraphQL LotFilter. */
-function commonFilters(seeded) {
+export function commonFilters(seeded) {
   const col = (row, name) => row[COLUMNS.indexOf(name)];
   const [maker, model] = [col(seeded.sample[3], 'maker'), col(seeded.sample[3], 'model')];
   const organizer = seeded.platforms[0];

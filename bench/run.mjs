@@ -1,6 +1,8 @@
 // `npm run bench`: the benchmarks on the embedded PostgreSQL (what `npm start` uses by default) and
 // on a PostgreSQL server (DATABASE_URL, else the local one if it answers), one after the other in the
 // same run, then their headline figures side by side. BENCH_TARGETS=embedded (or server) runs one.
+// `npm run bench -- --ab <git-ref>` runs instead this build beside <git-ref>'s (bench/ab.mjs), on the
+// server when one answers, else on embedded PostgreSQL.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -52,6 +54,17 @@ function figures(value, prefix = '', into = {}) {
 const HEADLINE = /(PerSecond|p99|p99Ms|median|p50|ratio\w*)$/i;
 
 async function main() {
+  const ab = process.argv.indexOf('--ab');
+  if (ab !== -1) {
+    const ref = process.argv[ab + 1];
+    if (!ref) throw new Error('--ab takes the git ref of the build to compare with');
+    if (await answers(SERVER)) process.env.DATABASE_URL = SERVER;
+    // The services run as `npm start` runs them (src/process-defaults.ts).
+    process.env.NODE_ENV ??= 'production';
+    const { abBench } = await import('./ab.mjs');
+    if (!(await abBench(ref))) process.exitCode = 1;
+    return;
+  }
   const wanted = (process.env.BENCH_TARGETS ?? 'embedded,server').split(',').map((s) => s.trim());
   const results = {};
   for (const target of wanted) {

@@ -47,12 +47,15 @@ export async function metricOf(base, name) {
   return value;
 }
 
-/** Starts the service on a database and waits until it is ready; `stop()` ends it with SIGTERM. */
-export async function startService(url, env = {}) {
+/**
+ * Starts the service on a database and waits until it is ready; `stop()` ends it with SIGTERM.
+ * `root` is the checkout whose build runs (`npm run bench -- --ab` runs an older one beside this).
+ */
+export async function startService(url, env = {}, root = ROOT) {
   const port = await freePort();
   // BENCH_SERVICE_NODE_ARGS passes flags to the service's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child = spawn(process.execPath, [...nodeArgs, path.join(ROOT, 'dist/main.js')], {
+  const child = spawn(process.execPath, [...nodeArgs, path.join(root, 'dist/main.js')], {
     env: {
       ...process.env,
       DATABASE_URL: url,

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { KeyedBatcher, type Settled } from '../core/batcher';
 import type { AccountType, BlacklistState } from '../core/account-type';
 import { unavailableAfter } from '../db/faults';
-import { GENERIC_PLANS, rawQuery, type Statement } from '../db/raw';
+import { alone, rawQuery, type Statement } from '../db/raw';
 
 /** What authentication reads of an account, with its blacklist state and own key's weight. */
 export interface AccountRow {
@@ -33,7 +33,7 @@ interface Read {
  * flush: the records survive a crash but for its last moments (Migration20261122110000ReplayLogged)
  * and cost a signed write no flush of its own. Its answer is the fourth of the five.
  */
-const claiming = (statement: Statement): Statement[] => [{ text: 'begin' }, { text: 'set local synchronous_commit = off' }, GENERIC_PLANS, statement, { text: 'commit' }];
+const claiming = (statement: Statement): Statement[] => alone([{ text: 'set local synchronous_commit = off' }, statement]);
 const CLAIM_RESULT = 3;
 
 /** Reads that arrive while one runs are sent together: enough for a burst of signed requests. */

@@ -5,8 +5,6 @@ import { Reachability } from './reachability';
 /** A connection of the pool as the bound needs it: node-postgres' client, over its socket. */
 export interface PooledConnection {
   connection: { stream: { destroy(error?: Error): void } };
-  /** knex checks this before handing a connection out, and destroys the connection when set. */
-  __knex__disposed?: unknown;
 }
 
 /** What the pool (knex's client) offers the statements that bypass it (src/db/raw.ts). */
@@ -16,14 +14,20 @@ export interface BoundedPool<C> {
   /** Settles as `work`, a statement on `connection`, or once the bound passed without its answer, the connection destroyed. */
   answered<T>(connection: C & PooledConnection, work: Promise<T>): Promise<T>;
   /** Marks `connection` so that the pool destroys it when it is given back, never handing it out again. */
-  discard(connection: C & PooledConnection, reason: unknown): void;
+  discard(connection: C & PooledConnection): void;
   readonly reachability: Reachability;
+  /** False once the ORM closed the pool. */
+  readonly open: boolean;
 }
 
+/** knex's client of `orm`, this dialect (knex's public `client`). */
+const poolOf = (orm: MikroORM) => orm.em.getConnection().getKnex().client as BoundedPool<unknown>;
+
 /** The reachability of the database behind `orm`'s pool, which other paths to it (the job queue's) tell of their failures too. */
-export function reachabilityOf(orm: MikroORM): Reachability {
-  return (orm.em.getConnection().getKnex().client as unknown as BoundedPool<unknown>).reachability;
-}
+export const reachabilityOf = (orm: MikroORM): Reachability => poolOf(orm).reachability;
+
+/** Whether `orm`'s pool is open: a closed one serves no request however well the database answers. */
+export const poolOpen = (orm: MikroORM): boolean => poolOf(orm).open;
 
 /** node-postgres' answer to a statement on a connection that had died before: the statement was never sent. */
 const NOT_SENT = /is not queryable/;
@@ -33,9 +37,12 @@ const NOT_SENT = /is not queryable/;
  * a transaction, and a late answer would be read as the next caller's. Destroying its socket fails
  * what waits on it with `error`, which says the database is out of reach (ETIMEDOUT).
  */
-function abandon(connection: PooledConnection, ms: number): void {
+function abandon(connection: PooledConnection, ms: number, discarded: WeakSet<object>): void {
   const error = Object.assign(new Error(`the database did not answer within ${ms} ms`), { code: 'ETIMEDOUT' });
-  connection.__knex__disposed = error;
+  discarded.add(connection);
+  // The one private field of node-postgres read here: its socket. Its public `end()` waits, on a
+  // connection in pipeline mode with statements on the wire, for their answers before it closes,
+  // and a frozen server never sends them; node-postgres has no other way to close a client.
   connection.connection.stream.destroy(error);
 }
 
@@ -48,8 +55,21 @@ function abandon(connection: PooledConnection, ms: number): void {
  */
 export function boundedDialect(answerMs: number): typeof PostgreSqlKnexDialect {
   const reachability = new Reachability();
+  // Connections never to be handed out again: the pool asks `validateConnection` before it hands
+  // one out, and destroys one that fails it.
+  const discarded = new WeakSet<object>();
   return class BoundedDialect extends PostgreSqlKnexDialect {
     readonly reachability = reachability;
+    open = true;
+
+    validateConnection(connection: object): boolean {
+      return !discarded.has(connection) && super.validateConnection(connection);
+    }
+
+    async destroy(callback?: (error?: unknown) => void): Promise<void> {
+      await super.destroy(callback);
+      this.open = false;
+    }
 
     async acquireConnection(): Promise<unknown> {
       try {
@@ -61,7 +81,7 @@ export function boundedDialect(answerMs: number): typeof PostgreSqlKnexDialect {
     }
 
     async answered<T>(connection: PooledConnection, work: Promise<T>): Promise<T> {
-      const timer = answerMs > 0 ? setTimeout(() => abandon(connection, answerMs), answerMs) : undefined;
+      const timer = answerMs > 0 ? setTimeout(() => abandon(connection, answerMs, discarded), answerMs) : undefined;
       try {
         const answer = await work;
         reachability.answered();
@@ -71,17 +91,18 @@ export function boundedDialect(answerMs: number): typeof PostgreSqlKnexDialect {
         // The server's FATAL arrives before its socket closes, and a loaded server may take a while
         // to close it: until then node-postgres thinks the connection usable, and knex would hand
         // it to the next request, which would fail for nothing.
-        if (isUnreachable(err) || (err as { severity?: unknown }).severity === 'FATAL') connection.__knex__disposed ??= err;
+        if (isUnreachable(err) || (err as { severity?: unknown }).severity === 'FATAL') discarded.add(connection);
         throw err;
       } finally {
         clearTimeout(timer);
       }
     }
 
-    discard(connection: PooledConnection, reason: unknown): void {
-      connection.__knex__disposed = reason;
+    discard(connection: PooledConnection): void {
+      discarded.add(connection);
     }
 
+    // knex's hook for a dialect's statement (the one every statement of the ORM goes through), not a private field.
     _query(connection: PooledConnection, obj: unknown): Promise<unknown> {
       return this.answered(connection, super._query(connection, obj));
     }

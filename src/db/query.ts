@@ -14,6 +14,12 @@ export async function rowsOf<T>(em: EntityManager, query: Sql | Statement): Prom
   return em.getConnection().execute<T[]>(text, [...params], 'all', em.getTransactionContext());
 }
 
+/** How many rows `from` holds: a `from … where …` clause, counted by one statement. */
+export async function countOf(em: EntityManager, from: Sql): Promise<number> {
+  const [{ n }] = await rowsOf<{ n: string }>(em, sql`select count(*) as n from ${from}`);
+  return Number(n);
+}
+
 /** How many rows `query` inserted, updated or deleted. */
 export async function changedBy(em: EntityManager, query: Sql): Promise<number> {
   const { text, params } = sql.render(query);

@@ -101,6 +101,12 @@ function prepared(statement: Statement): QueryConfig {
  */
 export const GENERIC_PLANS: Statement = { text: `select set_config('plan_cache_mode', 'force_generic_plan', true)` };
 
+/**
+ * `statements` as one transaction of their own, for `rawQuery` to send in one round trip: `begin`,
+ * the generic plans, the statements, `commit`. The answer of `statements[i]` is at `i + 2`.
+ */
+export const alone = (statements: Statement[]): Statement[] => [{ text: 'begin' }, GENERIC_PLANS, ...statements, { text: 'commit' }];
+
 /** PostgreSQL's SQLSTATE feature_not_supported, which a prepared statement whose table changed answers. */
 const FEATURE_NOT_SUPPORTED = '0A000';
 
@@ -158,8 +164,8 @@ const poolOf = (em: EntityManager) => em.getConnection().getKnex().client as unk
 async function rollback(pool: Pool, connection: Connection): Promise<void> {
   try {
     await answeredWithin(send(pool, connection, [{ text: 'rollback' }]), ROLLBACK_ANSWER_MS);
-  } catch (err) {
-    pool.discard(connection, err);
+  } catch {
+    pool.discard(connection);
     await answeredWithin(connection.end(), ROLLBACK_ANSWER_MS).catch(() => undefined);
   }
 }

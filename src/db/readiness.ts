@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
-import { reachabilityOf } from './bounded-dialect';
+import { poolOpen, reachabilityOf } from './bounded-dialect';
 import type { Reachability } from './reachability';
 
 /**
@@ -30,8 +30,7 @@ export class Readiness {
     // The service's pool takes its password from the URL: always a string.
     const { host, port, user, password, database } = connection.getConnectionOptions();
     const settings = { host, port, user, password: password as string, database, connectionTimeoutMillis: PROBE_MS, application_name: 'auction-readiness' };
-    // knex drops its pool when the ORM is closed.
-    return new Readiness(settings, reachabilityOf(orm), () => connection.getKnex().client.pool !== undefined);
+    return new Readiness(settings, reachabilityOf(orm), () => poolOpen(orm));
   }
 
   ready(): Promise<boolean> {
@@ -44,8 +43,9 @@ export class Readiness {
   close(): void {
     const client = this.client;
     this.client = null;
-    // A probe that never got its answer leaves nothing to say goodbye to.
-    (client as unknown as { connection?: { stream: { destroy(): void } } } | null)?.connection?.stream.destroy();
+    // A probe waiting for its answer is cut off (node-postgres destroys the socket of a client with a
+    // statement on the wire, one not in pipeline mode); an idle one says goodbye. Neither is waited for.
+    client?.end().catch(() => undefined);
   }
 
   private async probe(): Promise<boolean> {

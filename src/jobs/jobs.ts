@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import PgBoss from 'pg-boss';
 import { pruneSeenSignatures } from '../auth/replay';
+import type { Cleaner, Job, Recurring } from '../app-modules';
 import type { Config } from '../config';
 import { loggable } from '../core/loggable';
 import { underAdvisoryLock } from '../db/advisory-lock';
@@ -9,7 +10,6 @@ import { isUnreachable } from '../db/faults';
 import type { Logger } from '../core/logger';
 import { MODULES } from '../modules';
 import type { Services } from '../services';
-import type { Cleaner, Job, Recurring } from './job';
 import { LOT_QUEUES, scheduleLotClocks, singletonKeyOf, type LotJobData } from '../modules/lots';
 import { LotNotices } from '../modules/trading';
 import { QueueDb } from './queue-db';

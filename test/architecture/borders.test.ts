@@ -92,6 +92,11 @@ describe('the module borders', () => {
     expect(imports.filter(({ from, to }) => from.startsWith(core) && areaOf(to)).map(({ from, to }) => `${rel(from)} -> ${rel(to)}`)).toEqual([]);
   });
 
+  it('keeps src/jobs the queue that runs what the areas declare: no area imports it', () => {
+    const jobs = path.join(SRC, 'jobs') + path.sep;
+    expect(imports.filter(({ from, to }) => areaOf(from) && to.startsWith(jobs)).map(({ from, to }) => `${rel(from)} -> ${rel(to)}`)).toEqual([]);
+  });
+
   it('lets the areas import one another in no cycle', () => {
     const graph = new Map<string, Set<string>>(areas.map((a) => [a, new Set()]));
     for (const { from, to } of imports) {

@@ -13,6 +13,12 @@ import { blacklistInput, type BlacklistInput } from './blacklist.input';
 
 const idSource = { field: 'accountId' };
 
+/** A `blacklist` row as the listing reads it. */
+interface BlacklistColumns {
+  account_id: string;
+  state: BlacklistState;
+}
+
 export interface BlacklistItem {
   accountId: string;
   state: BlacklistState;
@@ -32,7 +38,7 @@ export class BlacklistService {
     // The newest `last` (GraphQL bounds it), answered oldest first; REST asks for no bound and
     // lists them all, as the contract does (LIMIT NULL is no limit).
     const bound = last === undefined ? null : listBound(last, 'last');
-    const entries = await rowsOf<{ account_id: string; state: BlacklistState }>(
+    const entries = await rowsOf<BlacklistColumns>(
       ctx.em,
       sql`select account_id, state from (
             select b.account_id, b.state, b.created_at from blacklist b join accounts a on a.id = b.account_id

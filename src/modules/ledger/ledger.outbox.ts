@@ -16,6 +16,16 @@ export interface RelayRow {
 }
 
 /** The rows of `ledger_relay_outbox`: what was relayed to Horizon and is yet to be completed. */
+/** A `ledger_relay_outbox` row as a statement selecting `RELAY_COLUMNS` answers it. */
+interface RelayColumns {
+  id: string;
+  hash: string;
+  envelope_xdr: string;
+  state: RelayState;
+}
+
+const RELAY_COLUMNS = sql`id, hash, envelope_xdr, state`;
+
 export const relayOutbox = {
   /** Records a submission before it is sent, in a commit of its own; answers its id. */
   async record(em: EntityManager, hash: string, envelopeXdr: string): Promise<string> {
@@ -41,9 +51,9 @@ export const relayOutbox = {
 
   /** Accepted rows, and pending ones recorded before `pendingBefore` (older first). */
   async due(em: EntityManager, pendingBefore: Date, limit: number): Promise<RelayRow[]> {
-    const rows = await rowsOf<{ id: string; hash: string; envelope_xdr: string; state: RelayState }>(
+    const rows = await rowsOf<RelayColumns>(
       em,
-      sql`select id, hash, envelope_xdr, state from ledger_relay_outbox
+      sql`select ${RELAY_COLUMNS} from ledger_relay_outbox
         where state = 'accepted' or (state = 'pending' and created_at < ${pendingBefore})
         order by created_at limit ${limit}`,
     );

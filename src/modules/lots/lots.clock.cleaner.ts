@@ -1,4 +1,4 @@
-import type { Cleaner } from '../../jobs/job';
+import type { Cleaner } from '../../app-modules';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
 import type { LotClock } from './lots.clock';
@@ -6,6 +6,15 @@ import { LotType } from './lots.entity';
 import { notClosedSql } from './lots.open';
 
 const CLOCK_BATCH = 1000;
+
+/** A `lots` row as the clock reads it (`CLOCK_COLUMNS`). */
+interface ClockColumns {
+  id: string;
+  lot_type: LotType;
+  end_time: string | Date;
+}
+
+const CLOCK_COLUMNS = sql`id, lot_type, end_time`;
 
 /**
  * Schedules the jobs of pending lots whose notices are still ahead (idempotent: a waiting job of
@@ -20,9 +29,9 @@ export function scheduleLotClocks(clock: LotClock): Cleaner {
       let after = '0';
       let scheduled = 0;
       for (;;) {
-        const rows = await rowsOf<{ id: string; lot_type: LotType; end_time: Date }>(
+        const rows = await rowsOf<ClockColumns>(
           em,
-          sql`select id, lot_type, end_time from lots
+          sql`select ${CLOCK_COLUMNS} from lots
             where ${notClosedSql(sql`lots`)} and lot_type in (${sql.list([LotType.Eng, LotType.NoAuction])})
               and end_time - make_interval(secs => ${clock.offsets.finishingNoticeSeconds}) > ${new Date()} and id > ${after}
             order by id limit ${CLOCK_BATCH}`,

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { rowsOf } from '../../db/query';
+import { countOf, rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
 import { Message, type Dialog } from './messages.entity';
 import type { DialogsQuery, MessageListQuery, UnreadQuery } from './messages.input';
@@ -40,8 +40,7 @@ export async function listMessages(em: EntityManager, lotId: string, scope: Read
     em,
     sql`select ${COLUMNS} from ${MESSAGES} where ${sql.and(where)} order by ${order} limit ${q.size} offset ${q.page * q.size}`,
   );
-  const [count] = await rowsOf<{ n: string }>(em, sql`select count(*) as n from ${MESSAGES} where ${sql.and(where)}`);
-  return { items: items.map((row) => em.map(Message, row)), total: Number(count.n) };
+  return { items: items.map((row) => em.map(Message, row)), total: await countOf(em, sql`${MESSAGES} where ${sql.and(where)}`) };
 }
 
 /**
@@ -75,8 +74,7 @@ export async function countUnread(em: EntityManager, receiver: string, scope: Re
   if (q.sender) where.push(sql`m.sender = ${q.sender}`);
   if (q.lotId) where.push(sql`m.lot_id = ${q.lotId}`);
   if (q.platform) where.push(fromPlatforms(q.platform, sql`m.sender`));
-  const [row] = await rowsOf<{ n: string }>(em, sql`select count(*) as n from ${MESSAGES} where ${sql.and(where)}`);
-  return Number(row.n);
+  return countOf(em, sql`${MESSAGES} where ${sql.and(where)}`);
 }
 
 /** The receiver's unread messages per lot, for a page of lots: one statement. Lots with none are absent. */

@@ -152,11 +152,11 @@ export class NotificationsService {
   /** GET /counts: the caller's unread notifications counted per type, types with none left out, by type. */
   async counts(ctx: RequestContext): Promise<NotificationCount[]> {
     const caller = requireCaller(ctx);
-    const rows = await rowsOf<{ type: number; n: string }>(
+    const rows = await rowsOf<{ type: NotificationType; n: string }>(
       ctx.em,
       sql`select type, count(*) as n from notifications where recipient = ${caller.accountId} and read_at is null group by type order by type`,
     );
-    return rows.map((r) => ({ type: r.type as NotificationType, count: Number(r.n) }));
+    return rows.map((r) => ({ type: r.type, count: Number(r.n) }));
   }
 
   /** DELETE /notifications/{id}: marks one of the caller's notifications read (again: no change). */

@@ -1,6 +1,6 @@
 import { changedBy } from '../../db/query';
 import { sql } from '../../db/sql';
-import type { Cleaner } from '../../jobs/job';
+import type { Cleaner } from '../../app-modules';
 
 /** Recovery requests are valid for 24 hours; expired ones go. */
 export const deleteExpiredRecoveryRequests: Cleaner = {

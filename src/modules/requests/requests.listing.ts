@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { rowsOf } from '../../db/query';
+import { countOf, rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
 import { overSql } from '../lots';
 import { CreateLotRequest, RequestState } from './requests.entity';
@@ -41,6 +41,5 @@ export async function listRequests(em: EntityManager, scope: RequestScope, q: Re
   const where = conditions(scope, q, new Date());
   const order = sql.orderBy([sql`r.${sortColumn(q.sort.key)}`, sql`r.id`], q.sort.desc);
   const rows = await rowsOf<Record<string, unknown>>(em, sql`select r.* from create_lot_requests r where ${where} order by ${order} limit ${q.size} offset ${q.page * q.size}`);
-  const [count] = await rowsOf<{ n: string }>(em, sql`select count(*) as n from create_lot_requests r where ${where}`);
-  return { items: rows.map((row) => em.map(CreateLotRequest, row)), total: Number(count.n) };
+  return { items: rows.map((row) => em.map(CreateLotRequest, row)), total: await countOf(em, sql`create_lot_requests r where ${where}`) };
 }

@@ -8,7 +8,7 @@ import { listBound } from '../../core/page';
 import { requireCaller } from '../../core/policies';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
-import { rowsOf } from '../../db/query';
+import { countOf, rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
 import { DEFAULT_PRICE_CURRENCY } from '../lots';
 import { NotificationType, type BatchRow, type NotificationsService } from '../notifications';
@@ -59,16 +59,16 @@ export class SearchesService {
   /** Two saves of one account at once are counted one after the other (a lock per account, this transaction long). */
   private async insert(em: EntityManager, accountId: string, f: SavedFilter): Promise<SavedSearch> {
     await rowsOf(em, sql`select pg_advisory_xact_lock(hashtextextended(${`saved-searches:${accountId}`}, 0))`);
-    const [{ n }] = await rowsOf<{ n: number }>(em, sql`select count(*)::int as n from saved_searches where account_id = ${accountId}`);
+    const n = await countOf(em, sql`saved_searches where account_id = ${accountId}`);
     if (n >= this.perAccount) throw conflict('saved_search_limit', `the account keeps ${n} saved searches, the most allowed (${this.perAccount}); delete one first`);
     const currency = f.currency ?? DEFAULT_PRICE_CURRENCY;
-    const [row] = await rowsOf<Record<string, unknown>>(
+    const [row] = await rowsOf<SavedSearchRow>(
       em,
       sql`insert into saved_searches (account_id, filters, currency, country, city, maker, model, model_prefix, lot_types, fuels, year_min, year_max, price_min, price_max, buy_now)
           values (${accountId}, ${JSON.stringify(f)}::jsonb, ${currency}, ${f.country?.toUpperCase() ?? null}, ${f.city ?? null}, ${f.maker ?? null},
                   ${f.model ?? null}, ${f.modelPrefix ?? null}, ${f.lotType ? sql.array(f.lotType.map((t) => TYPE_CODES[t]), 'smallint') : null},
                   ${f.fuel ? sql.array(f.fuel, 'text') : null}, ${f.year?.min ?? null}, ${f.year?.max ?? null}, ${money(f.price?.min)}, ${money(f.price?.max)}, ${f.buyNow ?? null})
-          returning id::text, account_id, filters, currency, created_at`,
+          returning ${SAVED_SEARCH_COLUMNS}`,
     );
     return savedSearchOf(row);
   }
@@ -81,9 +81,9 @@ export class SearchesService {
     // asks for no bound and lists them all (LIMIT NULL is no limit).
     const bound = limit === undefined ? null : listBound(limit, 'limit');
     this.requireSelf(ctx, accountId);
-    const rows = await rowsOf<Record<string, unknown>>(
+    const rows = await rowsOf<SavedSearchRow>(
       ctx.em,
-      sql`select id::text, account_id, filters, currency, created_at from saved_searches where account_id = ${accountId} order by id limit ${bound}`,
+      sql`select ${SAVED_SEARCH_COLUMNS} from saved_searches where account_id = ${accountId} order by id limit ${bound}`,
     );
     return rows.map(savedSearchOf);
   }
@@ -187,8 +187,19 @@ export class SearchesService {
   }
 }
 
-function savedSearchOf(r: Record<string, unknown>): SavedSearch {
-  return { id: r.id as string, accountId: r.account_id as string, filter: r.filters as Record<string, unknown>, currency: r.currency as string, createdAt: new Date(r.created_at as string) };
+/** A `saved_searches` row as a statement selecting `SAVED_SEARCH_COLUMNS` answers it. */
+interface SavedSearchRow {
+  id: string;
+  account_id: string;
+  filters: Record<string, unknown>;
+  currency: string;
+  created_at: string | Date;
+}
+
+const SAVED_SEARCH_COLUMNS = sql`id::text, account_id, filters, currency, created_at`;
+
+function savedSearchOf(r: SavedSearchRow): SavedSearch {
+  return { id: r.id, accountId: r.account_id, filter: r.filters, currency: r.currency, createdAt: new Date(r.created_at) };
 }
 
 /** The daily email of a search: the lots that matched it now; further matches today are in the notifications only. */

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { keysetClauses } from '../../db/keyset';
-import { rowsOf } from '../../db/query';
+import { countOf, rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
 import { keysetPage, planKeyset } from '../../core/cursors';
 import type { KeysetPage } from '../../core/page';
@@ -25,8 +25,7 @@ function depositConditions(scope: DepositScope, filter: DepositPage['filter']): 
 
 /** How many deposits the listing's pages hold in all: one statement. */
 export async function depositCount(em: EntityManager, scope: DepositScope, filter: DepositPage['filter']): Promise<number> {
-  const [row] = await rowsOf<{ n: string }>(em, sql`select count(*) as n from deposits d join lots l on l.id = d.lot_id where ${depositConditions(scope, filter)}`);
-  return Number(row.n);
+  return countOf(em, sql`deposits d join lots l on l.id = d.lot_id where ${depositConditions(scope, filter)}`);
 }
 
 /** One keyset page of deposits (GET /deposits): one statement, every value a parameter. */

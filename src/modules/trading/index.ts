@@ -7,6 +7,7 @@ export { depositGql, participantGql, participationGql, winnerDetailsGql } from '
 export { presentDeposit, presentParticipant, presentWinnerDetails } from './trading.presenter';
 export { LotNotices } from './trading.notices';
 export { requireId, requireManager, requireTradable, settleLosers } from './trading.rules';
+export { participantColumns, type ParticipantColumns, participantOfColumns } from './participants.columns';
 export type { Standing } from './standings.sql';
 export { DepositGql, DepositStateGql, ParticipantGql, ParticipantStateGql, ParticipationGql, WinnerDetailsGql } from './trading.types';
 export type { WinnerPower, WinnersService } from './winners.service';

@@ -1,49 +1,23 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Money } from '../../core/money';
-import { timestamp } from '../../db/raw';
 import { rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
 import { windowOf } from '../../db/window';
 import type { ListWindow, WindowPage } from '../../core/list-window';
-import type { Participant, ParticipantState } from './trading.entity';
+import { standingColumns, standingOfColumns, type StandingColumns } from './participants.columns';
+import type { Participant } from './trading.entity';
 
 /** A participant and whether its bid is the lot's highest (the lot's leader). */
 export type Standing = Pick<Participant, 'id' | 'lotId' | 'accountId' | 'state' | 'requestedBuyNow' | 'currentBid' | 'maxBid' | 'createdAt' | 'updatedAt'> & { leading: boolean };
 
-interface StandingRow {
-  id: string;
-  lot_id: string;
-  account_id: string;
-  state: ParticipantState;
-  requested_buy_now: boolean;
-  current_bid: string | null;
-  max_bid: string | null;
-  created_at: string;
-  updated_at: string;
-  leading: boolean;
-}
+type StandingRow = StandingColumns & { leading: boolean };
 
 /**
  * Leading: the participant's last bid is the lot's highest. A lot's accepted amounts rise strictly
  * (bids.round.ts takes its leader by the same equality), so at most one participant leads.
  */
-const COLUMNS = sql`p.id, p.lot_id, p.account_id, p.state, p.requested_buy_now, p.current_bid, p.max_bid, p.created_at, p.updated_at,
-  coalesce(p.current_bid = l.highest_bid, false) as leading`;
+const COLUMNS = sql`${standingColumns(sql`p`)}, coalesce(p.current_bid = l.highest_bid, false) as leading`;
 
-const money = (v: string | null) => (v === null ? null : new Money(v));
-
-const standingOf = (r: StandingRow): Standing => ({
-  id: String(r.id),
-  lotId: String(r.lot_id),
-  accountId: r.account_id,
-  state: r.state,
-  requestedBuyNow: r.requested_buy_now,
-  currentBid: money(r.current_bid),
-  maxBid: money(r.max_bid),
-  createdAt: timestamp(r.created_at) as Date,
-  updatedAt: timestamp(r.updated_at) as Date,
-  leading: r.leading,
-});
+const standingOf = (r: StandingRow): Standing => ({ ...standingOfColumns(r), leading: r.leading });
 
 async function standings(em: EntityManager, where: Sql, tail: Sql): Promise<Standing[]> {
   return (await rowsOf<StandingRow>(em, sql`select ${COLUMNS} from participants p join lots l on l.id = p.lot_id where ${where} ${tail}`)).map(standingOf);

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { changedBy, rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
-import type { Cleaner } from '../../jobs/job';
+import type { Cleaner } from '../../app-modules';
 import { DepositState, ParticipantState } from './trading.entity';
 import { inTransaction } from '../../core/transaction';
 

@@ -1,0 +1,156 @@
+// `npm run bench -- --ab <git-ref>`: this build beside the build of <git-ref>, in one run, on the
+// lines a change of the data layer could slow: signed HTTP bids on one hot lot and over 100 lots
+// (accepted per second), and lot listings (REST, p50). <git-ref> is checked out into a temporary
+// worktree and built there with this checkout's node_modules. Each build gets a database of its
+// own, seeded alike, and a service of its own (a child process); the phases alternate between the
+// builds, the order of each pair swapped every round (old new, new old, ...), so that neither build
+// always runs on a machine warmed, or loaded, by the other. New passes when its bids reach 0.95× the
+// old build's throughput and its listings' p50 stays within 1.05× the old one's.
+//
+//   BENCH_AB_SECONDS=5     length of each phase
+//   BENCH_AB_ROUNDS=3      pairs of phases per line
+//   BENCH_AB_LOTS=20000    lots seeded for the listings (the bid lots come on top)
+//   BENCH_BIDS_CLIENTS=64  concurrent bidders
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { Agent } from 'node:http';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+const require = createRequire(import.meta.url);
+const { Pool } = require('pg');
+const { Keypair } = require('@stellar/stellar-sdk');
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const SECONDS = Number(process.env.BENCH_AB_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_AB_ROUNDS ?? 3);
+const LOTS = Number(process.env.BENCH_AB_LOTS ?? 20_000);
+const CLIENTS = Number(process.env.BENCH_BIDS_CLIENTS ?? 64);
+const THROUGHPUT_FLOOR = 0.95;
+const LATENCY_CEILING = 1.05;
+
+function run(command, args, cwd) {
+  const done = spawnSync(command, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (done.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${done.status})`);
+}
+
+/** A worktree of `ref` with its build, on this checkout's node_modules; `remove()` takes it away. */
+function checkout(ref) {
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), 'bench-ab-')), 'old');
+  run('git', ['worktree', 'add', '--detach', dir, ref], ROOT);
+  symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
+  const remove = () => {
+    spawnSync('git', ['worktree', 'remove', '--force', dir], { cwd: ROOT, stdio: 'ignore' });
+    rmSync(path.dirname(dir), { recursive: true, force: true });
+  };
+  try {
+    run(process.execPath, [path.join(ROOT, 'node_modules/@swc/cli/bin/swc.js'), 'src', '-d', 'dist', '--strip-leading-paths', '--copy-files', '--quiet'], dir);
+  } catch (err) {
+    remove();
+    throw err;
+  }
+  return { dir, remove };
+}
+
+const median = (sorted) => sorted[Math.floor(sorted.length / 2)];
+
+/** One build's database, seeded, and its service. */
+async function prepare(name, root, { freshDatabase, seedLots, seedBidders, startService, signer }) {
+  const db = await freshDatabase(`bench_ab_${name}`);
+  const { migrate, openDatabase } = require(path.join(root, 'dist/db/orm.js'));
+  const orm = await openDatabase(db.url);
+  try {
+    await migrate(orm);
+  } finally {
+    await orm.close();
+  }
+  const seeded = await seedLots(db.url, LOTS);
+  const pool = new Pool({ connectionString: db.url, max: 4 });
+  const bidders = await seedBidders(pool, CLIENTS).finally(() => pool.end());
+  const keys = { MASTER_SEED: Keypair.random().secret(), LOG_SIGNING_SEED: Keypair.random().secret() };
+  const service = await startService(db.url, keys, root);
+  return { name, db, service, seeded, bidders, signers: bidders.users.map(signer), next: new Map() };
+}
+
+/** Answers whether every line passed. */
+export async function abBench(ref) {
+  // The bid phases last as long as the others.
+  process.env.BENCH_BIDS_SECONDS = String(SECONDS);
+  // Imported here: they load this checkout's dist, which `npm run bench` has just built.
+  const { freshDatabase } = await import('./db.mjs');
+  const { seed: seedLots, commonFilters, fetchOk } = await import('./lots.mjs');
+  const { seed: seedBidders, drive, post } = await import('./bids.mjs');
+  const { startService, signer } = await import('./service.mjs');
+  const old = checkout(ref);
+  const builds = [];
+  try {
+    const tools = { freshDatabase, seedLots, seedBidders, startService, signer };
+    builds.push(await prepare('old', old.dir, tools), await prepare('new', ROOT, tools));
+    const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+    const bid = (b, pick) => async (c) => {
+      const lotId = pick();
+      const n = (b.next.get(lotId) ?? 100_000) + 1;
+      b.next.set(lotId, n);
+      const target = `/lots/${lotId}/bid_requests`;
+      const body = Buffer.from(JSON.stringify({ data: { type: 'bid_requests', attributes: { amount: (1000 + n / 100).toFixed(2) } } }));
+      const status = await post(agent, b.service.port, target, b.signers[c](target, body), body);
+      return status === 204 ? 'accepted' : status >= 500 ? 'failed' : 'refused';
+    };
+    // A page of each common filter under the default sort, one request at a time, round and round.
+    const listings = (b) => commonFilters(b.seeded).map(([, query]) => `/lots?page[limit]=20${query ? `&${query}` : ''}`);
+    const listing = async (b) => {
+      const base = `http://127.0.0.1:${b.service.port}`;
+      const targets = listings(b);
+      const ms = [];
+      const end = performance.now() + SECONDS * 1000;
+      for (let i = 0; performance.now() < end; i++) {
+        const t0 = performance.now();
+        await fetchOk(base, targets[i % targets.length]);
+        ms.push(performance.now() - t0);
+      }
+      return ms;
+    };
+    const lines = [
+      { name: 'bids, one hot lot (accepted/s)', kind: 'throughput', phase: (b) => drive(CLIENTS, bid(b, () => b.bidders.hot)) },
+      { name: 'bids, 100 lots (accepted/s)', kind: 'throughput', phase: (b) => drive(CLIENTS, bid(b, () => b.bidders.spread[Math.floor(Math.random() * b.bidders.spread.length)])) },
+      { name: 'lot listings, REST (p50 ms)', kind: 'latency', phase: listing },
+    ];
+    const figures = new Map(lines.map((l) => [l.name, { old: [], new: [] }]));
+    // Untimed: each build's code optimised and its caches filled before the first timed phase.
+    for (const b of builds) for (const l of lines) await l.phase(b);
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 ? [builds[1], builds[0]] : builds;
+      for (const l of lines) {
+        for (const b of order) {
+          const result = await l.phase(b);
+          figures.get(l.name)[b.name].push(result);
+          process.stderr.write(`ab round ${round + 1}, ${l.name}, ${b.name}: ${l.kind === 'latency' ? `${median([...result].sort((x, y) => x - y)).toFixed(2)} ms p50` : `${result.acceptedPerSecond}/s, ${result.failed} 5xx`}\n`);
+        }
+      }
+    }
+    const rows = lines.map((l) => {
+      const { old: a, new: b } = figures.get(l.name);
+      if (l.kind === 'latency') {
+        const p50 = (phases) => +median(phases.flat().sort((x, y) => x - y)).toFixed(3);
+        const [o, n] = [p50(a), p50(b)];
+        return { line: l.name, old: o, new: n, 'new/old': +(n / o).toFixed(3), pass: n <= LATENCY_CEILING * o ? '✓' : '✗' };
+      }
+      const rate = (phases) => Math.round(phases.reduce((s, p) => s + p.acceptedPerSecond, 0) / phases.length);
+      const [o, n] = [rate(a), rate(b)];
+      const failed = [...a, ...b].reduce((s, p) => s + p.failed, 0);
+      return { line: l.name, old: o, new: n, 'new/old': +(n / o).toFixed(3), pass: n >= THROUGHPUT_FLOOR * o && failed === 0 ? '✓' : '✗' };
+    });
+    console.log(`\nThis build (new) beside ${ref} (old), same run: ${ROUNDS} alternating pairs of ${SECONDS} s phases per line; ✓ when bids ≥ ${THROUGHPUT_FLOOR}× old and listings' p50 ≤ ${LATENCY_CEILING}× old`);
+    console.table(rows);
+    return rows.every((r) => r.pass === '✓');
+  } finally {
+    for (const b of builds) {
+      await b.service.stop();
+      await b.db.drop();
+    }
+    old.remove();
+  }
+}
