@@ -95,9 +95,9 @@ export class SearchesService {
   async ownById(ctx: RequestContext, id: string): Promise<SavedSearch> {
     const caller = requireCaller(ctx);
     const searchId = integerId(id);
-    const rows = searchId === null ? [] : await rowsOf<Record<string, unknown>>(
+    const rows = searchId === null ? [] : await rowsOf<SavedSearchRow>(
       ctx.em,
-      sql`select id::text, account_id, filters, currency, created_at from saved_searches where id = ${searchId} and account_id = ${caller.accountId}`,
+      sql`select ${SAVED_SEARCH_COLUMNS} from saved_searches where id = ${searchId} and account_id = ${caller.accountId}`,
     );
     if (!rows.length) throw notFound('saved_search_not_found', 'the account has no saved search with this id', { field: 'id' });
     return savedSearchOf(rows[0]);
@@ -107,7 +107,7 @@ export class SearchesService {
   async window(ctx: RequestContext, window: ListWindow): Promise<WindowPage<SavedSearch>> {
     const caller = requireCaller(ctx);
     listBound(window.size, window.fromEnd ? 'last' : 'first');
-    const page = await windowOf<Record<string, unknown>>(
+    const page = await windowOf<SavedSearchRow>(
       ctx.em,
       {
         columns: sql`s.id::text as id, s.account_id, s.filters, s.currency, s.created_at`,
