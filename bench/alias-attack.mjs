@@ -1,4 +1,4 @@
-// The alias attack of issue 15, rerun: two anonymous POST /graphql at once, each 1,000 aliases of
+// The alias attack, rerun: two anonymous POST /graphql at once, each 1,000 aliases of
 // a page of 100 lots with seven relations, while GET / is sampled every 20 ms and the server's
 // resident memory every 100 ms. Prints p99 of GET / and the peak RSS against the goals.
 //

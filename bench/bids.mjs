@@ -4,10 +4,10 @@
 // the contract-shaped transaction (with the replay record, the account read and the overbid
 // notification the contract adds) and the minimal contract transaction (bench/minimal-bid.mjs:
 // the least the contract demands, prepared and pipelined, on tables with only the indexes it
-// needs), which issue 32's goal is measured against. Each bid phase reports pg_stat_statements per accepted bid
+// needs), which the database-minimum goal is measured against. Each bid phase reports pg_stat_statements per accepted bid
 // where the database has it (bench/db.mjs), the service's rounds (how many, their size and time)
-// and its event loop's lag from its /metrics, and the goals of issue 14 as lines with ✓ or ✗.
-// Issue 31's line: the same HTTP bids, hot lot and 100 lots, against a second service of the same
+// and its event loop's lag from its /metrics, and goals 1 and 2 as lines with ✓ or ✗.
+// The bid log's line: the same HTTP bids, hot lot and 100 lots, against a second service of the same
 // build on the same database with the transparency log's append switched off (TLOG_APPEND=off,
 // which the service takes only under NODE_ENV=bench), each phase right after its twin.
 //
@@ -308,7 +308,7 @@ export async function bidsBench() {
       acceptedRatioToMinimalContract: +(spreadHttp.acceptedPerSecond / Math.max(1, spreadMinimal.acceptedPerSecond)).toFixed(3),
       lotsBreakingInvariants: broken,
     };
-    // Issue 31: what the transparency log costs, against the same build without its append, same run.
+    // What the transparency log costs, against the same build without its append, same run.
     const logRatio = (logged, without) => +(logged.acceptedPerSecond / Math.max(1, without.acceptedPerSecond)).toFixed(3);
     result['without the log'] = {
       'one hot lot': { http: hotUnlogged, ratioWithLog: logRatio(hotHttp, hotUnlogged) },
@@ -322,7 +322,7 @@ export async function bidsBench() {
     // request waits CLIENTS / rate on average (Little's law), which no p99 can beat.
     const waits = (direct, name) => `${name}, same run: p99 ${direct.p99Ms} ms; ${CLIENTS} clients at its ${direct.attemptsPerSecond} transactions/s wait ${Math.round((1000 * CLIENTS) / Math.max(1, direct.attemptsPerSecond))} ms on average`;
     result.goals = [
-      goal('issue 31, bids with and without the transparency log, same run', [
+      goal('the bid log, bids with and without the transparency log, same run', [
         { text: logLine('one hot lot', hotHttp, hotUnlogged), ok: logRatio(hotHttp, hotUnlogged) >= 0.9 },
         { text: logLine(`${SPREAD} lots`, spreadHttp, spreadUnlogged), ok: logRatio(spreadHttp, spreadUnlogged) >= 0.9 },
         { text: `${hotUnlogged.failed + spreadUnlogged.failed} 5xx without the log`, ok: hotUnlogged.failed + spreadUnlogged.failed === 0 },
@@ -333,7 +333,7 @@ export async function bidsBench() {
         { text: `${spreadHttp.failed} 5xx`, ok: spreadHttp.failed === 0 },
         { text: `${broken} lots breaking the invariants (all lots, after every phase)`, ok: broken === 0 },
       ]),
-      goal(`issue 32 goal 1, bids across ${SPREAD} lots against the minimal contract transaction`, [
+      goal(`the database minimum, bids across ${SPREAD} lots against the minimal contract transaction`, [
         { text: `${spreadHttp.acceptedPerSecond}/s = ${minimalRatio}× the minimal contract transaction (${spreadMinimal.acceptedPerSecond}/s, same run) ≥ 0.6×`, ok: minimalRatio >= 0.6 },
         { text: `p99 ${spreadHttp.p99Ms} ms ≤ 1.5× its p99 (${spreadMinimal.p99Ms} ms, same run)`, ok: spreadHttp.p99Ms <= 1.5 * spreadMinimal.p99Ms },
       ]),

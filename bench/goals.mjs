@@ -1,4 +1,4 @@
-// How every section of `npm run bench` states a goal of issue 14: one line, each check with its ✓ or ✗.
+// How every section of `npm run bench` states a goal: one line, each check with its ✓ or ✗.
 
 /** A goal as one line of the report: figure, bound, baseline and ✓ or ✗ per check, ✓ overall only when all hold. */
 export function goal(name, checks) {

@@ -1,4 +1,4 @@
-// The `lots` section of `npm run bench` (issue 14, goal 3): every sort key under each common
+// The `lots` section of `npm run bench` (goal 3): every sort key under each common
 // filter over a seeded catalogue, through REST and GraphQL, beside the same statements sent
 // directly in the same run, with the plan node that reads the lots (EXPLAIN (FORMAT JSON));
 // then the service's GraphQL beside PostGraphile's over the same tables (bench/postgraphile.mjs).

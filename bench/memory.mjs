@@ -1,4 +1,4 @@
-// Issue 14, goal 5 in `npm run bench`: the memory of each process that serves a phase, at its start,
+// Goal 5 in `npm run bench`: the memory of each process that serves a phase, at its start,
 // after each phase and at its end (RSS from /proc, V8 heap used and heap after the latest full
 // collection from the service's /metrics), then a soak of its own service (bench/soak.mjs,
 // BENCH_SOAK_MINUTES, 0 leaves it out) whose verdict is the goal's ✓ or ✗: the phases above last
@@ -99,7 +99,7 @@ export async function memoryGoal() {
   } else {
     result.goals = ['✗ goal 5, memory stays flat: not judged (BENCH_SOAK_MINUTES=0: no soak ran)'];
   }
-  console.error('\nMemory (issue 14, goal 5): each phase\'s serving process, same run');
+  console.error('\nMemory (goal 5): each phase\'s serving process, same run');
   console.table(marks);
   for (const line of result.goals) console.error(line);
   if (result.soak && Object.keys(result.soak.problems).length) console.error(`the soak also found: ${JSON.stringify(result.soak.problems).slice(0, 2000)}`);

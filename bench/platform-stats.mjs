@@ -1,4 +1,4 @@
-// The `platformStats` section of `npm run bench` (issue 30, item 3): an operator's dashboard, a
+// The `platformStats` section of `npm run bench`: an operator's dashboard, a
 // platform's lots listed and sold, bids, active bidders and GMV per day over the last 30 days,
 // through HTTP (a signed GraphQL request of the master account) over 100,000 lots and 1,000,000
 // bids, beside the baseline: the bare statements a minimal implementation needs (the lots counted

@@ -1,4 +1,4 @@
-// PostGraphile 4 as a peer (issue 14, goal 3): a generic GraphQL layer over the bench's own
+// PostGraphile 4 as a peer (goal 3): a generic GraphQL layer over the bench's own
 // database, started in this process (library mode) beside the service, asked for the same pages
 // as the service's GraphQL, one request at a time. Bench-only: nothing of it is in src/.
 //

@@ -3,7 +3,7 @@
 // participations, deposits, bids, messages, documents, GraphQL queries and subscriptions), then a
 // verdict: no 5xx, no time-out, no refusal the traffic did not expect, every accepted bid delivered
 // to every subscriber of its lot, no error in the service's log (--log), the service still up, and
-// its memory not climbing (issue 14, goal 5). Every --rss-seconds it samples the service's heap
+// its memory not climbing (goal 5). Every --rss-seconds it samples the service's heap
 // after the latest full collection (its /metrics; METRICS_TOKEN when it is not on this host) and,
 // with --pid, its resident memory; the heap after full collections is what tells a leak, and fails
 // the soak when the median of the last third of its samples is more than 10% above the middle

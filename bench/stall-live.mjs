@@ -1,4 +1,4 @@
-// Issue 26, findings 3 and 4, rerun at the issue's scale against the service's default limits:
+// The live-subscription stall attacks, rerun at their original scale against the service's default limits:
 // 3. 500 anonymous `lotUpdated` subscriptions from one address, each with 12 aliased `bids` lists
 //    and `participants`, on a lot with 60 bids, then one bid;
 // 4. 500 anonymous `bidPlaced(after: "0")` subscriptions on a lot with 384 bids;
@@ -177,7 +177,7 @@ export async function stallLiveBench() {
     results.finding4 = await finding4(service, seeded);
     results.loadAverageAfter = loadavg().map((l) => +l.toFixed(2));
     results.goals = [results.finding3.goal, results.finding4.goal];
-    console.error(`\nLive subscription stalls (issue 26), load average ${results.loadAverage.join(' ')}; GET / before: p99 ${results.baseline.p99} ms`);
+    console.error(`\nLive subscription stalls, load average ${results.loadAverage.join(' ')}; GET / before: p99 ${results.baseline.p99} ms`);
     for (const line of results.goals) console.error(line);
     return results;
   } finally {

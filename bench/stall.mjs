@@ -1,4 +1,4 @@
-// Issue 26, findings 1 and 2, rerun: ten anonymous POST /graphql at once of each (30 chained
+// The GraphQL stall attacks, rerun: ten anonymous POST /graphql at once of each (30 chained
 // fragments each spreading the next twice; 200 aliases of __schema), while GET / is sampled every
 // 20 ms and the server's resident memory every 100 ms; then the slowest of a set of generated
 // documents (chains and trees of fragments, aliases, introspection, nested lists) by its server
@@ -93,7 +93,7 @@ export async function stallBench() {
     results.finding2 = await attack(service, 'finding 2 (200 aliases of __schema)', FINDING_2);
     results.slowestDocument = await slowestDocument(service);
     results.goals = [results.finding1.goal, results.finding2.goal, results.slowestDocument.goal];
-    console.error(`\nGraphQL stalls (issue 26), load average ${results.loadAverage.join(' ')}; GET / before: p99 ${results.baseline.p99} ms`);
+    console.error(`\nGraphQL stalls, load average ${results.loadAverage.join(' ')}; GET / before: p99 ${results.baseline.p99} ms`);
     for (const line of results.goals) console.error(line);
     return results;
   } finally {

@@ -4,6 +4,8 @@ import path from 'node:path';
 // A clone is all a user has: what the docs point at must be in it.
 const root = path.resolve(__dirname, '..', '..');
 const OUTSIDE = /INTERFACE\.md|PROTOCOL\.md|ARCHITECTURE\.md|shared\/spec|§/;
+/** A tracker's issue number ("issue 31", "Issue 14's goals"): a reader of the repository cannot open it. */
+const TRACKER = /\bissue #?\d+/i;
 
 const docs = ['README.md', ...readdirSync(path.join(root, 'docs')).filter((n) => n.endsWith('.md')).map((n) => `docs/${n}`)];
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
@@ -32,6 +34,12 @@ describe('the documentation', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('names no tracker issue, in the docs or in what the bench prints', () => {
+    const sources = [...docs, ...files('bench', /\.mjs$/)];
+    const offenders = sources.flatMap((file) => read(file).split('\n').flatMap((line, i) => (TRACKER.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])));
+    expect(offenders).toEqual([]);
+  });
+
   it('links only to files that exist', () => {
     const broken = docs.flatMap((file) => relativeLinks(read(file)).filter((target) => !existsSync(path.resolve(root, path.dirname(file), target))).map((target) => `${file} → ${target}`));
     expect(broken).toEqual([]);
@@ -44,6 +52,8 @@ describe('the documentation', () => {
 
   it('catches what it is meant to catch', () => {
     expect(OUTSIDE.test('see PROTOCOL.md §3.1')).toBe(true);
+    expect(['as issue 31 asks', "Issue 14's goals", 'issue #7'].every((text) => TRACKER.test(text))).toBe(true);
+    expect(TRACKER.test('the issues of a lot, 31 of them')).toBe(false);
     expect(relativeLinks('[a](docs/none.md) [b](https://x.example/y) [c](#here) [d](rest.md#paging)')).toEqual(['docs/none.md', 'rest.md']);
     expect(namedPaths('`src/nowhere.ts`, docs/*.md, (docs/rest.md)')).toEqual(['src/nowhere.ts', 'docs/rest.md']);
   });
