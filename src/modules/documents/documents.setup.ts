@@ -2,7 +2,6 @@ import { hkdfSync } from 'node:crypto';
 import path from 'node:path';
 import type { Keypair } from '@stellar/stellar-sdk';
 import type { Config } from '../../config';
-import { S3Storage } from './documents.s3';
 import { DocumentsService } from './documents.service';
 import { LinkSigner, LocalStorage, type DocumentStorage } from './documents.storage';
 
@@ -13,6 +12,9 @@ export function createDocumentsService(config: Config, master: Keypair): Documen
 
 function storageOf(config: Config, master: Keypair): DocumentStorage {
   if (config.S3_BUCKET) {
+    // The AWS SDK (a quarter of a second to load) is loaded by the instances that store in S3 only.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { S3Storage } = require('./documents.s3') as typeof import('./documents.s3');
     return new S3Storage({
       bucket: config.S3_BUCKET,
       region: config.S3_REGION,
