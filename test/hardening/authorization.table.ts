@@ -200,6 +200,7 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
     ...['addMasterSigner', 'approveRecovery', 'cosignCheckpoint', 'createPlatform', 'issueToken', 'requestRecovery', 'resendVerification', 'submitTransaction'].map((name) => [name, { auth: false }]),
     ...[
       'addCallbackRequest',
+      'addSavedSearch',
       'addStar',
       'answerSecondChance',
       'blacklistAccount',
@@ -212,8 +213,8 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
       'deleteCallback',
       'deleteSavedSearch',
       'markMessagesRead',
-      'markNotificationsAsRead',
       'markNotificationRead',
+      'markNotificationsAsRead',
       'markNotificationsRead',
       'offerSecondChance',
       'placeBid',
@@ -241,8 +242,10 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
       'unblacklistAccount',
       'unstarLot',
       'updateAccount',
+      'updateDepositState',
       'updateLot',
       'updatePlatformRules',
+      'updateWinnerDetails',
     ].map((name) => [name, { auth: true }]),
   ]),
   // A key that is no account yet signs its own creation: unsigned is 401.
