@@ -1,8 +1,12 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { formatMoney } from '../../core/money';
 import type { GraphQLContext } from '../../graphql/context';
+import { payloadOf } from '../../graphql/user-errors';
+import { nullsKept, withDates } from '../idempotency';
 import type { RulesVersion } from './rules.service';
-import { FeeEstimateGql, PlatformRulesGql, PlatformRulesInput } from './rules.types';
+import { EditPlatformRulesInput, EditPlatformRulesPayloadGql, FeeEstimateGql, PlatformRulesGql, PlatformRulesInput } from './rules.types';
+
+const RULES = withDates<'platformRules', PlatformRulesGql>('platformRules', ['createdAt']);
 
 /** GraphQL objects are plain data: the input's class instances are copied field by field into the domain input. */
 const plain = (value: unknown): unknown =>
@@ -26,7 +30,7 @@ export class RulesResolver {
     return rulesGql(await services.rules.get(ctx, { platformId }));
   }
 
-  @Mutation(() => PlatformRulesGql, { description: 'PATCH /platforms/{id}/rules: a new version, for lots created from now on' })
+  @Mutation(() => PlatformRulesGql, { description: 'PATCH /platforms/{id}/rules: a new version, for lots created from now on', deprecationReason: 'Use editPlatformRules' })
   async updatePlatformRules(
     @Arg('platformId', () => ID) platformId: string,
     @Arg('rules', () => PlatformRulesInput) rules: PlatformRulesInput,
@@ -39,5 +43,15 @@ export class RulesResolver {
   async feeEstimate(@Arg('lotId', () => ID) lotId: string, @Arg('amount', () => String) amount: string, @Ctx() { ctx, services }: GraphQLContext): Promise<FeeEstimateGql> {
     const e = await services.rules.feeEstimate(ctx, { lotId, amount });
     return { lotId: e.lot.id, amount: formatMoney(e.amount), buyerFee: formatMoney(e.buyerFee), total: formatMoney(e.total), currency: e.lot.currency, rulesVersion: e.lot.rulesVersion };
+  }
+
+  @Mutation(() => EditPlatformRulesPayloadGql, { description: 'A new version of the rules, for lots created from now on; staff of the platform; a refusal is answered in userErrors' })
+  async editPlatformRules(@Arg('input', () => EditPlatformRulesInput) input: EditPlatformRulesInput, @Ctx() { ctx, services }: GraphQLContext): Promise<EditPlatformRulesPayloadGql> {
+    const { idempotencyKey, ...rules } = plain(input) as EditPlatformRulesInput;
+    return payloadOf({ platformRules: null }, () =>
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'editPlatformRules', input: nullsKept(rules) }, RULES, async () => ({
+        platformRules: rulesGql(await services.rules.update(ctx, rules)),
+      })),
+    );
   }
 }

@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import { payloadOf } from '../../graphql/user-errors';
-import { asStored, type ResultCodec } from '../idempotency';
+import { asStored, nullsKept, type ResultCodec } from '../idempotency';
 import { LotGql } from '../lots';
 import { participantGql, winnerDetailsGql } from './trading.mappers';
 import {
@@ -122,10 +122,8 @@ export class TradingResolver {
   @Mutation(() => UpdateWinnerDetailsPayloadGql, { description: "The lot's organizer or staff of its publisher record the winner's details; a refusal is answered in userErrors" })
   async updateWinnerDetails(@Arg('input', () => UpdateWinnerDetailsInput) input: UpdateWinnerDetailsInput, @Ctx() { ctx, services }: GraphQLContext): Promise<UpdateWinnerDetailsPayloadGql> {
     const { idempotencyKey, ...details } = input;
-    // The key's fingerprint drops nulls: naming the fields cleared keeps a clearing call apart from one that leaves them.
-    const cleared = Object.entries(details).filter(([, value]) => value === null).map(([name]) => name);
     return payloadOf<Detailed>({ winnerDetails: null }, () =>
-      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'updateWinnerDetails', input: { ...details, cleared } }, asStored<Detailed>(), async () => ({
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'updateWinnerDetails', input: nullsKept(details) }, asStored<Detailed>(), async () => ({
         winnerDetails: winnerDetailsGql((await services.winners.setWinnerDetails(ctx, details)).details),
       })),
     );
