@@ -30,9 +30,12 @@ describe('postMessage and markMessagesAsRead', () => {
     expect(res.body.data.a).toEqual({ message: { id: expect.any(String), senderId: buyer.id, receiverId: world.admin.id, text: 'Hello', readAt: null }, userErrors: [] });
     expect(res.body.data.b).toEqual(res.body.data.a);
     expect(res.body.data.c).toEqual({ message: null, userErrors: [expect.objectContaining({ field: 'text' })] });
-    const MARK = 'mutation($a: String!, $s: String!, $lot: ID!) { markMessagesAsRead(input: { accountId: $a, sender: $s, lotId: $lot }) { markedCount userErrors { code field } } }';
-    const marked = await gql(world.admin.keypair, MARK, { a: world.admin.id, s: buyer.id, lot: lotId });
-    expect(marked.body.data.markMessagesAsRead).toEqual({ markedCount: 1, userErrors: [] });
+    const MARK = 'mutation($a: String!, $s: String!, $lot: ID!, $key: String) { markMessagesAsRead(input: { accountId: $a, sender: $s, lotId: $lot, idempotencyKey: $key }) { markedCount userErrors { code field } } }';
+    for (let i = 0; i < 2; i++) {
+      const marked = await gql(world.admin.keypair, MARK, { a: world.admin.id, s: buyer.id, lot: lotId, key: 'mr-1' });
+      expect(marked.body.data.markMessagesAsRead).toEqual({ markedCount: 1, userErrors: [] });
+    }
+    expect((await gql(world.admin.keypair, MARK, { a: world.admin.id, s: buyer.id, lot: lotId })).body.data.markMessagesAsRead).toEqual({ markedCount: 0, userErrors: [] });
     const old = await gql(world.otherAdmin.keypair, 'mutation($a: String!, $s: String!, $lot: ID!) { markMessagesRead(accountId: $a, sender: $s, lotId: $lot) }', { a: world.admin.id, s: buyer.id, lot: lotId });
     const now = await gql(world.otherAdmin.keypair, MARK, { a: world.admin.id, s: buyer.id, lot: lotId });
     expect(now.body.data.markMessagesAsRead).toEqual({ markedCount: null, userErrors: [expect.objectContaining({ code: oldCode(old) })] });

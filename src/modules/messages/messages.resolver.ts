@@ -18,6 +18,7 @@ import {
 } from './messages.types';
 
 type Posted = Omit<PostMessagePayloadGql, 'userErrors'>;
+type Marked = Omit<MarkMessagesAsReadPayloadGql, 'userErrors'>;
 
 @Resolver()
 export class MessagesResolver {
@@ -97,7 +98,10 @@ export class MessagesResolver {
 
   @Mutation(() => MarkMessagesAsReadPayloadGql, { description: 'Marks read the messages from `sender` about the lot; a refusal is answered in userErrors' })
   markMessagesAsRead(@Arg('input', () => MarkMessagesAsReadInput) input: MarkMessagesAsReadInput, @Ctx() { ctx, services }: GraphQLContext): Promise<MarkMessagesAsReadPayloadGql> {
-    const { accountId, sender, lotId, receiver } = input;
-    return payloadOf<{ markedCount: number | null }>({ markedCount: null }, async () => ({ markedCount: await services.messages.markRead(ctx, { accountId, sender, lotId, ...withoutNulls({ receiver }) }) }));
+    const { idempotencyKey, accountId, sender, lotId, receiver } = input;
+    const call = { accountId, sender, lotId, ...withoutNulls({ receiver }) };
+    return payloadOf<Marked>({ markedCount: null }, () =>
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'markMessagesAsRead', input: call }, asStored<Marked>(), async () => ({ markedCount: await services.messages.markRead(ctx, call) })),
+    );
   }
 }

@@ -79,6 +79,7 @@ export class MarkMessagesAsReadInput {
   @Field(() => String) sender!: string;
   @Field(() => ID) lotId!: string;
   @Field(() => String, { nullable: true, description: 'The account by default' }) receiver?: string | null;
+  @Field(() => String, { nullable: true, description: 'Sent again by the same account within 24 hours with the same input, answers the first result' }) idempotencyKey?: string | null;
 }
 
 @ObjectType('MarkMessagesAsReadPayload')
