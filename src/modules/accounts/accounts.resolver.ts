@@ -3,8 +3,12 @@ import { MAX_PAGE_SIZE } from '../../core/page';
 import { withoutNulls } from '../../core/validate';
 import type { GraphQLContext } from '../../graphql/context';
 import { SELF_REGISTRATION } from '../../graphql/guards';
+import { payloadOf } from '../../graphql/user-errors';
+import { asStored } from '../idempotency';
 import { registerNode } from '../../graphql/types/node';
-import { AccountGql, accountGql, CreateAccountInput, UpdateAccountInput } from './accounts.types';
+import { AccountGql, accountGql, CreateAccountInput, EditAccountInput, EditAccountPayloadGql, UpdateAccountInput } from './accounts.types';
+
+type Edited = Omit<EditAccountPayloadGql, 'userErrors'>;
 
 async function accountById(id: string, { ctx, services }: Pick<GraphQLContext, 'ctx' | 'services'>): Promise<AccountGql> {
   const { account, full } = await services.accounts.get(ctx, id);
@@ -64,7 +68,7 @@ export class AccountsResolver {
     return accountGql(await services.accounts.create(ctx, withoutNulls(input)), 'full');
   }
 
-  @Mutation(() => AccountGql, { description: 'PATCH /accounts/{id}: the account itself or staff of its platform' })
+  @Mutation(() => AccountGql, { description: 'PATCH /accounts/{id}: the account itself or staff of its platform', deprecationReason: 'Use editAccount' })
   async updateAccount(
     @Arg('id', () => String) id: string,
     @Arg('input', () => UpdateAccountInput) input: UpdateAccountInput,
@@ -119,5 +123,14 @@ export class AccountsResolver {
     // The argument is a set: a channel named twice is sent once.
     await services.verification.resend(ctx, { accountId, receivers: [...new Set(receivers)] });
     return true;
+  }
+
+  @Mutation(() => EditAccountPayloadGql, { description: 'Changes an account: the account itself or staff of its platform; a refusal is answered in userErrors' })
+  async editAccount(@Arg('input', () => EditAccountInput) input: EditAccountInput, @Ctx() { ctx, services }: GraphQLContext): Promise<EditAccountPayloadGql> {
+    const { idempotencyKey, ...change } = input;
+    const call = { ...withoutNulls(change), id: change.id };
+    return payloadOf<Edited>({ account: null }, () =>
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'editAccount', input: call }, asStored<Edited>(), async () => ({ account: accountGql(await services.accounts.update(ctx, call), 'full') })),
+    );
   }
 }

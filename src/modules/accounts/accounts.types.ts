@@ -2,6 +2,7 @@ import { Extensions, Field, InputType, Int, ObjectType } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import { timeOf } from '../../graphql/date-scalar';
 import { listItems } from '../../graphql/list-items';
+import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import type { Account } from './accounts.entity';
 import { MAX_BROKER_CITIES } from './accounts.input';
 import type { AccountView } from './accounts.service';
@@ -143,4 +144,16 @@ export function snakeAttributes(input: object): Record<string, unknown> {
     out[key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)] = value;
   }
   return out;
+}
+
+@InputType('EditAccountInput', { description: 'The attributes of PATCH /accounts/{id}, in camelCase; absent or null leaves a field as it is' })
+export class EditAccountInput extends UpdateAccountInput {
+  @Field(() => String) id!: string;
+  @Field(() => String, { nullable: true, description: 'Sent again by the same account within 24 hours with the same input, answers the first result' }) idempotencyKey?: string | null;
+}
+
+@ObjectType('EditAccountPayload')
+export class EditAccountPayloadGql {
+  @Field(() => AccountGql, { nullable: true, description: 'The account as it is now' }) account!: AccountGql | null;
+  @userErrorsField() userErrors!: UserErrorGql[];
 }

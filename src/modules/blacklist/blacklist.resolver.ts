@@ -1,7 +1,12 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
-import { BlacklistEntryGql } from './blacklist.types';
+import { payloadOf } from '../../graphql/user-errors';
+import { asStored } from '../idempotency';
+import { AddBlacklistEntryInput, AddBlacklistEntryPayloadGql, BlacklistEntryGql, RemoveBlacklistEntryInput, RemoveBlacklistEntryPayloadGql } from './blacklist.types';
+
+type Added = Omit<AddBlacklistEntryPayloadGql, 'userErrors'>;
+type Removed = Omit<RemoveBlacklistEntryPayloadGql, 'userErrors'>;
 
 @Resolver()
 export class BlacklistResolver {
@@ -10,7 +15,7 @@ export class BlacklistResolver {
     return services.blacklist.list(ctx, last);
   }
 
-  @Mutation(() => BlacklistEntryGql, { description: 'Stops or pauses an account; staff of its platform only' })
+  @Mutation(() => BlacklistEntryGql, { description: 'Stops or pauses an account; staff of its platform only', deprecationReason: 'Use addBlacklistEntry' })
   blacklistAccount(
     @Arg('accountId', () => String) accountId: string,
     @Arg('state', () => String, { description: 'stopped or paused' }) state: string,
@@ -19,9 +24,30 @@ export class BlacklistResolver {
     return services.blacklist.put(ctx, { accountId, state });
   }
 
-  @Mutation(() => Boolean, { description: 'Takes an account off the blacklist; staff of its platform only' })
+  @Mutation(() => Boolean, { description: 'Takes an account off the blacklist; staff of its platform only', deprecationReason: 'Use removeBlacklistEntry' })
   async unblacklistAccount(@Arg('accountId', () => String) accountId: string, @Ctx() { ctx, services }: GraphQLContext): Promise<boolean> {
     await services.blacklist.remove(ctx, accountId);
     return true;
+  }
+
+  @Mutation(() => AddBlacklistEntryPayloadGql, { description: 'Stops or pauses an account; staff of its platform only; a refusal is answered in userErrors' })
+  async addBlacklistEntry(@Arg('input', () => AddBlacklistEntryInput) input: AddBlacklistEntryInput, @Ctx() { ctx, services }: GraphQLContext): Promise<AddBlacklistEntryPayloadGql> {
+    const { idempotencyKey, accountId, state } = input;
+    return payloadOf<Added>({ blacklistEntry: null }, () =>
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'addBlacklistEntry', input: { accountId, state } }, asStored<Added>(), async () => ({
+        blacklistEntry: await services.blacklist.put(ctx, { accountId, state }),
+      })),
+    );
+  }
+
+  @Mutation(() => RemoveBlacklistEntryPayloadGql, { description: 'Takes an account off the blacklist; staff of its platform only; a refusal is answered in userErrors' })
+  async removeBlacklistEntry(@Arg('input', () => RemoveBlacklistEntryInput) input: RemoveBlacklistEntryInput, @Ctx() { ctx, services }: GraphQLContext): Promise<RemoveBlacklistEntryPayloadGql> {
+    const { idempotencyKey, accountId } = input;
+    return payloadOf<Removed>({ accountId: null }, () =>
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'removeBlacklistEntry', input: { accountId } }, asStored<Removed>(), async () => {
+        await services.blacklist.remove(ctx, accountId);
+        return { accountId };
+      }),
+    );
   }
 }

@@ -1,8 +1,12 @@
 import { Arg, Ctx, Extensions, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import { listItems } from '../../graphql/list-items';
+import { payloadOf } from '../../graphql/user-errors';
+import { asStored } from '../idempotency';
 import { CURRENCIES } from '../../core/money';
-import { ConvertedCurrencyGql, convertedCurrencyGql, ConvertInputGql, CurrencyRateGql, currencyRateGql } from './currency.types';
+import { ConvertedCurrencyGql, convertedCurrencyGql, ConvertInputGql, CurrencyRateGql, currencyRateGql, UpdateCurrencyRateInput, UpdateCurrencyRatePayloadGql } from './currency.types';
+
+type Rated = Omit<UpdateCurrencyRatePayloadGql, 'userErrors'>;
 
 @Resolver()
 export class CurrencyResolver {
@@ -27,12 +31,22 @@ export class CurrencyResolver {
     return (await services.currency.list(ctx)).map(currencyRateGql);
   }
 
-  @Mutation(() => CurrencyRateGql, { description: 'Sets the rate of a currency as of now; the master account (or one of its signers) only. EUR is fixed at 1.' })
+  @Mutation(() => CurrencyRateGql, { description: 'Sets the rate of a currency as of now; the master account (or one of its signers) only. EUR is fixed at 1.', deprecationReason: 'Use updateCurrencyRate' })
   async setCurrencyRate(
     @Arg('currency', () => String) currency: string,
     @Arg('unitsPerEur', () => String, { description: 'Units of the currency per 1 EUR: positive, at most 12 decimals' }) unitsPerEur: string,
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<CurrencyRateGql> {
     return currencyRateGql(await services.currency.setRate(ctx, { currency, unitsPerEur }));
+  }
+
+  @Mutation(() => UpdateCurrencyRatePayloadGql, { description: 'Sets the rate of a currency as of now; the master account (or one of its signers) only; a refusal is answered in userErrors' })
+  async updateCurrencyRate(@Arg('input', () => UpdateCurrencyRateInput) input: UpdateCurrencyRateInput, @Ctx() { ctx, services }: GraphQLContext): Promise<UpdateCurrencyRatePayloadGql> {
+    const { idempotencyKey, currency, unitsPerEur } = input;
+    return payloadOf<Rated>({ currencyRate: null }, () =>
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'updateCurrencyRate', input: { currency, unitsPerEur } }, asStored<Rated>(), async () => ({
+        currencyRate: currencyRateGql(await services.currency.setRate(ctx, { currency, unitsPerEur })),
+      })),
+    );
   }
 }

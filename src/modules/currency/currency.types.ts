@@ -1,6 +1,7 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { formatMoney } from '../../core/money';
 import { rfc3339 } from '../../core/time';
+import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import type { CurrencyRate } from './currency.entity';
 import { formatRate } from './currency.input';
 import { conversionId, type Conversion } from './currency.service';
@@ -29,3 +30,16 @@ export class CurrencyRateGql {
 }
 
 export const currencyRateGql = (r: CurrencyRate): CurrencyRateGql => ({ currency: r.currency, unitsPerEur: formatRate(r.unitsPerEur), asOf: rfc3339(r.asOf) });
+
+@InputType('UpdateCurrencyRateInput')
+export class UpdateCurrencyRateInput {
+  @Field(() => String) currency!: string;
+  @Field(() => String, { description: 'Units of the currency per 1 EUR: positive, at most 12 decimals' }) unitsPerEur!: string;
+  @Field(() => String, { nullable: true, description: 'Sent again by the same account within 24 hours with the same input, answers the first result' }) idempotencyKey?: string | null;
+}
+
+@ObjectType('UpdateCurrencyRatePayload')
+export class UpdateCurrencyRatePayloadGql {
+  @Field(() => CurrencyRateGql, { nullable: true, description: 'The rate as of now' }) currencyRate!: CurrencyRateGql | null;
+  @userErrorsField() userErrors!: UserErrorGql[];
+}

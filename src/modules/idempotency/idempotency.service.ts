@@ -33,6 +33,25 @@ export interface ResultCodec<T> {
 /** The codec of a result whose values are JSON already (strings, numbers, no dates). */
 export const asStored = <T>(): ResultCodec<T> => ({ store: (result) => result, load: (stored) => stored as T });
 
+/**
+ * A keyed call's input in which null (clear a field) and absent (keep it) differ: the fingerprint
+ * drops both alike, so the fields set to null are named apart.
+ */
+export const nullsKept = (input: object): object => ({ ...input, nulled: Object.entries(input).filter(([, v]) => v === null).map(([k]) => k) });
+
+/** The codec of a payload holding one object (or null) under `key`, whose `dates` are Dates: kept as JSON, the dates revived. */
+export function withDates<K extends string, O extends object>(key: K, dates: readonly (keyof O & string)[]): ResultCodec<Record<K, O | null>> {
+  return {
+    store: (result) => result,
+    load: (stored) => {
+      const object = (stored as Record<K, Record<string, unknown> | null>)[key];
+      if (object === null) return { [key]: null } as Record<K, O | null>;
+      const revived = Object.fromEntries(dates.map((d) => [d, object[d] === null ? null : new Date(object[d] as string)]));
+      return { [key]: { ...object, ...revived } } as Record<K, O | null>;
+    },
+  };
+}
+
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {

@@ -97,7 +97,7 @@ export class LotsResolver {
     return { lotId: created.lot?.id ?? null, requestId: created.request?.id ?? null };
   }
 
-  @Mutation(() => LotGql, { description: "PATCH /lots/{id}: the lot's organizer or staff of its publisher change its reserve price before the first bid" })
+  @Mutation(() => LotGql, { description: "PATCH /lots/{id}: the lot's organizer or staff of its publisher change its reserve price before the first bid", deprecationReason: 'Use editLot' })
   async updateLot(@Arg('id', () => ID) id: string, @Arg('input', () => UpdateLotInput) input: UpdateLotInput, @Ctx() { ctx, services }: GraphQLContext): Promise<LotGql> {
     return services.lots.views(ctx, await services.lots.update(ctx, { ...input, id }))[0];
   }

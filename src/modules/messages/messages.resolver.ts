@@ -2,7 +2,23 @@ import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import { withoutNulls } from '../../core/validate';
 import type { GraphQLContext } from '../../graphql/context';
-import { DialogGql, dialogGql, MessageGql, messageGql, MessagePageGql, messagePageGql } from './messages.types';
+import { payloadOf } from '../../graphql/user-errors';
+import { asStored } from '../idempotency';
+import {
+  DialogGql,
+  dialogGql,
+  MarkMessagesAsReadInput,
+  MarkMessagesAsReadPayloadGql,
+  MessageGql,
+  messageGql,
+  MessagePageGql,
+  messagePageGql,
+  PostMessageInput,
+  PostMessagePayloadGql,
+} from './messages.types';
+
+type Posted = Omit<PostMessagePayloadGql, 'userErrors'>;
+type Marked = Omit<MarkMessagesAsReadPayloadGql, 'userErrors'>;
 
 @Resolver()
 export class MessagesResolver {
@@ -48,7 +64,7 @@ export class MessagesResolver {
     return services.messages.unread(ctx, withoutNulls({ receiver, sender, lotId, platform }));
   }
 
-  @Mutation(() => MessageGql, { description: "POST /messages: as the sender, or as staff of the sender's platform" })
+  @Mutation(() => MessageGql, { description: "POST /messages: as the sender, or as staff of the sender's platform", deprecationReason: 'Use postMessage' })
   async sendMessage(
     @Arg('sender', () => String) sender: string,
     @Arg('receiver', () => String) receiver: string,
@@ -60,7 +76,7 @@ export class MessagesResolver {
     return messageGql(await services.messages.send(ctx, { sender, receiver, lotId, text, ...withoutNulls({ refMessageId }) }));
   }
 
-  @Mutation(() => Int, { description: 'PATCH /accounts/{id}/messages/: marks read the messages from `sender` about the lot; answers how many became read' })
+  @Mutation(() => Int, { description: 'PATCH /accounts/{id}/messages/: marks read the messages from `sender` about the lot; answers how many became read', deprecationReason: 'Use markMessagesAsRead' })
   markMessagesRead(
     @Arg('accountId', () => String) accountId: string,
     @Arg('sender', () => String) sender: string,
@@ -69,5 +85,23 @@ export class MessagesResolver {
     @Arg('receiver', () => String, { nullable: true, description: 'The account by default' }) receiver?: string | null,
   ): Promise<number> {
     return services.messages.markRead(ctx, { accountId, sender, lotId, ...withoutNulls({ receiver }) });
+  }
+
+  @Mutation(() => PostMessagePayloadGql, { description: "Sends a message about a lot, as the sender or as staff of the sender's platform; a refusal is answered in userErrors" })
+  async postMessage(@Arg('input', () => PostMessageInput) input: PostMessageInput, @Ctx() { ctx, services }: GraphQLContext): Promise<PostMessagePayloadGql> {
+    const { idempotencyKey, sender, receiver, lotId, text, refMessageId } = input;
+    const call = { sender, receiver, lotId, text, ...withoutNulls({ refMessageId }) };
+    return payloadOf<Posted>({ message: null }, () =>
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'postMessage', input: call }, asStored<Posted>(), async () => ({ message: messageGql(await services.messages.send(ctx, call)) })),
+    );
+  }
+
+  @Mutation(() => MarkMessagesAsReadPayloadGql, { description: 'Marks read the messages from `sender` about the lot; a refusal is answered in userErrors' })
+  markMessagesAsRead(@Arg('input', () => MarkMessagesAsReadInput) input: MarkMessagesAsReadInput, @Ctx() { ctx, services }: GraphQLContext): Promise<MarkMessagesAsReadPayloadGql> {
+    const { idempotencyKey, accountId, sender, lotId, receiver } = input;
+    const call = { accountId, sender, lotId, ...withoutNulls({ receiver }) };
+    return payloadOf<Marked>({ markedCount: null }, () =>
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'markMessagesAsRead', input: call }, asStored<Marked>(), async () => ({ markedCount: await services.messages.markRead(ctx, call) })),
+    );
   }
 }

@@ -1,4 +1,5 @@
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import { rfc3339 } from '../../core/time';
 import type { Dialog, Message } from './messages.entity';
 import { dialogId } from './messages.presenter';
@@ -61,3 +62,34 @@ export const dialogGql = (d: Dialog): DialogGql => ({
   lastMessageAt: rfc3339(d.lastMessageAt),
   lastMessageTime: d.lastMessageAt,
 });
+
+@InputType('PostMessageInput')
+export class PostMessageInput {
+  @Field(() => String, { description: 'The caller, or an account of the platform the caller is staff of' }) sender!: string;
+  @Field(() => String) receiver!: string;
+  @Field(() => ID) lotId!: string;
+  @Field(() => String, { description: 'At most 4000 characters' }) text!: string;
+  @Field(() => ID, { nullable: true, description: 'The message this one answers' }) refMessageId?: string | null;
+  @Field(() => String, { nullable: true, description: 'Sent again by the same account within 24 hours with the same input, answers the first result' }) idempotencyKey?: string | null;
+}
+
+@ObjectType('PostMessagePayload')
+export class PostMessagePayloadGql {
+  @Field(() => MessageGql, { nullable: true, description: 'The message sent' }) message!: MessageGql | null;
+  @userErrorsField() userErrors!: UserErrorGql[];
+}
+
+@InputType('MarkMessagesAsReadInput')
+export class MarkMessagesAsReadInput {
+  @Field(() => String) accountId!: string;
+  @Field(() => String) sender!: string;
+  @Field(() => ID) lotId!: string;
+  @Field(() => String, { nullable: true, description: 'The account by default' }) receiver?: string | null;
+  @Field(() => String, { nullable: true, description: 'Sent again by the same account within 24 hours with the same input, answers the first result' }) idempotencyKey?: string | null;
+}
+
+@ObjectType('MarkMessagesAsReadPayload')
+export class MarkMessagesAsReadPayloadGql {
+  @Field(() => Int, { nullable: true, description: 'How many messages became read' }) markedCount!: number | null;
+  @userErrorsField() userErrors!: UserErrorGql[];
+}

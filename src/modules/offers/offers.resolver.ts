@@ -2,10 +2,13 @@ import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { formatMoney } from '../../core/money';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
+import { payloadOf } from '../../graphql/user-errors';
+import { withDates } from '../idempotency';
 import type { SecondChanceOffer } from './offers.entity';
-import { SecondChanceOfferGql } from './offers.types';
+import { AnswerSecondChanceOfferInput, AnswerSecondChanceOfferPayloadGql, CreateSecondChanceOfferInput, CreateSecondChanceOfferPayloadGql, SecondChanceOfferGql } from './offers.types';
 
 const offerGql = (o: SecondChanceOffer): SecondChanceOfferGql => ({ ...o, amount: formatMoney(o.amount) });
+const OFFER = withDates<'secondChanceOffer', SecondChanceOfferGql>('secondChanceOffer', ['expiresAt', 'answeredAt', 'createdAt']);
 
 @Resolver()
 export class OffersResolver {
@@ -21,7 +24,7 @@ export class OffersResolver {
     return (await services.secondChance.list(ctx, { lotId }, last)).map(offerGql);
   }
 
-  @Mutation(() => SecondChanceOfferGql, { description: "POST /lots/{id}/second_chance_offers: the lot's organizer or staff offer a lot whose winner's deal was canceled, or whose reserve lapsed, to the next bidder" })
+  @Mutation(() => SecondChanceOfferGql, { description: "POST /lots/{id}/second_chance_offers: the lot's organizer or staff offer a lot whose winner's deal was canceled, or whose reserve lapsed, to the next bidder", deprecationReason: 'Use createSecondChanceOffer' })
   async offerSecondChance(
     @Arg('lotId', () => ID) lotId: string,
     @Ctx() { ctx, services }: GraphQLContext,
@@ -31,7 +34,7 @@ export class OffersResolver {
     return offerGql(await services.secondChance.offer(ctx, { lotId, accountId: accountId ?? undefined, expiresIn: expiresIn ?? undefined }));
   }
 
-  @Mutation(() => SecondChanceOfferGql, { description: 'PATCH /lots/{id}/second_chance_offers/{offer-id}: the bidder offered accepts (and wins) or declines' })
+  @Mutation(() => SecondChanceOfferGql, { description: 'PATCH /lots/{id}/second_chance_offers/{offer-id}: the bidder offered accepts (and wins) or declines', deprecationReason: 'Use answerSecondChanceOffer' })
   async answerSecondChance(
     @Arg('lotId', () => ID) lotId: string,
     @Arg('offerId', () => ID) offerId: string,
@@ -39,5 +42,24 @@ export class OffersResolver {
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<SecondChanceOfferGql> {
     return offerGql(await services.secondChance.answer(ctx, { lotId, offerId, state }));
+  }
+
+  @Mutation(() => CreateSecondChanceOfferPayloadGql, { description: "The lot's organizer or staff offer the lot to the next bidder (docs/auction-rules.md); a refusal is answered in userErrors" })
+  async createSecondChanceOffer(@Arg('input', () => CreateSecondChanceOfferInput) input: CreateSecondChanceOfferInput, @Ctx() { ctx, services }: GraphQLContext): Promise<CreateSecondChanceOfferPayloadGql> {
+    const { idempotencyKey, lotId } = input;
+    const call = { lotId, accountId: input.accountId ?? undefined, expiresIn: input.expiresIn ?? undefined };
+    return payloadOf({ secondChanceOffer: null }, () =>
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'createSecondChanceOffer', input: call }, OFFER, async () => ({ secondChanceOffer: offerGql(await services.secondChance.offer(ctx, call)) })),
+    );
+  }
+
+  @Mutation(() => AnswerSecondChanceOfferPayloadGql, { description: 'The bidder offered accepts (and wins) or declines; a refusal is answered in userErrors' })
+  async answerSecondChanceOffer(@Arg('input', () => AnswerSecondChanceOfferInput) input: AnswerSecondChanceOfferInput, @Ctx() { ctx, services }: GraphQLContext): Promise<AnswerSecondChanceOfferPayloadGql> {
+    const { idempotencyKey, lotId, offerId, state } = input;
+    return payloadOf({ secondChanceOffer: null }, () =>
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'answerSecondChanceOffer', input: { lotId, offerId, state } }, OFFER, async () => ({
+        secondChanceOffer: offerGql(await services.secondChance.answer(ctx, { lotId, offerId, state })),
+      })),
+    );
   }
 }

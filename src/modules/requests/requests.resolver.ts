@@ -7,9 +7,18 @@ import type { RequestListInput } from './requests.input';
 import type { RequestPage } from './requests.service';
 import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
-import { CancelCreateLotRequestInput, CancelCreateLotRequestPayloadGql, CreateLotRequestGql, CreateLotRequestPageGql, requestGql } from './requests.types';
+import {
+  CancelCreateLotRequestInput,
+  CancelCreateLotRequestPayloadGql,
+  CreateLotRequestGql,
+  CreateLotRequestPageGql,
+  requestGql,
+  ReviewCreateLotRequestInput,
+  ReviewCreateLotRequestPayloadGql,
+} from './requests.types';
 
 type Canceled = Omit<CancelCreateLotRequestPayloadGql, 'userErrors'>;
+type Reviewed = Omit<ReviewCreateLotRequestPayloadGql, 'userErrors'>;
 
 interface ListArgs {
   type?: string | null;
@@ -83,7 +92,7 @@ export class RequestsResolver {
     return pageGql(await services.requests.listOfAccount(ctx, { ...input, accountId }));
   }
 
-  @Mutation(() => CreateLotRequestGql, { description: "PATCH /requests/{id}: staff of the request's platform approve or reject a pending request" })
+  @Mutation(() => CreateLotRequestGql, { description: "PATCH /requests/{id}: staff of the request's platform approve or reject a pending request", deprecationReason: 'Use reviewCreateLotRequest' })
   async reviewRequest(
     @Arg('id', () => ID) id: string,
     @Arg('hash', () => String) hash: string,
@@ -111,6 +120,17 @@ export class RequestsResolver {
         await services.requests.cancel(ctx, { id });
         return { requestId: id };
       }),
+    );
+  }
+
+  @Mutation(() => ReviewCreateLotRequestPayloadGql, { description: "Staff of the request's platform approve or reject a pending request; a refusal is answered in userErrors" })
+  async reviewCreateLotRequest(@Arg('input', () => ReviewCreateLotRequestInput) input: ReviewCreateLotRequestInput, @Ctx() { ctx, services }: GraphQLContext): Promise<ReviewCreateLotRequestPayloadGql> {
+    const { idempotencyKey, id, hash, state } = input;
+    const call = { id, hash, state, rejectReason: input.rejectReason ?? undefined };
+    return payloadOf<Reviewed>({ createLotRequest: null }, () =>
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'reviewCreateLotRequest', input: call }, asStored<Reviewed>(), async () => ({
+        createLotRequest: requestGql(await services.requests.review(ctx, call)),
+      })),
     );
   }
 }

@@ -93,3 +93,18 @@ export class CancelCreateLotRequestPayloadGql {
   @Field(() => ID, { nullable: true, description: 'The request canceled' }) requestId!: string | null;
   @userErrorsField() userErrors!: UserErrorGql[];
 }
+
+@InputType('ReviewCreateLotRequestInput')
+export class ReviewCreateLotRequestInput {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { description: 'The hash of the version reviewed' }) hash!: string;
+  @Field(() => String, { description: 'approved, rejected or permanently_rejected' }) state!: string;
+  @Field(() => String, { nullable: true }) rejectReason?: string | null;
+  @Field(() => String, { nullable: true, description: 'Sent again by the same account within 24 hours with the same input, answers the first result' }) idempotencyKey?: string | null;
+}
+
+@ObjectType('ReviewCreateLotRequestPayload')
+export class ReviewCreateLotRequestPayloadGql {
+  @Field(() => CreateLotRequestGql, { nullable: true, description: 'The request reviewed' }) createLotRequest!: CreateLotRequestGql | null;
+  @userErrorsField() userErrors!: UserErrorGql[];
+}

@@ -2,8 +2,12 @@ import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { formatMoney } from '../../core/money';
 import type { GraphQLContext } from '../../graphql/context';
 import { money } from '../../graphql/types/money';
+import { payloadOf } from '../../graphql/user-errors';
+import { nullsKept, withDates } from '../idempotency';
 import type { RulesVersion } from './rules.service';
-import { FeeEstimateGql, PlatformRulesGql, PlatformRulesInput } from './rules.types';
+import { EditPlatformRulesInput, EditPlatformRulesPayloadGql, FeeEstimateGql, PlatformRulesGql, PlatformRulesInput } from './rules.types';
+
+const RULES = withDates<'platformRules', PlatformRulesGql>('platformRules', ['createdAt']);
 
 /** GraphQL objects are plain data: the input's class instances are copied field by field into the domain input. */
 const plain = (value: unknown): unknown =>
@@ -27,7 +31,7 @@ export class RulesResolver {
     return rulesGql(await services.rules.get(ctx, { platformId }));
   }
 
-  @Mutation(() => PlatformRulesGql, { description: 'PATCH /platforms/{id}/rules: a new version, for lots created from now on' })
+  @Mutation(() => PlatformRulesGql, { description: 'PATCH /platforms/{id}/rules: a new version, for lots created from now on', deprecationReason: 'Use editPlatformRules' })
   async updatePlatformRules(
     @Arg('platformId', () => ID) platformId: string,
     @Arg('rules', () => PlatformRulesInput) rules: PlatformRulesInput,
@@ -52,5 +56,15 @@ export class RulesResolver {
       buyerFeeMoney: money(buyerFee, currency),
       totalMoney: money(total, currency),
     };
+  }
+
+  @Mutation(() => EditPlatformRulesPayloadGql, { description: 'A new version of the rules, for lots created from now on; staff of the platform; a refusal is answered in userErrors' })
+  async editPlatformRules(@Arg('input', () => EditPlatformRulesInput) input: EditPlatformRulesInput, @Ctx() { ctx, services }: GraphQLContext): Promise<EditPlatformRulesPayloadGql> {
+    const { idempotencyKey, ...rules } = plain(input) as EditPlatformRulesInput;
+    return payloadOf({ platformRules: null }, () =>
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'editPlatformRules', input: nullsKept(rules) }, RULES, async () => ({
+        platformRules: rulesGql(await services.rules.update(ctx, rules)),
+      })),
+    );
   }
 }

@@ -1,6 +1,7 @@
 import { Extensions, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { listItems } from '../../graphql/list-items';
 import { MoneyGql } from '../../graphql/types/money';
+import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import { MAX_BANDS } from './rules.input';
 
 @ObjectType('IncrementBand', { description: 'Bids above a highest bid up to upTo (inclusive; null: any) step by at least minStep and at most maxStep (null: the lot\'s own max_step)' })
@@ -93,4 +94,16 @@ export class FeeEstimateGql {
   @Field(() => MoneyGql, { description: "The buyer's fee on it" }) buyerFeeMoney!: MoneyGql;
   @Field(() => MoneyGql, { description: 'The amount and the fee' }) totalMoney!: MoneyGql;
   @Field(() => Int, { nullable: true }) rulesVersion!: number | null;
+}
+
+@InputType('EditPlatformRulesInput', { description: 'Each rule given replaces the current one, null turns it off, an absent one stays' })
+export class EditPlatformRulesInput extends PlatformRulesInput {
+  @Field(() => ID) platformId!: string;
+  @Field(() => String, { nullable: true, description: 'Sent again by the same account within 24 hours with the same input, answers the first result' }) idempotencyKey?: string | null;
+}
+
+@ObjectType('EditPlatformRulesPayload')
+export class EditPlatformRulesPayloadGql {
+  @Field(() => PlatformRulesGql, { nullable: true, description: 'The new version of the rules' }) platformRules!: PlatformRulesGql | null;
+  @userErrorsField() userErrors!: UserErrorGql[];
 }

@@ -5,10 +5,11 @@ import { registerNode } from '../../graphql/types/node';
 import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
 import { LotFilterInput, lotFilterOf } from '../lots';
-import { RemoveSavedSearchInput, RemoveSavedSearchPayloadGql, SavedSearchGql, savedSearchGql } from './searches.types';
+import { AddSavedSearchInput, AddSavedSearchPayloadGql, RemoveSavedSearchInput, RemoveSavedSearchPayloadGql, SavedSearchGql, savedSearchGql } from './searches.types';
 
 registerNode('SavedSearch', async (id, { ctx, services }) => savedSearchGql(await services.searches.ownById(ctx, id)));
 
+type Added = Omit<AddSavedSearchPayloadGql, 'userErrors'>;
 type Removed = Omit<RemoveSavedSearchPayloadGql, 'userErrors'>;
 
 
@@ -23,13 +24,24 @@ export class SearchesResolver {
     return (await services.searches.list(ctx, { accountId }, limit)).map(savedSearchGql);
   }
 
-  @Mutation(() => SavedSearchGql, { description: 'POST /accounts/{id}/saved_searches: the filters of lots (a subset: docs/saved-searches.md)' })
+  @Mutation(() => SavedSearchGql, { description: 'POST /accounts/{id}/saved_searches: the filters of lots (a subset: docs/saved-searches.md)', deprecationReason: 'Use addSavedSearch' })
   async saveSearch(
     @Arg('accountId', () => String) accountId: string,
     @Arg('filter', () => LotFilterInput) filter: LotFilterInput,
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<SavedSearchGql> {
     return savedSearchGql(await services.searches.create(ctx, { accountId, filter: lotFilterOf(filter) }));
+  }
+
+  @Mutation(() => AddSavedSearchPayloadGql, { description: 'Saves a search of lots for an account (a subset of the filters: docs/saved-searches.md); a refusal is answered in userErrors' })
+  async addSavedSearch(@Arg('input', () => AddSavedSearchInput) input: AddSavedSearchInput, @Ctx() { ctx, services }: GraphQLContext): Promise<AddSavedSearchPayloadGql> {
+    const { idempotencyKey, accountId } = input;
+    return payloadOf<Added>({ savedSearch: null }, async () => {
+      const filter = lotFilterOf(input.filter);
+      return services.idempotency.once(ctx, { key: idempotencyKey, operation: 'addSavedSearch', input: { accountId, filter } }, asStored<Added>(), async () => ({
+        savedSearch: savedSearchGql(await services.searches.create(ctx, { accountId, filter })),
+      }));
+    });
   }
 
   @Mutation(() => Boolean, { description: 'DELETE /accounts/{id}/saved_searches/{search-id}', deprecationReason: 'Use removeSavedSearch' })

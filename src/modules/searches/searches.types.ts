@@ -3,6 +3,7 @@ import { rfc3339 } from '../../core/time';
 import { NodeGql } from '../../graphql/types/node';
 import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import type { SavedSearch } from './searches.service';
+import { LotFilterInput } from '../lots';
 
 @ObjectType('SavedSearch', { implements: NodeGql, description: 'A lot search an account keeps; new lots that match it notify the account' })
 export class SavedSearchGql {
@@ -26,5 +27,18 @@ export class RemoveSavedSearchInput {
 @ObjectType('RemoveSavedSearchPayload')
 export class RemoveSavedSearchPayloadGql {
   @Field(() => ID, { nullable: true, description: 'The saved search deleted' }) savedSearchId!: string | null;
+  @userErrorsField() userErrors!: UserErrorGql[];
+}
+
+@InputType('AddSavedSearchInput')
+export class AddSavedSearchInput {
+  @Field(() => String) accountId!: string;
+  @Field(() => LotFilterInput, { description: 'The filters of lots (a subset: docs/saved-searches.md)' }) filter!: LotFilterInput;
+  @Field(() => String, { nullable: true, description: 'Sent again by the same account within 24 hours with the same input, answers the first result' }) idempotencyKey?: string | null;
+}
+
+@ObjectType('AddSavedSearchPayload')
+export class AddSavedSearchPayloadGql {
+  @Field(() => SavedSearchGql, { nullable: true, description: 'The saved search made' }) savedSearch!: SavedSearchGql | null;
   @userErrorsField() userErrors!: UserErrorGql[];
 }

@@ -1,13 +1,17 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { sortArg } from '../../graphql/args';
 import type { GraphQLContext } from '../../graphql/context';
+import { payloadOf } from '../../graphql/user-errors';
+import { withDates } from '../idempotency';
 import { invalid } from '../../core/errors';
 import { DEFAULT_PAGE_SIZE } from '../../core/page';
 import { ConnectionArgs, connectionOfKeyset, keysetWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import type { Source } from '../../graphql/source';
 import { depositGql, participantGql } from './trading.mappers';
 import { DEPOSIT_STATE_NAMES, type DepositState } from './trading.entity';
-import { DepositConnectionGql, DepositGql, DepositStateGql, ParticipantGql } from './trading.types';
+import { DepositConnectionGql, DepositGql, DepositStateGql, ParticipantGql, UpdateDepositStateInput, UpdateDepositStatePayloadGql } from './trading.types';
+
+const DEPOSIT = withDates<'deposit', DepositGql>('deposit', ['createdAt', 'updatedAt']);
 
 @Resolver(() => DepositGql)
 export class DepositsResolver {
@@ -28,13 +32,23 @@ export class DepositsResolver {
     return connectionOfKeyset('Query.deposits', view, view.items.map(depositGql), () => services.deposits.count(ctx, { filter }));
   }
 
-  @Mutation(() => DepositGql, { description: "PATCH /deposits/{id}: staff of the lot's publisher mark a deposit paid or returned" })
+  @Mutation(() => DepositGql, { description: "PATCH /deposits/{id}: staff of the lot's publisher mark a deposit paid or returned", deprecationReason: 'Use updateDepositState' })
   async setDepositState(
     @Arg('id', () => ID) id: string,
     @Arg('state', () => String, { description: 'paid or returned' }) state: string,
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<DepositGql> {
     return depositGql((await services.deposits.setState(ctx, { id, state })).deposit);
+  }
+
+  @Mutation(() => UpdateDepositStatePayloadGql, { description: "Staff of the lot's publisher mark a deposit paid or returned; a refusal is answered in userErrors" })
+  async updateDepositState(@Arg('input', () => UpdateDepositStateInput) input: UpdateDepositStateInput, @Ctx() { ctx, services }: GraphQLContext): Promise<UpdateDepositStatePayloadGql> {
+    const { idempotencyKey, id, state } = input;
+    return payloadOf({ deposit: null }, () =>
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'updateDepositState', input: { id, state } }, DEPOSIT, async () => ({
+        deposit: depositGql((await services.deposits.setState(ctx, { id, state })).deposit),
+      })),
+    );
   }
 
   @FieldResolver(() => ParticipantGql, { nullable: true, description: 'The participant that made the deposit' })

@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import { payloadOf } from '../../graphql/user-errors';
-import type { ResultCodec } from '../idempotency';
+import { asStored, nullsKept, type ResultCodec } from '../idempotency';
 import { LotGql } from '../lots';
 import { participantGql, winnerDetailsGql } from './trading.mappers';
 import {
@@ -10,11 +10,14 @@ import {
   SubmitBuyNowRequestPayloadGql,
   SubmitParticipationRequestInput,
   SubmitParticipationRequestPayloadGql,
+  UpdateWinnerDetailsInput,
+  UpdateWinnerDetailsPayloadGql,
   WinnerDetailsGql,
   WinnerDetailsInput,
 } from './trading.types';
 
 type Joined = { participant: ParticipantGql | null };
+type Detailed = { winnerDetails: WinnerDetailsGql | null };
 
 /** A participant as an idempotency key keeps it: JSON, its dates revived. */
 const PARTICIPANT: ResultCodec<Joined> = {
@@ -106,7 +109,7 @@ export class TradingResolver {
     return services.lots.views(ctx, view)[0];
   }
 
-  @Mutation(() => WinnerDetailsGql, { description: "PUT /lots/{id}/winner_details: the lot's organizer or staff of its publisher record the winner's details" })
+  @Mutation(() => WinnerDetailsGql, { description: "PUT /lots/{id}/winner_details: the lot's organizer or staff of its publisher record the winner's details", deprecationReason: 'Use updateWinnerDetails' })
   async setWinnerDetails(
     @Arg('lotId', () => ID) lotId: string,
     @Arg('input', () => WinnerDetailsInput) input: WinnerDetailsInput,
@@ -114,5 +117,15 @@ export class TradingResolver {
   ): Promise<WinnerDetailsGql> {
     const { details } = await services.winners.setWinnerDetails(ctx, { ...input, lotId });
     return winnerDetailsGql(details);
+  }
+
+  @Mutation(() => UpdateWinnerDetailsPayloadGql, { description: "The lot's organizer or staff of its publisher record the winner's details; a refusal is answered in userErrors" })
+  async updateWinnerDetails(@Arg('input', () => UpdateWinnerDetailsInput) input: UpdateWinnerDetailsInput, @Ctx() { ctx, services }: GraphQLContext): Promise<UpdateWinnerDetailsPayloadGql> {
+    const { idempotencyKey, ...details } = input;
+    return payloadOf<Detailed>({ winnerDetails: null }, () =>
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'updateWinnerDetails', input: nullsKept(details) }, asStored<Detailed>(), async () => ({
+        winnerDetails: winnerDetailsGql((await services.winners.setWinnerDetails(ctx, details)).details),
+      })),
+    );
   }
 }

@@ -97,3 +97,28 @@ export class SubmitBuyNowRequestPayloadGql {
   @Field(() => ParticipantGql, { nullable: true, description: 'The participant, its buy-now request recorded' }) participant!: ParticipantGql | null;
   @userErrorsField() userErrors!: UserErrorGql[];
 }
+
+@InputType('UpdateWinnerDetailsInput', { description: 'Winner details to set; an absent field keeps its value, null clears it' })
+export class UpdateWinnerDetailsInput extends WinnerDetailsInput {
+  @Field(() => ID) lotId!: string;
+  @Field(() => String, { nullable: true, description: 'Sent again by the same account within 24 hours with the same input, answers the first result' }) idempotencyKey?: string | null;
+}
+
+@ObjectType('UpdateWinnerDetailsPayload')
+export class UpdateWinnerDetailsPayloadGql {
+  @Field(() => WinnerDetailsGql, { nullable: true, description: "The lot's winner details as they are now" }) winnerDetails!: WinnerDetailsGql | null;
+  @userErrorsField() userErrors!: UserErrorGql[];
+}
+
+@InputType('UpdateDepositStateInput')
+export class UpdateDepositStateInput {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { description: 'paid or returned' }) state!: string;
+  @Field(() => String, { nullable: true, description: 'Sent again by the same account within 24 hours with the same input, answers the first result' }) idempotencyKey?: string | null;
+}
+
+@ObjectType('UpdateDepositStatePayload')
+export class UpdateDepositStatePayloadGql {
+  @Field(() => DepositGql, { nullable: true, description: 'The deposit in its new state' }) deposit!: DepositGql | null;
+  @userErrorsField() userErrors!: UserErrorGql[];
+}
