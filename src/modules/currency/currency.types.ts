@@ -26,10 +26,11 @@ export class ConvertInputGql {
 export class CurrencyRateGql {
   @Field(() => String) currency!: string;
   @Field(() => String, { description: 'Decimal string, e.g. "1.08"' }) unitsPerEur!: string;
-  @Field(() => String, { description: 'RFC 3339: the date of the source, or when the master account set it' }) asOf!: string;
+  @Field(() => String, { description: 'RFC 3339: the date of the source, or when the master account set it', deprecationReason: 'Use `asOfTime`' }) asOf!: string;
+  @Field(() => Date, { description: 'The time of `asOf`' }) asOfTime!: Date;
 }
 
-export const currencyRateGql = (r: CurrencyRate): CurrencyRateGql => ({ currency: r.currency, unitsPerEur: formatRate(r.unitsPerEur), asOf: rfc3339(r.asOf) });
+export const currencyRateGql = (r: CurrencyRate): CurrencyRateGql => ({ currency: r.currency, unitsPerEur: formatRate(r.unitsPerEur), asOf: rfc3339(r.asOf), asOfTime: r.asOf });
 
 @InputType('UpdateCurrencyRateInput')
 export class UpdateCurrencyRateInput {

@@ -1,20 +1,29 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Extensions, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Extensions, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { listItems } from '../../graphql/list-items';
 import { NodeGql } from '../../graphql/types/node';
 import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import { rfc3339 } from '../../core/time';
-import { typeStrOf, type Notification } from './notifications.entity';
+import { NOTIFICATION_TYPE_CODES, typeStrOf, type Notification } from './notifications.entity';
 import type { NotificationCount, NotificationPage } from './notifications.service';
 
 /** The most notifications one call marks read (more are refused as too_many_items). */
 export const MOST_MARKED_READ = 100;
 
-@ObjectType('Notification', { implements: NodeGql, description: 'A notification to the caller: `type` and `typeStr` say what happened, `meta` about what' })
+/** The notification kinds, each named as its `typeStr` in capitals: one vocabulary with the codes the REST API sends. */
+const NotificationKindGql = Object.fromEntries(NOTIFICATION_TYPE_CODES.map((c) => [typeStrOf(c).toUpperCase(), typeStrOf(c)])) as Record<string, string>;
+registerEnumType(NotificationKindGql, { name: 'NotificationKind', description: 'What a notification says happened: the `type_str` of the REST API in capitals' });
+
+@ObjectType('Notification', { implements: NodeGql, description: 'A notification to the caller: `kind` says what happened, `payload` about what' })
 export class NotificationGql {
   @Field(() => ID) id!: string;
-  @Field(() => Int, { description: 'The type code: 1 to 29 of the contract; 30 lot_extended, 34 second_chance_offered and 35 second_chance_answered of the platform rules (docs/auction-rules.md); 31 saved_search_matched (docs/saved-searches.md)' }) type!: number;
-  @Field(() => String) typeStr!: string;
+  @Field(() => NotificationKindGql, { description: 'What happened' }) kind!: string;
+  @Field(() => Int, {
+    description: 'The type code: 1 to 29 of the contract; 30 lot_extended, 34 second_chance_offered and 35 second_chance_answered of the platform rules (docs/auction-rules.md); 31 saved_search_matched (docs/saved-searches.md)',
+    deprecationReason: 'Use `kind`',
+  })
+  type!: number;
+  @Field(() => String, { deprecationReason: 'Use `kind`' }) typeStr!: string;
   @Field(() => GraphQLJSONObject, { description: 'An object of strings', deprecationReason: 'Use payload' }) meta!: Record<string, string>;
   @Field(() => String, { description: 'RFC 3339', deprecationReason: 'Use `createdTime`' }) createdAt!: string;
   @Field(() => Date, { description: 'The time of `createdAt`' }) createdTime!: Date;
@@ -30,13 +39,15 @@ export class NotificationPageGql {
 
 @ObjectType('NotificationCount', { description: 'The count of unread notifications of one type' })
 export class NotificationCountGql {
-  @Field(() => Int) type!: number;
-  @Field(() => String) typeStr!: string;
+  @Field(() => NotificationKindGql) kind!: string;
+  @Field(() => Int, { deprecationReason: 'Use `kind`' }) type!: number;
+  @Field(() => String, { deprecationReason: 'Use `kind`' }) typeStr!: string;
   @Field(() => Int) count!: number;
 }
 
 export const notificationGql = (n: { id: string; type: number; meta: Record<string, string>; createdAt: Date }): NotificationGql => ({
   id: n.id,
+  kind: typeStrOf(n.type),
   type: n.type,
   typeStr: typeStrOf(n.type),
   meta: n.meta,
@@ -51,7 +62,7 @@ export const notificationPageGql = (p: NotificationPage): NotificationPageGql =>
   size: p.size,
 });
 
-export const notificationCountGql = (c: NotificationCount): NotificationCountGql => ({ type: c.type, typeStr: typeStrOf(c.type), count: c.count });
+export const notificationCountGql = (c: NotificationCount): NotificationCountGql => ({ kind: typeStrOf(c.type), type: c.type, typeStr: typeStrOf(c.type), count: c.count });
 
 @InputType('MarkNotificationsAsReadInput')
 export class MarkNotificationsAsReadInput {

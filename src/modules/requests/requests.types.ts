@@ -46,7 +46,8 @@ export class CreateLotRequestGql {
   @Field(() => String, { nullable: true, deprecationReason: 'Use `prices`' }) b2cTotalPrice!: string | null;
   @Field(() => String, { nullable: true, description: 'The hidden reserve price the body gave; null: none', deprecationReason: 'Use `prices`' }) reservePrice?: string | null;
   @Field(() => CreateLotRequestPricesGql, { description: 'The amounts of the body, as Money in the currency the request is shown in' }) prices!: CreateLotRequestPricesGql;
-  @Field(() => String, { nullable: true, description: 'RFC 3339; null when the body gave none' }) startTime!: string | null;
+  @Field(() => String, { nullable: true, description: 'RFC 3339; null when the body gave none', deprecationReason: 'Use `startsAt`' }) startTime!: string | null;
+  @Field(() => Date, { nullable: true, description: 'When the lot is to start; null when the body gave none' }) startsAt!: Date | null;
   @Field(() => Int, { nullable: true, description: 'Seconds; null when the body gave none' }) duration!: number | null;
   @Field(() => GraphQLJSONObject) details!: Record<string, unknown>;
   @Field(() => String, { description: 'Lowercase hex SHA-256 of the RFC 8785 canonical JSON of the stored body; quoted by reviewRequest' }) hash!: string;
@@ -79,7 +80,8 @@ export function requestGql(request: CreateLotRequest, pricing?: RequestPricing):
     b2cTotal: maybeMoney(view.b2cTotalPrice, c),
     reserve: maybeMoney(view.reservePrice ?? null, c),
   };
-  return { id: request.id, ...view, prices, createdTime: request.createdAt, updatedTime: request.updatedAt };
+  const startsAt = view.startTime === null ? null : new Date(view.startTime);
+  return { id: request.id, ...view, prices, startsAt, createdTime: request.createdAt, updatedTime: request.updatedAt };
 }
 
 @InputType('CancelCreateLotRequestInput')

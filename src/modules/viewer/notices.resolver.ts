@@ -5,7 +5,7 @@ import { maybeMoney, MoneyGql } from '../../graphql/types/money';
 import { AccountGql, shownAccount } from '../accounts';
 import { LotGql, type LotView } from '../lots';
 import { noticeOf, NotificationGql } from '../notifications';
-import { LotAccountNoticeGql, noticeGql, NotificationPayloadGql, OutbidNoticeGql } from './notices.types';
+import { LotAccountNoticeGql, MessageNoticeGql, noticeGql, NotificationPayloadGql, OutbidNoticeGql } from './notices.types';
 
 // The objects a notice names, each read through the request's loaders (one statement for a page of
 // notifications) and shown as the owning area shows them to the caller.
@@ -49,5 +49,18 @@ export class LotAccountNoticeResolver {
   @FieldResolver(() => AccountGql, { nullable: true, description: 'The account the notice is about: the full record to staff of its platform, else the public view' })
   account(@Root() notice: NoticeSource, @Ctx() context: GraphQLContext): Promise<AccountGql> | null {
     return notice.accountId === null ? null : shownAccount(context, notice.accountId);
+  }
+}
+
+@Resolver(() => MessageNoticeGql)
+export class MessageNoticeResolver {
+  @FieldResolver(() => AccountGql, { nullable: true, description: 'The account that sent the message: the full record to staff of its platform, else the public view' })
+  sender(@Root() notice: MessageNoticeGql, @Ctx() context: GraphQLContext): Promise<AccountGql> | null {
+    return notice.senderId === null ? null : shownAccount(context, notice.senderId);
+  }
+
+  @FieldResolver(() => AccountGql, { nullable: true, description: 'The account the message is for, shown as `sender` is' })
+  receiver(@Root() notice: MessageNoticeGql, @Ctx() context: GraphQLContext): Promise<AccountGql> | null {
+    return notice.receiverId === null ? null : shownAccount(context, notice.receiverId);
   }
 }

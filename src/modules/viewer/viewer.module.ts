@@ -1,6 +1,6 @@
 import type { AppModule } from '../../app-modules';
 import { AccountRelationsResolver, BidRelationsResolver, DepositRelationsResolver, LotViewerResolver, NotificationRelationsResolver, ParticipantRelationsResolver, ParticipationRelationsResolver, WatchlistEntryRelationsResolver } from './relations.resolver';
-import { LotAccountNoticeResolver, NoticeLotResolver, NotificationPayloadResolver, OutbidNoticeResolver } from './notices.resolver';
+import { LotAccountNoticeResolver, MessageNoticeResolver, NoticeLotResolver, NotificationPayloadResolver, OutbidNoticeResolver } from './notices.resolver';
 import { ViewerResolver } from './viewer.resolver';
 import { ViewerNotificationConnectionResolver, ViewerParticipationConnectionResolver, ViewerSavedSearchConnectionResolver, ViewerWatchlistConnectionResolver } from './viewer.types';
 
@@ -18,6 +18,7 @@ export const viewerModule: AppModule = {
     NoticeLotResolver,
     OutbidNoticeResolver,
     LotAccountNoticeResolver,
+    MessageNoticeResolver,
     BidRelationsResolver,
     AccountRelationsResolver,
     ViewerParticipationConnectionResolver,
