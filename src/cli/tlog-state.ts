@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { SeenCheckpoint } from '../modules/bidlog';
 import type { Api } from './api';
 import { Refused } from './resources';
@@ -6,9 +7,21 @@ import { Refused } from './resources';
 /** The checkpoint each log (by origin) was last seen at, in a small JSON file kept between runs. */
 export type SeenState = Record<string, SeenCheckpoint>;
 
-export const readState = (file: string): SeenState => (existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SeenState) : {});
+/** The state kept before; a file that is no JSON is refused in one line (its checkpoints cannot be trusted, nor silently forgotten). */
+export function readState(file: string): SeenState {
+  if (!existsSync(file)) return {};
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as SeenState;
+  } catch {
+    throw new Refused(`${file} holds no state this verifier wrote: restore it, or remove it to start over (and trust the log's keys anew)`);
+  }
+}
 
-export const writeState = (file: string, state: SeenState) => writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`);
+/** Kept for the next run; its folder is made when missing (an auditor's checkout has no DATA_DIR). */
+export function writeState(file: string, state: SeenState): void {
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(state, null, 2)}\n`);
+}
 
 /** A checkpoint resource's attributes as GET /log/checkpoint serves them. */
 export interface ServedCheckpoint {

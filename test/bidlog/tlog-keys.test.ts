@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
@@ -61,6 +61,19 @@ describe('verify-bids without --log-key', () => {
     expect(fails(swapped)).toEqual([
       `FAIL the log's key history no longer names ${key}, trusted here before, but ${replacement.publicKey()}: its key was replaced, not rotated; pass --log-key to trust another key`,
     ]);
+  });
+
+  it('makes the folder of its state file, and refuses a state file that is no JSON in one line', async () => {
+    const { lotId } = await loggedLot();
+    const missing = path.join(mkdtempSync(path.join(tmpdir(), 'tlog-keys-')), 'not', 'yet');
+    const first = await verify(missing, lotId);
+    expect([first.code, fails(first), first.stderr]).toEqual([0, [], '']);
+    expect(existsSync(path.join(missing, 'verify-bids-state.json'))).toBe(true);
+
+    writeFileSync(path.join(missing, 'verify-bids-state.json'), '{"auction.local/bid-log": {"size": 3,');
+    const corrupt = await verify(missing, lotId);
+    expect(corrupt.code).not.toBe(0);
+    expect(corrupt.stderr.trim().split('\n')).toEqual([expect.stringContaining('verify-bids-state.json holds no state this verifier wrote')]);
   });
 
   it('fails on a rotation the verifier did not confirm, and follows it once given both keys with --log-key', async () => {
