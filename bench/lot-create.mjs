@@ -15,7 +15,6 @@
 //
 // Standalone: `npm run build && node bench/lot-create.mjs` prints this section alone.
 import { mkdtempSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { freshDatabase, resetStatementStats, statementStats } from './db.mjs';
 import { goal } from './goals.mjs';
 import { seed } from './lots.mjs';
+import { endPosts, signedPost } from './service.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
@@ -32,7 +32,6 @@ const { createApp } = require('../dist/app.js');
 const { loadConfig } = require('../dist/config.js');
 const { logger } = require('../dist/core/logger.js');
 const { migrate, openDatabase } = require('../dist/db/orm.js');
-const { signHeaders } = require('../dist/auth/request-signer.js');
 
 const BOUND_MS = 2;
 const WARMUP = 50;
@@ -57,21 +56,10 @@ function lotBody(n) {
   };
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-
-function signedPost(base, target, body, keypair) {
-  const bytes = Buffer.from(JSON.stringify(body));
-  const headers = { 'content-type': 'application/json', accept: 'application/vnd.api+json' };
-  signHeaders('POST', target, headers, bytes, { keypair });
-  return new Promise((resolve, reject) => {
-    const req = request(`${base}${target}`, { agent, method: 'POST', headers }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => (res.statusCode === 204 ? resolve() : reject(new Error(`${target}: ${res.statusCode} ${Buffer.concat(chunks).toString('utf8').slice(0, 500)}`))));
-    });
-    req.on('error', reject);
-    req.end(bytes);
-  });
+/** A lot made through the API: 204, else the run stops with the service's answer. */
+async function created(base, body, keypair) {
+  const { status, text } = await signedPost(base, '/lots', body, keypair);
+  if (status !== 204) throw new Error(`/lots: ${status} ${text.slice(0, 500)}`);
 }
 
 function stats(ms) {
@@ -155,7 +143,7 @@ export async function lotCreateBench() {
     process.stderr.write(`\nlot creation: ${n} lots through POST /lots over ${lots} lots and ${searches} saved searches\n`);
 
     await housekept(direct);
-    for (let i = 0; i < WARMUP; i++) await signedPost(base, '/lots', lotBody(i), staff);
+    for (let i = 0; i < WARMUP; i++) await created(base, lotBody(i), staff);
     await bareInserts(direct, staff.publicKey(), WARMUP, 0);
     const matchesBefore = Number((await direct.query('select count(*) from notifications')).rows[0].count);
 
@@ -164,7 +152,7 @@ export async function lotCreateBench() {
     const ms = [];
     for (let i = 0; i < n; i++) {
       const t0 = performance.now();
-      await signedPost(base, '/lots', lotBody(WARMUP + i), staff);
+      await created(base, lotBody(WARMUP + i), staff);
       ms.push(performance.now() - t0);
     }
     const api = db.statements ? await statementStats(db.url, n, { top: 10 }) : null;
@@ -208,7 +196,7 @@ export async function lotCreateBench() {
     if (api) for (const s of api.statements) process.stderr.write(`  ${String(s.callsPerUnit).padStart(5)}× ${String(s.meanExecMs).padStart(7)} ms (plan ${s.meanPlanMs}) ${s.walBytesPerUnit} B WAL  ${s.query}\n`);
     return result;
   } finally {
-    agent.destroy();
+    endPosts();
     await app?.close();
     await direct.end().catch(() => {});
     if (!closed) await orm.close();

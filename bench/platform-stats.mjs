@@ -10,7 +10,6 @@
 //
 // Standalone: `npm run build && node bench/platform-stats.mjs` prints this section alone.
 import { mkdtempSync } from 'node:fs';
-import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,6 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { freshDatabase } from './db.mjs';
 import { goal } from './goals.mjs';
+import { endPosts, signedPost } from './service.mjs';
 
 const require = createRequire(import.meta.url);
 const { Client } = require('pg');
@@ -26,7 +26,6 @@ const { createApp } = require('../dist/app.js');
 const { loadConfig } = require('../dist/config.js');
 const { logger } = require('../dist/core/logger.js');
 const { migrate, openDatabase } = require('../dist/db/orm.js');
-const { signHeaders } = require('../dist/auth/request-signer.js');
 
 const TARGET_P50 = 20;
 const PLATFORMS = 10;
@@ -89,26 +88,12 @@ async function seed(client, count) {
   return { platforms, bids: bids.n, activityRows: activity.n };
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-
-function signedPost(base, target, body, keypair) {
-  const bytes = Buffer.from(JSON.stringify(body));
-  const headers = { 'content-type': 'application/json', accept: 'application/json' };
-  signHeaders('POST', target, headers, bytes, { keypair });
-  return new Promise((resolve, reject) => {
-    const req = request(`${base}${target}`, { agent, method: 'POST', headers }, (res) => {
-      const chunks = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        const parsed = res.statusCode === 200 ? JSON.parse(text) : null;
-        if (!parsed || parsed.errors) reject(new Error(`${target}: ${res.statusCode} ${text.slice(0, 500)}`));
-        else resolve(parsed);
-      });
-    });
-    req.on('error', reject);
-    req.end(bytes);
-  });
+/** A signed POST answered 200 with a document and no errors, else the run stops with the service's answer. */
+async function postedDocument(base, target, body, keypair) {
+  const { status, text } = await signedPost(base, target, body, keypair);
+  const parsed = status === 200 ? JSON.parse(text) : null;
+  if (!parsed || parsed.errors) throw new Error(`${target}: ${status} ${text.slice(0, 500)}`);
+  return parsed;
 }
 
 function stats(ms) {
@@ -153,10 +138,10 @@ export async function platformStatsBench() {
     const to = new Date(today + DAY);
     const platformId = seeded.platforms[0];
     const variables = { platformId, from: from.toISOString(), to: to.toISOString() };
-    const answer = await signedPost(base, '/graphql', { query: QUERY, variables }, master);
+    const answer = await postedDocument(base, '/graphql', { query: QUERY, variables }, master);
     const bidsInRange = answer.data.platformStats.intervals.reduce((s, i) => s + i.bids, 0);
     const loadBefore = loadavg().map((l) => +l.toFixed(2));
-    const http = await timed(samples, () => signedPost(base, '/graphql', { query: QUERY, variables }, master));
+    const http = await timed(samples, () => postedDocument(base, '/graphql', { query: QUERY, variables }, master));
     const baseline = await timed(samples, async () => {
       for (const text of BASELINE) await direct.query(text, [platformId, from, to]);
     });
@@ -184,7 +169,7 @@ export async function platformStatsBench() {
     process.stderr.write(`${result.goals[0]}\n`);
     return result;
   } finally {
-    agent.destroy();
+    endPosts();
     await direct.end().catch(() => {});
     await app?.close();
     await orm.close();

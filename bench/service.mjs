@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { createHash, createPrivateKey, sign } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 const { Keypair } = require('@stellar/stellar-sdk');
 const { freePort } = require('../dist/db/embedded.host.js');
+const { signHeaders } = require('../dist/auth/request-signer.js');
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** CPU seconds (user + system) a process has used; /proc counts in ticks of 1/100 s on Linux. */
@@ -119,3 +121,24 @@ export function signer(keypair) {
     };
   };
 }
+
+const postAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+
+/** One signed POST at a time through a kept-alive socket, as a client of the API does; answers its status and body text. */
+export function signedPost(base, target, body, keypair) {
+  const bytes = Buffer.from(JSON.stringify(body));
+  const headers = { 'content-type': 'application/json', accept: 'application/vnd.api+json' };
+  signHeaders('POST', target, headers, bytes, { keypair });
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${target}`, { agent: postAgent, method: 'POST', headers }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(bytes);
+  });
+}
+
+/** Closes the kept-alive sockets of `signedPost`, so that a service in this process can close. */
+export const endPosts = () => postAgent.destroy();
