@@ -185,10 +185,11 @@ export async function createApp({ config, orm, master, logKey, log, healthy = ()
     koa.status = ok ? 200 : 503;
     koa.body = { status: ok ? 'ok' : 'embedded database cannot start' };
   });
-  router.raw(['get'], '/readyz', { summary: 'Readiness: the database answers (503 when not)', produces: 'application/json' }, async (koa) => {
-    const ready = await readiness.ready();
+  router.raw(['get'], '/readyz', { summary: 'Readiness: the database answers and the bid log signs with this instance\'s key (503 when not)', produces: 'application/json' }, async (koa) => {
+    const signing = services.transparencyLog.signing;
+    const ready = signing && (await readiness.ready());
     koa.status = ready ? 200 : 503;
-    koa.body = { status: ready ? 'ok' : 'database unavailable' };
+    koa.body = { status: ready ? 'ok' : signing ? 'database unavailable' : 'bid log key replaced: restart with the log key' };
   });
   router.raw(['get'], '/.well-known/jwks.json', { summary: 'The public keys of the JWTs (JWKS)', produces: 'application/json' }, (koa) => {
     koa.body = jwt.jwks();

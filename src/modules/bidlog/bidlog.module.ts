@@ -8,6 +8,7 @@ import { Migration20261128010000LogWitnesses } from './migrations/Migration20261
 import { Migration20261128010000TlogSequencer } from './migrations/Migration20261128010000TlogSequencer';
 import { Migration20261128013000TlogKeys } from './migrations/Migration20261128013000TlogKeys';
 import { Migration20261128050000TlogLeafHash } from './migrations/Migration20261128050000TlogLeafHash';
+import { Migration20261128090000TlogSigningKey } from './migrations/Migration20261128090000TlogSigningKey';
 import { LogAnchors } from './tlog.anchor';
 import { TransparencyLogResolver } from './tlog.resolver';
 import { TransparencyLog } from './tlog.service';
@@ -32,6 +33,7 @@ export const bidLogModule: AppModule = {
     { name: 'Migration20261128010000TlogSequencer', class: Migration20261128010000TlogSequencer },
     { name: 'Migration20261128013000TlogKeys', class: Migration20261128013000TlogKeys },
     { name: 'Migration20261128050000TlogLeafHash', class: Migration20261128050000TlogLeafHash },
+    { name: 'Migration20261128090000TlogSigningKey', class: Migration20261128090000TlogSigningKey },
   ],
   services: {
     bidLog: (s, infra) => new BidLogService(infra.master, s.transparencyLog),

@@ -16,6 +16,7 @@ import { checkpointBody, signNote } from './tlog.note';
 import { receiptMessage, type AnyReceipt, type HashReceipt, type Receipt } from './tlog.receipt';
 import { appendLeaf, integrate, overTree, sequence } from './tlog.store';
 import { logKeyHistory, type LogKey } from './tlog.keys';
+import { keyReplaced, replacingKeyOf, signsAs } from './tlog.signing';
 import { KeyedBatcher, type Settled } from '../../core/batcher';
 
 /**
@@ -152,8 +153,37 @@ export class TransparencyLog {
     return items.map(() => ({ ok: true, value: indexes }));
   }, SEQUENCE_BATCH);
 
+  /** The key that replaced this instance's since it started (a rotation by another instance): it then signs nothing more. */
+  private replacedBy: string | null = null;
+
   get signer(): string {
     return this.key.publicKey();
+  }
+
+  /** The key whose log a bid round appends to, null in the bench's baseline (no leaves). */
+  get appendsAs(): string | null {
+    return this.appending ? this.signer : null;
+  }
+
+  /** False once another instance rotated the log's key: this one appends and signs nothing more, and is not ready. */
+  get signing(): boolean {
+    return this.replacedBy === null;
+  }
+
+  /** Refuses, without a statement, work that would append to the log or sign once this instance's key was replaced. */
+  requireSigning(): void {
+    if (this.replacedBy !== null) throw keyReplaced(this.replacedBy);
+  }
+
+  /** `err`, or `log_key_replaced` when it is the database's refusal of a replaced key: this instance then stops signing, and says so once. */
+  refused(err: unknown): unknown {
+    const current = replacingKeyOf(err);
+    if (current === null) return err;
+    if (this.replacedBy === null) {
+      this.replacedBy = current;
+      logger.error({ key: this.signer, replacedBy: current }, `the bid log's key was replaced by ${current}: this instance no longer appends to the log nor signs, and is not ready; restart it with the log's key`);
+    }
+    return keyReplaced(current);
   }
 
   /**
@@ -213,8 +243,11 @@ export class TransparencyLog {
 
   /** Appends an outcome of a lot in the close's transaction, then checkpoints the log there, so the close is in a checkpoint when it commits. */
   async appendOutcome(em: EntityManager, fields: Omit<OutcomeLeaf, 'v' | 'backfilled_at'>): Promise<number> {
+    this.requireSigning();
     const leaf: Leaf = leafOf({ v: 'bid_tlog/1', ...fields, backfilled_at: null });
-    const index = await appendLeaf(em, fields.lot_id, leaf, fields.kind);
+    const index = await appendLeaf(em, fields.lot_id, leaf, fields.kind, this.signer).catch((err) => {
+      throw this.refused(err);
+    });
     await this.checkpoint(em);
     return index;
   }
@@ -224,6 +257,10 @@ export class TransparencyLog {
    * (checkpoints are kept forever). Run by the checkpoint job every few seconds and by every close.
    */
   async checkpoint(em: EntityManager): Promise<SignedCheckpoint | null> {
+    this.requireSigning();
+    await rowsOf(em, sql`select ${signsAs(this.signer)}`).catch((err) => {
+      throw this.refused(err);
+    });
     const size = await integrate(em);
     const [last] = await rowsOf<{ size: string }>(em, sql`select size::text from tlog_checkpoints order by tlog_checkpoints.size desc limit 1`);
     if (last && Number(last.size) >= size) return null;
@@ -243,8 +280,13 @@ export class TransparencyLog {
    * each in a transaction of its own so that bids never wait for the hashing.
    */
   async checkpointNow(ctx: Pick<RequestContext, 'em'>): Promise<SignedCheckpoint | null> {
+    if (!this.signing) return null;
     await inTransaction(ctx, (em) => sequence(em, []));
-    return inTransaction(ctx, (em) => this.checkpoint(em));
+    return inTransaction(ctx, (em) => this.checkpoint(em)).catch((err) => {
+      // Said once, by `refused`: the job has nothing more to do here.
+      if (!this.signing) return null;
+      throw err;
+    });
   }
 
   /**
@@ -263,7 +305,10 @@ export class TransparencyLog {
     );
     if (row) return checkpointOf(row);
     if (anchored || cosignatures) throw notFound('checkpoint_not_found', `no checkpoint is ${anchored ? 'anchored' : `co-signed by ${cosignatures} witnesses`} yet`, { field: anchored ? 'anchored' : 'cosignatures' });
-    return (await this.checkpointNow(ctx)) ?? this.latest(ctx);
+    const made = await this.checkpointNow(ctx);
+    if (made) return made;
+    this.requireSigning();
+    return this.latest(ctx);
   }
 
   /** GET /log/checkpoints: the checkpoints of sizes from..to (both included), oldest first, at most TLOG_PAGE. */

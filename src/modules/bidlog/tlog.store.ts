@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
 import type { Leaf } from './tlog.leaves';
+import { signsAs } from './tlog.signing';
 import { nodeHash, nodesCompleted, nodesRead, type NodeKey, type NodeSource } from './tlog.merkle';
 
 /** Leaves hashed into nodes per statement: a backfill of millions is integrated in steps this size. */
@@ -16,9 +17,10 @@ const keyOf = (level: number, index: number) => `${level}:${index}`;
  * for another lot's) and no earlier leaf of its lot is still waiting for its index (its leaves
  * must follow them in the log); it then holds the row to its commit, and its receipt needs no
  * second transaction. `tlog_appended` answers each leaf's `bid_id` and `idx` (null when left to
- * the sequencer).
+ * the sequencer). The statement fails (`KEY_REPLACED`) once `signer` no longer signs the log: an
+ * instance started before a rotation appends nothing its receipts would sign with a replaced key.
  */
-export function appendCtes(lotId: string, leaves: (Leaf & { bidId: string | null; kind: string; salt: string | null })[], number = false): Sql {
+export function appendCtes(lotId: string, leaves: (Leaf & { bidId: string | null; kind: string; salt: string | null })[], signer: string, number = false): Sql {
   // The lot's earlier leaves are read in the statement's snapshot, taken under the lot's lock: one seen
   // waiting may have been numbered since (the round then leaves its own to the sequencer), never the reverse.
   const base = number
@@ -36,6 +38,7 @@ export function appendCtes(lotId: string, leaves: (Leaf & { bidId: string | null
          from unnest(${sql.array(leaves.map((l) => l.bidId), 'bigint')}, ${sql.array(leaves.map((l) => l.kind), 'text')},
                      ${sql.array(leaves.map((l) => l.data), 'text')}, ${sql.array(leaves.map((l) => l.hash.toString('hex')), 'text')},
                      ${sql.array(leaves.map((l) => l.salt), 'text')}) with ordinality as l(bid_id, kind, data, hash, salt, n)
+        where ${signsAs(signer)}
         order by l.n
        returning seq, bid_id, idx
      )`;
@@ -69,8 +72,8 @@ export async function sequence(em: EntityManager, bidIds: readonly string[]): Pr
 }
 
 /** Appends one leaf in `em`'s transaction and numbers it there with every leaf waiting; answers its index. */
-export async function appendLeaf(em: EntityManager, lotId: string, leaf: Leaf, kind: string): Promise<number> {
-  const [{ seq }] = await rowsOf<{ seq: string }>(em, sql`with ${appendCtes(lotId, [{ ...leaf, bidId: null, kind, salt: null }])} select seq::text from tlog_appended`);
+export async function appendLeaf(em: EntityManager, lotId: string, leaf: Leaf, kind: string, signer: string): Promise<number> {
+  const [{ seq }] = await rowsOf<{ seq: string }>(em, sql`with ${appendCtes(lotId, [{ ...leaf, bidId: null, kind, salt: null }], signer)} select seq::text from tlog_appended`);
   await sequence(em, []);
   const [{ idx }] = await rowsOf<{ idx: string }>(em, sql`select idx::text from tlog_leaves where seq = ${seq}`);
   return Number(idx);

@@ -51,7 +51,7 @@ const valueOf = (r: BidRequest) => (r.amount ?? r.maxAmount) as Money;
  * is chained onto the lot's bid log by the same statement (docs/bid-log.md). Each request gets
  * its own outcome; a refused one changes nothing. A failure of the round itself refuses them all.
  */
-export async function runRound(tx: RawTransaction, [locked, participants, logHead, ids]: Rows[], requests: BidRequest[], notifications: NotificationsService, logged: boolean): Promise<Round> {
+export async function runRound(tx: RawTransaction, [locked, participants, logHead, ids]: Rows[], requests: BidRequest[], notifications: NotificationsService, signer: string | null): Promise<Round> {
   const lot = lotRowOf(locked);
   if (!lot) throw notFound('lot_not_found', 'no lot with this id');
   if (lot.lotType !== LotType.Eng) throw invalid('lot_not_auction', 'bids are taken by auctions only');
@@ -101,7 +101,7 @@ export async function runRound(tx: RawTransaction, [locked, participants, logHea
   const notify = notifications.insertBatch(NotificationType.Overbid, overbidRecipients(lot, overbids), { lot_id: lot.id });
   const bids = chainRound(lot.id, logHead, ids, placed.flatMap((p) => p.bids), now);
   const extension = bids.length ? softClose(lot, now, notifications) : null;
-  const [rows, extended] = await tx.commitWith([writeRound(lot, bids, [...changed], notify, now, logged), ...(extension ? [extension.statement] : [])]);
+  const [rows, extended] = await tx.commitWith([writeRound(lot, bids, [...changed], notify, now, signer), ...(extension ? [extension.statement] : [])]);
   const written = writtenRound(lot, rows, now);
   let next = 0;
   for (const p of placed) {

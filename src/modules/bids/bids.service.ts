@@ -48,7 +48,11 @@ export class BidsService {
   private readonly rounds = new KeyedBatcher<Pending, PlacedBids>(async (lotId, requests) => {
     const bidders = [...new Set(requests.map((r) => r.caller.accountId))];
     const began = performance.now();
-    const round = await rawTransaction(requests[0].ctx.em, openRound(lotId, bidders, BIDS_PER_REQUEST * requests.length), (tx, opened) => runRound(tx, opened, requests, this.notifications, this.tlog.appending));
+    const round = await rawTransaction(requests[0].ctx.em, openRound(lotId, bidders, BIDS_PER_REQUEST * requests.length), (tx, opened) =>
+      runRound(tx, opened, requests, this.notifications, this.tlog.appendsAs),
+    ).catch((err) => {
+      throw this.tlog.refused(err);
+    });
     const seconds = (performance.now() - began) / 1000;
     this.notifications.announce(round.notifications);
     this.announce(round.outcomes);
@@ -83,6 +87,7 @@ export class BidsService {
     const { lotId, amount, maxAmount } = validateInput(placeBidInput, input);
     const id = integerId(lotId);
     if (id === null) throw notFound('lot_not_found', 'no lot with this id');
+    this.tlog.requireSigning();
     const { lot, bids, leaves, at } = await this.rounds.submit(id, { ctx, caller, amount, maxAmount, at: new Date() });
     return { lot, bids: seenBids(caller, lot, bids), receipt: await this.tlog.receiptOf(ctx, leaves, at) };
   }

@@ -100,10 +100,11 @@ const NO_LEAVES = sql`tlog_appended as (select null::bigint as bid_id, null::big
  * Writes a round in one statement: its bids (with the ids drawn by `openRound`) in the order they
  * were placed and their bid log entries, the participants it changed, the lot's highest bid, its
  * bidders' counts of the hour for the platform statistics (bids.stats.ts), and the notifications
- * `notify` inserts. `writtenRound` reads its answer.
+ * `notify` inserts, with their leaves in the transparency log while `signer` signs it (none when null,
+ * the bench's baseline). `writtenRound` reads its answer.
  */
-export function writeRound(lot: LotRow, bids: LoggedBid[], changed: ParticipantRow[], notify: Sql, at: Date, logged: boolean): Statement {
-  const leaves = logged ? appendCtes(lot.id, bids.map((b) => ({ ...b.entry.leaf, bidId: b.id, kind: 'bid', salt: b.entry.salt })), true) : NO_LEAVES;
+export function writeRound(lot: LotRow, bids: LoggedBid[], changed: ParticipantRow[], notify: Sql, at: Date, signer: string | null): Statement {
+  const leaves = signer === null ? NO_LEAVES : appendCtes(lot.id, bids.map((b) => ({ ...b.entry.leaf, bidId: b.id, kind: 'bid', salt: b.entry.salt })), signer, true);
   return sql.render(sql`with placed as (
        insert into bids (id, lot_id, participant_id, account_id, amount, placed_by_proxy, created_at)
        select b.id, ${lot.id}::bigint, b.participant_id, b.account_id, b.amount, b.by_proxy, ${at}::timestamptz
