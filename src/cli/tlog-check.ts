@@ -86,8 +86,17 @@ export async function checkLog(base: string, options: LogCheckOptions): Promise<
     }
   }
 
-  const included = async (index: number, hash: Buffer): Promise<string | null> =>
-    inclusionProblem(index, hash, (await attributes<{ hashes: string[] }>(api, `/log/proof/inclusion?leaf_index=${index}&tree_size=${checkpoint.size}`)).hashes, checkpoint);
+  /** A problem of the leaf's inclusion; `damaged` when the service cannot prove it for want of what its database lost. */
+  const included = async (index: number, hash: Buffer): Promise<{ problem: string; damaged: boolean } | null> => {
+    const target = `/log/proof/inclusion?leaf_index=${index}&tree_size=${checkpoint.size}`;
+    const res = await api.json('GET', target);
+    const error = (res.body as { errors?: { code?: string; detail?: string }[] } | null)?.errors?.[0];
+    // The service names what its database lost: that is the finding, not a failure of the check.
+    if (error?.code === 'log_damaged') return { problem: `leaf ${index} cannot be proven in the checkpoint of size ${checkpoint.size}: ${error.detail}`, damaged: true };
+    if (res.status !== 200) throw new Refused(`GET ${target}: ${res.status} ${JSON.stringify(res.body)}`);
+    const problem = inclusionProblem(index, hash, (res.body as { data: { attributes: { hashes: string[] } } }).data.attributes.hashes, checkpoint);
+    return problem ? { problem, damaged: false } : null;
+  };
 
   if (options.receipt) {
     const r = options.receipt;
@@ -109,8 +118,10 @@ export async function checkLog(base: string, options: LogCheckOptions): Promise<
         else notes.push(`the receipt's leaf ${e.leaf_index} is not in a checkpoint yet`);
         continue;
       }
-      const problem = await included(e.leaf_index, Buffer.from(e.leaf_hash, 'base64'));
-      if (problem) problems.push(`the receipt's ${problem}: the log dropped or changed the bid`);
+      const inclusion = await included(e.leaf_index, Buffer.from(e.leaf_hash, 'base64'));
+      const problem = inclusion?.problem ?? (await servedProblem(api, e.leaf_index, e.leaf_hash));
+      if (inclusion?.damaged) problems.push(`the receipt's ${inclusion.problem}`);
+      else if (problem) problems.push(`the receipt's ${problem}: the log dropped or changed the bid`);
       else notes.push(`the receipt's leaf ${e.leaf_index} is in the checkpoint`);
     }
   }
@@ -120,13 +131,23 @@ export async function checkLog(base: string, options: LogCheckOptions): Promise<
     let pending = 0;
     for (const l of leaves) {
       if (l.leaf_index >= checkpoint.size) pending += 1;
-      const problem = servedLeafProblem(l) ?? (l.leaf_index < checkpoint.size ? await included(l.leaf_index, Buffer.from(l.leaf_hash, 'base64')) : null);
+      const problem = servedLeafProblem(l) ?? (l.leaf_index < checkpoint.size ? (await included(l.leaf_index, Buffer.from(l.leaf_hash, 'base64')))?.problem : null);
       if (problem) problems.push(problem);
     }
     if (pending) notes.push(`${pending} of the lot's leaves are not in a checkpoint yet`);
     return { ...(await lotChecked(api, options.lotId, leaves, problems, notes)), notes };
   }
   return { ok: problems.length === 0, problems, notes };
+}
+
+/**
+ * Whether the log still serves the leaf its tree commits to: its hashes prove inclusion whatever
+ * became of the entry's text, which the operator may delete from the database alone.
+ */
+async function servedProblem(api: Api, index: number, hash: string): Promise<string | null> {
+  const [entry] = (await data<{ attributes: ServedLeaf }[]>(api, `/log/entries?from=${index}`)).map((d) => d.attributes);
+  if (entry?.leaf_index !== index) return `leaf ${index} is in the checkpoint, but the log no longer serves its entry`;
+  return entry.leaf_hash === hash ? null : `leaf ${index} is served with the hash ${entry.leaf_hash}, not the receipt's`;
 }
 
 /** The index of the leaf with this hash in the checkpoint's tree, as the log answers it; null when it answers none. */

@@ -170,6 +170,7 @@ export const ERROR_CODES = [
   { code: 'resend_too_soon', status: 429, meaning: 'a verification token was resent less than a minute ago' },
   { code: 'too_many_attempts', status: 429, meaning: '`POST /jwt`: 10 failed sign-ins for the account or email in the last 15 minutes; the password is not checked' },
   { code: 'too_many_requests', status: 429, meaning: 'a rate limit of `RATE_LIMIT_*` (writes, account creation, sign-in) for the caller\'s address or account is used up; `Retry-After` says when to try again' },
+  { code: 'log_damaged', status: 500, meaning: '`GET /log/proof/…`, `GET /log/checkpoint` (GraphQL `logInclusionProof`, `logConsistencyProof`, `logCheckpoint`): the log\'s database lacks a leaf or a node that the answer needs, deleted or lost outside the service (which never removes one); the detail names it. Nothing can be proven over it until the operator restores it: `npm run verify-bids` reports it as a problem' },
   { code: 'internal_error', status: 500, meaning: 'an unexpected failure; see `meta.request_id` (GraphQL: `extensions.requestId`)' },
   { code: 'database_timeout', status: 503, meaning: 'a database statement ran longer than `DB_STATEMENT_TIMEOUT`, and was cancelled; nothing of the request was kept' },
   { code: 'ledger_unavailable', status: 502, meaning: '`POST /transactions` with `HORIZON_URL`: Horizon failed without a transaction result (unreachable, 5xx, timeout)' },

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
+import { DomainError } from '../../core/errors';
 import type { Leaf } from './tlog.leaves';
 import { signsAs } from './tlog.signing';
 import { nodeHash, nodesCompleted, nodesRead, type NodeKey, type NodeSource } from './tlog.merkle';
@@ -93,14 +94,18 @@ export async function readNodes(em: EntityManager, keys: readonly NodeKey[]): Pr
   return new Map(rows.map((r) => [keyOf(Number(r.level), Number(r.idx)), Buffer.from(r.hash, 'hex')]));
 }
 
+/**
+ * A leaf or node that the stored tree must hold and does not: it was deleted or lost outside the
+ * service (the service never removes one). No proof can be given until it is restored.
+ */
+function lost(level: number, index: number): never {
+  throw DomainError.of('internal', 'log_damaged', `the log's database lacks ${level === 0 ? `leaf ${index}` : `the node ${level}:${index} over leaves ${index * 2 ** level} to ${(index + 1) * 2 ** level - 1}`} (deleted or lost outside the service): the log cannot prove what depends on it until it is restored`);
+}
+
 /** Runs a computation over the stored tree: one read of the O(log n) nodes it needs. */
 export async function overTree<T>(em: EntityManager, compute: (node: NodeSource) => T): Promise<T> {
   const nodes = await readNodes(em, nodesRead(compute));
-  return compute((level, index) => {
-    const hash = nodes.get(keyOf(level, index));
-    if (!hash) throw new Error(`the log's node ${level}:${index} is not stored`);
-    return hash;
-  });
+  return compute((level, index) => nodes.get(keyOf(level, index)) ?? lost(level, index));
 }
 
 /**
@@ -117,8 +122,9 @@ export async function integrate(em: EntityManager): Promise<number> {
     const to = Math.min(end, from + INTEGRATE_STEP);
     const { made, needed } = nodesCompleted(from, to);
     const nodes = await readNodes(em, [...needed, ...Array.from({ length: to - from }, (_, i) => ({ level: 0, index: from + i }))]);
+    const stored = (level: number, index: number) => nodes.get(keyOf(level, index)) ?? lost(level, index);
     for (const { level, index } of made) {
-      nodes.set(keyOf(level, index), nodeHash(nodes.get(keyOf(level - 1, 2 * index)) as Buffer, nodes.get(keyOf(level - 1, 2 * index + 1)) as Buffer));
+      nodes.set(keyOf(level, index), nodeHash(stored(level - 1, 2 * index), stored(level - 1, 2 * index + 1)));
     }
     await rowsOf(
       em,
