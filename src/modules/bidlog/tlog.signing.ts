@@ -1,26 +1,13 @@
 import { DomainError } from '../../core/errors';
 import { sql, type Sql } from '../../db/sql';
 
-/** The SQLSTATE `tlog_signs` raises: the key named is no longer the one the log signs with. */
-export const KEY_REPLACED = 'LK001';
-
 /**
- * The SQL twin of "this key signs the log now" (`recordLogKey` keeps `tlog_keys`): true, or an error
- * `KEY_REPLACED` naming the key that took over. A log whose key was never recorded (a test's app,
- * which skips the start's agreement) accepts any. Stable, without columns: planned as a filter run
- * once per statement.
+ * The SQLSTATE of `tlog_signs`, the SQL twin of the current key that `recordLogKey` records (made
+ * by the migration TlogSigningKey): raised for any other key, with the current one as its detail.
+ * A log whose key was never recorded (a test's app skips the start's agreement) accepts any key.
+ * `test/bidlog/tlog-signing-twin.test.ts` keeps the two equal.
  */
-export const SIGNING_KEY_FUNCTION = `create function tlog_signs(signer text) returns boolean language plpgsql stable as $$
-declare
-  current text;
-begin
-  select public_key into current from tlog_keys where until is null;
-  if current is not null and current <> signer then
-    raise exception 'the bid log''s key % was replaced by %', signer, current using errcode = '${KEY_REPLACED}', detail = current;
-  end if;
-  return true;
-end
-$$`;
+export const KEY_REPLACED = 'LK001';
 
 /** A condition true while `publicKey` signs the log; the statement fails with `KEY_REPLACED` once it does not. */
 export const signsAs = (publicKey: string): Sql => sql`tlog_signs(${publicKey})`;
