@@ -9,6 +9,7 @@ import { Migration20261128010000TlogSequencer } from './migrations/Migration2026
 import { Migration20261128013000TlogKeys } from './migrations/Migration20261128013000TlogKeys';
 import { Migration20261128050000TlogLeafHash } from './migrations/Migration20261128050000TlogLeafHash';
 import { LogAnchors } from './tlog.anchor';
+import { LogEntryConnectionResolver } from './tlog.connection';
 import { TransparencyLogResolver } from './tlog.resolver';
 import { TransparencyLog } from './tlog.service';
 import { LogWitnesses, witnessesOf } from './tlog.witnesses';
@@ -40,7 +41,7 @@ export const bidLogModule: AppModule = {
     logWitnesses: (_s, { config }) => new LogWitnesses(witnessesOf(config.LOG_WITNESSES), config.LOG_ORIGIN),
   },
   routes: bidLogRoutes,
-  resolvers: [BidLogResolver, BidLogEntriesResolver, TransparencyLogResolver],
+  resolvers: [BidLogResolver, BidLogEntriesResolver, TransparencyLogResolver, LogEntryConnectionResolver],
   jobs: (services, config) => [
     {
       kind: 'recurring',
