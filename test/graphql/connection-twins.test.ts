@@ -31,12 +31,12 @@ const world = appWith(async (t) => {
   await fileRequest(t, (await createAccount(t, otherPlatform)).keypair);
 
   const sale = await createLot(t, admin.keypair, DIRECT_SALE);
-  for (const [from, to] of [[u1, admin], [admin, u1], [u2, admin], [u3, admin], [u1, u2], [u4, admin], [u1, u3]] as const) {
+  for (const [from, to] of [[u1, admin], [admin, u1], [u2, admin], [u3, admin], [u1, u2], [u4, admin], [u1, u3], [u1, u4]] as const) {
     await sent(t, from.keypair, from.id, to.id, sale.id, `from ${from.id.slice(0, 4)}`);
   }
 
   const documents: string[] = [];
-  for (let i = 0; i < 5; i++) documents.push(await uploadedId(t, u1.keypair, { attributes: { document_type: 'private' } }));
+  for (let i = 0; i < 5; i++) documents.push(await uploadedId(t, u1.keypair, { attributes: { document_type: 'private', owners: [u1.id] } }));
 
   // An auction with a bid from each user: leaves of the log, and participants to offer the lot to.
   const auction = await createLot(t, admin.keypair, FREE_LOT);
@@ -45,8 +45,9 @@ const world = appWith(async (t) => {
   for (const [i, u] of users.entries()) await bidForReceipt(t, u.keypair, auction.id, String(1000 + 100 * i));
   const em = t.orm.em.fork();
   const expiresAt = new Date(Date.now() + 3_600_000);
+  // A lot has one open offer at a time: these were declined.
   for (const p of [...participants, ...participants]) {
-    em.create(SecondChanceOffer, { lotId: auction.id, participantId: p.id, accountId: p.accountId, amount: new Money('1000'), currency: 'USD', expiresAt, offeredBy: admin.id });
+    em.create(SecondChanceOffer, { lotId: auction.id, participantId: p.id, accountId: p.accountId, amount: new Money('1000'), currency: 'USD', state: 'declined', answeredAt: new Date(), expiresAt, offeredBy: admin.id });
   }
   for (let i = 0; i < 5; i++) em.create(OutboxMessage, { channel: 'email', recipient: `twin-${i}@example.com`, subject: 's', body: 'b', platformId: platform.publicKey() });
   em.create(OutboxMessage, { channel: 'email', recipient: 'other@example.com', subject: 's', body: 'b', platformId: otherPlatform.publicKey() });
