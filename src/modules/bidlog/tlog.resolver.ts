@@ -2,6 +2,7 @@ import { Arg, Args, Ctx, Extensions, ID, Int, Mutation, Query, Resolver } from '
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { LogEntryConnectionGql } from './tlog.connection';
 import { listItems } from '../../graphql/list-items';
+import { runsOwnStatement } from '../../graphql/statement-cost';
 import type { GraphQLContext } from '../../graphql/context';
 import { payloadOf } from '../../graphql/user-errors';
 import { CosignCheckpointInput, CosignCheckpointPayloadGql, LogCheckpointGql, LogEntryGql, LogKeyGql, LogProofGql } from './tlog.types';
@@ -69,6 +70,8 @@ export class TransparencyLogResolver {
     return services.transparencyLog.entries(ctx, { from, lotId: lotId ?? undefined });
   }
 
+  // Public, and its count reads the whole log (or a lot's part of it) whatever the page.
+  @Extensions(runsOwnStatement())
   @Query(() => LogEntryConnectionGql, { description: "The log's leaves (or a lot's) by index, from index `from` (0 by default)" })
   async logEntriesConnection(
     @Args() page: ConnectionArgs,
