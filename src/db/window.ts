@@ -4,27 +4,40 @@ import { rowsOf } from './query';
 import { sql, type Sql } from './sql';
 
 /**
- * How a list is ordered, newest first: by a timestamp `key` then the bigint `id` (both descending),
- * or by the id alone (`key` null). A position is the key at microseconds and the id, `|`-joined.
+ * How a list is ordered, newest first: by a timestamp `key` then the unique `id` (both descending),
+ * or by the id alone (`key` null); `ascending` turns both, oldest first. The id is a bigint, or
+ * (`textId`) a text of letters, digits, `:`, `_` and `-` (an account's key, a composite key). A
+ * position is the key at microseconds and the id, `|`-joined.
  */
 export interface WindowOrder {
   key: Sql | null;
   id: Sql;
+  ascending?: boolean;
+  textId?: boolean;
 }
 
-const TIMED = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)\|(\d{1,18})$/;
-const BARE = /^\d{1,18}$/;
+const TIMED = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)\|(.*)$/;
+const BIGINT = /^\d{1,18}$/;
+const TEXT = /^[A-Za-z0-9:_-]{1,200}$/;
 
 /** The position as SQL values (k, i), refused before a cast could fail in the database. */
 function positionOf(order: WindowOrder, position: string, field: 'after' | 'before'): [Sql, Sql] {
-  if (order.key === null) {
-    if (!BARE.test(position)) throw positionFault(field);
-    return [sql`${position}::bigint`, sql`${position}::bigint`];
-  }
+  const idOf = (text: string) => {
+    if (!(order.textId ? TEXT : BIGINT).test(text)) throw positionFault(field);
+    return order.textId ? sql`${text}::text` : sql`${text}::bigint`;
+  };
+  if (order.key === null) return [idOf(position), idOf(position)];
   const parts = TIMED.exec(position);
   if (!parts) throw positionFault(field);
-  return [sql`${parts[1]}::timestamptz`, sql`${parts[2]}::bigint`];
+  return [sql`${parts[1]}::timestamptz`, idOf(parts[2])];
 }
+
+const LESS = sql`<`;
+const MORE = sql`>`;
+const AT_MOST = sql`<=`;
+const AT_LEAST = sql`>=`;
+const ASC = sql`asc`;
+const DESC = sql`desc`;
 
 /**
  * One window of the list `select <columns> from <from> where <where>`, paged in the database:
@@ -38,9 +51,13 @@ export async function windowOf<R extends object>(em: EntityManager, list: { colu
   const text = order.key === null ? sql`w.i_w::text` : sql`to_char(w.k_w at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '|' || w.i_w::text`;
   const after = window.after === null ? null : positionOf(order, window.after, 'after');
   const before = window.before === null ? null : positionOf(order, window.before, 'before');
-  const bounds = [after ? sql`(b.k_w, b.i_w) < (${after[0]}, ${after[1]})` : sql`true`, before ? sql`(b.k_w, b.i_w) > (${before[0]}, ${before[1]})` : sql`true`];
+  // Comparisons and directions in the list's order: `on` is further down the list, `back` before.
+  const up = order.ascending === true;
+  const [on, back, onOrAt, backOrAt] = up ? [MORE, LESS, AT_LEAST, AT_MOST] : [LESS, MORE, AT_MOST, AT_LEAST];
+  const [forward, backward] = up ? [ASC, DESC] : [DESC, ASC];
+  const bounds = [after ? sql`(b.k_w, b.i_w) ${on} (${after[0]}, ${after[1]})` : sql`true`, before ? sql`(b.k_w, b.i_w) ${back} (${before[0]}, ${before[1]})` : sql`true`];
   // Read from the end backwards for `last`; the page is put back in the list's order below.
-  const direction = window.fromEnd ? sql`asc` : sql`desc`;
+  const direction = window.fromEnd ? backward : forward;
   const rows = await rowsOf<R & { position_w: string; total_w: string; next_w: boolean; previous_w: boolean }>(
     em,
     sql`with base as (select ${list.columns}, ${key} as k_w, ${order.id} as i_w from ${list.from} where ${list.where}),
@@ -48,18 +65,19 @@ export async function windowOf<R extends object>(em: EntityManager, list: { colu
       select w.*, ${text} as position_w, facts.total_w, facts.next_w, facts.previous_w
       from (select (select count(*) from base) as total_w,
         case when exists (select 1 from page)
-          then exists (select 1 from base b where (b.k_w, b.i_w) < (select p.k_w, p.i_w from page p order by p.k_w asc, p.i_w asc limit 1))
-          else ${before ? sql`exists (select 1 from base b where (b.k_w, b.i_w) <= (${before[0]}, ${before[1]}))` : sql`false`} end as next_w,
+          then exists (select 1 from base b where (b.k_w, b.i_w) ${on} (select p.k_w, p.i_w from page p order by p.k_w ${backward}, p.i_w ${backward} limit 1))
+          else ${before ? sql`exists (select 1 from base b where (b.k_w, b.i_w) ${onOrAt} (${before[0]}, ${before[1]}))` : sql`false`} end as next_w,
         case when exists (select 1 from page)
-          then exists (select 1 from base b where (b.k_w, b.i_w) > (select p.k_w, p.i_w from page p order by p.k_w desc, p.i_w desc limit 1))
-          else ${after ? sql`exists (select 1 from base b where (b.k_w, b.i_w) >= (${after[0]}, ${after[1]}))` : sql`false`} end as previous_w) facts
+          then exists (select 1 from base b where (b.k_w, b.i_w) ${back} (select p.k_w, p.i_w from page p order by p.k_w ${forward}, p.i_w ${forward} limit 1))
+          else ${after ? sql`exists (select 1 from base b where (b.k_w, b.i_w) ${backOrAt} (${after[0]}, ${after[1]}))` : sql`false`} end as previous_w) facts
       left join page w on true
-      order by w.k_w desc, w.i_w desc`,
+      order by w.k_w ${forward}, w.i_w ${forward}`,
   );
   const shown = rows.filter((r) => r.position_w !== null);
   const facts = rows[0];
   return {
-    items: shown,
+    // The row's own columns, as an entity maps them: without the window's (`_w`).
+    items: shown.map((row) => Object.fromEntries(Object.entries(row).filter(([column]) => !column.endsWith('_w'))) as R),
     positions: shown.map((r) => r.position_w),
     hasNextPage: facts.next_w,
     hasPreviousPage: facts.previous_w,

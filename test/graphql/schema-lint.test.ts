@@ -28,6 +28,17 @@ const LEGACY_ENUM_VALUES: Record<string, string[]> = {
 };
 /** Connections made before the connection rule: `nodes` and `pageInfo` only. */
 const LEGACY_CONNECTIONS: string[] = [];
+/**
+ * Lists with a size argument made before the paged-list rule, neither connections nor deprecated:
+ * lists the domain bounds (a lot's rows, a ledger account's, the contact lists) and those whose
+ * twin exists but which are not deprecated yet (`Lot.bids`: `bidsConnection`; `watchlist`: `viewer.watchlist`).
+ */
+const LEGACY_PAGED_LISTS = [
+  'Account.bids', 'Account.lots', 'Account.trustingPlatforms', 'BidLog.entries', 'LedgerAccount.balances', 'LedgerAccount.signers', 'Lot.bids',
+  'Lot.callbacks', 'Lot.deposits', 'Lot.participants', 'Lot.stars', 'Ping.platforms', 'Query.admins', 'Query.brokers', 'Query.watchlist',
+];
+/** The arguments that size or page a list. */
+const PAGING_ARGS = ['page', 'size', 'limit', 'offset', 'first', 'last'];
 /** Mutations made before the payload rule, with their own arguments and results. */
 const LEGACY_MUTATIONS = [
   'addMasterSigner', 'answerSecondChance', 'approveRecovery', 'blacklistAccount', 'cancelRequest', 'changePassword', 'chooseWinner', 'closeLot',
@@ -118,6 +129,23 @@ describe('the committed schema', () => {
         if (!result.name.endsWith('Connection') || LEGACY_CONNECTIONS.includes(result.name)) continue;
         const args = new Map(field.args.map((a) => [a.name, String(a.type)]));
         if (!['Int', 'Int!'].includes(args.get('first') ?? '') || args.get('after') !== 'String') faults.push(`${type.name}.${field.name}: first: Int, after: String`);
+        if (args.get('last') !== 'Int' || args.get('before') !== 'String') faults.push(`${type.name}.${field.name}: last: Int, before: String`);
+        if (isObjectType(result) && String(result.getFields().totalCount?.type) !== 'Int!') faults.push(`${result.name}.totalCount: Int!`);
+      }
+    }
+    expect(faults).toEqual([]);
+  });
+
+  it('pages every new list by a connection: a list with a size or page argument is a connection, or deprecated naming one', () => {
+    const faults: string[] = [];
+    for (const type of types) {
+      for (const field of outputFieldsOf(type)) {
+        const where = `${type.name}.${field.name}`;
+        const paged = field.args.some((a) => PAGING_ARGS.includes(a.name) && !a.deprecationReason);
+        if (!paged || getNamedType(field.type).name.endsWith('Connection') || LEGACY_PAGED_LISTS.includes(where)) continue;
+        const named = /^Use `?([A-Za-z_][A-Za-z0-9_.]*)`?/.exec(field.deprecationReason ?? '')?.[1];
+        const replacement = named === undefined ? undefined : (schema.getQueryType()?.getFields()[named] ?? outputFieldsOf(type).find((f) => f.name === named));
+        if (!replacement || !getNamedType(replacement.type).name.endsWith('Connection')) faults.push(`${where}: a connection, or deprecated with "Use <its connection>"`);
       }
     }
     expect(faults).toEqual([]);

@@ -191,10 +191,39 @@ export const REST: Record<string, RestRow> = {
  */
 export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
   ...Object.fromEntries([
-    ...['account', 'admins', 'brokers', 'convert', 'convertMany', 'countries', 'currencyRates', 'document', 'feeEstimate', 'fuelTypes', 'ledgerAccount', 'ledgerTransaction', 'logCheckpoint', 'logCheckpoints', 'logConsistencyProof', 'logEntries', 'logInclusionProof', 'logKeys', 'lot', 'lots', 'lotsAggregate', 'lotsCount', 'makers', 'node', 'nodes', 'ping', 'transmissionTypes', 'wheelPositions'].map(
+    ...['account', 'admins', 'brokers', 'convert', 'convertMany', 'countries', 'currencyRates', 'document', 'feeEstimate', 'fuelTypes', 'ledgerAccount', 'ledgerTransaction', 'logCheckpoint', 'logCheckpoints', 'logConsistencyProof', 'logEntries', 'logEntriesConnection', 'logInclusionProof', 'logKeys', 'lot', 'lots', 'lotsAggregate', 'lotsCount', 'makers', 'node', 'nodes', 'ping', 'transmissionTypes', 'wheelPositions'].map(
       (name) => [name, { auth: false }],
     ),
-    ...['accountCreateLotRequests', 'accounts', 'blacklist', 'buyingPower', 'deposits', 'documents', 'lotMessages', 'me', 'messageDialogs', 'notificationCounts', 'notifications', 'platformRules', 'platformStats', 'request', 'requests', 'savedSearches', 'secondChanceOffers', 'unreadMessages', 'viewer', 'watchlist'].map(
+    ...[
+      'accountCreateLotRequests',
+      'accountCreateLotRequestsConnection',
+      'accounts',
+      'accountsConnection',
+      'blacklist',
+      'blacklistConnection',
+      'buyingPower',
+      'deposits',
+      'documents',
+      'documentsConnection',
+      'lotMessages',
+      'lotMessagesConnection',
+      'me',
+      'messageDialogs',
+      'messageDialogsConnection',
+      'notificationCounts',
+      'notifications',
+      'platformRules',
+      'platformStats',
+      'request',
+      'requests',
+      'requestsConnection',
+      'savedSearches',
+      'secondChanceOffers',
+      'secondChanceOffersConnection',
+      'unreadMessages',
+      'viewer',
+      'watchlist',
+    ].map(
       (name) => [name, { auth: true }],
     ),
     ...['addMasterSigner', 'approveRecovery', 'cosignCheckpoint', 'createPlatform', 'issueToken', 'requestRecovery', 'resendVerification', 'submitTransaction'].map((name) => [name, { auth: false }]),
@@ -266,6 +295,7 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
   verifyPhone: { auth: false, anon: 401 },
   // Anyone but staff of the recipient's platform gets forbidden.
   outbox: { auth: false, anon: 403 },
+  outboxConnection: { auth: false, anon: 403 },
   // A bearer token is required.
   refreshToken: { auth: false, anon: 403 },
   changePassword: { auth: false, anon: 403 },

@@ -1,3 +1,4 @@
+import { AccountConnectionResolver } from './accounts.connection';
 import type { AppModule } from '../../app-modules';
 import { Account, AccountSigner, BlacklistEntry } from './accounts.entity';
 import { AccountFieldsResolver } from './accounts.fields.resolver';
@@ -41,5 +42,5 @@ export const accountsModule: AppModule = {
     accountsRoutes(router);
     contactsRoutes(router);
   },
-  resolvers: [AccountsResolver, AccountFieldsResolver],
+  resolvers: [AccountsResolver, AccountFieldsResolver, AccountConnectionResolver],
 };

@@ -1,4 +1,6 @@
-import { Arg, Ctx, Extensions, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
+import { AccountConnectionGql } from './accounts.connection';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import { withoutNulls } from '../../core/validate';
 import type { GraphQLContext } from '../../graphql/context';
@@ -28,7 +30,7 @@ export class AccountsResolver {
     return accountById(id, context);
   }
 
-  @Query(() => [AccountGql], { description: "Accounts of the caller's platforms, oldest first; staff only" })
+  @Query(() => [AccountGql], { description: "Accounts of the caller's platforms, oldest first; staff only", deprecationReason: 'Use `accountsConnection`' })
   async accounts(
     @Ctx() { ctx, services }: GraphQLContext,
     @Arg('platformId', () => String, { nullable: true, description: 'One of the platforms whose staff the caller is' }) platformId?: string | null,
@@ -38,6 +40,18 @@ export class AccountsResolver {
   ): Promise<AccountGql[]> {
     const list = await services.accounts.list(ctx, withoutNulls({ platformId, accountType, limit, offset }));
     return list.map((a) => accountGql(a, 'full'));
+  }
+
+  @Query(() => AccountConnectionGql, { description: "Accounts of the caller's platforms, oldest first; staff only" })
+  async accountsConnection(
+    @Ctx() { ctx, services }: GraphQLContext,
+    @Args() page: ConnectionArgs,
+    @Arg('platformId', () => String, { nullable: true, description: 'One of the platforms whose staff the caller is' }) platformId?: string | null,
+    @Arg('accountType', () => String, { nullable: true, description: 'platform, user, admin or broker' }) accountType?: string | null,
+  ): Promise<ConnectionSource<AccountGql>> {
+    const window = pageWindow(page, 'Query.accountsConnection');
+    const found = await services.accounts.window(ctx, withoutNulls({ platformId, accountType }), window);
+    return connectionOfWindow(window, found, (items) => items.map((a) => accountGql(a, 'full')));
   }
 
   @Query(() => [AccountGql], {

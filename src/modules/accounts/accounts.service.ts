@@ -11,6 +11,8 @@ import { validateInput, type Untrusted } from '../../core/validate';
 import { inTransaction } from '../../core/transaction';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
+import { windowOf } from '../../db/window';
+import type { ListWindow, WindowPage } from '../../core/list-window';
 import type { ReferenceService } from '../reference';
 import { Account } from './accounts.entity';
 import { AccountType } from '../../core/account-type';
@@ -165,20 +167,41 @@ export class AccountsService {
 
   /** GraphQL `accounts`: staff list the accounts of their platforms (one of them with `platform_id`). */
   async list(ctx: RequestContext, input: Untrusted<ListAccountsInput>): Promise<Account[]> {
+    const listed = this.listed(ctx, input);
+    const q = validateInput(listAccountsInput, input);
+    return ctx.em.find(
+      Account,
+      { platformId: { $in: listed.platforms }, accountType: listed.type ?? { $ne: AccountType.Master } },
+      { orderBy: [{ createdAt: QueryOrder.ASC }, { id: QueryOrder.ASC }], limit: q.limit ?? 15, offset: q.offset ?? 0 },
+    );
+  }
+
+  /** `accountsConnection`: the accounts `list` finds, oldest first, one window paged in the database. */
+  async window(ctx: RequestContext, input: Untrusted<Omit<ListAccountsInput, 'limit' | 'offset'>>, window: ListWindow): Promise<WindowPage<Account>> {
+    listBound(window.size, window.fromEnd ? 'last' : 'first');
+    const { platforms, type } = this.listed(ctx, input);
+    const page = await windowOf<Record<string, unknown>>(
+      ctx.em,
+      {
+        columns: sql`a.*`,
+        from: sql`accounts a`,
+        where: sql`a.platform_id in (${sql.list(platforms)}) and ${type === undefined ? sql`a.account_type <> ${AccountType.Master}` : sql`a.account_type = ${type}`}`,
+        order: { key: sql`a.created_at`, id: sql`a.id`, ascending: true, textId: true },
+      },
+      window,
+    );
+    return { ...page, items: page.items.map((row) => ctx.em.map(Account, row)) };
+  }
+
+  /** The platforms whose accounts the caller (staff only) lists, and the type asked for. */
+  private listed(ctx: RequestContext, input: Untrusted<ListAccountsInput>): { platforms: string[]; type?: AccountType } {
     const platforms = staffPlatforms(requireCaller(ctx));
     if (!platforms.length) throw forbidden('not_allowed', 'only platform staff may list accounts');
-    const q = validateInput(listAccountsInput, input);
+    const q = validateInput(listAccountsInput.pick({ platformId: true, accountType: true }), input);
     if (q.platformId !== undefined && !platforms.includes(q.platformId)) {
       throw forbidden('not_allowed', 'the caller is not staff of this platform');
     }
-    return ctx.em.find(
-      Account,
-      {
-        platformId: q.platformId ?? { $in: platforms },
-        accountType: q.accountType ? LISTED_TYPES[q.accountType] : { $ne: AccountType.Master },
-      },
-      { orderBy: [{ createdAt: QueryOrder.ASC }, { id: QueryOrder.ASC }], limit: q.limit ?? 15, offset: q.offset ?? 0 },
-    );
+    return { platforms: q.platformId !== undefined ? [q.platformId] : platforms, type: q.accountType ? LISTED_TYPES[q.accountType] : undefined };
   }
 
   /**

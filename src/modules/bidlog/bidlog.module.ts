@@ -10,6 +10,7 @@ import { Migration20261128013000TlogKeys } from './migrations/Migration202611280
 import { Migration20261128050000TlogLeafHash } from './migrations/Migration20261128050000TlogLeafHash';
 import { Migration20261128090000TlogSigningKey } from './migrations/Migration20261128090000TlogSigningKey';
 import { LogAnchors } from './tlog.anchor';
+import { LogEntryConnectionResolver } from './tlog.connection';
 import { TransparencyLogResolver } from './tlog.resolver';
 import { TransparencyLog } from './tlog.service';
 import { LogWitnesses, witnessesOf } from './tlog.witnesses';
@@ -42,7 +43,7 @@ export const bidLogModule: AppModule = {
     logWitnesses: (_s, { config }) => new LogWitnesses(witnessesOf(config.LOG_WITNESSES), config.LOG_ORIGIN),
   },
   routes: bidLogRoutes,
-  resolvers: [BidLogResolver, BidLogEntriesResolver, TransparencyLogResolver],
+  resolvers: [BidLogResolver, BidLogEntriesResolver, TransparencyLogResolver, LogEntryConnectionResolver],
   jobs: (services, config) => [
     {
       kind: 'recurring',

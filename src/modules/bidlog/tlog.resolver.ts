@@ -1,5 +1,8 @@
-import { Arg, Ctx, Extensions, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
+import { LogEntryConnectionGql } from './tlog.connection';
 import { listItems } from '../../graphql/list-items';
+import { runsOwnStatement } from '../../graphql/statement-cost';
 import type { GraphQLContext } from '../../graphql/context';
 import { payloadOf } from '../../graphql/user-errors';
 import { CosignCheckpointInput, CosignCheckpointPayloadGql, LogCheckpointGql, LogEntryGql, LogKeyGql, LogProofGql } from './tlog.types';
@@ -58,12 +61,26 @@ export class TransparencyLogResolver {
   }
 
   @Extensions(listItems(TLOG_PAGE))
-  @Query(() => [LogEntryGql], { description: "GET /log/entries: the log's leaves from index `from` (or a lot's), at most 100" })
+  @Query(() => [LogEntryGql], { description: "GET /log/entries: the log's leaves from index `from` (or a lot's), at most 100", deprecationReason: 'Use `logEntriesConnection`' })
   logEntries(
     @Arg('from', () => Int) from: number,
     @Arg('lotId', () => ID, { nullable: true }) lotId: string | undefined,
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<LogEntryGql[]> {
     return services.transparencyLog.entries(ctx, { from, lotId: lotId ?? undefined });
+  }
+
+  // Public, and its count reads the whole log (or a lot's part of it) whatever the page.
+  @Extensions(runsOwnStatement())
+  @Query(() => LogEntryConnectionGql, { description: "The log's leaves (or a lot's) by index, from index `from` (0 by default)" })
+  async logEntriesConnection(
+    @Args() page: ConnectionArgs,
+    @Ctx() { ctx, services }: GraphQLContext,
+    @Arg('from', () => Int, { nullable: true }) from?: number | null,
+    @Arg('lotId', () => ID, { nullable: true }) lotId?: string | null,
+  ): Promise<ConnectionSource<LogEntryGql>> {
+    const window = pageWindow(page, 'Query.logEntriesConnection');
+    const found = await services.transparencyLog.entriesWindow(ctx, { from: from ?? undefined, lotId: lotId ?? undefined }, window);
+    return connectionOfWindow(window, found, (items) => items);
   }
 }

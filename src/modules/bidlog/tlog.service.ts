@@ -9,7 +9,10 @@ import { logger } from '../../core/logger';
 import { inTransaction } from '../../core/transaction';
 import { databaseFault, isOutage } from '../../db/faults';
 import { rowsOf } from '../../db/query';
-import { sql } from '../../db/sql';
+import { sql, type Sql } from '../../db/sql';
+import { windowOf } from '../../db/window';
+import { listBound } from '../../core/page';
+import type { ListWindow, WindowPage } from '../../core/list-window';
 import { leafOf, type Leaf, type OutcomeLeaf } from './tlog.leaves';
 import { consistencyProof, inclusionProof, rootOf } from './tlog.merkle';
 import { checkpointBody, signNote } from './tlog.note';
@@ -37,6 +40,23 @@ interface Unsequenced {
 
 /** The most checkpoints or entries one read answers. */
 export const TLOG_PAGE = 100;
+
+interface LeafRow {
+  idx: string;
+  hash: string;
+  data: string;
+}
+
+const LEAF_COLUMNS = sql`l.idx::text as idx, encode(l.hash, 'base64') as hash, l.data`;
+const entryOf = (r: LeafRow): LogEntry => ({ leafIndex: Number(r.idx), leafHash: r.hash, data: r.data });
+
+/** The leaves from index `from` on (of the lot `lotId`, if given); either argument refused naming it. */
+function leavesFrom(input: { from: unknown; lotId?: unknown }): Sql {
+  const lotId = input.lotId === undefined ? null : integerId(input.lotId);
+  if (input.lotId !== undefined && lotId === null) throw invalid('invalid_parameter', 'lotId must be a lot id', { field: 'lotId' });
+  const from = count(input.from, 'from', 0);
+  return lotId === null ? sql`l.idx >= ${from}` : sql`l.idx >= ${from} and l.lot_id = ${lotId}`;
+}
 
 export interface SignedCheckpoint {
   size: number;
@@ -349,16 +369,19 @@ export class TransparencyLog {
 
   /** GET /log/entries: the leaves from `from` on (at most TLOG_PAGE), or a lot's leaves, in log order. */
   async entries(ctx: RequestContext, input: { from: unknown; lotId?: unknown }): Promise<LogEntry[]> {
-    const lotId = input.lotId === undefined ? null : integerId(input.lotId);
-    if (input.lotId !== undefined && lotId === null) throw invalid('invalid_parameter', 'lotId must be a lot id', { field: 'lotId' });
-    const from = count(input.from, 'from', 0);
-    const rows = await rowsOf<{ idx: string; hash: string; data: string }>(
+    const rows = await rowsOf<LeafRow>(ctx.em, sql`select ${LEAF_COLUMNS} from tlog_leaves l where ${leavesFrom(input)} order by l.idx limit ${TLOG_PAGE}`);
+    return rows.map(entryOf);
+  }
+
+  /** `logEntriesConnection`: the leaves `entries` reads, by index, one window paged in the database. */
+  async entriesWindow(ctx: RequestContext, input: { from?: unknown; lotId?: unknown }, window: ListWindow): Promise<WindowPage<LogEntry>> {
+    listBound(window.size, window.fromEnd ? 'last' : 'first');
+    const page = await windowOf<LeafRow>(
       ctx.em,
-      sql`select idx::text, encode(hash, 'base64') as hash, data from tlog_leaves
-           where idx >= ${from} ${lotId === null ? sql`` : sql`and lot_id = ${lotId}`}
-           order by tlog_leaves.idx limit ${TLOG_PAGE}`,
+      { columns: LEAF_COLUMNS, from: sql`tlog_leaves l`, where: leavesFrom({ from: input.from ?? 0, lotId: input.lotId }), order: { key: null, id: sql`l.idx`, ascending: true } },
+      window,
     );
-    return rows.map((r) => ({ leafIndex: Number(r.idx), leafHash: r.hash, data: r.data }));
+    return { ...page, items: page.items.map(entryOf) };
   }
 
   /** GET /log/keys: every key the log has signed with, oldest first, the current one last without `until`. */

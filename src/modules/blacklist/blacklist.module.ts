@@ -1,4 +1,5 @@
 import type { AppModule } from '../../app-modules';
+import { BlacklistEntryConnectionResolver } from './blacklist.connection';
 import { BlacklistResolver } from './blacklist.resolver';
 import { blacklistRoutes } from './blacklist.routes';
 import { BlacklistService } from './blacklist.service';
@@ -13,5 +14,5 @@ export const blacklistModule: AppModule = {
   name: 'blacklist',
   services: { blacklist: (s) => new BlacklistService(s.live) },
   routes: blacklistRoutes,
-  resolvers: [BlacklistResolver],
+  resolvers: [BlacklistResolver, BlacklistEntryConnectionResolver],
 };

@@ -1,4 +1,6 @@
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
+import { BlacklistEntryConnectionGql } from './blacklist.connection';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
 import { payloadOf } from '../../graphql/user-errors';
@@ -10,9 +12,18 @@ type Removed = Omit<RemoveBlacklistEntryPayloadGql, 'userErrors'>;
 
 @Resolver()
 export class BlacklistResolver {
-  @Query(() => [BlacklistEntryGql], { description: "The newest `last` blacklisted accounts of the caller's platforms (by default and at most 100), oldest first; staff only" })
+  @Query(() => [BlacklistEntryGql], {
+    description: "The newest `last` blacklisted accounts of the caller's platforms (by default and at most 100), oldest first; staff only",
+    deprecationReason: 'Use `blacklistConnection`',
+  })
   blacklist(@Arg('last', () => Int, { defaultValue: MAX_PAGE_SIZE }) last: number, @Ctx() { ctx, services }: GraphQLContext): Promise<BlacklistEntryGql[]> {
     return services.blacklist.list(ctx, last);
+  }
+
+  @Query(() => BlacklistEntryConnectionGql, { description: "The blacklisted accounts of the caller's platforms, oldest first (`last` pages back from the newest); staff only" })
+  async blacklistConnection(@Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext): Promise<ConnectionSource<BlacklistEntryGql>> {
+    const window = pageWindow(page, 'Query.blacklistConnection');
+    return connectionOfWindow(window, await services.blacklist.window(ctx, window), (items) => items);
   }
 
   @Mutation(() => BlacklistEntryGql, { description: 'Stops or pauses an account; staff of its platform only', deprecationReason: 'Use addBlacklistEntry' })

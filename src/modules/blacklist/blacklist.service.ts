@@ -6,6 +6,8 @@ import { validateInput, type Untrusted } from '../../core/validate';
 import { inTransaction } from '../../core/transaction';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
+import { windowOf } from '../../db/window';
+import type { ListWindow, WindowPage } from '../../core/list-window';
 import { Account, BlacklistEntry, accountId } from '../accounts';
 import { AccountType, type BlacklistState } from '../../core/account-type';
 import type { LivePublisher } from '../../live/live.port';
@@ -47,6 +49,23 @@ export class BlacklistService {
           ) newest order by created_at, account_id`,
     );
     return entries.map((e) => ({ accountId: e.account_id, state: e.state }));
+  }
+
+  /** `blacklistConnection`: the entries `list` shows, oldest first, one window paged in the database. */
+  async window(ctx: RequestContext, window: ListWindow): Promise<WindowPage<BlacklistItem>> {
+    const platforms = this.staffOnly(requireCaller(ctx));
+    listBound(window.size, window.fromEnd ? 'last' : 'first');
+    const page = await windowOf<BlacklistColumns>(
+      ctx.em,
+      {
+        columns: sql`b.account_id, b.state`,
+        from: sql`blacklist b join accounts a on a.id = b.account_id`,
+        where: sql`a.platform_id in (${sql.list(platforms)})`,
+        order: { key: sql`b.created_at`, id: sql`b.account_id`, ascending: true, textId: true },
+      },
+      window,
+    );
+    return { ...page, items: page.items.map((e) => ({ accountId: e.account_id, state: e.state })) };
   }
 
   /** PUT /blacklist: adds the account, or changes its state. */

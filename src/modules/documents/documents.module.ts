@@ -1,5 +1,6 @@
 import type { AppModule } from '../../app-modules';
 import { StoredDocument } from './documents.entity';
+import { DocumentConnectionResolver } from './documents.connection';
 import { DocumentsResolver } from './documents.resolver';
 import { documentsRoutes } from './documents.routes';
 import type { DocumentsService } from './documents.service';
@@ -18,6 +19,6 @@ export const documentsModule: AppModule = {
   migrations: [{ name: 'Migration20261122080000Documents', class: Migration20261122080000Documents }],
   services: { documents: (_, { config, master }) => createDocumentsService(config, master) },
   routes: documentsRoutes,
-  resolvers: [DocumentsResolver],
+  resolvers: [DocumentsResolver, DocumentConnectionResolver],
   jobs: (services) => [{ kind: 'cleaner', name: 'expired documents', run: (em) => services.documents.purgeExpired(em) }],
 };

@@ -1,4 +1,6 @@
-import { Arg, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
+import { ConnectionArgs, connectionOfList, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
+import { DocumentConnectionGql } from './documents.connection';
 import type { GraphQLContext } from '../../graphql/context';
 import { registerNode } from '../../graphql/types/node';
 import { DocumentGql, documentGql, DocumentPageGql } from './documents.types';
@@ -16,7 +18,7 @@ export class DocumentsResolver {
     return documentById(id, context);
   }
 
-  @Query(() => DocumentPageGql, { description: 'GET /documents?in=…: the named documents, each owned by the caller, in the order named' })
+  @Query(() => DocumentPageGql, { description: 'GET /documents?in=…: the named documents, each owned by the caller, in the order named', deprecationReason: 'Use `documentsConnection`' })
   async documents(
     @Arg('in', () => [ID], { description: 'Document ids' }) ids: string[],
     @Ctx() { ctx, services }: GraphQLContext,
@@ -25,5 +27,15 @@ export class DocumentsResolver {
   ): Promise<DocumentPageGql> {
     const result = await services.documents.list(ctx, { ids, page: page ?? undefined, size: size ?? undefined });
     return { items: result.items.map((d) => documentGql(d, '')), totalItems: result.total, page: result.page, size: result.size };
+  }
+
+  @Query(() => DocumentConnectionGql, { description: 'The named documents, each owned by the caller, in the order named (each once)' })
+  async documentsConnection(
+    @Arg('in', () => [ID], { description: 'Document ids: 1 to 1000' }) ids: string[],
+    @Ctx() { ctx, services }: GraphQLContext,
+    @Args() page: ConnectionArgs,
+  ): Promise<ConnectionSource<DocumentGql>> {
+    const window = pageWindow(page, 'Query.documentsConnection');
+    return connectionOfList(window, await services.documents.owned(ctx, ids), (d) => d.id, (items) => items.map((d) => documentGql(d, '')));
   }
 }

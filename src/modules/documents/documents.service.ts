@@ -118,15 +118,25 @@ export class DocumentsService {
    * document owned by the caller (an unknown, expired or public id is not), else 401 for the whole list.
    */
   async list(ctx: RequestContext, input: DocumentListInput): Promise<DocumentPage> {
-    const caller = requireCaller(ctx);
+    requireCaller(ctx);
     const page = input.page ?? 0;
     const size = input.size ?? DEFAULT_DOCUMENT_PAGE_SIZE;
-    const ids = [...new Set(input.ids)];
+    if (!Number.isInteger(page) || page < 0) throw invalid('invalid_page', 'page must be an integer from 0', { field: 'page' });
+    if (!Number.isInteger(size) || size < 1 || size > 100) throw invalid('invalid_page', 'size must be an integer from 1 to 100', { field: 'size' });
+    const owned = await this.owned(ctx, input.ids);
+    return { items: owned.slice(page * size, (page + 1) * size), total: owned.length, page, size };
+  }
+
+  /**
+   * The named documents (`ids`, each once, in the order named; at most MAX_LISTED_IDS), each a
+   * private one the caller owns, else the whole list is refused: one statement.
+   */
+  async owned(ctx: RequestContext, input: readonly string[]): Promise<StoredDocument[]> {
+    const caller = requireCaller(ctx);
+    const ids = [...new Set(input)];
     if (ids.length === 0 || ids.length > MAX_LISTED_IDS) {
       throw invalid('invalid_parameter', `ids must name 1 to ${MAX_LISTED_IDS} documents`, { field: 'ids' });
     }
-    if (!Number.isInteger(page) || page < 0) throw invalid('invalid_page', 'page must be an integer from 0', { field: 'page' });
-    if (!Number.isInteger(size) || size < 1 || size > 100) throw invalid('invalid_page', 'size must be an integer from 1 to 100', { field: 'size' });
     const found = new Map((await findLiveDocuments(ctx.em, ids)).map((d) => [d.id, d]));
     // Only private documents owned by the caller are listed.
     const owned = (d: StoredDocument | undefined) => d?.documentType === 'private' && d.owners?.includes(caller.accountId);
@@ -134,8 +144,7 @@ export class DocumentsService {
     if (foreign !== undefined) {
       throw unauthenticated('not_document_owner', `the caller owns no document ${JSON.stringify(foreign)}`);
     }
-    const items = ids.slice(page * size, (page + 1) * size).map((i) => found.get(i) as StoredDocument);
-    return { items, total: ids.length, page, size };
+    return ids.map((i) => found.get(i) as StoredDocument);
   }
 
   /** Deletes the rows and bytes of every expired document; answers how many rows went. */

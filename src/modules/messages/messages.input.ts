@@ -61,6 +61,10 @@ export const listInput = z.object({
   size: z.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_MESSAGE_PAGE_SIZE),
 });
 export type MessageListInput = z.input<typeof listInput>;
+/** A lot's messages as a connection pages them: the filters, newest first. */
+export const windowInput = listInput.omit({ sort: true, page: true, size: true });
+export type MessageWindowInput = z.input<typeof windowInput>;
+export type MessageFilterQuery = Omit<z.output<typeof windowInput>, 'lotId' | 'lotIdFilter'> & { lotId?: string };
 /** A listing as the statements take it: `lotId` is the filter's. */
 export type MessageListQuery = Omit<z.output<typeof listInput>, 'lotId' | 'lotIdFilter'> & { lotId?: string };
 

@@ -2,7 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { countOf, rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
 import { Message, type Dialog } from './messages.entity';
-import type { DialogsQuery, MessageListQuery, UnreadQuery } from './messages.input';
+import type { DialogsQuery, MessageFilterQuery, MessageListQuery, UnreadQuery } from './messages.input';
+import type { ListWindow, WindowPage } from '../../core/list-window';
+import { windowOf } from '../../db/window';
 
 /**
  * Which conversations a reader sees (built by `conversationScope` of core/policies): those it
@@ -27,14 +29,26 @@ function inScope(scope: ReadScope, a: Sql, b: Sql, publisher: Sql): Sql {
 const fromPlatforms = (platforms: readonly string[], sender: Sql) =>
   sql`exists (select 1 from accounts s where s.id = ${sender} and s.platform_id in (${sql.list(platforms)}))`;
 
-/** One number/size page of a lot's messages and the count of every match: one statement each. */
-export async function listMessages(em: EntityManager, lotId: string, scope: ReadScope, q: MessageListQuery): Promise<{ items: Message[]; total: number }> {
+/** The messages of the lot in the scope that match the filters. */
+function messagesWhere(lotId: string, scope: ReadScope, q: MessageFilterQuery): Sql[] {
   const where = [sql`m.lot_id = ${lotId}`, inScope(scope, sql`m.sender`, sql`m.receiver`, sql`l.publisher_id`)];
   if (q.receivers) where.push(sql`m.receiver in (${sql.list(q.receivers)})`);
   if (q.sender) where.push(sql`m.sender = ${q.sender}`);
   if (q.lotId) where.push(sql`m.lot_id = ${q.lotId}`);
   if (q.platform) where.push(fromPlatforms(q.platform, sql`m.sender`));
   if (q.search) where.push(sql`m.search @@ websearch_to_tsquery('simple', ${q.search})`);
+  return where;
+}
+
+/** One window of a lot's messages, newest first, paged in the database (`lotMessagesConnection`): one statement, count included. */
+export async function windowOfMessages(em: EntityManager, lotId: string, scope: ReadScope, q: MessageFilterQuery, window: ListWindow): Promise<WindowPage<Message>> {
+  const page = await windowOf<Record<string, unknown>>(em, { columns: COLUMNS, from: MESSAGES, where: sql.and(messagesWhere(lotId, scope, q)), order: { key: sql`m.created_at`, id: sql`m.id` } }, window);
+  return { ...page, items: page.items.map((row) => em.map(Message, row)) };
+}
+
+/** One number/size page of a lot's messages and the count of every match: one statement each. */
+export async function listMessages(em: EntityManager, lotId: string, scope: ReadScope, q: MessageListQuery): Promise<{ items: Message[]; total: number }> {
+  const where = messagesWhere(lotId, scope, q);
   const order = sql.orderBy([sql`m.created_at`, sql`m.id`], q.sort.desc);
   const items = await rowsOf<Record<string, unknown>>(
     em,
@@ -48,12 +62,40 @@ export async function listMessages(em: EntityManager, lotId: string, scope: Read
  * direction, the companion's unread messages to the account counted; latest conversation first.
  */
 export async function listDialogs(em: EntityManager, accounts: readonly string[], scope: ReadScope, q: DialogsQuery, limit: number | null): Promise<Dialog[]> {
+  const found = await rowsOf<DialogRow>(em, sql`select * from ${dialogsOf(accounts, scope, q)} order by last_at desc, lot_id desc, account, companion limit ${limit}`);
+  return found.map(dialogOf);
+}
+
+/**
+ * One window of the dialogs `listDialogs` finds, latest first, paged in the database
+ * (`messageDialogsConnection`): one statement, count included. Dialogs whose latest messages
+ * were sent at the same instant follow the key `<lot>:<account>:<companion>`, descending.
+ */
+export async function windowOfDialogs(em: EntityManager, accounts: readonly string[], scope: ReadScope, q: DialogsQuery, window: ListWindow): Promise<WindowPage<Dialog>> {
+  const page = await windowOf<DialogRow>(
+    em,
+    { columns: sql`d.*`, from: dialogsOf(accounts, scope, q), where: sql`true`, order: { key: sql`d.last_at`, id: sql`d.lot_id::text || ':' || d.account || ':' || d.companion`, textId: true } },
+    window,
+  );
+  return { ...page, items: page.items.map(dialogOf) };
+}
+
+interface DialogRow {
+  lot_id: string;
+  account: string;
+  companion: string;
+  unread: string;
+  last_at: Date;
+}
+
+const dialogOf = (r: DialogRow): Dialog => ({ lotId: String(r.lot_id), accountId: r.account, withId: r.companion, unread: Number(r.unread), lastMessageAt: new Date(r.last_at) });
+
+/** The dialogs of `accounts` in the scope, as a table `d`: one row per (account, companion, lot) with its unread count and latest message's time. */
+function dialogsOf(accounts: readonly string[], scope: ReadScope, q: DialogsQuery): Sql {
   const where = [inScope(scope, sql`c.account`, sql`c.companion`, sql`l.publisher_id`)];
   if (q.with) where.push(sql`c.companion = ${q.with}`);
   if (q.lotId) where.push(sql`c.lot_id = ${q.lotId}`);
-  const found = await rowsOf<{ lot_id: string; account: string; companion: string; unread: string; last_at: Date }>(
-    em,
-    sql`with c as (
+  return sql`(with c as (
        select lot_id, sender as account, receiver as companion, created_at, false as unread from messages where sender in (${sql.list(accounts)})
        union all
        select lot_id, receiver, sender, created_at, read_at is null from messages where receiver in (${sql.list(accounts)})
@@ -61,11 +103,7 @@ export async function listDialogs(em: EntityManager, accounts: readonly string[]
      select c.lot_id, c.account, c.companion, count(*) filter (where c.unread) as unread, max(c.created_at) as last_at
        from c join lots l on l.id = c.lot_id
       where ${sql.and(where)}
-      group by c.lot_id, c.account, c.companion
-      order by last_at desc, c.lot_id desc, c.account, c.companion
-      limit ${limit}`,
-  );
-  return found.map((r) => ({ lotId: String(r.lot_id), accountId: r.account, withId: r.companion, unread: Number(r.unread), lastMessageAt: new Date(r.last_at) }));
+      group by c.lot_id, c.account, c.companion) d`;
 }
 
 /** How many unread messages match: one statement. */

@@ -1,4 +1,6 @@
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
+import { DialogConnectionGql, MessageConnectionGql } from './messages.connection';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import { withoutNulls } from '../../core/validate';
 import type { GraphQLContext } from '../../graphql/context';
@@ -22,7 +24,10 @@ type Marked = Omit<MarkMessagesAsReadPayloadGql, 'userErrors'>;
 
 @Resolver()
 export class MessagesResolver {
-  @Query(() => MessagePageGql, { description: "GET /lots/{id}/messages: the caller's conversations about the lot; all of them for staff of its publisher" })
+  @Query(() => MessagePageGql, {
+    description: "GET /lots/{id}/messages: the caller's conversations about the lot; all of them for staff of its publisher",
+    deprecationReason: 'Use `lotMessagesConnection`',
+  })
   async lotMessages(
     @Arg('lotId', () => ID) lotId: string,
     @Ctx() { ctx, services }: GraphQLContext,
@@ -42,7 +47,25 @@ export class MessagesResolver {
     return messagePageGql(await services.messages.list(ctx, input));
   }
 
-  @Query(() => [DialogGql], { description: 'GET /messages/dialogs: the latest `limit` dialogs of `receivers` (the caller by default), latest first' })
+  @Query(() => MessageConnectionGql, { description: "The messages `lotMessages` lists (the caller's conversations about the lot; all of them for staff of its publisher), newest first" })
+  async lotMessagesConnection(
+    @Arg('lotId', () => ID) lotId: string,
+    @Ctx() { ctx, services }: GraphQLContext,
+    @Args() page: ConnectionArgs,
+    @Arg('receivers', () => [String], { nullable: true }) receivers?: string[] | null,
+    @Arg('sender', () => String, { nullable: true }) sender?: string | null,
+    @Arg('platform', () => [String], { nullable: true, description: 'Platforms of the senders; staff of each only' }) platform?: string[] | null,
+    @Arg('search', () => String, { nullable: true, description: 'Full-text search in the text' }) search?: string | null,
+  ): Promise<ConnectionSource<MessageGql>> {
+    const window = pageWindow(page, `Query.lotMessagesConnection:${lotId}`);
+    const found = await services.messages.window(ctx, { lotId, ...withoutNulls({ receivers, sender, platform, search }) }, window);
+    return connectionOfWindow(window, found, (items) => items.map(messageGql));
+  }
+
+  @Query(() => [DialogGql], {
+    description: 'GET /messages/dialogs: the latest `limit` dialogs of `receivers` (the caller by default), latest first',
+    deprecationReason: 'Use `messageDialogsConnection`',
+  })
   async messageDialogs(
     @Ctx() { ctx, services }: GraphQLContext,
     @Arg('receivers', () => [String], { nullable: true }) receivers?: string[] | null,
@@ -51,6 +74,19 @@ export class MessagesResolver {
     @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE, description: '1 to 100; 100 by default' }) limit?: number,
   ): Promise<DialogGql[]> {
     return (await services.messages.dialogs(ctx, withoutNulls({ receivers, with: withId, lotId }), limit)).map(dialogGql);
+  }
+
+  @Query(() => DialogConnectionGql, { description: 'The dialogs `messageDialogs` lists, of `receivers` (the caller by default), latest first' })
+  async messageDialogsConnection(
+    @Ctx() { ctx, services }: GraphQLContext,
+    @Args() page: ConnectionArgs,
+    @Arg('receivers', () => [String], { nullable: true }) receivers?: string[] | null,
+    @Arg('with', () => String, { nullable: true, description: 'The companion' }) withId?: string | null,
+    @Arg('lotId', () => ID, { nullable: true }) lotId?: string | null,
+  ): Promise<ConnectionSource<DialogGql>> {
+    const window = pageWindow(page, 'Query.messageDialogsConnection');
+    const found = await services.messages.dialogsWindow(ctx, withoutNulls({ receivers, with: withId, lotId }), window);
+    return connectionOfWindow(window, found, (items) => items.map(dialogGql));
   }
 
   @Query(() => Int, { description: 'GET /messages/unread: unread messages to `receiver` (the caller by default)' })

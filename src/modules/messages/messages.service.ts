@@ -25,13 +25,17 @@ import {
   markReadInput,
   sendInput,
   unreadInput,
+  windowInput,
   type DialogsInput,
   type MarkReadInput,
+  type MessageFilterQuery,
   type MessageListInput,
+  type MessageWindowInput,
   type SendMessageInput,
   type UnreadInput,
 } from './messages.input';
-import { countUnread, listDialogs, listMessages, unreadPerLot } from './messages.listing';
+import { countUnread, listDialogs, listMessages, unreadPerLot, windowOfDialogs, windowOfMessages, type ReadScope } from './messages.listing';
+import type { ListWindow, WindowPage } from '../../core/list-window';
 
 export interface MessagePage {
   lot: Lot;
@@ -92,14 +96,28 @@ export class MessagesService {
    * `receivers` name others) is 403, as is `platform` naming a platform whose staff it is not.
    */
   async list(ctx: RequestContext, input: Untrusted<MessageListInput>): Promise<MessagePage> {
+    const { lot, scope, q } = await this.readable(ctx, input);
+    const { sort, page, size } = validateInput(listInput, input);
+    const { items, total } = await listMessages(ctx.em, lot.id, scope, { ...q, sort, page, size });
+    return { lot, items, total, page, size };
+  }
+
+  /** `lotMessagesConnection`: the messages `list` finds, newest first, one window paged in the database. */
+  async window(ctx: RequestContext, input: Untrusted<MessageWindowInput>, window: ListWindow): Promise<WindowPage<Message>> {
+    listBound(window.size, window.fromEnd ? 'last' : 'first');
+    const { lot, scope, q } = await this.readable(ctx, input);
+    return windowOfMessages(ctx.em, lot.id, scope, q, window);
+  }
+
+  /** The lot, the caller's scope and the filters of a listing of the lot's messages, refused as `list` says. */
+  private async readable(ctx: RequestContext, input: Untrusted<MessageWindowInput>): Promise<{ lot: Lot; scope: ReadScope; q: MessageFilterQuery }> {
     const caller = requireCaller(ctx);
     const lot = await findLot(ctx.em, input.lotId);
-    const { lotIdFilter, ...q } = validateInput(listInput, input);
+    const { lotIdFilter, ...q } = validateInput(windowInput, input);
     if (q.sender && q.receivers && !readsConversation(caller, lot, [q.sender, ...q.receivers])) throw notAllowed();
     this.checkPlatforms(caller, q.platform);
     // The statements' lotId is the filter's: the path's lot is `lot.id`.
-    const { items, total } = await listMessages(ctx.em, lot.id, conversationScope(caller), { ...q, lotId: lotIdFilter });
-    return { lot, items, total, page: q.page, size: q.size };
+    return { lot, scope: conversationScope(caller), q: { ...q, lotId: lotIdFilter } };
   }
 
   /**
@@ -108,15 +126,28 @@ export class MessagesService {
    * who is neither, whatever the lot, gets 403.
    */
   async dialogs(ctx: RequestContext, input: Untrusted<DialogsInput>, limit?: number): Promise<Dialog[]> {
-    const caller = requireCaller(ctx);
-    const q = validateInput(dialogsInput, input);
     // The latest `limit` (GraphQL bounds it); REST asks for no bound and lists them all.
     const bound = limit === undefined ? null : listBound(limit, 'limit');
+    const { accounts, scope, q } = this.dialogsReadable(ctx, input);
+    return listDialogs(ctx.em, accounts, scope, q, bound);
+  }
+
+  /** `messageDialogsConnection`: the dialogs `dialogs` finds, latest first, one window paged in the database. */
+  async dialogsWindow(ctx: RequestContext, input: Untrusted<DialogsInput>, window: ListWindow): Promise<WindowPage<Dialog>> {
+    listBound(window.size, window.fromEnd ? 'last' : 'first');
+    const { accounts, scope, q } = this.dialogsReadable(ctx, input);
+    return windowOfDialogs(ctx.em, accounts, scope, q, window);
+  }
+
+  /** Whose dialogs are asked for, in the caller's scope; refused as `dialogs` says. */
+  private dialogsReadable(ctx: RequestContext, input: Untrusted<DialogsInput>) {
+    const caller = requireCaller(ctx);
+    const q = validateInput(dialogsInput, input);
     const accounts = q.receivers ?? [caller.accountId];
     const scope = conversationScope(caller);
     const othersOnly = !accounts.includes(caller.accountId) && q.with !== caller.accountId;
     if (othersOnly && !scope.publishers.length) throw notAllowed();
-    return listDialogs(ctx.em, accounts, scope, q, bound);
+    return { accounts, scope, q };
   }
 
   /** GET /messages/unread: unread messages to `receiver` (the caller by default) that match. */

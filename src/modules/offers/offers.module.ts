@@ -1,6 +1,7 @@
 import type { AppModule } from '../../app-modules';
 import { Migration20261125120000SecondChanceOffers } from './migrations/Migration20261125120000SecondChanceOffers';
 import { SecondChanceOffer } from './offers.entity';
+import { SecondChanceOfferConnectionResolver } from './offers.connection';
 import { OffersResolver } from './offers.resolver';
 import { offersRoutes } from './offers.routes';
 import { SecondChanceService } from './offers.service';
@@ -18,7 +19,7 @@ export const offersModule: AppModule = {
   migrations: [{ name: 'Migration20261125120000SecondChanceOffers', class: Migration20261125120000SecondChanceOffers }],
   services: { secondChance: (s) => new SecondChanceService(s.notifications, s.winners, s.rules) },
   routes: offersRoutes,
-  resolvers: [OffersResolver],
+  resolvers: [OffersResolver, SecondChanceOfferConnectionResolver],
   // Open offers whose time is up expire on one instance of all, every SECOND_CHANCE_EXPIRY_SECONDS.
   jobs: (services, config) => [
     {

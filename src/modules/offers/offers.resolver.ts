@@ -1,4 +1,6 @@
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
+import { SecondChanceOfferConnectionGql } from './offers.connection';
 import { formatMoney } from '../../core/money';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
@@ -15,6 +17,7 @@ export class OffersResolver {
   @Query(() => [SecondChanceOfferGql], {
     nullable: true,
     description: "GET /lots/{id}/second_chance_offers: the newest `last` (by default and at most 100), oldest first; all to the lot's organizer and staff, a bidder's own to a bidder",
+    deprecationReason: 'Use `secondChanceOffersConnection`',
   })
   async secondChanceOffers(
     @Arg('lotId', () => ID) lotId: string,
@@ -22,6 +25,12 @@ export class OffersResolver {
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<SecondChanceOfferGql[]> {
     return (await services.secondChance.list(ctx, { lotId }, last)).map(offerGql);
+  }
+
+  @Query(() => SecondChanceOfferConnectionGql, { description: "A lot's second-chance offers, oldest first (`last` pages back from the newest): all to the lot's organizer and staff, a bidder's own to a bidder" })
+  async secondChanceOffersConnection(@Arg('lotId', () => ID) lotId: string, @Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext): Promise<ConnectionSource<SecondChanceOfferGql>> {
+    const window = pageWindow(page, `Query.secondChanceOffersConnection:${lotId}`);
+    return connectionOfWindow(window, await services.secondChance.window(ctx, { lotId }, window), (items) => items.map(offerGql));
   }
 
   @Mutation(() => SecondChanceOfferGql, { description: "POST /lots/{id}/second_chance_offers: the lot's organizer or staff offer a lot whose winner's deal was canceled, or whose reserve lapsed, to the next bidder", deprecationReason: 'Use createSecondChanceOffer' })

@@ -4,6 +4,9 @@ import type { RequestContext } from '../../core/context';
 import { conflict, forbidden, invalid, notFound } from '../../core/errors';
 import { formatMoney, type Money } from '../../core/money';
 import { listBound } from '../../core/page';
+import type { ListWindow, WindowPage } from '../../core/list-window';
+import { windowOf } from '../../db/window';
+import { sql } from '../../db/sql';
 import { managesLot, requireCaller } from '../../core/policies';
 import { rfc3339 } from '../../core/time';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
@@ -22,6 +25,9 @@ const EXPIRY_BATCH = 100;
 
 const openAlready = () => conflict('second_chance_offer_open', 'an offer of this lot is open already; wait for its answer or its expiry');
 const notAllowed = () => invalid('second_chance_not_allowed', "a lot is offered a second time only while it is open and its winner's deal is canceled, or once its reserve lapsed without a winner");
+
+/** A bidder offered none of the lot's second-chance offers sees none. */
+const notOffered = () => forbidden('not_allowed', "only the lot's organizer, staff of its publisher and the bidders offered it see its second-chance offers");
 
 /**
  * Second-chance offers (docs/auction-rules.md): after a winner's deal is canceled, or the lot's
@@ -88,8 +94,32 @@ export class SecondChanceService {
     const manager = managesLot(caller, lot);
     const newest = await ctx.em.find(SecondChanceOffer, { lotId: lot.id, ...(manager ? {} : { accountId: caller.accountId }) }, { orderBy: { id: 'desc' }, limit: bound, refresh: true });
     const offers = newest.reverse();
-    if (!manager && !offers.length) throw forbidden('not_allowed', "only the lot's organizer, staff of its publisher and the bidders offered it see its second-chance offers");
+    if (!manager && !offers.length) throw notOffered();
     return offers;
+  }
+
+  /**
+   * `secondChanceOffersConnection`: the offers `list` shows, oldest first, one window paged in the
+   * database; refused to a bidder offered none, as `list` is.
+   */
+  async window(ctx: RequestContext, input: Untrusted<OffersOfLotInput>, window: ListWindow): Promise<WindowPage<SecondChanceOffer>> {
+    const caller = requireCaller(ctx);
+    const { lotId } = validateInput(offersOfLotInput, input);
+    listBound(window.size, window.fromEnd ? 'last' : 'first');
+    const lot = await findLot(ctx.em, lotId);
+    const manager = managesLot(caller, lot);
+    const page = await windowOf<Record<string, unknown>>(
+      ctx.em,
+      {
+        columns: sql`o.*`,
+        from: sql`second_chance_offers o`,
+        where: manager ? sql`o.lot_id = ${lot.id}` : sql`o.lot_id = ${lot.id} and o.account_id = ${caller.accountId}`,
+        order: { key: null, id: sql`o.id`, ascending: true },
+      },
+      window,
+    );
+    if (!manager && !page.totalCount) throw notOffered();
+    return { ...page, items: page.items.map((row) => ctx.em.map(SecondChanceOffer, row)) };
   }
 
   /**

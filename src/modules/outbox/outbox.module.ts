@@ -1,6 +1,7 @@
 import type { AppModule } from '../../app-modules';
 import { OutboxMessage } from './outbox.entity';
 import type { Outbox } from './outbox.port';
+import { OutboxMessageConnectionResolver } from './outbox.connection';
 import { OutboxResolver } from './outbox.resolver';
 import { OutboxService } from './outbox.service';
 import { SmtpOutbox } from './outbox.smtp';
@@ -24,5 +25,5 @@ export const outboxModule: AppModule = {
       return config.SMTP_URL ? new SmtpOutbox(config.SMTP_URL, config.SMTP_FROM, table, log) : table;
     },
   },
-  resolvers: [OutboxResolver],
+  resolvers: [OutboxResolver, OutboxMessageConnectionResolver],
 };

@@ -1,4 +1,6 @@
-import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
+import { OutboxMessageConnectionGql } from './outbox.connection';
 import { withoutNulls } from '../../core/validate';
 import type { GraphQLContext } from '../../graphql/context';
 import { OutboxMessageGql, outboxMessageGql } from './outbox.types';
@@ -7,6 +9,7 @@ import { OutboxMessageGql, outboxMessageGql } from './outbox.types';
 export class OutboxResolver {
   @Query(() => [OutboxMessageGql], {
     description: "Messages kept in the outbox for the caller's platforms, newest first; staff only (else code forbidden)",
+    deprecationReason: 'Use `outboxConnection`',
   })
   async outbox(
     @Arg('recipient', () => String, { nullable: true, description: 'Email address or phone number (case-insensitive)' }) recipient: string | null,
@@ -14,5 +17,16 @@ export class OutboxResolver {
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<OutboxMessageGql[]> {
     return (await services.outbox.list(ctx, withoutNulls({ recipient, limit }))).map(outboxMessageGql);
+  }
+
+  @Query(() => OutboxMessageConnectionGql, { description: "Messages kept in the outbox for the caller's platforms, newest first; staff only (else code forbidden)" })
+  async outboxConnection(
+    @Arg('recipient', () => String, { nullable: true, description: 'Email address or phone number (case-insensitive)' }) recipient: string | null,
+    @Args() page: ConnectionArgs,
+    @Ctx() { ctx, services }: GraphQLContext,
+  ): Promise<ConnectionSource<OutboxMessageGql>> {
+    const window = pageWindow(page, 'Query.outboxConnection');
+    const found = await services.outbox.window(ctx, withoutNulls({ recipient }), window);
+    return connectionOfWindow(window, found, (items) => items.map(outboxMessageGql));
   }
 }

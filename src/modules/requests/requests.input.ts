@@ -53,6 +53,12 @@ export const listInput = z.object({
 });
 export type RequestListInput = z.input<typeof listInput>;
 
+/** A listing of create-lot requests as a connection pages it: the filters, newest first. */
+export const windowInput = listInput.omit({ sort: true, page: true, size: true });
+export type RequestWindowInput = z.input<typeof windowInput>;
+export type RequestFilterQuery = z.output<typeof windowInput>;
+
 /** The requests an account filed (or, for a platform, must review). */
 export type AccountRequestListInput = RequestListInput & { accountId: string };
+export type AccountRequestWindowInput = RequestWindowInput & { accountId: string };
 export type RequestListQuery = z.output<typeof listInput>;

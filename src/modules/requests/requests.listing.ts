@@ -3,7 +3,9 @@ import { countOf, rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
 import { overSql } from '../lots';
 import { CreateLotRequest, RequestState } from './requests.entity';
-import { REQUEST_STATE_CODES, type RequestListQuery } from './requests.input';
+import { windowOf } from '../../db/window';
+import type { ListWindow, WindowPage } from '../../core/list-window';
+import { REQUEST_STATE_CODES, type RequestFilterQuery, type RequestListQuery } from './requests.input';
 
 /** Who may see which requests, and which account's requests are asked for. */
 export interface RequestScope {
@@ -23,7 +25,7 @@ const sortColumn = sql.identifiers(['created_at', 'updated_at']);
 const archived = (now: Date) => sql`(r.request_state in (${sql.list([RequestState.Rejected, RequestState.PermanentlyRejected])})
   or (r.request_state = ${RequestState.Approved} and exists (select 1 from lots l where l.id = r.lot_id and ${overSql(now)})))`;
 
-function conditions(scope: RequestScope, q: RequestListQuery, now: Date): Sql {
+function conditions(scope: RequestScope, q: RequestFilterQuery, now: Date): Sql {
   const parts = [
     scope.staffOf.length ? sql`(r.requestor = ${scope.callerId} or r.platform_id in (${sql.list(scope.staffOf)}))` : sql`r.requestor = ${scope.callerId}`,
   ];
@@ -42,4 +44,14 @@ export async function listRequests(em: EntityManager, scope: RequestScope, q: Re
   const order = sql.orderBy([sql`r.${sortColumn(q.sort.key)}`, sql`r.id`], q.sort.desc);
   const rows = await rowsOf<Record<string, unknown>>(em, sql`select r.* from create_lot_requests r where ${where} order by ${order} limit ${q.size} offset ${q.page * q.size}`);
   return { items: rows.map((row) => em.map(CreateLotRequest, row)), total: await countOf(em, sql`create_lot_requests r where ${where}`) };
+}
+
+/** One window of the requests, newest first, paged in the database (`requestsConnection`): one statement, count included. */
+export async function windowOfRequests(em: EntityManager, scope: RequestScope, q: RequestFilterQuery, window: ListWindow): Promise<WindowPage<CreateLotRequest>> {
+  const page = await windowOf<Record<string, unknown>>(
+    em,
+    { columns: sql`r.*`, from: sql`create_lot_requests r`, where: conditions(scope, q, new Date()), order: { key: sql`r.created_at`, id: sql`r.id` } },
+    window,
+  );
+  return { ...page, items: page.items.map((row) => em.map(CreateLotRequest, row)) };
 }

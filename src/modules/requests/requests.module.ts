@@ -1,6 +1,7 @@
 import type { AppModule } from '../../app-modules';
 import { CreateLotRequest } from './requests.entity';
 import { RequestsResolver } from './requests.resolver';
+import { CreateLotRequestConnectionResolver } from './requests.connection';
 import { requestsRoutes } from './requests.routes';
 import { RequestsService } from './requests.service';
 
@@ -15,5 +16,5 @@ export const requestsModule: AppModule = {
   entities: [CreateLotRequest],
   services: { requests: (s) => new RequestsService(s.currency, s.lotMaker, s.notifications) },
   routes: requestsRoutes,
-  resolvers: [RequestsResolver],
+  resolvers: [RequestsResolver, CreateLotRequestConnectionResolver],
 };

@@ -1,10 +1,12 @@
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { withoutNulls, type Untrusted } from '../../core/validate';
 import { sortArg } from '../../graphql/args';
 import type { GraphQLContext } from '../../graphql/context';
 import { registerNode } from '../../graphql/types/node';
 import type { RequestListInput } from './requests.input';
-import type { RequestPage } from './requests.service';
+import type { RequestPage, RequestWindow } from './requests.service';
+import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
+import { CreateLotRequestConnectionGql } from './requests.connection';
 import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
 import {
@@ -42,6 +44,11 @@ const pageGql = (p: RequestPage): CreateLotRequestPageGql => ({
   size: p.size,
 });
 
+const connectionOf = (list: string, page: ConnectionArgs, read: (window: ReturnType<typeof pageWindow>) => Promise<RequestWindow>) => {
+  const window = pageWindow(page, list);
+  return read(window).then((found) => connectionOfWindow(window, found, (items) => items.map((r) => requestGql(r, found.pricing))));
+};
+
 async function requestById(id: string, currency: string | null | undefined, { ctx, services }: Pick<GraphQLContext, 'ctx' | 'services'>): Promise<CreateLotRequestGql> {
   const { request, pricing } = await services.requests.get(ctx, { id, currency });
   return requestGql(request, pricing);
@@ -59,7 +66,11 @@ export class RequestsResolver {
     return requestById(id, currency, { ctx, services });
   }
 
-  @Query(() => CreateLotRequestPageGql, { nullable: true, description: "GET /requests: the caller's own requests and those of the platforms whose staff it is" })
+  @Query(() => CreateLotRequestPageGql, {
+    nullable: true,
+    description: "GET /requests: the caller's own requests and those of the platforms whose staff it is",
+    deprecationReason: 'Use `requestsConnection`',
+  })
   async requests(
     @Ctx() { ctx, services }: GraphQLContext,
     @Arg('type', () => String, { nullable: true, description: 'lots (the only type)' }) type?: string | null,
@@ -75,7 +86,24 @@ export class RequestsResolver {
     return pageGql(await services.requests.list(ctx, listInputOf({ type, requestor, reviewer, state, archived, currency, sort, page, size })));
   }
 
-  @Query(() => CreateLotRequestPageGql, { description: 'GET /accounts/{id}/create_lot_requests: for the account itself and staff of its platform' })
+  @Query(() => CreateLotRequestConnectionGql, { description: "The requests `requests` lists (the caller's own and those of the platforms whose staff it is), newest first" })
+  requestsConnection(
+    @Ctx() { ctx, services }: GraphQLContext,
+    @Args() page: ConnectionArgs,
+    @Arg('requestor', () => String, { nullable: true }) requestor?: string | null,
+    @Arg('reviewer', () => String, { nullable: true, description: 'The reviewing platform' }) reviewer?: string | null,
+    @Arg('state', () => [String], { nullable: true, description: 'pending, canceled, approved, rejected, permanently_rejected' }) state?: string[] | null,
+    @Arg('archived', () => Boolean, { nullable: true }) archived?: boolean | null,
+    @Arg('currency', () => String, { nullable: true, description: 'Show the prices in this currency' }) currency?: string | null,
+  ): Promise<ConnectionSource<CreateLotRequestGql>> {
+    const filter = withoutNulls({ requestor, reviewer, state, archived, currency });
+    return connectionOf('Query.requestsConnection', page, (window) => services.requests.window(ctx, filter, window));
+  }
+
+  @Query(() => CreateLotRequestPageGql, {
+    description: 'GET /accounts/{id}/create_lot_requests: for the account itself and staff of its platform',
+    deprecationReason: 'Use `accountCreateLotRequestsConnection`',
+  })
   async accountCreateLotRequests(
     @Arg('accountId', () => String) accountId: string,
     @Ctx() { ctx, services }: GraphQLContext,
@@ -90,6 +118,21 @@ export class RequestsResolver {
   ): Promise<CreateLotRequestPageGql> {
     const input = listInputOf({ requestor, reviewer, state, archived, currency, sort, page, size });
     return pageGql(await services.requests.listOfAccount(ctx, { ...input, accountId }));
+  }
+
+  @Query(() => CreateLotRequestConnectionGql, { description: 'The requests `accountCreateLotRequests` lists (filed or to be reviewed by the account), newest first: for the account itself and staff of its platform' })
+  accountCreateLotRequestsConnection(
+    @Arg('accountId', () => String) accountId: string,
+    @Ctx() { ctx, services }: GraphQLContext,
+    @Args() page: ConnectionArgs,
+    @Arg('requestor', () => String, { nullable: true }) requestor?: string | null,
+    @Arg('reviewer', () => String, { nullable: true }) reviewer?: string | null,
+    @Arg('state', () => [String], { nullable: true }) state?: string[] | null,
+    @Arg('archived', () => Boolean, { nullable: true }) archived?: boolean | null,
+    @Arg('currency', () => String, { nullable: true }) currency?: string | null,
+  ): Promise<ConnectionSource<CreateLotRequestGql>> {
+    const filter = withoutNulls({ requestor, reviewer, state, archived, currency });
+    return connectionOf(`Query.accountCreateLotRequestsConnection:${accountId}`, page, (window) => services.requests.windowOfAccount(ctx, { ...filter, accountId }, window));
   }
 
   @Mutation(() => CreateLotRequestGql, { description: "PATCH /requests/{id}: staff of the request's platform approve or reject a pending request", deprecationReason: 'Use reviewCreateLotRequest' })

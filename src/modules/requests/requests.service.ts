@@ -17,13 +17,18 @@ import {
   requestRef,
   reviewInput,
   type AccountRequestListInput,
+  type AccountRequestWindowInput,
   type GetRequestInput,
   type RequestListInput,
   type RequestListQuery,
   type RequestRef,
+  type RequestWindowInput,
   type ReviewInput,
+  windowInput,
 } from './requests.input';
-import { listRequests, type RequestScope } from './requests.listing';
+import { listRequests, windowOfRequests, type RequestScope } from './requests.listing';
+import { listBound } from '../../core/page';
+import type { ListWindow, WindowPage } from '../../core/list-window';
 import type { RequestPricing } from './requests.view';
 import { NotificationType, staffOf, type NotificationsService } from '../notifications';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
@@ -33,6 +38,9 @@ export interface RequestView {
   /** Set when the prices are to be shown in another currency. */
   pricing?: RequestPricing;
 }
+
+/** A window of requests (`requestsConnection`), with the pricing of the currency asked for. */
+export type RequestWindow = WindowPage<CreateLotRequest> & { pricing?: RequestPricing };
 
 export interface RequestPage {
   items: CreateLotRequest[];
@@ -80,8 +88,12 @@ export class RequestsService {
 
   /** GET /requests: the caller's own requests and those of the platforms whose staff it is. */
   async list(ctx: RequestContext, input: Untrusted<RequestListInput>): Promise<RequestPage> {
-    const caller = requireCaller(ctx);
-    return this.page(ctx, { callerId: caller.accountId, staffOf: staffPlatforms(caller) }, validateInput(listInput, input));
+    return this.page(ctx, this.callerScope(ctx), validateInput(listInput, input));
+  }
+
+  /** `requestsConnection`: the requests `list` finds, newest first, one window paged in the database. */
+  async window(ctx: RequestContext, input: Untrusted<RequestWindowInput>, window: ListWindow): Promise<RequestWindow> {
+    return this.windowIn(ctx, this.callerScope(ctx), input, window);
   }
 
   /**
@@ -89,13 +101,28 @@ export class RequestsService {
    * must review); for the account itself and staff of its platform.
    */
   async listOfAccount(ctx: RequestContext, input: Untrusted<AccountRequestListInput>): Promise<RequestPage> {
+    return this.page(ctx, await this.accountScope(ctx, input.accountId), validateInput(listInput, input));
+  }
+
+  /** `accountCreateLotRequestsConnection`: the requests `listOfAccount` finds, newest first, one window paged in the database. */
+  async windowOfAccount(ctx: RequestContext, input: Untrusted<AccountRequestWindowInput>, window: ListWindow): Promise<RequestWindow> {
+    return this.windowIn(ctx, await this.accountScope(ctx, input.accountId), input, window);
+  }
+
+  private callerScope(ctx: RequestContext): RequestScope {
     const caller = requireCaller(ctx);
-    const account = await ctx.em.findOne(Account, { id: String(input.accountId), accountType: { $ne: AccountType.Master } });
+    return { callerId: caller.accountId, staffOf: staffPlatforms(caller) };
+  }
+
+  /** The account itself and staff of its platform see the requests it filed or must review. */
+  private async accountScope(ctx: RequestContext, accountId: unknown): Promise<RequestScope> {
+    const caller = requireCaller(ctx);
+    const account = await ctx.em.findOne(Account, { id: String(accountId), accountType: { $ne: AccountType.Master } });
     if (!account) throw notFound('account_not_found', 'no account with this id');
     if (caller.accountId !== account.id && !isStaffOf(caller, account.platformId)) {
       throw forbidden('not_allowed', "only the account itself and staff of its platform may list the account's requests");
     }
-    return this.page(ctx, { callerId: caller.accountId, staffOf: staffPlatforms(caller), accountId: account.id }, validateInput(listInput, input));
+    return { callerId: caller.accountId, staffOf: staffPlatforms(caller), accountId: account.id };
   }
 
   /**
@@ -148,6 +175,12 @@ export class RequestsService {
   private async page(ctx: RequestContext, scope: RequestScope, q: RequestListQuery): Promise<RequestPage> {
     const { items, total } = await listRequests(ctx.em, scope, q);
     return { items, total, page: q.page, size: q.size, pricing: await this.pricing(ctx.em, q.currency) };
+  }
+
+  private async windowIn(ctx: RequestContext, scope: RequestScope, input: Untrusted<RequestWindowInput>, window: ListWindow): Promise<RequestWindow> {
+    listBound(window.size, window.fromEnd ? 'last' : 'first');
+    const q = validateInput(windowInput, input);
+    return { ...(await windowOfRequests(ctx.em, scope, q, window)), pricing: await this.pricing(ctx.em, q.currency) };
   }
 
   private async pricing(em: EntityManager, currency: string | undefined): Promise<RequestPricing | undefined> {
