@@ -32,7 +32,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['jest.config.js'],
+    files: ['jest.config.js', 'test/runtime.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -17,6 +17,7 @@ module.exports = {
   globalSetup: '<rootDir>/test/global-setup.ts',
   globalTeardown: '<rootDir>/test/global-teardown.ts',
   setupFiles: ['<rootDir>/test/setup-env.ts'],
+  runtime: '<rootDir>/test/runtime.js',
   testTimeout: 30000,
   maxWorkers: 2,
   // Every file loads the service anew and a worker keeps part of each: over its share of the files a worker's

@@ -31,7 +31,6 @@ import { buildAppSchema } from './graphql/schema';
 import { serveGraphqlWs } from './graphql/ws';
 import { refreshRates } from './modules/currency';
 import { MODULES } from './modules';
-import { startJobs } from './jobs/jobs';
 import { livePageRoutes } from './live-page/live-page.routes';
 import { poolFigures } from './db/orm';
 import { Readiness } from './db/readiness';
@@ -77,7 +76,9 @@ export async function createApp({ config, orm, master, logKey, log, healthy = ()
   await services.platforms.ensureMasterAccount({ em: orm.em.fork() });
   // The first answers use the source's rates; the job queue refreshes them from then on.
   if (config.RATES_URL) await refreshRates(orm, services.currency, config.RATES_URL, log);
-  const jobs = config.JOBS === 'on' ? await startJobs({ config, orm, services, log }) : null;
+  // The job queue (pg-boss and its statements, some 50 modules) is loaded by the instances that work it only.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const jobs = config.JOBS === 'on' ? await (require('./jobs/jobs') as typeof import('./jobs/jobs')).startJobs({ config, orm, services, log }) : null;
   const authenticator = new Authenticator(jwt, {
     windowSeconds: config.SIGNATURE_WINDOW,
     legacy: config.SIGNATURE_LEGACY,

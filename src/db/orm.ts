@@ -1,10 +1,10 @@
-import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, MikroORM, type Options } from '@mikro-orm/postgresql';
 import { logger } from '../core/logger';
 import { ENTITIES, MIGRATIONS } from '../modules';
 import { underAdvisoryLock } from './advisory-lock';
 import { boundedDialect } from './bounded-dialect';
 import { CoalescingSocket } from './coalescing-socket';
+import { lazyMigrator } from './migration';
 
 /**
  * knex's own messages, into the process's log instead of the console. It warns of every broken
@@ -30,7 +30,7 @@ export function ormOptions(clientUrl: string, poolSize = DEFAULT_POOL_SIZE, stat
   return defineConfig({
     clientUrl,
     entities: ENTITIES,
-    extensions: [Migrator],
+    extensions: [lazyMigrator],
     migrations: { migrationsList: MIGRATIONS, transactional: true, allOrNothing: true, snapshot: false, silent: true },
     discovery: { disableDynamicFileAccess: true },
     forceUtcTimezone: true,

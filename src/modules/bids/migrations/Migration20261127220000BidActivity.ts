@@ -1,4 +1,4 @@
-import { Migration } from '@mikro-orm/migrations';
+import { Migration } from '../../../db/migration';
 
 /**
  * A platform's bids per hour and bidder, kept by the bid round's own statement (bids.sql.ts

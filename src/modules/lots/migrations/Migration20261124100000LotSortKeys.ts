@@ -1,4 +1,4 @@
-import { Migration } from '@mikro-orm/migrations';
+import { Migration } from '../../../db/migration';
 
 /**
  * What the lot index sorts by, stored and indexed (issue 14): the price sort used to convert

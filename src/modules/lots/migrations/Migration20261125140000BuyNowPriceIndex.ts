@@ -1,4 +1,4 @@
-import { Migration } from '@mikro-orm/migrations';
+import { Migration } from '../../../db/migration';
 
 /**
  * The buy-now price sort under filter[price] (issue 14): the sort's index walk fetched every lot

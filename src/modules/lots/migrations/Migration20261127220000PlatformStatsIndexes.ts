@@ -1,4 +1,4 @@
-import { Migration } from '@mikro-orm/migrations';
+import { Migration } from '../../../db/migration';
 
 /**
  * The platform statistics read a platform's lots created in a range, and its sold lots ended in

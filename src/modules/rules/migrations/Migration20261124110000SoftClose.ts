@@ -1,4 +1,4 @@
-import { Migration } from '@mikro-orm/migrations';
+import { Migration } from '../../../db/migration';
 
 export class Migration20261124110000SoftClose extends Migration {
   override async up(): Promise<void> {
