@@ -2,7 +2,6 @@ import type { AppModule } from '../../app-modules';
 import { Migration20261124210000SavedSearches } from './migrations/Migration20261124210000SavedSearches';
 import { Migration20261125130000SavedSearchPriceMax } from './migrations/Migration20261125130000SavedSearchPriceMax';
 import { Migration20261127160000SavedSearchAlerts } from './migrations/Migration20261127160000SavedSearchAlerts';
-import { Migration20261128090000SavedSearchMaker } from './migrations/Migration20261128090000SavedSearchMaker';
 import { SearchesResolver } from './searches.resolver';
 import { searchesRoutes } from './searches.routes';
 import { SearchesService } from './searches.service';
@@ -20,7 +19,6 @@ export const searchesModule: AppModule = {
     { name: 'Migration20261124210000SavedSearches', class: Migration20261124210000SavedSearches },
     { name: 'Migration20261125130000SavedSearchPriceMax', class: Migration20261125130000SavedSearchPriceMax },
     { name: 'Migration20261127160000SavedSearchAlerts', class: Migration20261127160000SavedSearchAlerts },
-    { name: 'Migration20261128090000SavedSearchMaker', class: Migration20261128090000SavedSearchMaker },
   ],
   services: { searches: (s, { config }) => new SearchesService(s.notifications, s.mail, config.SAVED_SEARCHES_PER_ACCOUNT) },
   routes: searchesRoutes,
