@@ -89,8 +89,18 @@ export async function abBench(ref) {
   try {
     const tools = { freshDatabase, seedLots, seedBidders, startService, signer };
     builds.push(await prepare('old', old.dir, tools), await prepare('new', ROOT, tools));
-    const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-    const bid = (b, pick) => async (c) => {
+    // An agent per bid phase, its sockets closed at its end: kept across phases, a socket idled
+    // through the other build's phases past the server's keep-alive timeout, and the next phase's
+    // first request on it ended the run with ECONNRESET.
+    const phaseAgent = (work) => async (b) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+      try {
+        return await work(b, agent);
+      } finally {
+        agent.destroy();
+      }
+    };
+    const bid = (b, agent, pick) => async (c) => {
       const lotId = pick();
       const n = (b.next.get(lotId) ?? 100_000) + 1;
       b.next.set(lotId, n);
@@ -114,8 +124,8 @@ export async function abBench(ref) {
       return ms;
     };
     const lines = [
-      { name: 'bids, one hot lot (accepted/s)', kind: 'throughput', phase: (b) => drive(CLIENTS, bid(b, () => b.bidders.hot)) },
-      { name: 'bids, 100 lots (accepted/s)', kind: 'throughput', phase: (b) => drive(CLIENTS, bid(b, () => b.bidders.spread[Math.floor(Math.random() * b.bidders.spread.length)])) },
+      { name: 'bids, one hot lot (accepted/s)', kind: 'throughput', phase: phaseAgent((b, agent) => drive(CLIENTS, bid(b, agent, () => b.bidders.hot))) },
+      { name: 'bids, 100 lots (accepted/s)', kind: 'throughput', phase: phaseAgent((b, agent) => drive(CLIENTS, bid(b, agent, () => b.bidders.spread[Math.floor(Math.random() * b.bidders.spread.length)]))) },
       { name: 'lot listings, REST (p50 ms)', kind: 'latency', phase: listing },
     ];
     const figures = new Map(lines.map((l) => [l.name, { old: [], new: [] }]));

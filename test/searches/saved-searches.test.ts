@@ -98,6 +98,19 @@ describe('alerts of saved searches', () => {
     expect(await matched(2)).toEqual([bmw.id]);
   });
 
+  it('notifies a search naming no maker of a new lot of any maker, and one naming the lot’s maker in any case, not a prefix of it', async () => {
+    await exec('delete from saved_searches');
+    expect((await save(0, { lot_type: 'eng' })).status).toBe(201);
+    expect((await save(1, { maker: 'TOYOTA' })).status).toBe(201);
+    expect((await save(2, { maker: 'Toyot' })).status).toBe(201);
+    const toyota = await createLot(world.t, world.platform, ENG_LOT);
+    const bmw = await createLot(world.t, world.platform, { ...ENG_LOT, details: { ...ENG_LOT.details, maker: 'BMW', model: 'X5', vin_code: 'WBAFR7C57BC123456' } });
+    expect(await matched(0)).toEqual(expect.arrayContaining([toyota.id, bmw.id]));
+    expect(await matched(1)).toContain(toyota.id);
+    expect(await matched(1)).not.toContain(bmw.id);
+    expect(await matched(2)).not.toContain(toyota.id);
+  });
+
   it('matches a new lot against all saved searches in one statement: as many statements for 3 searches as for 3,000', async () => {
     await exec('delete from saved_searches');
     const seed = (n: number) =>

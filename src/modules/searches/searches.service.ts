@@ -134,7 +134,7 @@ export class SearchesService {
    * transaction that made the lot; announced once it commits.
    */
   matchNewLot(em: EntityManager, scope: TransactionScope, lotId: string): Promise<number> {
-    return this.alert(em, scope, matchingSearches(lotId));
+    return this.alert(em, scope, matchingSearches(lotId), 'new_lot');
   }
 
   /**
@@ -147,7 +147,7 @@ export class SearchesService {
     // The planner prices the range scans as if each met hundreds of searches and compiles the
     // statement (JIT), which costs more than running it: off for the rest of this transaction.
     await rowsOf(em, sql`select set_config('jit', 'off', true)`);
-    return this.alert(em, scope, priceFalls(changed));
+    return this.alert(em, scope, priceFalls(changed), 'price_fell');
   }
 
   /** The cleaner's: forgets the alerts older than a day, which no longer hold back another. Answers how many. */
@@ -158,24 +158,24 @@ export class SearchesService {
   /**
    * Inserts a notification per matching (search, lot) row of `matches`, then picks the matched
    * searches due an email (at most one a day each): those go through the outbox, one email per
-   * search naming its lots. Answers how many notifications were made.
+   * search naming its lots. Answers how many notifications were made. Only a price fall is
+   * recorded to keep its search quiet for a day: it may recur, a lot is new once.
    */
-  private async alert(em: EntityManager, scope: TransactionScope, matches: Sql): Promise<number> {
+  private async alert(em: EntityManager, scope: TransactionScope, matches: Sql, reason: MatchReason): Promise<number> {
     const rows = await rowsOf<BatchRow>(em, this.notifications.insertRows(NotificationType.SavedSearchMatched, matches));
     const published = this.notifications.publishedBatch(rows);
     scope.afterCommit(() => this.notifications.announce(published));
     if (!rows.length) return 0;
-    await rowsOf(em, recordAlerts(rows.map((r) => r.meta)));
-    const lotsBySearch = new Map<string, { lots: string[]; reason: MatchReason }>();
+    if (reason === 'price_fell') await rowsOf(em, recordAlerts(rows.map((r) => r.meta)));
+    const lotsBySearch = new Map<string, string[]>();
     for (const { meta } of rows) {
-      const entry = lotsBySearch.get(meta.search_id) ?? { lots: [], reason: meta.reason as MatchReason };
-      entry.lots.push(meta.lot_id);
-      lotsBySearch.set(meta.search_id, entry);
+      const lots = lotsBySearch.get(meta.search_id);
+      if (lots) lots.push(meta.lot_id);
+      else lotsBySearch.set(meta.search_id, [meta.lot_id]);
     }
     const due = await rowsOf<{ id: string; account_id: string; email: string; platform_id: string | null }>(em, dueForEmail([...lotsBySearch.keys()]));
     for (const d of due) {
-      const { lots, reason } = lotsBySearch.get(d.id) as { lots: string[]; reason: MatchReason };
-      await this.mail.send(em, { channel: 'email', recipient: d.email, accountId: d.account_id, platformId: d.platform_id, ...emailOf(d.id, lots, reason) });
+      await this.mail.send(em, { channel: 'email', recipient: d.email, accountId: d.account_id, platformId: d.platform_id, ...emailOf(d.id, lotsBySearch.get(d.id) as string[], reason) });
     }
     if (due.length) await em.flush();
     return rows.length;

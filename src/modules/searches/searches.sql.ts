@@ -21,9 +21,9 @@ const FILTERS = sql`(s.country is null or s.country = l.country)
        and (s.year_min is null or l.year >= s.year_min) and (s.year_max is null or l.year <= s.year_max)
        and (s.buy_now is null or (l.buy_now_price > 0) = s.buy_now)`;
 
-/** The price bounds of search `s` on the lot's price at the current rates (`rf`, `rt`). */
-const PRICE_BOUNDS = sql`(s.price_min is null or ${priceIn(sql`rf`, sql`rt`)} >= s.price_min)
-       and (s.price_max is null or ${priceIn(sql`rf`, sql`rt`)} <= s.price_max)`;
+/** The price bounds of search `s` on new lot `l`'s price at the current rates (the lot's own `units_per_eur` and `rt`, the search's currency's). */
+const PRICE_BOUNDS = sql`(s.price_min is null or ${priceIn(sql`l`, sql`rt`)} >= s.price_min)
+       and (s.price_max is null or ${priceIn(sql`l`, sql`rt`)} <= s.price_max)`;
 
 /** The rows `insertRows` takes: one notification per (search, lot), saying which and why. */
 const matchRow = (reason: MatchReason) =>
@@ -52,16 +52,19 @@ export function recordAlerts(metas: readonly Record<string, string>[]): Sql {
  * The lot is read first as a row of its own (a materialised CTE): joined as the table, the
  * planner weighed each of the lot's columns in the filters against the lots' statistics and
  * indexes for every join order, 5 ms of planning per new lot at 100,000 lots against 0.4 ms
- * (bench/lot-create.mjs), several times the statement's own run.
+ * (bench/lot-create.mjs), several times the statement's own run. The lot's rate is
+ * its own `units_per_eur`, which its insert's trigger has just read from currency_rates under a
+ * share lock. No alert about a new lot is looked for: a lot is new once, so none can exist (nor is
+ * one recorded, see `alert` in searches.service.ts). The searches are read by their maker, those
+ * naming the lot's and those naming none (`saved_searches_maker_idx`), not all of them.
  */
 export function matchingSearches(lotId: string): Sql {
   return sql`with l as materialized (select * from lots l where l.id = ${lotId} and ${notClosedSql()})
     select ${matchRow('new_lot')}
       from l
-      join currency_rates rf on rf.currency = l.currency
-      join saved_searches s on true
+      join saved_searches s on lower(s.maker) is null or lower(s.maker) = lower(l.maker)
       join currency_rates rt on rt.currency = s.currency
-     where ${FILTERS} and ${PRICE_BOUNDS} and ${notAlerted('new_lot')}`;
+     where ${FILTERS} and ${PRICE_BOUNDS}`;
 }
 
 /**
