@@ -56,7 +56,13 @@ export default tseslint.config(
   { files: ['src/*/*.ts'], ignores: ['src/modules/**', 'src/core/**'], rules: borders(pastIndex('^\\.\\./modules/[^/]+/.')) },
   { files: ['src/core/**/*.ts'], rules: borders({ regex: '(^|/)modules(/|$)', message: 'src/core is the shared kernel: it imports no area of src/modules' }) },
   { files: ['src/modules/*/*.ts'], rules: borders(pastIndex('^\\.\\./(\\.\\./modules/)?[^./][^/]*/.')) },
-  { files: ['src/modules/*/*/**/*.ts'], rules: borders(pastIndex('^\\.\\./\\.\\./(\\.\\./modules/)?[^./][^/]*/.')) },
+  {
+    files: ['src/modules/*/*/**/*.ts'],
+    rules: borders(pastIndex('^\\.\\./\\.\\./(\\.\\./modules/)?[^./][^/]*/.'), {
+      group: ['@mikro-orm/migrations'],
+      message: 'A migration takes Migration from src/db/migration.ts: the package index loads the migrator in every process.',
+    }),
+  },
   { files: ['src/modules/index.ts'], rules: borders(pastIndex('^\\./[^/]+/(?![^/]+\\.module$).')) },
   { files: ['test/**', 'bench/**', '**/*.mjs'], rules: { 'no-console': 'off', '@typescript-eslint/no-require-imports': 'off', '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' } },
 );

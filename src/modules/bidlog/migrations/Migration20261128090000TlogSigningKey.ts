@@ -1,4 +1,4 @@
-import { Migration } from '@mikro-orm/migrations';
+import { Migration } from '../../../db/migration';
 
 export class Migration20261128090000TlogSigningKey extends Migration {
   override async up(): Promise<void> {
