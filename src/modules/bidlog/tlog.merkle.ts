@@ -97,6 +97,21 @@ export function nodesCompleted(from: number, to: number): { made: NodeKey[]; nee
 const half = (n: number) => Math.floor(n / 2);
 const odd = (n: number) => n % 2 === 1;
 
+/**
+ * The nodes of a small tree held in memory (a bid round's batch of receipts), for `rootOf` and
+ * `inclusionProof`: every complete, aligned subtree hashed once.
+ */
+export function memoryTree(leaves: readonly Buffer[]): NodeSource {
+  const levels: Buffer[][] = [[...leaves]];
+  while (levels[levels.length - 1].length > 1) {
+    const below = levels[levels.length - 1];
+    const level: Buffer[] = [];
+    for (let i = 0; i + 1 < below.length; i += 2) level.push(nodeHash(below[i], below[i + 1]));
+    levels.push(level);
+  }
+  return (level, index) => levels[level][index];
+}
+
 /** RFC 9162, 2.1.3.2: does `proof` show the leaf at `leafIndex` in the tree of `size` with `root`? */
 export function verifyInclusion(leafIndex: number, size: number, leaf: Buffer, proof: Buffer[], root: Buffer): boolean {
   if (!(leafIndex >= 0 && leafIndex < size)) return false;

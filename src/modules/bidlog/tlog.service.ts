@@ -11,9 +11,9 @@ import { databaseFault, isOutage } from '../../db/faults';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
 import { leafOf, type Leaf, type OutcomeLeaf } from './tlog.leaves';
-import { consistencyProof, inclusionProof, rootOf } from './tlog.merkle';
+import { consistencyProof, inclusionProof, memoryTree, rootOf } from './tlog.merkle';
 import { checkpointBody, signNote } from './tlog.note';
-import { receiptMessage, type AnyReceipt, type HashReceipt, type Receipt } from './tlog.receipt';
+import { batchLeaf, receiptMessage, type AnyReceipt, type BatchReceipt, type HashReceipt, type Receipt } from './tlog.receipt';
 import { appendLeaf, integrate, overTree, sequence } from './tlog.store';
 import { logKeyHistory, type LogKey } from './tlog.keys';
 import { KeyedBatcher, type Settled } from '../../core/batcher';
@@ -189,6 +189,36 @@ export class TransparencyLog {
       leaves.map((l) => ({ leafIndex: indexes.get(l.bidId) as number, leafHash: l.leafHash })),
       at,
     );
+  }
+
+  /**
+   * The receipts (version 3) of a round's requests whose leaves the round numbered, under one
+   * signature: the Merkle root of their entries, each receipt carrying its audit path, so a
+   * hot lot's round of dozens of requests costs one Ed25519 signature, not one each. Null for the
+   * requests `receiptOf` answers instead: no leaf, a leaf left to the sequencer, the bench's
+   * baseline without the log.
+   */
+  roundReceipts(requests: readonly ({ leaves: { leafHash: Buffer; leafIndex?: number }[]; at: Date } | null)[]): (BatchReceipt | null)[] {
+    const numbered = requests.map((r) => this.appending && r !== null && r.leaves.length > 0 && r.leaves.every((l) => l.leafIndex !== undefined));
+    const batch = requests.flatMap((r, i) => (r && numbered[i] ? [r.leaves.map((l) => ({ leaf_index: l.leafIndex as number, leaf_hash: l.leafHash.toString('base64') }))] : []));
+    if (!batch.length) return requests.map(() => null);
+    const size = batch.length;
+    const tree = memoryTree(batch.map(batchLeaf));
+    const root = rootOf(tree, size).toString('base64');
+    // One round, one time (`runRound`'s `now`): the first request's is every request's.
+    const timestamp = (requests[numbered.indexOf(true)] as { at: Date }).at.toISOString();
+    const unsigned = batch.map((entries, index) => ({
+      version: 3 as const,
+      origin: this.origin,
+      log_id: this.logId,
+      timestamp,
+      entries,
+      batch: { size, index, root, path: inclusionProof(tree, index, size).map((h) => h.toString('base64')) },
+    }));
+    // The message holds the batch's size and root, not its entries: every receipt of the round shares the signature.
+    const signature = this.signed(receiptMessage(unsigned[0]));
+    let next = 0;
+    return numbered.map((n) => (n ? { ...unsigned[next++], signer: this.signer, signature } : null));
   }
 
   private receipt(entries: { leafIndex: number; leafHash: Buffer }[], at: Date): Receipt {

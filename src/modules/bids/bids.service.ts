@@ -50,6 +50,8 @@ export class BidsService {
     const began = performance.now();
     const round = await rawTransaction(requests[0].ctx.em, openRound(lotId, bidders, BIDS_PER_REQUEST * requests.length), (tx, opened) => runRound(tx, opened, requests, this.notifications, this.tlog.appending));
     const seconds = (performance.now() - began) / 1000;
+    const receipts = this.tlog.roundReceipts(round.outcomes.map((o) => (o.ok ? o.value : null)));
+    round.outcomes.forEach((o, i) => o.ok && receipts[i] && (o.value.receipt = receipts[i]));
     this.notifications.announce(round.notifications);
     this.announce(round.outcomes);
     if (round.extended) await this.clock.lotTimesSet([round.extended]);
@@ -83,8 +85,8 @@ export class BidsService {
     const { lotId, amount, maxAmount } = validateInput(placeBidInput, input);
     const id = integerId(lotId);
     if (id === null) throw notFound('lot_not_found', 'no lot with this id');
-    const { lot, bids, leaves, at } = await this.rounds.submit(id, { ctx, caller, amount, maxAmount, at: new Date() });
-    return { lot, bids: seenBids(caller, lot, bids), receipt: await this.tlog.receiptOf(ctx, leaves, at) };
+    const { lot, bids, leaves, at, receipt } = await this.rounds.submit(id, { ctx, caller, amount, maxAmount, at: new Date() });
+    return { lot, bids: seenBids(caller, lot, bids), receipt: receipt ?? (await this.tlog.receiptOf(ctx, leaves, at)) };
   }
 
   /**
