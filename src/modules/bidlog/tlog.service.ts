@@ -122,6 +122,8 @@ function count(value: unknown, field: string, min: number): number {
 export class TransparencyLog {
   /** SHA-256 of the log key's raw public key, base64, as CT names a log. */
   readonly logId: string;
+  /** The log key (G…), encoded once: every receipt names it. */
+  readonly signer: string;
 
   constructor(
     /** The log's signing key, the one the start loaded and agreed on (infrastructure's `logKey`). */
@@ -131,6 +133,7 @@ export class TransparencyLog {
     readonly appending = true,
   ) {
     this.logId = createHash('sha256').update(key.rawPublicKey()).digest('base64');
+    this.signer = key.publicKey();
     this.receiptKey = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d: key.rawSecretKey().toString('base64url'), x: key.rawPublicKey().toString('base64url') }, format: 'jwk' });
   }
 
@@ -152,9 +155,6 @@ export class TransparencyLog {
     return items.map(() => ({ ok: true, value: indexes }));
   }, SEQUENCE_BATCH);
 
-  get signer(): string {
-    return this.key.publicKey();
-  }
 
   /**
    * The receipt of bids whose round committed, signed as the log's promise to include their leaves
@@ -204,7 +204,7 @@ export class TransparencyLog {
     if (!batch.length) return requests.map(() => null);
     const size = batch.length;
     const tree = memoryTree(batch.map(batchLeaf));
-    const root = rootOf(tree, size).toString('base64');
+    const root = tree.root.toString('base64');
     // One round, one time (`runRound`'s `now`): the first request's is every request's.
     const timestamp = (requests[numbered.indexOf(true)] as { at: Date }).at.toISOString();
     const unsigned = batch.map((entries, index) => ({
@@ -213,7 +213,7 @@ export class TransparencyLog {
       log_id: this.logId,
       timestamp,
       entries,
-      batch: { size, index, root, path: inclusionProof(tree, index, size).map((h) => h.toString('base64')) },
+      batch: { size, index, root, path: tree.path(index).map((h) => h.toString('base64')) },
     }));
     // The message holds the batch's size and root, not its entries: every receipt of the round shares the signature.
     const signature = this.signed(receiptMessage(unsigned[0]));
