@@ -155,7 +155,6 @@ export class TransparencyLog {
     return items.map(() => ({ ok: true, value: indexes }));
   }, SEQUENCE_BATCH);
 
-
   /**
    * The receipt of bids whose round committed, signed as the log's promise to include their leaves
    * in its next checkpoint: by index and hash (version 1) when the round numbered them, or once
