@@ -62,10 +62,18 @@ function digestOf(values: Record<string, unknown>): string | undefined {
 
 const SIGNED = { origin: z.string(), log_id: z.string(), timestamp: z.string(), signer: z.string(), signature: z.string() };
 
-/** Version 2 (by leaf hash) first: a version 1 receipt has no `version`. */
+const INDEXED = z.array(z.object({ leaf_index: z.number().int().nonnegative(), leaf_hash: z.string() }));
+
+/** Versions 3 (a round's batch) and 2 (by leaf hash) first: a version 1 receipt has no `version`, and would read any other without its fields. */
 const RECEIPT = z.union([
+  z.object({
+    version: z.literal(3),
+    ...SIGNED,
+    entries: INDEXED,
+    batch: z.object({ size: z.number().int().positive(), index: z.number().int().nonnegative(), root: z.string(), path: z.array(z.string()) }),
+  }),
   z.object({ version: z.literal(2), ...SIGNED, entries: z.array(z.object({ leaf_hash: z.string() })) }),
-  z.object({ ...SIGNED, entries: z.array(z.object({ leaf_index: z.number().int().nonnegative(), leaf_hash: z.string() })) }),
+  z.object({ ...SIGNED, entries: INDEXED }),
 ]) satisfies z.ZodType<AnyReceipt>;
 
 /** A receipt file: the header's base64 JSON, or the JSON. */

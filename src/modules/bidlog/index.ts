@@ -3,7 +3,7 @@ export { chainRound, type LogEntryRow } from './bidlog.append';
 export { bearerRequestDigestOf } from './bidlog.chain';
 export type { BidLogService } from './bidlog.service';
 export { type ServedLog, type ServedLot, type Verification, verifyBidLog, type VerifyOptions } from './bidlog.verify';
-export { type AnyReceipt, type HashReceipt, type Receipt, encodeReceipt, isHashReceipt } from './tlog.receipt';
+export { type AnyReceipt, type BatchReceipt, type HashReceipt, type Receipt, encodeReceipt, isHashReceipt, receiptVersion } from './tlog.receipt';
 export { appendCtes } from './tlog.store';
 export { recordLogKey } from './tlog.keys';
 export type { TransparencyLog } from './tlog.service';

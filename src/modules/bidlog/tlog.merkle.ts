@@ -97,6 +97,53 @@ export function nodesCompleted(from: number, to: number): { made: NodeKey[]; nee
 const half = (n: number) => Math.floor(n / 2);
 const odd = (n: number) => n % 2 === 1;
 
+interface MemoryNode {
+  hash: Buffer;
+  left?: MemoryNode;
+  right?: MemoryNode;
+}
+
+/** MTH(D[lo:hi]) of RFC 9162, 2.1.1, every node kept. */
+function memoryNode(leaves: readonly Buffer[], lo: number, hi: number): MemoryNode {
+  if (hi - lo === 1) return { hash: leaves[lo] };
+  const k = splitOf(hi - lo);
+  const left = memoryNode(leaves, lo, lo + k);
+  const right = memoryNode(leaves, lo + k, hi);
+  return { hash: nodeHash(left.hash, right.hash), left, right };
+}
+
+/**
+ * A small tree held in memory (a bid round's batch of receipts): its root and each leaf's audit
+ * path (RFC 9162, 2.1.3.1), every node hashed once for all the paths.
+ */
+export function memoryTree(leaves: readonly Buffer[]): { root: Buffer; path: (index: number) => Buffer[] } {
+  const top = memoryNode(leaves, 0, leaves.length);
+  return {
+    root: top.hash,
+    path: (index) => {
+      const siblings: Buffer[] = [];
+      let node = top;
+      let lo = 0;
+      let size = leaves.length;
+      while (node.left && node.right) {
+        const k = splitOf(size);
+        if (index < lo + k) {
+          siblings.push(node.right.hash);
+          node = node.left;
+          size = k;
+        } else {
+          siblings.push(node.left.hash);
+          node = node.right;
+          lo += k;
+          size -= k;
+        }
+      }
+      // Walked from the root down; the path lists the leaf's sibling first.
+      return siblings.reverse();
+    },
+  };
+}
+
 /** RFC 9162, 2.1.3.2: does `proof` show the leaf at `leafIndex` in the tree of `size` with `root`? */
 export function verifyInclusion(leafIndex: number, size: number, leaf: Buffer, proof: Buffer[], root: Buffer): boolean {
   if (!(leafIndex >= 0 && leafIndex < size)) return false;

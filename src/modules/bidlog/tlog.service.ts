@@ -14,9 +14,9 @@ import { windowOf } from '../../db/window';
 import { listBound } from '../../core/page';
 import type { ListWindow, WindowPage } from '../../core/list-window';
 import { leafOf, type Leaf, type OutcomeLeaf } from './tlog.leaves';
-import { consistencyProof, inclusionProof, rootOf } from './tlog.merkle';
+import { consistencyProof, inclusionProof, memoryTree, rootOf } from './tlog.merkle';
 import { checkpointBody, signNote } from './tlog.note';
-import { receiptMessage, type AnyReceipt, type HashReceipt, type Receipt } from './tlog.receipt';
+import { batchLeaf, receiptMessage, type AnyReceipt, type BatchReceipt, type HashReceipt, type Receipt } from './tlog.receipt';
 import { appendLeaf, integrate, overTree, sequence } from './tlog.store';
 import { logKeyHistory, type LogKey } from './tlog.keys';
 import { keyReplaced, replacingKeyOf, signsAs } from './tlog.signing';
@@ -143,6 +143,8 @@ function count(value: unknown, field: string, min: number): number {
 export class TransparencyLog {
   /** SHA-256 of the log key's raw public key, base64, as CT names a log. */
   readonly logId: string;
+  /** The log key (G…), encoded once: every receipt names it. */
+  readonly signer: string;
 
   constructor(
     /** The log's signing key, the one the start loaded and agreed on (infrastructure's `logKey`). */
@@ -152,6 +154,7 @@ export class TransparencyLog {
     readonly appending = true,
   ) {
     this.logId = createHash('sha256').update(key.rawPublicKey()).digest('base64');
+    this.signer = key.publicKey();
     this.receiptKey = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d: key.rawSecretKey().toString('base64url'), x: key.rawPublicKey().toString('base64url') }, format: 'jwk' });
   }
 
@@ -175,10 +178,6 @@ export class TransparencyLog {
 
   /** The key that replaced this instance's since it started (a rotation by another instance): it then signs nothing more. */
   private replacedBy: string | null = null;
-
-  get signer(): string {
-    return this.key.publicKey();
-  }
 
   /** The key whose log a bid round appends to, null in the bench's baseline (no leaves). */
   get appendsAs(): string | null {
@@ -239,6 +238,36 @@ export class TransparencyLog {
       leaves.map((l) => ({ leafIndex: indexes.get(l.bidId) as number, leafHash: l.leafHash })),
       at,
     );
+  }
+
+  /**
+   * The receipts (version 3) of a round's requests whose leaves the round numbered, under one
+   * signature: the Merkle root of their entries, each receipt carrying its audit path, so a
+   * hot lot's round of dozens of requests costs one Ed25519 signature, not one each. Null for the
+   * requests `receiptOf` answers instead: no leaf, a leaf left to the sequencer, the bench's
+   * baseline without the log.
+   */
+  roundReceipts(requests: readonly ({ leaves: { leafHash: Buffer; leafIndex?: number }[]; at: Date } | null)[]): (BatchReceipt | null)[] {
+    const numbered = requests.map((r) => this.appending && r !== null && r.leaves.length > 0 && r.leaves.every((l) => l.leafIndex !== undefined));
+    const batch = requests.flatMap((r, i) => (r && numbered[i] ? [r.leaves.map((l) => ({ leaf_index: l.leafIndex as number, leaf_hash: l.leafHash.toString('base64') }))] : []));
+    if (!batch.length) return requests.map(() => null);
+    const size = batch.length;
+    const tree = memoryTree(batch.map(batchLeaf));
+    const root = tree.root.toString('base64');
+    // One round, one time (`runRound`'s `now`): the first request's is every request's.
+    const timestamp = (requests[numbered.indexOf(true)] as { at: Date }).at.toISOString();
+    const unsigned = batch.map((entries, index) => ({
+      version: 3 as const,
+      origin: this.origin,
+      log_id: this.logId,
+      timestamp,
+      entries,
+      batch: { size, index, root, path: tree.path(index).map((h) => h.toString('base64')) },
+    }));
+    // The message holds the batch's size and root, not its entries: every receipt of the round shares the signature.
+    const signature = this.signed(receiptMessage(unsigned[0]));
+    let next = 0;
+    return numbered.map((n) => (n ? { ...unsigned[next++], signer: this.signer, signature } : null));
   }
 
   private receipt(entries: { leafIndex: number; leafHash: Buffer }[], at: Date): Receipt {

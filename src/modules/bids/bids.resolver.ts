@@ -1,6 +1,6 @@
 import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
 import { formatMoney } from '../../core/money';
-import { encodeReceipt, isHashReceipt, type AnyReceipt } from '../bidlog';
+import { encodeReceipt, isHashReceipt, receiptVersion, type AnyReceipt } from '../bidlog';
 import type { GraphQLContext } from '../../graphql/context';
 import { money, MoneyGql } from '../../graphql/types/money';
 import { payloadOf } from '../../graphql/user-errors';
@@ -16,11 +16,12 @@ const NOTHING_PLACED: SubmittedBid = { lotId: null, highestBid: null, endTime: n
 
 const receiptGql = (r: AnyReceipt | null): LogReceiptGql | null =>
   r && {
-    version: isHashReceipt(r) ? 2 : 1,
+    version: receiptVersion(r),
     origin: r.origin,
     logId: r.log_id,
     timestamp: r.timestamp,
     entries: isHashReceipt(r) ? r.entries.map((e) => ({ leafIndex: null, leafHash: e.leaf_hash })) : r.entries.map((e) => ({ leafIndex: e.leaf_index, leafHash: e.leaf_hash })),
+    batch: 'batch' in r ? r.batch : null,
     signer: r.signer,
     signature: r.signature,
     encoded: encodeReceipt(r),

@@ -12,7 +12,7 @@ import { ParticipantState } from '../trading';
 import { minimumNext, refusalOf, resolveProxies, stepsOf, type PlannedBid, type Standing } from './bids.auction';
 import type { BidRow } from './bids.entity';
 import { softClose } from './bids.soft-close';
-import { chainRound } from '../bidlog';
+import { chainRound, type AnyReceipt } from '../bidlog';
 import { lotRowOf, overbidRecipients, participantRowsOf, writeRound, writtenRound, type LotRow, type ParticipantRow } from './bids.sql';
 
 /** One bid request, validated, as it waits for its lot's next round. */
@@ -32,6 +32,8 @@ export interface PlacedBids {
   /** The transparency log's leaves of the bids, for the request's receipt; the index when the round numbered them. */
   leaves: { bidId: string; leafHash: Buffer; leafIndex?: number }[];
   at: Date;
+  /** The receipt signed for the whole round when the round numbered the leaves (`roundReceipts`); else the request's own is signed once the leaves are numbered. */
+  receipt?: AnyReceipt;
 }
 
 /** What a round leaves to announce once it committed. */

@@ -54,6 +54,8 @@ export class BidsService {
       throw this.tlog.refused(err);
     });
     const seconds = (performance.now() - began) / 1000;
+    const receipts = this.tlog.roundReceipts(round.outcomes.map((o) => (o.ok ? o.value : null)));
+    round.outcomes.forEach((o, i) => o.ok && receipts[i] && (o.value.receipt = receipts[i]));
     this.notifications.announce(round.notifications);
     this.announce(round.outcomes);
     if (round.extended) await this.clock.lotTimesSet([round.extended]);
@@ -88,8 +90,8 @@ export class BidsService {
     const id = integerId(lotId);
     if (id === null) throw notFound('lot_not_found', 'no lot with this id');
     this.tlog.requireSigning();
-    const { lot, bids, leaves, at } = await this.rounds.submit(id, { ctx, caller, amount, maxAmount, at: new Date() });
-    return { lot, bids: seenBids(caller, lot, bids), receipt: await this.tlog.receiptOf(ctx, leaves, at) };
+    const { lot, bids, leaves, at, receipt } = await this.rounds.submit(id, { ctx, caller, amount, maxAmount, at: new Date() });
+    return { lot, bids: seenBids(caller, lot, bids), receipt: receipt ?? (await this.tlog.receiptOf(ctx, leaves, at)) };
   }
 
   /**

@@ -21,14 +21,26 @@ export class LogReceiptEntryGql {
   @Field(() => String, { description: 'base64' }) leafHash!: string;
 }
 
+@ObjectType('LogReceiptBatch', { description: "A receipt of version 3: the bid round's batch of receipts, whose root the log key signed" })
+export class LogReceiptBatchGql {
+  @Field(() => Int, { description: 'How many receipts the batch holds' }) size!: number;
+  @Field(() => Int, { description: "This receipt's place in the batch" }) index!: number;
+  @Field(() => String, { description: "The batch's RFC 9162 Merkle root, base64" }) root!: string;
+  @Field(() => [String], { description: "This receipt's audit path to the root, base64 hashes" }) path!: string[];
+}
+
 @ObjectType('LogReceipt', { description: "The transparency log's signed promise to include the request's bids in its next checkpoint (docs/bid-log.md)" })
 export class LogReceiptGql {
-  @Field(() => Int, { description: '1: the leaves by index and hash; 2: by hash alone, given when the log had not numbered them by the answer (docs/bid-log.md)' }) version!: number;
+  @Field(() => Int, {
+    description: '1: the leaves by index and hash; 2: by hash alone, given when the log had not numbered them by the answer; 3: by index and hash, signed with the other receipts of its bid round (`batch`) (docs/bid-log.md)',
+  })
+  version!: number;
   @Field(() => String) origin!: string;
   @Field(() => String) logId!: string;
   @Field(() => String) timestamp!: string;
   @Extensions(listItems(MOST_BIDS_PER_REQUEST))
   @Field(() => [LogReceiptEntryGql]) entries!: LogReceiptEntryGql[];
+  @Field(() => LogReceiptBatchGql, { nullable: true, description: 'Version 3 only' }) batch!: LogReceiptBatchGql | null;
   @Field(() => String, { description: 'The log key (G…)' }) signer!: string;
   @Field(() => String, { description: 'Ed25519, base64' }) signature!: string;
   @Field(() => String, { description: 'The receipt as the REST `Bid-Receipt` header carries it (base64 JSON), for `npm run verify-bids -- --receipt`' }) encoded!: string;
