@@ -17,6 +17,18 @@ const ONE_WAY = [
   { selector: `Literal[value=${TRANSACTION_TEXT}]`, message: 'Open a transaction with inTransaction (src/core/transaction.ts); statements of their own transaction are alone() of src/db/raw.ts.' },
   { selector: `TemplateElement[value.raw=${TRANSACTION_TEXT}]`, message: 'Open a transaction with inTransaction (src/core/transaction.ts); statements of their own transaction are alone() of src/db/raw.ts.' },
 ];
+// node-postgres' and knex's private fields (its socket, `_`-prefixed members) change with any release
+// and bypass what their public API keeps consistent: src/db reaches them through public options only
+// (bounded-dialect.ts keeps the socket it gives each client).
+const DRIVER_SOCKET = { selector: "MemberExpression[property.name='stream'][object.property.name='connection']", message: "node-postgres' socket is private: keep the one given to the client through its `stream` option (src/db/bounded-dialect.ts)." };
+const UNDERSCORED = 'a `_`-prefixed member of the driver (node-postgres, knex) is private: use its public API or options.';
+const DRIVER_PRIVATE = [
+  DRIVER_SOCKET,
+  { selector: 'MemberExpression[property.name=/^_/]', message: UNDERSCORED },
+  { selector: 'MemberExpression[property.value=/^_/]', message: UNDERSCORED },
+  { selector: ':matches(MethodDefinition, PropertyDefinition)[key.name=/^_/]', message: UNDERSCORED },
+  { selector: 'ObjectPattern > Property[key.name=/^_/]', message: UNDERSCORED },
+];
 const RAW_TRANSACTION = { selector: "ImportSpecifier[imported.name='rawTransaction']", message: 'Open a transaction with inTransaction (src/core/transaction.ts): the pipelined one is the bid round\'s.' };
 
 export default tseslint.config(
@@ -42,10 +54,14 @@ export default tseslint.config(
     // connection and transaction statements stay in src/db. The bid round alone takes the
     // executor's pipelined transaction (rawTransaction), which inTransaction cannot give it.
     files: ['src/**/*.ts'],
-    ignores: ['src/db/**', 'src/core/transaction.ts', 'src/modules/bids/bids.service.ts'],
-    rules: { 'no-restricted-syntax': ['error', ...ONE_WAY, RAW_TRANSACTION] },
+    ignores: ['src/db/**', 'src/core/transaction.ts', 'src/modules/bids/bids.service.ts', 'src/jobs/queue-db.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...ONE_WAY, RAW_TRANSACTION, DRIVER_SOCKET] },
   },
-  { files: ['src/modules/bids/bids.service.ts'], rules: { 'no-restricted-syntax': ['error', ...ONE_WAY] } },
+  { files: ['src/modules/bids/bids.service.ts'], rules: { 'no-restricted-syntax': ['error', ...ONE_WAY, DRIVER_SOCKET] } },
+  { files: ['src/core/transaction.ts'], rules: { 'no-restricted-syntax': ['error', DRIVER_SOCKET] } },
+  // The files that reach the driver (its imports are restricted to them below).
+  { files: ['src/db/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...DRIVER_PRIVATE] } },
+  { files: ['src/jobs/queue-db.ts'], rules: { 'no-restricted-syntax': ['error', ...ONE_WAY, RAW_TRANSACTION, ...DRIVER_PRIVATE] } },
   {
     files: ['src/**/*.ts'],
     // The job queue's own pool (pg-boss takes a pg Pool of its own).

@@ -20,3 +20,22 @@ describe('one way to the database', () => {
     expect(lintMessages('no-restricted-syntax', probes)).toEqual(probes.map((p) => p[2]));
   });
 });
+
+// eslint.config.mjs DRIVER_PRIVATE: node-postgres' and knex's private fields, which any release may change.
+describe("the driver's private fields", () => {
+  it("refuses node-postgres' socket anywhere in src, and any `_`-prefixed member where the driver is reached", () => {
+    const probes: [string, string, number][] = [
+      ['src/db/probe.ts', 'export const f = (c: any) => c.connection.stream.destroy();', 1],
+      ['src/modules/lots/probe.ts', 'export const f = (c: any) => c.connection.stream;', 1],
+      ['src/core/transaction.ts', 'export const f = (c: any) => c.connection.stream;', 1],
+      ['src/jobs/queue-db.ts', 'export const f = (c: any) => c.connection.stream;', 1],
+      ['src/db/probe.ts', 'export const f = (c: any) => c._query(c, {});', 1],
+      ['src/db/probe.ts', "export const f = (c: any) => c['_connecting'] || c.__knex__disposed;", 2],
+      ['src/db/probe.ts', 'export class D { _query(): void {} _driver = 1; }', 2],
+      ['src/db/probe.ts', 'export const f = ({ _queryQueue }: any) => _queryQueue;', 1],
+      ['src/jobs/queue-db.ts', 'export const f = (pool: any) => pool._clients;', 1],
+      ['src/db/probe.ts', 'export const f = (c: any, _unused: number) => c.connection.query(c.stream, c.query);', 0],
+    ];
+    expect(lintMessages('no-restricted-syntax', probes)).toEqual(probes.map((p) => p[2]));
+  });
+});
