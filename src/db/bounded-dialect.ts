@@ -52,7 +52,8 @@ function socketKeeping(Base: typeof Client, sockets: WeakMap<object, Socket>): t
   return class SocketKeepingClient extends Base {
     constructor(config: ClientConfig) {
       const socket = (config.stream?.() as Socket | undefined) ?? new Socket();
-      super({ ...config, stream: () => socket });
+      // Copied with its descriptors: knex hides the password as a property no spread copies.
+      super(Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(config), stream: { value: () => socket, enumerable: true } }));
       sockets.set(this, socket);
     }
   };

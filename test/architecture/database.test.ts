@@ -39,3 +39,16 @@ describe("the driver's private fields", () => {
     expect(lintMessages('no-restricted-syntax', probes)).toEqual(probes.map((p) => p[2]));
   });
 });
+
+// eslint.config.mjs rows/declared: a row's shape is declared beside its table or statement.
+describe('row shapes', () => {
+  it('refuses a row shape written inline at a call of rowsOf, and takes a declared one', () => {
+    const probes: [string, string, number][] = [
+      ['src/modules/lots/probe.ts', "import { rowsOf } from '../../db/query';\nexport const f = (em: any, q: any) => rowsOf<{ id: string }>(em, q);", 1],
+      ['src/db/probe.ts', "import { rowsOf } from './query';\nexport const f = (em: any, q: any) => rowsOf<{ n: string } & { m: string }>(em, q);", 1],
+      ['src/cli/probe.ts', "import { rowsOf } from '../db/query';\nexport const f = (em: any, q: any) => rowsOf<{ n: string }>(em, q);", 1],
+      ['src/modules/lots/probe.ts', "import { rowsOf } from '../../db/query';\ninterface Row { id: string }\nexport const f = (em: any, q: any) => [rowsOf<Row>(em, q), rowsOf<Pick<Row, 'id'>>(em, q)];", 0],
+    ];
+    expect(lintMessages('rows/declared', probes)).toEqual(probes.map((p) => p[2]));
+  });
+});

@@ -4,6 +4,21 @@ import { sql, type Sql } from '../../db/sql';
 import { Message, type Dialog } from './messages.entity';
 import type { DialogsQuery, MessageListQuery, UnreadQuery } from './messages.input';
 
+/** A dialog as `dialogs` selects it from `messages`: one per lot, account and companion. */
+interface DialogRow {
+  lot_id: string;
+  account: string;
+  companion: string;
+  unread: string;
+  last_at: Date;
+}
+
+/** A lot's unread messages, counted (bigint, as text). */
+interface UnreadOfLot {
+  lot_id: string;
+  n: string;
+}
+
 /**
  * Which conversations a reader sees (built by `conversationScope` of core/policies): those it
  * takes part in, and every conversation about a lot whose publisher is one of `publishers`.
@@ -51,7 +66,7 @@ export async function listDialogs(em: EntityManager, accounts: readonly string[]
   const where = [inScope(scope, sql`c.account`, sql`c.companion`, sql`l.publisher_id`)];
   if (q.with) where.push(sql`c.companion = ${q.with}`);
   if (q.lotId) where.push(sql`c.lot_id = ${q.lotId}`);
-  const found = await rowsOf<{ lot_id: string; account: string; companion: string; unread: string; last_at: Date }>(
+  const found = await rowsOf<DialogRow>(
     em,
     sql`with c as (
        select lot_id, sender as account, receiver as companion, created_at, false as unread from messages where sender in (${sql.list(accounts)})
@@ -80,7 +95,7 @@ export async function countUnread(em: EntityManager, receiver: string, scope: Re
 /** The receiver's unread messages per lot, for a page of lots: one statement. Lots with none are absent. */
 export async function unreadPerLot(em: EntityManager, receiver: string, lotIds: readonly string[]): Promise<Map<string, number>> {
   if (!lotIds.length) return new Map();
-  const found = await rowsOf<{ lot_id: string; n: string }>(
+  const found = await rowsOf<UnreadOfLot>(
     em,
     sql`select lot_id, count(*) as n from messages where receiver = ${receiver} and read_at is null and lot_id in (${sql.list(lotIds)}) group by lot_id`,
   );
