@@ -27,6 +27,12 @@ const shown = (type: string): readonly string[] => {
   return Object.keys(schema?.properties ?? {});
 };
 
+/** The members of a resource object (JSON:API 1.1) and those an operation reads. */
+const MEMBERS = ['type', 'id', 'lid', 'attributes', 'relationships', 'links', 'meta'];
+const READ_MEMBERS = ['type', 'id', 'attributes'];
+
+const pointerToken = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
+
 /** The resource objects of a request document, each with where it sits: `data` itself, or each item of a list. */
 function resourcesOf(body: unknown): [string, unknown][] {
   const data = body !== null && typeof body === 'object' ? (body as { data?: unknown }).data : undefined;
@@ -38,7 +44,8 @@ function resourcesOf(body: unknown): [string, unknown][] {
  * the operation does not take, whether misspelt (`max_bid` for `max_amount`), camelCased or one
  * the resource shows but this operation does not change (an account's `platform_id`), is refused
  * with 400 `invalid_field` named as the client wrote it, rather than dropped and the request
- * carried out without it. So is a resource's `relationships`, which no operation reads. An input
+ * carried out without it. So is a resource's `relationships`, which no operation reads, and a
+ * member JSON:API does not have (`atributes`), whose content would be lost. An input
  * whose attributes are no fixed set (no `properties` in its schema) is left to the input alone.
  */
 export function strictBody(body: BodySpec): (document: unknown) => void {
@@ -53,11 +60,14 @@ export function strictBody(body: BodySpec): (document: unknown) => void {
     const items: ErrorItem[] = [];
     for (const [at, resource] of resourcesOf(document)) {
       if (resource === null || typeof resource !== 'object') continue;
+      for (const member of Object.keys(resource)) {
+        if (!MEMBERS.includes(member)) items.push({ code: 'invalid_field', detail: `${member} is not a member of a resource${nearest(member, READ_MEMBERS)}; its members: ${READ_MEMBERS.join(', ')}`, source: { pointer: `${at}/${pointerToken(member)}` } });
+      }
       const { attributes, relationships } = resource as { attributes?: unknown; relationships?: unknown };
       if (relationships !== undefined) items.push({ code: 'invalid_field', detail: `relationships are not read: this operation takes ${names.length ? 'attributes' : 'data.id'}`, source: { pointer: `${at}/relationships` } });
       if (attributes === null || typeof attributes !== 'object' || Array.isArray(attributes)) continue;
       for (const name of Object.keys(attributes)) {
-        if (!Object.hasOwn(properties, name)) items.push({ code: 'invalid_field', detail: refusal(name), source: { pointer: `${at}/attributes/${name.replace(/~/g, '~0').replace(/\//g, '~1')}` } });
+        if (!Object.hasOwn(properties, name)) items.push({ code: 'invalid_field', detail: refusal(name), source: { pointer: `${at}/attributes/${pointerToken(name)}` } });
       }
     }
     if (items.length) throw new DomainError('invalid', items as [ErrorItem, ...ErrorItem[]]);

@@ -66,4 +66,15 @@ describe('a request body with an attribute the operation does not take', () => {
     expect(res.status).toBe(400);
     expect(res.body.errors).toEqual([expect.objectContaining({ code: 'invalid_field', source: { pointer: '/data/relationships' } })]);
   });
+
+  it('refuses a member a resource object does not have, whose attributes would be lost, naming the member meant', async () => {
+    const { t, accounts } = world;
+    const [user] = accounts;
+    const res = await t.client.patch(`/accounts/${user.id}`, { data: { type: 'accounts', id: user.id, atributes: { first_name: 'Lost' } } }, { sign: { keypair: user.keypair } });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({ code: 'invalid_field', detail: 'atributes is not a member of a resource (did you mean attributes?); its members: type, id, attributes', source: { pointer: '/data/atributes' } }),
+    ]);
+    expect((await t.client.get(`/accounts/${user.id}`, { sign: { keypair: user.keypair } })).body.data.attributes.first_name).not.toBe('Lost');
+  });
 });
