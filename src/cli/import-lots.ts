@@ -15,6 +15,7 @@ import { logger } from '../core/logger';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../db/embedded';
 import { migrate, openDatabase } from '../db/orm';
 import { AccountType } from '../core/account-type';
+import type { AccountColumns } from '../core/account-columns';
 import { DEFAULT_BATCH_SIZE, IMPORT_SOURCES, importLots, type ImportProgress, type ImportSource, type ImportSummary } from '../modules/lots';
 
 const USAGE = `usage: npm run import:lots -- --source partnerA|partnerB [--platform G…] [--batch N] FILE
@@ -67,7 +68,7 @@ function parse(argv: string[]): Args | 'help' {
 async function masterAccountId(config: Config, orm: MikroORM): Promise<string> {
   const master = readMasterKeypair(config);
   if (master) return master.publicKey();
-  const rows = await rowsOf<{ id: string }>(orm.em.fork(), sql`select id from accounts where account_type = ${AccountType.Master} limit 2`);
+  const rows = await rowsOf<Pick<AccountColumns, 'id'>>(orm.em.fork(), sql`select id from accounts where account_type = ${AccountType.Master} limit 2`);
   if (rows.length !== 1) throw new UsageError('cannot tell the master account: set MASTER_SEED or pass --platform');
   return rows[0].id;
 }

@@ -24,3 +24,14 @@ export function epochSeconds(date: Date = new Date()): number {
 export function wholeSecond(date: Date = new Date()): Date {
   return new Date(epochSeconds(date) * 1000);
 }
+
+/**
+ * The instants an input may name: from the Unix epoch to the last second of year 9999. Earlier or
+ * later ones (year 0000, a year of six digits) are typing mistakes; PostgreSQL would hold some, and
+ * the four-digit years of RFC 3339 could not show them back.
+ */
+export const INSTANT_RANGE = { from: new Date(Date.UTC(1970, 0, 1)), to: new Date(Date.UTC(9999, 11, 31, 23, 59, 59)) } as const;
+
+export const withinInstantRange = (date: Date): boolean => date >= INSTANT_RANGE.from && date <= INSTANT_RANGE.to;
+
+export const INSTANT_RANGE_MESSAGE = `must be between ${rfc3339(INSTANT_RANGE.from)} and ${rfc3339(INSTANT_RANGE.to)}`;

@@ -1,20 +1,17 @@
+import { Socket } from 'node:net';
 import { PostgreSqlKnexDialect, type MikroORM } from '@mikro-orm/postgresql';
+import type { Client, ClientConfig } from 'pg';
 import { commitInDoubt, isUnreachable } from './faults';
 import { Reachability } from './reachability';
-
-/** A connection of the pool as the bound needs it: node-postgres' client, over its socket. */
-export interface PooledConnection {
-  connection: { stream: { destroy(error?: Error): void } };
-}
 
 /** What the pool (knex's client) offers the statements that bypass it (src/db/raw.ts). */
 export interface BoundedPool<C> {
   acquireConnection(): Promise<C>;
   releaseConnection(connection: C): Promise<void>;
   /** Settles as `work`, a statement on `connection`, or once the bound passed without its answer, the connection destroyed. */
-  answered<T>(connection: C & PooledConnection, work: Promise<T>): Promise<T>;
+  answered<T>(connection: C, work: Promise<T>): Promise<T>;
   /** Marks `connection` so that the pool destroys it when it is given back, never handing it out again. */
-  discard(connection: C & PooledConnection): void;
+  discard(connection: C): void;
   readonly reachability: Reachability;
   /** False once the ORM closed the pool. */
   readonly open: boolean;
@@ -37,13 +34,29 @@ const NOT_SENT = /is not queryable/;
  * a transaction, and a late answer would be read as the next caller's. Destroying its socket fails
  * what waits on it with `error`, which says the database is out of reach (ETIMEDOUT).
  */
-function abandon(connection: PooledConnection, ms: number, discarded: WeakSet<object>): void {
+function abandon(connection: object, ms: number, discarded: WeakSet<object>, sockets: WeakMap<object, Socket>): void {
   const error = Object.assign(new Error(`the database did not answer within ${ms} ms`), { code: 'ETIMEDOUT' });
   discarded.add(connection);
-  // The one private field of node-postgres read here: its socket. Its public `end()` waits, on a
-  // connection in pipeline mode with statements on the wire, for their answers before it closes,
-  // and a frozen server never sends them; node-postgres has no other way to close a client.
-  connection.connection.stream.destroy(error);
+  // node-postgres' public `end()` waits, on a connection in pipeline mode with statements on the
+  // wire, for their answers before it closes, and a frozen server never sends them: its socket,
+  // the one the client was given, is destroyed instead.
+  sockets.get(connection)?.destroy(error);
+}
+
+/**
+ * node-postgres' `Client` over a socket of our making (its public `stream` option), kept in
+ * `sockets` so that the bound can destroy it: the client's own field for it is private. The socket
+ * is the configured `stream`'s, a plain one when none is configured.
+ */
+function socketKeeping(Base: typeof Client, sockets: WeakMap<object, Socket>): typeof Client {
+  return class SocketKeepingClient extends Base {
+    constructor(config: ClientConfig) {
+      const socket = (config.stream?.() as Socket | undefined) ?? new Socket();
+      // Copied with its descriptors: knex hides the password as a property no spread copies.
+      super(Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(config), stream: { value: () => socket, enumerable: true } }));
+      sockets.set(this, socket);
+    }
+  };
 }
 
 /**
@@ -58,9 +71,16 @@ export function boundedDialect(answerMs: number): typeof PostgreSqlKnexDialect {
   // Connections never to be handed out again: the pool asks `validateConnection` before it hands
   // one out, and destroys one that fails it.
   const discarded = new WeakSet<object>();
+  const sockets = new WeakMap<object, Socket>();
   return class BoundedDialect extends PostgreSqlKnexDialect {
     readonly reachability = reachability;
     open = true;
+
+    // knex's hook that loads the driver (node-postgres), whose `Client` every connection of the pool is made with.
+    initializeDriver(): void {
+      super.initializeDriver();
+      this.driver = Object.create(this.driver, { Client: { value: socketKeeping(this.driver.Client, sockets) } });
+    }
 
     validateConnection(connection: object): boolean {
       return !discarded.has(connection) && super.validateConnection(connection);
@@ -80,8 +100,8 @@ export function boundedDialect(answerMs: number): typeof PostgreSqlKnexDialect {
       }
     }
 
-    async answered<T>(connection: PooledConnection, work: Promise<T>): Promise<T> {
-      const timer = answerMs > 0 ? setTimeout(() => abandon(connection, answerMs, discarded), answerMs) : undefined;
+    async answered<T>(connection: object, work: Promise<T>): Promise<T> {
+      const timer = answerMs > 0 ? setTimeout(() => abandon(connection, answerMs, discarded, sockets), answerMs) : undefined;
       try {
         const answer = await work;
         reachability.answered();
@@ -98,18 +118,14 @@ export function boundedDialect(answerMs: number): typeof PostgreSqlKnexDialect {
       }
     }
 
-    discard(connection: PooledConnection): void {
+    discard(connection: object): void {
       discarded.add(connection);
     }
 
-    // knex's hook for a dialect's statement (the one every statement of the ORM goes through), not a private field.
-    _query(connection: PooledConnection, obj: unknown): Promise<unknown> {
-      return this.answered(connection, super._query(connection, obj));
-    }
-
-    async query(connection: unknown, obj: string | { sql?: string }): Promise<unknown> {
+    // Every statement of the ORM and of knex's transactions goes through knex's `query`.
+    async query(connection: object, obj: string | { sql?: string }): Promise<unknown> {
       try {
-        return await super.query(connection, obj);
+        return await this.answered(connection, super.query(connection, obj));
       } catch (err) {
         const sql = typeof obj === 'string' ? obj : obj.sql;
         // knex ends every top-level transaction (the ORM's, `em.transactional`, every flush) so.

@@ -14,10 +14,25 @@ export async function rowsOf<T>(em: EntityManager, query: Sql | Statement): Prom
   return em.getConnection().execute<T[]>(text, [...params], 'all', em.getTransactionContext());
 }
 
+/** What a statement counting rows answers: bigint, as text. */
+interface Counted {
+  n: string;
+}
+
 /** How many rows `from` holds: a `from … where …` clause, counted by one statement. */
 export async function countOf(em: EntityManager, from: Sql): Promise<number> {
-  const [{ n }] = await rowsOf<{ n: string }>(em, sql`select count(*) as n from ${from}`);
+  const [{ n }] = await rowsOf<Counted>(em, sql`select count(*) as n from ${from}`);
   return Number(n);
+}
+
+interface Found {
+  found: boolean;
+}
+
+/** Whether `from`, a `from … where …` clause, holds a row at all. */
+export async function anyIn(em: EntityManager, from: Sql): Promise<boolean> {
+  const [{ found }] = await rowsOf<Found>(em, sql`select exists (select 1 from ${from}) as found`);
+  return found;
 }
 
 /** How many rows `query` inserted, updated or deleted. */

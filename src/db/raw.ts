@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Client, QueryConfig } from 'pg';
-import type { BoundedPool, PooledConnection } from './bounded-dialect';
+import type { BoundedPool } from './bounded-dialect';
 import { commitInDoubt } from './faults';
 
 /** Rows of one statement, as the driver answers them. */
@@ -32,7 +32,7 @@ export interface RawTransaction {
 }
 
 /** A connection of the ORM's pool: node-postgres' client, opened in pipeline mode (src/db/orm.ts). */
-type Connection = Client & PooledConnection;
+type Connection = Client;
 
 type Pool = BoundedPool<Connection>;
 

@@ -39,6 +39,14 @@ const AT_LEAST = sql`>=`;
 const ASC = sql`asc`;
 const DESC = sql`desc`;
 
+/** What `windowOf`'s statement adds to each row of the list: its position, and the facts of the whole window. */
+interface WindowFacts {
+  position_w: string;
+  total_w: string;
+  next_w: boolean;
+  previous_w: boolean;
+}
+
 /**
  * One window of the list `select <columns> from <from> where <where>`, paged in the database:
  * the page, its positions, whether items lie on either side of it and the whole list's count,
@@ -58,7 +66,7 @@ export async function windowOf<R extends object>(em: EntityManager, list: { colu
   const bounds = [after ? sql`(b.k_w, b.i_w) ${on} (${after[0]}, ${after[1]})` : sql`true`, before ? sql`(b.k_w, b.i_w) ${back} (${before[0]}, ${before[1]})` : sql`true`];
   // Read from the end backwards for `last`; the page is put back in the list's order below.
   const direction = window.fromEnd ? backward : forward;
-  const rows = await rowsOf<R & { position_w: string; total_w: string; next_w: boolean; previous_w: boolean }>(
+  const rows = await rowsOf<R & WindowFacts>(
     em,
     sql`with base as (select ${list.columns}, ${key} as k_w, ${order.id} as i_w from ${list.from} where ${list.where}),
       page as (select * from base b where ${sql.and(bounds)} order by b.k_w ${direction}, b.i_w ${direction} limit ${window.size})

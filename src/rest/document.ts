@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { DomainError, type ErrorItem } from '../core/errors';
-import { nearest } from './nearest';
 
 export const JSONAPI = 'application/vnd.api+json';
 
@@ -100,25 +99,6 @@ export function inputDocument(type: string) {
     envelopes.set(type, schema);
   }
   return schema;
-}
-
-
-/**
- * Refuses an attribute the resource does not have, naming it and the nearest it does: a misspelt
- * attribute (`max_bid` for `max_amount`) would otherwise be dropped and the request carried out
- * without it.
- */
-export function onlyAttributes(type: string, attributes: Record<string, unknown>, names: readonly string[]): void {
-  const unknown = Object.keys(attributes).filter((name) => !names.includes(name));
-  if (!unknown.length) return;
-  const items = unknown.map(
-    (name): ErrorItem => ({
-      code: 'invalid_field',
-      detail: `${name} is not an attribute of ${type}${nearest(name, names)}; its attributes: ${names.join(', ')}`,
-      source: { pointer: `/data/attributes/${name}` },
-    }),
-  );
-  throw new DomainError('invalid', items as [ErrorItem, ...ErrorItem[]]);
 }
 
 /**

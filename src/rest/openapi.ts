@@ -1,8 +1,7 @@
-import { z } from 'zod';
 import { ERROR_CODES } from '../core/error-codes';
 import { DEFAULT_TEXT_MAX } from '../core/filter-kinds';
 import { JSONAPI } from './document';
-import { wireName } from './fields';
+import { attributesSchema } from './body-attributes';
 import RESOURCE_ATTRIBUTES from './resource-attributes.json';
 import type { FilterKind, QuerySpec } from './query';
 import { AREA_DESCRIPTIONS } from './openapi-areas';
@@ -44,20 +43,6 @@ function queryParameters(spec: QuerySpec | undefined): Schema[] {
   if (spec.page === 'cursor') out.push(param('page[cursor]', { type: 'string' }), param('page[limit]', { type: 'integer', minimum: 1 }));
   if (spec.page === 'number') out.push(param('page[number]', { type: 'integer', minimum: 0 }), param('page[size]', { type: 'integer', minimum: 1 }));
   return out;
-}
-
-/** The attributes a domain input validates, under their wire names. */
-function attributesSchema(body: BodySpec): Schema {
-  if (!body.input) return { type: 'object' };
-  const { $schema: _, ...schema } = z.toJSONSchema(body.input, { io: 'input', unrepresentable: 'any' }) as Schema;
-  const properties = schema.properties as Record<string, Schema> | undefined;
-  if (!properties) return schema;
-  const kept = Object.keys(properties).filter((name) => !body.omit?.includes(name));
-  return {
-    ...schema,
-    properties: Object.fromEntries(kept.map((name) => [wireName(name), properties[name]])),
-    required: ((schema.required as string[] | undefined) ?? []).filter((name) => kept.includes(name)).map(wireName),
-  };
 }
 
 function requestResource(body: BodySpec): Schema {

@@ -6,6 +6,7 @@ import { invalid, unauthenticated } from '../core/errors';
 import { refuseUnknownKey } from '../core/policies';
 import { hasNul } from '../core/input-scan';
 import type { Services } from '../services';
+import { strictBody } from './body-attributes';
 import { JSONAPI, type TopLevel } from './document';
 import type { FieldRendering } from './fields';
 import { parseQuery, type ParsedQuery, type QuerySpec } from './query';
@@ -148,6 +149,7 @@ export class AppRouter {
 
   private add(method: Method, path: string, options: RouteOptions, handler: Handler) {
     this.operations.push({ method, path, area: this.area, kind: 'jsonapi', options });
+    const refuseUntaken = options.body && options.body !== 'multipart' ? strictBody(options.body) : undefined;
     this.koa[method](path, async (koa) => {
       koa.state.fields = options.fields ?? 'body';
       const ctx: RequestContext = koa.state.ctx;
@@ -157,6 +159,7 @@ export class AppRouter {
       }
       refuseNul(koa.params, koa.query as Record<string, string | string[] | undefined>);
       const query = parseQuery(options.query ?? {}, koa.query as Record<string, string | string[] | undefined>);
+      refuseUntaken?.(koa.state.body);
       const result = await handler({
         ctx,
         params: koa.params,

@@ -20,3 +20,35 @@ describe('one way to the database', () => {
     expect(lintMessages('no-restricted-syntax', probes)).toEqual(probes.map((p) => p[2]));
   });
 });
+
+// eslint.config.mjs DRIVER_PRIVATE: node-postgres' and knex's private fields, which any release may change.
+describe("the driver's private fields", () => {
+  it("refuses node-postgres' socket anywhere in src, and any `_`-prefixed member where the driver is reached", () => {
+    const probes: [string, string, number][] = [
+      ['src/db/probe.ts', 'export const f = (c: any) => c.connection.stream.destroy();', 1],
+      ['src/modules/lots/probe.ts', 'export const f = (c: any) => c.connection.stream;', 1],
+      ['src/core/transaction.ts', 'export const f = (c: any) => c.connection.stream;', 1],
+      ['src/jobs/queue-db.ts', 'export const f = (c: any) => c.connection.stream;', 1],
+      ['src/db/probe.ts', 'export const f = (c: any) => c._query(c, {});', 1],
+      ['src/db/probe.ts', "export const f = (c: any) => c['_connecting'] || c.__knex__disposed;", 2],
+      ['src/db/probe.ts', 'export class D { _query(): void {} _driver = 1; }', 2],
+      ['src/db/probe.ts', 'export const f = ({ _queryQueue }: any) => _queryQueue;', 1],
+      ['src/jobs/queue-db.ts', 'export const f = (pool: any) => pool._clients;', 1],
+      ['src/db/probe.ts', 'export const f = (c: any, _unused: number) => c.connection.query(c.stream, c.query);', 0],
+    ];
+    expect(lintMessages('no-restricted-syntax', probes)).toEqual(probes.map((p) => p[2]));
+  });
+});
+
+// eslint.config.mjs rows/declared: a row's shape is declared beside its table or statement.
+describe('row shapes', () => {
+  it('refuses a row shape written inline at a call of rowsOf, and takes a declared one', () => {
+    const probes: [string, string, number][] = [
+      ['src/modules/lots/probe.ts', "import { rowsOf } from '../../db/query';\nexport const f = (em: any, q: any) => rowsOf<{ id: string }>(em, q);", 1],
+      ['src/db/probe.ts', "import { rowsOf } from './query';\nexport const f = (em: any, q: any) => rowsOf<{ n: string } & { m: string }>(em, q);", 1],
+      ['src/cli/probe.ts', "import { rowsOf } from '../db/query';\nexport const f = (em: any, q: any) => rowsOf<{ n: string }>(em, q);", 1],
+      ['src/modules/lots/probe.ts', "import { rowsOf } from '../../db/query';\ninterface Row { id: string }\nexport const f = (em: any, q: any) => [rowsOf<Row>(em, q), rowsOf<Pick<Row, 'id'>>(em, q)];", 0],
+    ];
+    expect(lintMessages('rows/declared', probes)).toEqual(probes.map((p) => p[2]));
+  });
+});

@@ -59,7 +59,7 @@ describe('POST /lots/{id}/bid_requests', () => {
       expect.objectContaining({
         code: 'invalid_field',
         source: { pointer: '/data/attributes/max_bid' },
-        detail: 'max_bid is not an attribute of bid_requests; its attributes: amount, max_amount, lot_id',
+        detail: 'max_bid is not an attribute of bid_requests; its attributes: lot_id, amount, max_amount',
       }),
     ]);
     const typo = await bid(world.accounts[0].keypair, lotId, { amout: '1000' });

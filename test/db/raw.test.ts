@@ -160,3 +160,20 @@ describe('rawQuery', () => {
     }
   });
 });
+
+describe('the bound on an answer', () => {
+  it('destroys the socket of a connection whose statement got no answer in time, on the ORM path and the raw one, and serves on a new one', async () => {
+    const own = await openDatabase(db.url, 1, 0, 300);
+    try {
+      const em = own.em.fork() as EntityManager;
+      for (const late of [() => em.execute('select pg_sleep(3)'), () => rawQuery(em, { text: 'select pg_sleep(3)' })]) {
+        const started = Date.now();
+        await expect(late()).rejects.toThrow('the database did not answer within 300 ms');
+        expect(Date.now() - started).toBeLessThan(2000);
+        await expect(rawQuery(em, { text: 'select 1 as one' })).resolves.toEqual([expect.objectContaining({ rows: [{ one: 1 }] })]);
+      }
+    } finally {
+      await own.close();
+    }
+  });
+});

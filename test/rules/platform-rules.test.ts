@@ -73,7 +73,7 @@ describe('GET/PATCH /platforms/{id}/rules', () => {
     expect(durations.body.errors[0]).toMatchObject({ code: 'invalid_field', source: { pointer: '/data/attributes/max_duration' } });
     const unknown = await patchRules(world.t, world.platform, id, { extend_windoww: 30 });
     expect(unknown.body.errors[0]).toMatchObject({ status: '400', code: 'invalid_field' });
-    expect(unknown.body.errors[0].detail).toContain('extendWindoww');
+    expect(unknown.body.errors[0]).toMatchObject({ detail: expect.stringMatching(/^extend_windoww is not an attribute of platform_rules \(did you mean extend_window\?\)/), source: { pointer: '/data/attributes/extend_windoww' } });
     expect((await world.t.client.as(world.platform).get(`/platforms/${id}/rules`)).body.data.attributes.version).toBe(0);
   });
 });

@@ -1,4 +1,4 @@
-import { inputDocument, onlyAttributes, parseDocument } from '../../rest/document';
+import { inputDocument, parseDocument } from '../../rest/document';
 import type { AppRouter } from '../../rest/router';
 import { encodeReceipt } from '../bidlog';
 import { requireBodyLotId } from '../lots';
@@ -19,7 +19,6 @@ export function bidsRoutes(router: AppRouter): void {
     },
     async ({ ctx, params, body, koa }) => {
     const attributes = parseDocument(inputDocument('bid_requests'), body).data.attributes ?? {};
-    onlyAttributes('bid_requests', attributes, ['amount', 'max_amount', 'lot_id']);
     requireBodyLotId(attributes.lot_id, params.id);
     const placed = await bids.place(ctx, { lotId: params.id, amount: attributes.amount, maxAmount: attributes.max_amount });
     // The 204 stays bodiless for existing clients; the receipt rides in a header (docs/bid-log.md).

@@ -11,6 +11,7 @@ import { validateInput, type Untrusted } from '../../core/validate';
 import { inTransaction } from '../../core/transaction';
 import { Account, BlacklistEntry } from '../accounts';
 import { AccountType } from '../../core/account-type';
+import type { AccountColumns } from '../../core/account-columns';
 import { Credential } from './credentials.entity';
 import {
   changePasswordInput,
@@ -36,7 +37,7 @@ export function claimsOf(account: Account): JwtClaims {
 
 /** The account (never the master) with this email on this platform; emails compare case-insensitively. */
 export async function findAccountByEmail(em: EntityManager, platformId: string, email: string): Promise<Account | null> {
-  const rows = await rowsOf<{ id: string }>(em, sql`select id from accounts where platform_id = ${platformId} and lower(email) = lower(${email.trim()}) and account_type <> ${AccountType.Master} limit 1`);
+  const rows = await rowsOf<Pick<AccountColumns, 'id'>>(em, sql`select id from accounts where platform_id = ${platformId} and lower(email) = lower(${email.trim()}) and account_type <> ${AccountType.Master} limit 1`);
   return rows.length ? em.findOne(Account, { id: rows[0].id }) : null;
 }
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rateLimited } from '../../core/errors';
 import { inTransaction } from '../../core/transaction';
-import { changedBy, rowsOf } from '../../db/query';
+import { anyIn, changedBy, rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
 import { SignInFailure } from './credentials.entity';
 
@@ -77,8 +77,7 @@ export class SignInLimit {
 
   /** Whether the account signed in with its password from this address group within FAMILIAR_DAYS. */
   async familiar(em: EntityManager, accountId: string, address: string): Promise<boolean> {
-    const rows = await rowsOf<{ one: number }>(em, sql`select 1 as one from sign_in_addresses where account_id = ${accountId} and address = ${address} and signed_in_at > now() - make_interval(days => ${FAMILIAR_DAYS})`);
-    return rows.length > 0;
+    return anyIn(em, sql`sign_in_addresses where account_id = ${accountId} and address = ${address} and signed_in_at > now() - make_interval(days => ${FAMILIAR_DAYS})`);
   }
 
   /** The account signed in with its password from this address group: it is familiar from now on. */

@@ -66,6 +66,11 @@ export interface RateInput {
   unitsPerEur?: unknown;
 }
 
+/** What `pg_try_advisory_xact_lock` answers, named `locked`. */
+interface TryLocked {
+  locked: boolean;
+}
+
 interface RateRow {
   currency: string;
   units_per_eur: string;
@@ -199,11 +204,11 @@ export class CurrencyService {
    */
   async applyRates(em: EntityManager, doc: RatesDocument): Promise<number | null> {
     return inTransaction({ em }, async (tx, scope) => {
-      const [{ locked }] = await rowsOf<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${RATES_REFRESH_LOCK}) as locked`);
+      const [{ locked }] = await rowsOf<TryLocked>(tx, sql`select pg_try_advisory_xact_lock(${RATES_REFRESH_LOCK}) as locked`);
       if (!locked) return null;
       const rows = [...doc.rates];
       const before = await rowsOf<RateRow>(tx, ratesBefore(rows.map(([currency]) => currency)));
-      const changed = await rowsOf<{ currency: string }>(
+      const changed = await rowsOf<Pick<RateRow, 'currency'>>(
         tx,
         sql`insert into currency_rates (currency, units_per_eur, as_of, updated_at)
            values ${sql.join(rows.map(([currency, rate]) => sql`(${currency}, ${rate.toFixed()}::numeric, ${doc.asOf.toISOString()}::timestamptz, now())`))}

@@ -42,6 +42,11 @@ const notFoundDocument = () => notFound('document_not_found', 'no document with 
  * private (readable by their owners only), optionally expiring. The bytes live in a storage
  * (local directory or S3); readers get a signed link valid for `linkTtl` seconds.
  */
+/** The bytes an account's live documents hold (numeric, as text). */
+interface Usage {
+  used: string;
+}
+
 export class DocumentsService {
   constructor(
     private readonly storage: DocumentStorage,
@@ -92,7 +97,7 @@ export class DocumentsService {
 
   private async requireRoom(tx: EntityManager, accountId: string, size: number): Promise<void> {
     await rowsOf(tx, sql`select pg_advisory_xact_lock(hashtextextended(${`documents:${accountId}`}, 0))`);
-    const [{ used }] = await rowsOf<{ used: string }>(tx, sql`select coalesce(sum(size), 0) as used from documents where uploaded_by = ${accountId} and (expires_at is null or expires_at > now())`);
+    const [{ used }] = await rowsOf<Usage>(tx, sql`select coalesce(sum(size), 0) as used from documents where uploaded_by = ${accountId} and (expires_at is null or expires_at > now())`);
     if (Number(used) + size > this.quotaBytes) {
       throw DomainError.of(
         'payload_too_large',

@@ -5,6 +5,11 @@ import { sql } from '../../db/sql';
 import type { EmbeddedLedger } from './ledger.embedded';
 import type { HorizonRelay } from './ledger.horizon';
 
+/** A `ledger_accounts` row: its sequence (bigint) as text. */
+interface LedgerAccountColumns {
+  sequence: string;
+}
+
 export interface DataEntry {
   /** At most 64 bytes, as Stellar's data entry names. */
   name: string;
@@ -48,7 +53,7 @@ export class LedgerDataWriter {
 
   private async embeddedAccount(em: EntityManager, id: string): Promise<Account> {
     await rowsOf(em, sql`insert into ledger_accounts (id, sequence) values (${id}, 0) on conflict (id) do nothing`);
-    const [row] = await rowsOf<{ sequence: string }>(em, sql`select sequence::text from ledger_accounts where id = ${id}`);
+    const [row] = await rowsOf<LedgerAccountColumns>(em, sql`select sequence::text from ledger_accounts where id = ${id}`);
     return new Account(id, row.sequence);
   }
 }

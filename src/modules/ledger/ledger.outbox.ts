@@ -29,7 +29,7 @@ const RELAY_COLUMNS = sql`id, hash, envelope_xdr, state`;
 export const relayOutbox = {
   /** Records a submission before it is sent, in a commit of its own; answers its id. */
   async record(em: EntityManager, hash: string, envelopeXdr: string): Promise<string> {
-    const [row] = await rowsOf<{ id: string }>(em, sql`insert into ledger_relay_outbox (hash, envelope_xdr) values (${hash}, ${envelopeXdr}) returning id`);
+    const [row] = await rowsOf<Pick<RelayColumns, 'id'>>(em, sql`insert into ledger_relay_outbox (hash, envelope_xdr) values (${hash}, ${envelopeXdr}) returning id`);
     return String(row.id);
   },
 

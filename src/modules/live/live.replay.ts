@@ -109,7 +109,7 @@ async function bidsAfter(em: EntityManager, lotId: string, from: string, limit: 
   const tail = rows[rows.length - 1];
   let highest = formatMoney(tail.amount);
   if (rows.length === limit) {
-    const [last] = await rowsOf<{ amount: string }>(em, sql`select max(amount) as amount from bids where lot_id = ${lotId} and created_at = (select created_at from bids where id = ${tail.id})`);
+    const [last] = await rowsOf<Pick<BidColumns, 'amount'>>(em, sql`select max(amount) as amount from bids where lot_id = ${lotId} and created_at = (select created_at from bids where id = ${tail.id})`);
     highest = formatMoney(last.amount);
   }
   const events: BidPlacedEvent[] = new Array(rows.length);

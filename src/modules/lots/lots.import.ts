@@ -8,6 +8,7 @@ import { sql } from '../../db/sql';
 import { formatMoney, priceInput, CURRENCIES } from '../../core/money';
 import { inTransaction } from '../../core/transaction';
 import { AccountType } from '../../core/account-type';
+import type { AccountColumns } from '../../core/account-columns';
 import { ReferenceService } from '../reference';
 import { LotType } from './lots.entity';
 import { PARTNER_A_STATUS_VALUES } from './lots.filter.table';
@@ -185,6 +186,11 @@ const COLUMNS: [keyof FeedLotRow, string][] = [
 /** Columns an update rewrites (everything but the conflict key). */
 const UPDATED = COLUMNS.map(([c]) => c).filter((c) => c !== 'lot_type' && c !== 'source_lot_id');
 
+/** A lot `UPSERT` wrote: `created` when it was new (else updated). */
+interface Upserted {
+  created: boolean;
+}
+
 /**
  * One statement per batch: the rows travel as one JSON parameter. A row whose columns all equal
  * the stored ones is not rewritten (and so not returned); `xmax = 0` tells a created row from an
@@ -249,7 +255,7 @@ function reasonOf(error: z.ZodError, value: unknown): string {
 /** Checks that the account exists and may publish lots (a platform, or the master account). */
 async function requirePlatform(em: EntityManager, platformId: string): Promise<void> {
   const rows = ACCOUNT_ID.test(platformId)
-    ? await rowsOf<{ account_type: number }>(em, sql`select account_type from accounts where id = ${platformId}`)
+    ? await rowsOf<Pick<AccountColumns, 'account_type'>>(em, sql`select account_type from accounts where id = ${platformId}`)
     : [];
   const type = rows[0]?.account_type;
   if (type !== AccountType.Platform && type !== AccountType.Master) {
@@ -292,7 +298,7 @@ export async function importLots(
     const rows = [...batch.values()];
     batch = new Map();
     const written = await inTransaction({ em: fork }, (tx) =>
-      rowsOf<{ created: boolean }>(tx, { text: UPSERT, params: [JSON.stringify(rows)] }),
+      rowsOf<Upserted>(tx, { text: UPSERT, params: [JSON.stringify(rows)] }),
     );
     const created = written.filter((r) => r.created).length;
     summary.created += created;

@@ -6,6 +6,12 @@ import type { DialogsQuery, MessageFilterQuery, MessageListQuery, UnreadQuery } 
 import type { ListWindow, WindowPage } from '../../core/list-window';
 import { windowOf } from '../../db/window';
 
+/** A lot's unread messages, counted (bigint, as text). */
+interface UnreadOfLot {
+  lot_id: string;
+  n: string;
+}
+
 /**
  * Which conversations a reader sees (built by `conversationScope` of core/policies): those it
  * takes part in, and every conversation about a lot whose publisher is one of `publishers`.
@@ -80,6 +86,7 @@ export async function windowOfDialogs(em: EntityManager, accounts: readonly stri
   return { ...page, items: page.items.map(dialogOf) };
 }
 
+/** A dialog as `dialogsOf` selects it from `messages`: one per lot, account and companion. */
 interface DialogRow {
   lot_id: string;
   account: string;
@@ -118,7 +125,7 @@ export async function countUnread(em: EntityManager, receiver: string, scope: Re
 /** The receiver's unread messages per lot, for a page of lots: one statement. Lots with none are absent. */
 export async function unreadPerLot(em: EntityManager, receiver: string, lotIds: readonly string[]): Promise<Map<string, number>> {
   if (!lotIds.length) return new Map();
-  const found = await rowsOf<{ lot_id: string; n: string }>(
+  const found = await rowsOf<UnreadOfLot>(
     em,
     sql`select lot_id, count(*) as n from messages where receiver = ${receiver} and read_at is null and lot_id in (${sql.list(lotIds)}) group by lot_id`,
   );

@@ -63,6 +63,12 @@ export const publishedOf = (n: Notification): PublishedNotification => ({
  * read; platforms report the types that come from outside the interface. A notification is
  * announced on the bus only once the transaction that created it committed.
  */
+/** Unread notifications of one type, counted (bigint, as text). */
+interface TypeCount {
+  type: NotificationType;
+  n: string;
+}
+
 export class NotificationsService {
   constructor(readonly bus: NotificationBus = new NotificationBus()) {}
 
@@ -152,7 +158,7 @@ export class NotificationsService {
   /** GET /counts: the caller's unread notifications counted per type, types with none left out, by type. */
   async counts(ctx: RequestContext): Promise<NotificationCount[]> {
     const caller = requireCaller(ctx);
-    const rows = await rowsOf<{ type: NotificationType; n: string }>(
+    const rows = await rowsOf<TypeCount>(
       ctx.em,
       sql`select type, count(*) as n from notifications where recipient = ${caller.accountId} and read_at is null group by type order by type`,
     );

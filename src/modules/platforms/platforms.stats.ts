@@ -4,6 +4,7 @@ import type { RequestContext } from '../../core/context';
 import { forbidden, invalid } from '../../core/errors';
 import { CURRENCIES, formatMoney } from '../../core/money';
 import { isStaffOf, requireCaller } from '../../core/policies';
+import { INSTANT_RANGE_MESSAGE, withinInstantRange } from '../../core/time';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { rawQuery, type Rows } from '../../db/raw';
 import { sql } from '../../db/sql';
@@ -65,7 +66,8 @@ const ARGUMENT = { code: 'stats_range_invalid' } as const;
 const DATE_TIME = 'must be an RFC 3339 date-time with its offset (2026-11-01T00:00:00Z)';
 const instant = z
   .union([z.date(), z.string().datetime({ offset: true }).transform((s) => new Date(s))], { error: DATE_TIME })
-  .refine((d) => !Number.isNaN(d.getTime()), DATE_TIME);
+  .refine((d) => !Number.isNaN(d.getTime()), DATE_TIME)
+  .refine(withinInstantRange, INSTANT_RANGE_MESSAGE);
 
 const statsInput = z
   .object({

@@ -13,7 +13,7 @@ import { sql, type Sql } from '../../db/sql';
 import { DEFAULT_PRICE_CURRENCY } from '../lots';
 import { NotificationType, type BatchRow, type NotificationsService } from '../notifications';
 import type { Outbox } from '../outbox';
-import { dueForEmail, matchingSearches, priceFalls, pruneAlerts, recordAlerts, type MatchReason } from './searches.sql';
+import { dueForEmail, matchingSearches, priceFalls, pruneAlerts, recordAlerts, type DueSearch, type MatchReason } from './searches.sql';
 import { SAVED_FILTERS, savedSearchInput, savedSearchRef, type SavedFilter, type SavedSearchInput, type SavedSearchRef } from './searches.input';
 
 export interface SavedSearch {
@@ -173,7 +173,7 @@ export class SearchesService {
       if (lots) lots.push(meta.lot_id);
       else lotsBySearch.set(meta.search_id, [meta.lot_id]);
     }
-    const due = await rowsOf<{ id: string; account_id: string; email: string; platform_id: string | null }>(em, dueForEmail([...lotsBySearch.keys()]));
+    const due = await rowsOf<DueSearch>(em, dueForEmail([...lotsBySearch.keys()]));
     for (const d of due) {
       await this.mail.send(em, { channel: 'email', recipient: d.email, accountId: d.account_id, platformId: d.platform_id, ...emailOf(d.id, lotsBySearch.get(d.id) as string[], reason) });
     }

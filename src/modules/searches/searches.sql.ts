@@ -103,6 +103,14 @@ export function priceFalls(changed: ReadonlyMap<string, string>): Sql {
  * Marks as emailed, and answers with their account's email, those of the searches whose last
  * email is over a day old (or that never sent one): at most one email a day per search.
  */
+/** A saved search `dueForEmail` marks, with the address to mail. */
+export interface DueSearch {
+  id: string;
+  account_id: string;
+  email: string;
+  platform_id: string | null;
+}
+
 export function dueForEmail(searchIds: readonly string[]): Sql {
   return sql`update saved_searches s set last_emailed_at = now()
       from accounts a

@@ -10,11 +10,12 @@ import { Lot, LotState, isClosed, reserveMet } from '../lots';
 import { NotificationType, type NotificationsService } from '../notifications';
 import type { RulesService } from '../rules';
 import { settleLosers } from './trading.rules';
+import type { ParticipantColumns } from './participants.columns';
 
 /** The account holding a lot's highest bid, if any bid was accepted. */
 export async function highestBidder(em: EntityManager, lot: Pick<Lot, 'id' | 'highestBid'>): Promise<string | null> {
   if (lot.highestBid === null) return null;
-  const [row] = await rowsOf<{ account_id: string }>(em, sql`select account_id from participants where lot_id = ${lot.id} and current_bid = ${lot.highestBid.toFixed(2)} order by id limit 1`);
+  const [row] = await rowsOf<Pick<ParticipantColumns, 'account_id'>>(em, sql`select account_id from participants where lot_id = ${lot.id} and current_bid = ${lot.highestBid.toFixed(2)} order by id limit 1`);
   return row?.account_id ?? null;
 }
 

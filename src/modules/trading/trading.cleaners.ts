@@ -3,6 +3,7 @@ import { changedBy, rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
 import type { Cleaner } from '../../app-modules';
 import { DepositState, ParticipantState } from './trading.entity';
+import type { ParticipantColumns } from './participants.columns';
 import { inTransaction } from '../../core/transaction';
 
 const DAY_MS = 86_400_000;
@@ -25,7 +26,10 @@ async function perLockedLot(em: EntityManager, lotIds: string[], change: (tx: En
   return changed;
 }
 
-const lotIdsOf = (rows: { lot_id: string }[]) => rows.map((r) => String(r.lot_id));
+/** The lots of a cleaner's rows (participants', deposits' through their participant). */
+type LotOfRow = Pick<ParticipantColumns, 'lot_id'>;
+
+const lotIdsOf = (rows: LotOfRow[]) => rows.map((r) => String(r.lot_id));
 
 /** Participants still deposit_pending 24 hours after their lot ended are rejected. */
 export const rejectUnpaidParticipants: Cleaner = {
@@ -33,7 +37,7 @@ export const rejectUnpaidParticipants: Cleaner = {
   name: 'unpaid participants',
   async run(em) {
     const cutoff = new Date(Date.now() - DAY_MS);
-    const lots = await rowsOf<{ lot_id: string }>(
+    const lots = await rowsOf<LotOfRow>(
       em,
       sql`select distinct p.lot_id from participants p join lots l on l.id = p.lot_id
         where p.state = ${ParticipantState.DepositPending} and l.end_time <= ${cutoff} limit ${LOTS_PER_RUN}`,
@@ -58,7 +62,7 @@ export const returnDeposits: Cleaner = {
   name: 'deposits to return',
   async run(em) {
     const settled = sql.list([ParticipantState.Rejected, ParticipantState.Lost]);
-    const lots = await rowsOf<{ lot_id: string }>(
+    const lots = await rowsOf<LotOfRow>(
       em,
       sql`select distinct d.lot_id from deposits d join participants p on p.id = d.participant_id
         where d.state = ${DepositState.Paid} and p.state in (${settled}) limit ${LOTS_PER_RUN}`,

@@ -128,3 +128,9 @@ export class WinnerDetails {
   @Property({ type: 'datetime', defaultRaw: 'now()', onUpdate: () => new Date() })
   updatedAt: Date = new Date();
 }
+
+/** A `winner_details` row as a statement outside the ORM answers it (the columns read so far). */
+export interface WinnerDetailsColumns {
+  lot_id: string;
+  invoice_paid: boolean | null;
+}

@@ -8,7 +8,7 @@ import { NotificationType, staffOf, type NotificationsService } from '../notific
 import type { LivePublisher } from '../../live/live.port';
 import type { RulesService } from '../rules';
 import { lapseTimeOf, reserveRecipients } from './reserve.service';
-import { ParticipantState } from './trading.entity';
+import { ParticipantState, type WinnerDetailsColumns } from './trading.entity';
 
 /** What the end job did: 'early' when it came before the end; else when the lot lapses if nobody acts (null: never). */
 export type Ended = 'early' | { lapseAt: Date | null };
@@ -20,6 +20,11 @@ interface FiringKey {
   subject?: string;
 }
 
+/** A recipient `claim` recorded a firing for (`notification_firings`). */
+interface Claimed {
+  recipient: string;
+}
+
 /**
  * Claims the recipients of a firing in `notification_firings` and returns those not claimed
  * before. A second run of the same job (a retry, a copy on another instance) waits for the first
@@ -27,7 +32,7 @@ interface FiringKey {
  */
 async function claim(em: EntityManager, key: FiringKey, recipients: readonly string[]): Promise<string[]> {
   if (!recipients.length) return [];
-  const rows = await rowsOf<{ recipient: string }>(
+  const rows = await rowsOf<Claimed>(
     em,
     sql`insert into notification_firings (lot_id, type, subject, recipient)
      select ${key.lotId}, ${key.type}, ${key.subject ?? ''}, r from jsonb_array_elements_text(${JSON.stringify([...new Set(recipients)])}::jsonb) as r
@@ -37,8 +42,13 @@ async function claim(em: EntityManager, key: FiringKey, recipients: readonly str
   return rows.map((r) => r.recipient);
 }
 
+/** An account a statement of participants or stars selects, as `account_id`. */
+interface AccountOf {
+  account_id: string;
+}
+
 async function accountIds(em: EntityManager, query: Sql): Promise<string[]> {
-  const rows = await rowsOf<{ account_id: string }>(em, query);
+  const rows = await rowsOf<AccountOf>(em, query);
   return rows.map((r) => r.account_id);
 }
 
@@ -112,7 +122,7 @@ export class LotNotices {
     await inTransaction({ em: this.orm.em.fork() }, async (em, scope) => {
       const lot = await em.findOne(Lot, { id: lotId }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
       if (lot?.lotState !== LotState.Sold) return;
-      const [details] = await rowsOf<{ invoice_paid: boolean | null }>(em, sql`select invoice_paid from winner_details where lot_id = ${lot.id}`);
+      const [details] = await rowsOf<Pick<WinnerDetailsColumns, 'invoice_paid'>>(em, sql`select invoice_paid from winner_details where lot_id = ${lot.id}`);
       if (details?.invoice_paid === true) return;
       await this.fire(em, scope, { lotId: lot.id, type: NotificationType.ReminderUnpaidInvoice }, await staffOf(em, lot.publisherId), { lot_id: lot.id });
     });
