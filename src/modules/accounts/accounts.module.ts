@@ -1,4 +1,4 @@
-import { AccountConnectionResolver } from './accounts.connection';
+import { AccountConnectionResolver } from './accounts.connection.types';
 import type { AppModule } from '../../app-modules';
 import { Account, AccountSigner, BlacklistEntry } from './accounts.entity';
 import { AccountFieldsResolver } from './accounts.fields.resolver';

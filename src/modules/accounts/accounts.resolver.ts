@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, Extensions, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
-import { AccountConnectionGql } from './accounts.connection';
+import { AccountConnectionGql } from './accounts.connection.types';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import { withoutNulls } from '../../core/validate';
 import type { GraphQLContext } from '../../graphql/context';

@@ -10,7 +10,7 @@ import { Migration20261128013000TlogKeys } from './migrations/Migration202611280
 import { Migration20261128050000TlogLeafHash } from './migrations/Migration20261128050000TlogLeafHash';
 import { Migration20261128090000TlogSigningKey } from './migrations/Migration20261128090000TlogSigningKey';
 import { LogAnchors } from './tlog.anchor';
-import { LogEntryConnectionResolver } from './tlog.connection';
+import { LogEntryConnectionResolver } from './tlog.connection.types';
 import { TransparencyLogResolver } from './tlog.resolver';
 import { TransparencyLog } from './tlog.service';
 import { LogWitnesses, witnessesOf } from './tlog.witnesses';

@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, Extensions, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
-import { LogEntryConnectionGql } from './tlog.connection';
+import { LogEntryConnectionGql } from './tlog.connection.types';
 import { listItems } from '../../graphql/list-items';
 import { runsOwnStatement } from '../../graphql/statement-cost';
 import type { GraphQLContext } from '../../graphql/context';

@@ -1,5 +1,5 @@
 import type { AppModule } from '../../app-modules';
-import { BlacklistEntryConnectionResolver } from './blacklist.connection';
+import { BlacklistEntryConnectionResolver } from './blacklist.connection.types';
 import { BlacklistResolver } from './blacklist.resolver';
 import { blacklistRoutes } from './blacklist.routes';
 import { BlacklistService } from './blacklist.service';

@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
-import { BlacklistEntryConnectionGql } from './blacklist.connection';
+import { BlacklistEntryConnectionGql } from './blacklist.connection.types';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
 import { payloadOf } from '../../graphql/user-errors';

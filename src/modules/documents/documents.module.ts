@@ -1,6 +1,6 @@
 import type { AppModule } from '../../app-modules';
 import { StoredDocument } from './documents.entity';
-import { DocumentConnectionResolver } from './documents.connection';
+import { DocumentConnectionResolver } from './documents.connection.types';
 import { DocumentsResolver } from './documents.resolver';
 import { documentsRoutes } from './documents.routes';
 import type { DocumentsService } from './documents.service';

@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfList, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
-import { DocumentConnectionGql } from './documents.connection';
+import { DocumentConnectionGql } from './documents.connection.types';
 import type { GraphQLContext } from '../../graphql/context';
 import { registerNode } from '../../graphql/types/node';
 import { DocumentGql, documentGql, DocumentPageGql } from './documents.types';

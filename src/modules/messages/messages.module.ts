@@ -2,7 +2,7 @@ import type { AppModule } from '../../app-modules';
 import { Migration20261122070000Messages } from './migrations/Migration20261122070000Messages';
 import { Message } from './messages.entity';
 import { DialogFieldsResolver, LotMessagesResolver, MessageFieldsResolver } from './messages.fields.resolver';
-import { DialogConnectionResolver, MessageConnectionResolver } from './messages.connection';
+import { DialogConnectionResolver, MessageConnectionResolver } from './messages.connection.types';
 import { MessagesResolver } from './messages.resolver';
 import { messagesRoutes } from './messages.routes';
 import { MessagesService } from './messages.service';

@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
-import { DialogConnectionGql, MessageConnectionGql } from './messages.connection';
+import { DialogConnectionGql, MessageConnectionGql } from './messages.connection.types';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import { withoutNulls } from '../../core/validate';
 import type { GraphQLContext } from '../../graphql/context';

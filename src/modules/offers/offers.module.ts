@@ -1,7 +1,7 @@
 import type { AppModule } from '../../app-modules';
 import { Migration20261125120000SecondChanceOffers } from './migrations/Migration20261125120000SecondChanceOffers';
 import { SecondChanceOffer } from './offers.entity';
-import { SecondChanceOfferConnectionResolver } from './offers.connection';
+import { SecondChanceOfferConnectionResolver } from './offers.connection.types';
 import { OffersResolver } from './offers.resolver';
 import { offersRoutes } from './offers.routes';
 import { SecondChanceService } from './offers.service';

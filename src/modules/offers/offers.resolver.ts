@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
-import { SecondChanceOfferConnectionGql } from './offers.connection';
+import { SecondChanceOfferConnectionGql } from './offers.connection.types';
 import { formatMoney } from '../../core/money';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';

@@ -1,7 +1,7 @@
 import type { AppModule } from '../../app-modules';
 import { OutboxMessage } from './outbox.entity';
 import type { Outbox } from './outbox.port';
-import { OutboxMessageConnectionResolver } from './outbox.connection';
+import { OutboxMessageConnectionResolver } from './outbox.connection.types';
 import { OutboxResolver } from './outbox.resolver';
 import { OutboxService } from './outbox.service';
 import { SmtpOutbox } from './outbox.smtp';

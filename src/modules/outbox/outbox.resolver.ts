@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
-import { OutboxMessageConnectionGql } from './outbox.connection';
+import { OutboxMessageConnectionGql } from './outbox.connection.types';
 import { withoutNulls } from '../../core/validate';
 import type { GraphQLContext } from '../../graphql/context';
 import { OutboxMessageGql, outboxMessageGql } from './outbox.types';

@@ -1,7 +1,7 @@
 import type { AppModule } from '../../app-modules';
 import { CreateLotRequest } from './requests.entity';
 import { RequestsResolver } from './requests.resolver';
-import { CreateLotRequestConnectionResolver } from './requests.connection';
+import { CreateLotRequestConnectionResolver } from './requests.connection.types';
 import { requestsRoutes } from './requests.routes';
 import { RequestsService } from './requests.service';
 

@@ -6,7 +6,7 @@ import { registerNode } from '../../graphql/types/node';
 import type { RequestListInput } from './requests.input';
 import type { RequestPage, RequestWindow } from './requests.service';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
-import { CreateLotRequestConnectionGql } from './requests.connection';
+import { CreateLotRequestConnectionGql } from './requests.connection.types';
 import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
 import {
