@@ -3,20 +3,20 @@ import type { GraphQLContext } from '../../graphql/context';
 import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
 import { accountGql } from './accounts.types';
-import { ConfirmContactInput, ConfirmContactPayloadGql } from './verification.types';
+import { type ConfirmContactInput, type ConfirmContactPayloadGql, ConfirmEmailInput, ConfirmEmailPayloadGql, ConfirmPhoneInput, ConfirmPhonePayloadGql } from './verification.types';
 
 type Confirmed = Omit<ConfirmContactPayloadGql, 'userErrors'>;
 
 /** The payload versions of verifyEmail and verifyPhone: the same service operation, refusals in userErrors. */
 @Resolver()
 export class VerificationResolver {
-  @Mutation(() => ConfirmContactPayloadGql, { description: 'PATCH /accounts/verification/email; a refusal is answered in userErrors' })
-  confirmEmail(@Arg('input', () => ConfirmContactInput) input: ConfirmContactInput, @Ctx() context: GraphQLContext): Promise<ConfirmContactPayloadGql> {
+  @Mutation(() => ConfirmEmailPayloadGql, { description: 'PATCH /accounts/verification/email; a refusal is answered in userErrors' })
+  confirmEmail(@Arg('input', () => ConfirmEmailInput) input: ConfirmEmailInput, @Ctx() context: GraphQLContext): Promise<ConfirmContactPayloadGql> {
     return confirm('email', input, context);
   }
 
-  @Mutation(() => ConfirmContactPayloadGql, { description: 'PATCH /accounts/verification/phone; a refusal is answered in userErrors' })
-  confirmPhone(@Arg('input', () => ConfirmContactInput) input: ConfirmContactInput, @Ctx() context: GraphQLContext): Promise<ConfirmContactPayloadGql> {
+  @Mutation(() => ConfirmPhonePayloadGql, { description: 'PATCH /accounts/verification/phone; a refusal is answered in userErrors' })
+  confirmPhone(@Arg('input', () => ConfirmPhoneInput) input: ConfirmPhoneInput, @Ctx() context: GraphQLContext): Promise<ConfirmContactPayloadGql> {
     return confirm('phone', input, context);
   }
 }
