@@ -4,6 +4,7 @@ import { Account, AccountSigner, BlacklistEntry } from './accounts.entity';
 import { AccountFieldsResolver } from './accounts.fields.resolver';
 import type { AccountOpening } from './accounts.port';
 import { AccountsResolver } from './accounts.resolver';
+import { VerificationResolver } from './verification.resolver';
 import { accountsRoutes } from './accounts.routes';
 import { AccountsService } from './accounts.service';
 import { contactsRoutes } from './contacts.routes';
@@ -42,5 +43,5 @@ export const accountsModule: AppModule = {
     accountsRoutes(router);
     contactsRoutes(router);
   },
-  resolvers: [AccountsResolver, AccountFieldsResolver, AccountConnectionResolver],
+  resolvers: [AccountsResolver, AccountFieldsResolver, AccountConnectionResolver, VerificationResolver],
 };

@@ -110,7 +110,7 @@ export class AccountsResolver {
     return accountGql(await services.platforms.createPlatform(ctx, input), 'full');
   }
 
-  @Mutation(() => AccountGql, { description: 'PATCH /accounts/verification/email' })
+  @Mutation(() => AccountGql, { description: 'PATCH /accounts/verification/email', deprecationReason: 'Use confirmEmail' })
   async verifyEmail(
     @Arg('accountId', () => String) accountId: string,
     @Arg('token', () => String) token: string,
@@ -119,7 +119,7 @@ export class AccountsResolver {
     return accountGql(await services.verification.verify(ctx, 'email', { accountId, token }), 'verified');
   }
 
-  @Mutation(() => AccountGql, { description: 'PATCH /accounts/verification/phone' })
+  @Mutation(() => AccountGql, { description: 'PATCH /accounts/verification/phone', deprecationReason: 'Use confirmPhone' })
   async verifyPhone(
     @Arg('accountId', () => String) accountId: string,
     @Arg('token', () => String) token: string,
