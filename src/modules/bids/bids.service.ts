@@ -24,7 +24,7 @@ import type { LotType, LotState } from '../lots';
 import type { ParticipantState } from '../trading';
 
 /** The most requests one round decides: enough to drain a burst, few enough to keep the lock short. */
-const ROUND_SIZE = 64;
+export const ROUND_SIZE = 64;
 /** A request places at most its own bid and two proxy answers (`resolveProxies`). */
 const BIDS_PER_REQUEST = 3;
 

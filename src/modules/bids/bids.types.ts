@@ -4,6 +4,7 @@ import { connectionTypes } from '../../graphql/types/connection';
 import { listItems } from '../../graphql/list-items';
 import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import { MOST_BIDS_PER_REQUEST } from './bids.per-request';
+import { ROUND_SIZE } from './bids.service';
 
 @ObjectType('Bid', { implements: NodeGql })
 export class BidGql {
@@ -26,6 +27,8 @@ export class LogReceiptBatchGql {
   @Field(() => Int, { description: 'How many receipts the batch holds' }) size!: number;
   @Field(() => Int, { description: "This receipt's place in the batch" }) index!: number;
   @Field(() => String, { description: "The batch's RFC 9162 Merkle root, base64" }) root!: string;
+  // A batch is one round's receipts, at most ROUND_SIZE: a path of its tree has at most log2 of that.
+  @Extensions(listItems(Math.ceil(Math.log2(ROUND_SIZE))))
   @Field(() => [String], { description: "This receipt's audit path to the root, base64 hashes" }) path!: string[];
 }
 
