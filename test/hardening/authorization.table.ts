@@ -110,7 +110,7 @@ export const REST: Record<string, RestRow> = {
   // A hash that matches nothing: the reviewers get as far as 400 hash_mismatch and change nothing.
   'PATCH /requests/:id': {
     auth: true,
-    call: (f) => ({ target: `/requests/${f.requestId}`, body: { data: { type: 'reviewable_requests', id: f.requestId, attributes: { request_state: 3, hash: '0'.repeat(64) } } } }),
+    call: (f) => ({ target: `/requests/${f.requestId}`, body: { data: { type: 'reviewable_requests', id: f.requestId, attributes: { state: 'approved', hash: '0'.repeat(64) } } } }),
     roles: { others: 403, platform: 400, admin: 400, otherPlatform: 404, otherAdmin: 404, otherUser: 404 },
   },
   'DELETE /requests/:id': { auth: true, call: (f) => ({ target: `/requests/${f.requestId}` }), order: USER_LAST, roles: { others: 403, user: 204 } },
@@ -293,6 +293,8 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
   // The token authenticates: a wrong one is 401.
   verifyEmail: { auth: false, anon: 401 },
   verifyPhone: { auth: false, anon: 401 },
+  confirmEmail: { auth: false, anon: 401 },
+  confirmPhone: { auth: false, anon: 401 },
   // Anyone but staff of the recipient's platform gets forbidden.
   outbox: { auth: false, anon: 403 },
   outboxConnection: { auth: false, anon: 403 },

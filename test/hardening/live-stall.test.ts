@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { Keypair } from '@stellar/stellar-sdk';
 import { Money } from '../../src/core/money';
 import { Bid } from '../../src/modules/bids/bids.entity';
 import { Participant } from '../../src/modules/trading/trading.entity';
@@ -33,15 +34,17 @@ const CEILING_MS = 1000;
 let db: TestDatabase;
 let t: TestApp;
 let service: ServiceProcess;
+const LOG_SEED = Keypair.random().secret();
 let platform: Awaited<ReturnType<typeof createPlatform>>;
 let accounts: CreatedAccount[];
 beforeAll(async () => {
   db = await createTestDatabase();
   // Seeds through an app of its own on the same database; the attack goes to the service process.
-  t = await startTestApp({}, db);
+  // One log key for both: the service process records its key as the log's, and the app bids too.
+  t = await startTestApp({ LOG_SIGNING_SEED: LOG_SEED }, db);
   platform = await createPlatform(t);
   accounts = [await createAccount(t, platform), await createAccount(t, platform)];
-  service = await startServiceProcess({ DATABASE_URL: db.url, MASTER_SEED: t.master.secret(), JOBS: 'off' });
+  service = await startServiceProcess({ DATABASE_URL: db.url, MASTER_SEED: t.master.secret(), LOG_SIGNING_SEED: LOG_SEED, JOBS: 'off' });
 }, 90_000);
 afterAll(async () => {
   await service?.stop();
