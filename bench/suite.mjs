@@ -25,7 +25,8 @@ const { createApp } = require('../dist/app.js');
 const { loadConfig } = require('../dist/config.js');
 const { logger } = require('../dist/core/logger.js');
 const { migrate, openDatabase } = require('../dist/db/orm.js');
-const { Account, AccountType } = require('../dist/modules/accounts/accounts.entity.js');
+const { Account } = require('../dist/modules/accounts/accounts.entity.js');
+const { AccountType } = require('../dist/core/account-type.js');
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
