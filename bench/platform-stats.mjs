@@ -90,7 +90,7 @@ async function seed(client, count) {
 
 /** A signed POST answered 200 with a document and no errors, else the run stops with the service's answer. */
 async function postedDocument(base, target, body, keypair) {
-  const { status, text } = await signedPost(base, target, body, keypair);
+  const { status, text } = await signedPost(base, target, body, keypair, 'application/json');
   const parsed = status === 200 ? JSON.parse(text) : null;
   if (!parsed || parsed.errors) throw new Error(`${target}: ${status} ${text.slice(0, 500)}`);
   return parsed;

@@ -124,10 +124,13 @@ export function signer(keypair) {
 
 const postAgent = new Agent({ keepAlive: true, maxSockets: 1 });
 
-/** One signed POST at a time through a kept-alive socket, as a client of the API does; answers its status and body text. */
-export function signedPost(base, target, body, keypair) {
+/**
+ * One signed POST at a time through a kept-alive socket, as a client of the API does; answers its status and body text.
+ * `accept` is JSON:API's by default; Apollo answers 406 to it, so a GraphQL post asks for plain JSON.
+ */
+export function signedPost(base, target, body, keypair, accept = 'application/vnd.api+json') {
   const bytes = Buffer.from(JSON.stringify(body));
-  const headers = { 'content-type': 'application/json', accept: 'application/vnd.api+json' };
+  const headers = { 'content-type': 'application/json', accept };
   signHeaders('POST', target, headers, bytes, { keypair });
   return new Promise((resolve, reject) => {
     const req = request(`${base}${target}`, { agent: postAgent, method: 'POST', headers }, (res) => {
