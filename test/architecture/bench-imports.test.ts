@@ -25,7 +25,6 @@ describe('the benches take from dist/ only what it exports', () => {
   });
 
   it.each(taken)('$file: $name from $target', ({ target, name }) => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const exported = require(path.join(BENCH, target)) as Record<string, unknown>;
     expect(exported[name]).toBeDefined();
   });
