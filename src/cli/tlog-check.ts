@@ -22,6 +22,8 @@ export interface LogCheckOptions {
   /** The small file where the last checkpoint seen is kept between runs; none: no consistency check. */
   statePath?: string;
   receipt?: AnyReceipt;
+  /** The digest of the request the receipt answered (docs/bid-log.md, "An entry"): one of the receipt's bids must cite it. */
+  requestDigest?: string;
   lotId?: string;
   /** How long after a receipt its leaves must be in a checkpoint signed later. */
   graceSeconds?: number;
@@ -124,6 +126,11 @@ export async function checkLog(base: string, options: LogCheckOptions): Promise<
       else if (problem) problems.push(`the receipt's ${problem}: the log dropped or changed the bid`);
       else notes.push(`the receipt's leaf ${e.leaf_index} is in the checkpoint`);
     }
+    if (options.requestDigest !== undefined) {
+      const found = await receiptDigestChecked(api, entries, options.requestDigest.toLowerCase());
+      if (found.problem) problems.push(found.problem);
+      if (found.note) notes.push(found.note);
+    }
   }
 
   if (options.lotId) {
@@ -148,6 +155,27 @@ async function servedProblem(api: Api, index: number, hash: string): Promise<str
   const [entry] = (await data<{ attributes: ServedLeaf }[]>(api, `/log/entries?from=${index}`)).map((d) => d.attributes);
   if (entry?.leaf_index !== index) return `leaf ${index} is in the checkpoint, but the log no longer serves its entry`;
   return entry.leaf_hash === hash ? null : `leaf ${index} is served with the hash ${entry.leaf_hash}, not the receipt's`;
+}
+
+/**
+ * Whether one of the receipt's bids was placed by the request of this digest. The signature binds
+ * the receipt to its leaves, not to its bidder: a receipt of another request of the round (or any
+ * other) verifies as well, so a bidder holding only its receipt proves its own bid by the digest
+ * its leaf cites. A leaf's text is taken only when it hashes to the receipt's signed leaf hash.
+ */
+async function receiptDigestChecked(api: Api, entries: readonly { leaf_index: number | null; leaf_hash: string }[], digest: string): Promise<{ problem?: string; note?: string }> {
+  let unread = 0;
+  for (const e of entries) {
+    const [entry] = e.leaf_index === null ? [] : (await data<{ attributes: ServedLeaf }[]>(api, `/log/entries?from=${e.leaf_index}`)).map((d) => d.attributes);
+    if (entry?.leaf_index !== e.leaf_index || entry.leaf_hash !== e.leaf_hash || servedLeafProblem(entry)) {
+      unread += 1;
+      continue;
+    }
+    const leaf = JSON.parse(entry.data) as { kind?: unknown; request_digest?: unknown };
+    if (leaf.kind === 'bid' && leaf.request_digest === digest) return { note: `your request placed the receipt's leaf ${e.leaf_index}` };
+  }
+  if (unread) return { note: `${unread} of the receipt's leaves could not be read to match your request's digest yet` };
+  return { problem: `none of the receipt's bids was placed by the request with the digest ${digest}: the receipt is not your request's` };
 }
 
 /** The index of the leaf with this hash in the checkpoint's tree, as the log answers it; null when it answers none. */

@@ -19,7 +19,8 @@ of the lot in the log: its inclusion in the checkpoint and that the lot is what 
 Exit code 0 when everything holds, 1 otherwise (one FAIL line per reason), 2 for usage errors.
 
   --receipt FILE  a bid's receipt (the Bid-Receipt header, or GraphQL's receipt.encoded: base64
-                  JSON, or the JSON itself): its signature, and each of its leaves in the checkpoint
+                  JSON, or the JSON itself): its signature, and each of its leaves in the checkpoint;
+                  with --digest or --request, that one of its bids was placed by that request
   --log-key KEY   a log public key (G…) to trust, once per key of the log's history; default: the
                   keys trusted before (kept in --state), else GET URL/log/keys, trusted on first use
                   (reported); a later change of them fails until confirmed with --log-key
@@ -32,7 +33,8 @@ Exit code 0 when everything holds, 1 otherwise (one FAIL line per reason), 2 for
   --quorum N      how many of the --witness keys must have co-signed the checkpoint (or an
                   earlier one it extends); default all of them
   --signer KEY    the master public key (G…) to trust for the chain's head; default: the one the log names
-  --digest HEX    prove that the bid placed by your request is in the chain: for a signed request the
+  --digest HEX    prove that the bid placed by your request is in the chain (with LOT) and among the
+                  receipt's bids (with --receipt): for a signed request the
                   SHA-256 of its signature, for one sent with a bearer token that of its method,
                   target and body (docs/bid-log.md)
   --request 'METHOD TARGET'
@@ -144,11 +146,14 @@ runCommand(
     const problems: string[] = [];
 
     const outside = { anchor: values.anchor ? ('require' as const) : ('auto' as const), horizon: horizonOf(values.horizon), networkPassphrase: config.NETWORK_PASSPHRASE, ...quorumOf(values) };
-    const log = await checkLog(base, { logKeys, statePath, receipt, lotId: lot, outside });
+    const requestDigest = digestOf(values);
+    // A digest proves a bid of the lot's chain, or of the receipt: given with neither, it would be dropped unchecked.
+    if (requestDigest !== undefined && lot === undefined && receipt === undefined) throw new UsageError('--digest and --request go with a LOT or a --receipt FILE');
+    const log = await checkLog(base, { logKeys, statePath, receipt, requestDigest, lotId: lot, outside });
     if (lot !== undefined) {
       const keypair = typeof values.as === 'string' ? readKeyFile(keyFileOf(values.as, keysDir(config.DATA_DIR))) : null;
       const signer = typeof values.signer === 'string' ? values.signer : undefined;
-      const result = await fetchAndVerifyBidLog(base, lot, { signer, requestDigest: digestOf(values) }, keypair);
+      const result = await fetchAndVerifyBidLog(base, lot, { signer, requestDigest }, keypair);
       out(`lot ${lot}: ${result.entries} entries, head ${result.signed ? 'signed by the master key' : 'not signed (the lot is open)'}`);
       if (!signer && result.signed) out('(the signer was taken from the log itself: pass --signer to trust a key you hold)');
       if (result.winnerIsTopBidder !== null) out(`winner placed the top bid: ${result.winnerIsTopBidder ? 'yes' : 'no'}`);

@@ -35,3 +35,26 @@ export const INSTANT_RANGE = { from: new Date(Date.UTC(1970, 0, 1)), to: new Dat
 export const withinInstantRange = (date: Date): boolean => date >= INSTANT_RANGE.from && date <= INSTANT_RANGE.to;
 
 export const INSTANT_RANGE_MESSAGE = `must be between ${rfc3339(INSTANT_RANGE.from)} and ${rfc3339(INSTANT_RANGE.to)}`;
+
+/**
+ * Whether the date and time at the start of `text` (`YYYY-MM-DDTHH:MM:SS`, as a cursor carries
+ * them) name a real instant of a year from 1: a month 13 or a 30 February matches a pattern of
+ * digits, and PostgreSQL would refuse its cast with an error the client did not cause.
+ */
+export function isCalendarTime(text: string): boolean {
+  const parts = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})/.exec(text);
+  if (!parts) return false;
+  const [year, month, day, hours, minutes, seconds] = parts.slice(1).map(Number);
+  const at = new Date(0);
+  at.setUTCFullYear(year, month - 1, day);
+  at.setUTCHours(hours, minutes, seconds, 0);
+  return (
+    year >= 1 &&
+    at.getUTCFullYear() === year &&
+    at.getUTCMonth() === month - 1 &&
+    at.getUTCDate() === day &&
+    at.getUTCHours() === hours &&
+    at.getUTCMinutes() === minutes &&
+    at.getUTCSeconds() === seconds
+  );
+}

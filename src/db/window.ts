@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { positionFault, type ListWindow, type WindowPage } from '../core/list-window';
+import { isCalendarTime } from '../core/time';
 import { rowsOf } from './query';
 import { sql, type Sql } from './sql';
 
@@ -28,7 +29,7 @@ function positionOf(order: WindowOrder, position: string, field: 'after' | 'befo
   };
   if (order.key === null) return [idOf(position), idOf(position)];
   const parts = TIMED.exec(position);
-  if (!parts) throw positionFault(field);
+  if (!parts || !isCalendarTime(parts[1])) throw positionFault(field);
   return [sql`${parts[1]}::timestamptz`, idOf(parts[2])];
 }
 

@@ -4,6 +4,7 @@ import { inTransaction } from '../../core/transaction';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
 import type { Checkpoint } from './tlog.note';
+import { keyReplaced, replacingKeyOf, signsAs } from './tlog.signing';
 
 /**
  * Anchors (docs/bid-log.md): each checkpoint's size and root written on the Stellar ledger by a
@@ -76,6 +77,12 @@ export class LogAnchors {
    */
   anchorPending(em: EntityManager): Promise<number> {
     return inTransaction({ em }, async (tx) => {
+      // A replaced key signs nothing more (docs/bid-log.md, "The log's key"): anchored with it, the
+      // new key's checkpoints would go on its old account, signed after its period closed.
+      await rowsOf(tx, sql`select ${signsAs(this.key.publicKey())}`).catch((err) => {
+        const current = replacingKeyOf(err);
+        throw current === null ? err : keyReplaced(current);
+      });
       const rows = await rowsOf<{ size: string; root: string }>(
         tx,
         sql`select size::text, encode(root, 'hex') as root from tlog_checkpoints where anchor_tx is null order by size limit ${MOST_PER_TRANSACTION} for update skip locked`,
