@@ -62,7 +62,7 @@ describe('addCredentials', () => {
 });
 
 describe('updatePassword', () => {
-  it('changes the password with a bearer token; a keyed retry with the now stale password is answered the first result', async () => {
+  it('changes the password with a bearer token; a keyed retry, its old password stale and its new one another, is answered the first result', async () => {
     const user = await createAccount(world.t, world.platform);
     const bearer = await bearerOf(user.id, user.password);
     const input = { oldPassword: user.password, newPassword: 'payload new password', idempotencyKey: 'password-1' };
@@ -72,8 +72,9 @@ describe('updatePassword', () => {
     expectNoSecrets(res, user.password, input.newPassword);
     expect((await signIn(world.t, { account_id: user.id, password: input.newPassword })).status).toBe(201);
 
-    const again = await world.t.client.graphql(UPDATE, { input }, { bearer });
+    const again = await world.t.client.graphql(UPDATE, { input: { ...input, newPassword: 'a retried new password' } }, { bearer });
     expect(again.body.data).toEqual(res.body.data);
+    expect((await signIn(world.t, { account_id: user.id, password: 'a retried new password' })).status).toBe(401);
     const stored = await keyRowsText('password-1');
     expect(stored).toContain('updatePassword');
     expect(stored).not.toContain(user.password);
