@@ -5,12 +5,12 @@ import type { RateLimiter } from '../modules/limits';
 import type { GraphQLContext } from './context';
 import { selectedFields } from './selections';
 
-/** The twin of `POST /accounts`. */
-const ACCOUNT_CREATION = 'createAccount';
+/** The twins of `POST /accounts`: a mutation that creates an account counts as one, whatever its name. */
+const ACCOUNT_CREATIONS = new Set(['createAccount', 'registerAccount']);
 
 /**
  * Each field of a mutation counts against the caller's rate limits as a REST write does
- * (`modules/limits/rate-limit.ts`), each `createAccount` against account creation too: a hundred
+ * (`modules/limits/rate-limit.ts`), each `createAccount` and `registerAccount` against account creation too: a hundred
  * aliased writes in one request are a hundred writes. A refusal, before any field runs, answers
  * 429 with `Retry-After`. Queries are reads.
  */
@@ -22,7 +22,7 @@ export function graphqlRateLimit(limiter: RateLimiter): ApolloServerPlugin<Graph
           if (operation?.operation !== 'mutation') return;
           const fragmentOf = (name: string) => document.definitions.find((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === name);
           const fields = selectedFields(operation.selectionSet, fragmentOf).filter((f) => f.name.value !== '__typename');
-          const accountCreations = fields.filter((f) => f.name.value === ACCOUNT_CREATION).length;
+          const accountCreations = fields.filter((f) => ACCOUNT_CREATIONS.has(f.name.value)).length;
           try {
             await limiter.hit(contextValue.ctx, { writes: Math.max(1, fields.length), accountCreations });
           } catch (err) {

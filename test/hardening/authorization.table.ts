@@ -226,10 +226,24 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
     ].map(
       (name) => [name, { auth: true }],
     ),
-    ...['addMasterSigner', 'approveRecovery', 'cosignCheckpoint', 'createPlatform', 'issueToken', 'requestRecovery', 'resendVerification', 'submitTransaction'].map((name) => [name, { auth: false }]),
+    ...[
+      'addMasterSigner',
+      'approveRecovery',
+      'confirmRecovery',
+      'cosignCheckpoint',
+      'createPlatform',
+      'issueToken',
+      'registerPlatform',
+      'requestRecovery',
+      'resendVerification',
+      'sendVerification',
+      'startRecovery',
+      'submitTransaction',
+    ].map((name) => [name, { auth: false }]),
     ...[
       'addBlacklistEntry',
       'addCallbackRequest',
+      'addCredentials',
       'addSavedSearch',
       'addStar',
       'answerSecondChance',
@@ -290,6 +304,7 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
   ]),
   // A key that is no account yet signs its own creation: unsigned is 401.
   createAccount: { auth: true },
+  registerAccount: { auth: true },
   // The token authenticates: a wrong one is 401.
   verifyEmail: { auth: false, anon: 401 },
   verifyPhone: { auth: false, anon: 401 },
@@ -301,6 +316,8 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
   // A bearer token is required.
   refreshToken: { auth: false, anon: 403 },
   changePassword: { auth: false, anon: 403 },
+  // The same refusal, answered in userErrors.
+  updatePassword: { auth: false },
 };
 
 /** Subscriptions over graphql-ws: `bidPlaced` and `lotUpdated` are public, `notificationAdded` needs a caller. */

@@ -103,6 +103,18 @@ describe('rate limits by address and account (PostgreSQL counters)', () => {
     expect((await register(t.client.from('127.0.4.2'))).status).toBe(201);
   });
 
+  it('counts registerAccount, the payload twin of createAccount, as an account created', async () => {
+    const client = t.client.from('127.0.4.3');
+    const payload = (keypair = Keypair.random()) =>
+      client.as(keypair).graphql('mutation($input: RegisterAccountInput!) { registerAccount(input: $input) { account { id } userErrors { code } } }', {
+        input: { id: keypair.publicKey(), accountType: 'user', platformId: platform.publicKey(), firstName: 'Ann', lastName: 'Lee', email: emailOf(keypair), password: 'correct horse battery' },
+      });
+    for (let i = 0; i < 3; i++) expect((await payload()).body.data.registerAccount.userErrors).toEqual([]);
+    const fourth = await payload();
+    expect429(fourth, 3600);
+    expect(fourth.body.errors[0].extensions.code).toBe('too_many_requests');
+  });
+
   it('shares the counts between two instances on one database', async () => {
     const second = await startTestApp({ ...LIMITS, MASTER_SEED: t.config.MASTER_SEED as string }, { url: t.config.DATABASE_URL as string, drop: async () => {} });
     try {

@@ -4,6 +4,7 @@ import { Account, AccountSigner, BlacklistEntry } from './accounts.entity';
 import { AccountFieldsResolver } from './accounts.fields.resolver';
 import type { AccountOpening } from './accounts.port';
 import { AccountsResolver } from './accounts.resolver';
+import { RegistrationResolver } from './registration.resolver';
 import { VerificationResolver } from './verification.resolver';
 import { accountsRoutes } from './accounts.routes';
 import { AccountsService } from './accounts.service';
@@ -43,5 +44,5 @@ export const accountsModule: AppModule = {
     accountsRoutes(router);
     contactsRoutes(router);
   },
-  resolvers: [AccountsResolver, AccountFieldsResolver, AccountConnectionResolver, VerificationResolver],
+  resolvers: [AccountsResolver, AccountFieldsResolver, AccountConnectionResolver, RegistrationResolver, VerificationResolver],
 };

@@ -77,7 +77,7 @@ export class AccountsResolver {
   }
 
   @Extensions(SELF_REGISTRATION)
-  @Mutation(() => AccountGql, { description: 'POST /accounts: self-registration of a user (signed by the new key) or creation by platform staff' })
+  @Mutation(() => AccountGql, { description: 'POST /accounts: self-registration of a user (signed by the new key) or creation by platform staff', deprecationReason: 'Use registerAccount' })
   async createAccount(@Arg('input', () => CreateAccountInput) input: CreateAccountInput, @Ctx() { ctx, services }: GraphQLContext): Promise<AccountGql> {
     return accountGql(await services.accounts.create(ctx, withoutNulls(input)), 'full');
   }
@@ -91,7 +91,7 @@ export class AccountsResolver {
     return accountGql(await services.accounts.update(ctx, { ...withoutNulls(input), id }), 'full');
   }
 
-  @Mutation(() => AccountGql, { description: 'POST /platforms: the seed (master key or one of its signers) authenticates' })
+  @Mutation(() => AccountGql, { description: 'POST /platforms: the seed (master key or one of its signers) authenticates', deprecationReason: 'Use registerPlatform' })
   async createPlatform(
     @Arg('id', () => String) id: string,
     @Arg('seed', () => String) seed: string,
@@ -128,7 +128,7 @@ export class AccountsResolver {
     return accountGql(await services.verification.verify(ctx, 'phone', { accountId, token }), 'verified');
   }
 
-  @Mutation(() => Boolean, { description: 'GET /accounts/verification/resend: new tokens to email and/or phone' })
+  @Mutation(() => Boolean, { description: 'GET /accounts/verification/resend: new tokens to email and/or phone', deprecationReason: 'Use sendVerification' })
   async resendVerification(
     @Arg('accountId', () => String) accountId: string,
     @Arg('receivers', () => [String], { description: 'email, phone' }) receivers: string[],

@@ -1,4 +1,5 @@
-import { Field, InputType, ObjectType } from 'type-graphql';
+import { Extensions, Field, InputType, ObjectType } from 'type-graphql';
+import { listItems } from '../../graphql/list-items';
 import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import { AccountGql } from './accounts.types';
 
@@ -33,3 +34,18 @@ export class ConfirmPhonePayloadGql {
 }
 
 export type ConfirmContactPayloadGql = ConfirmEmailPayloadGql | ConfirmPhonePayloadGql;
+
+@InputType('SendVerificationInput', { description: 'New verification tokens to some of an account\'s channels' })
+export class SendVerificationInput {
+  @Field(() => String) accountId!: string;
+  @Field(() => [String], { description: 'email, phone; a channel named twice is sent once' }) receivers!: string[];
+  @Field(() => String, { nullable: true, description: KEY_NOTE }) idempotencyKey?: string | null;
+}
+
+@ObjectType('SendVerificationPayload', { description: 'Where new tokens went; never the tokens themselves' })
+export class SendVerificationPayloadGql {
+  @Field(() => String, { nullable: true }) accountId!: string | null;
+  @Extensions(listItems(2))
+  @Field(() => [String], { nullable: true, description: 'The channels a new token was sent to, each once: email, phone' }) receivers!: string[] | null;
+  @userErrorsField() userErrors!: UserErrorGql[];
+}

@@ -21,6 +21,10 @@ const KEY = /^[\x21-\x7e]{1,200}$/;
 export interface KeyedCall {
   key: string | null | undefined;
   operation: string;
+  /**
+   * Never a secret (a password, a token, a seed): its fingerprint is a plain SHA-256 kept for 24
+   * hours, against which guesses of a short secret could be checked offline.
+   */
   input: unknown;
 }
 
@@ -80,9 +84,13 @@ interface Row {
 export class IdempotencyService {
   async once<T>(ctx: RequestContext, call: KeyedCall, codec: ResultCodec<T>, run: () => Promise<T>): Promise<T> {
     const { key } = call;
-    if (key === null || key === undefined || !ctx.caller) return run();
+    if (key === null || key === undefined) return run();
     if (!KEY.test(key)) throw invalid('invalid_field', 'idempotencyKey must be 1 to 200 printable ASCII characters without spaces', { field: 'idempotencyKey' });
-    const accountId = ctx.caller.accountId;
+    // A key that registers its own account keeps its keys under that account's id, so a retry
+    // signed by it once the account exists finds the first call's result.
+    const accountId = ctx.caller?.accountId ?? ctx.provenKey;
+    // Keys are kept per account: an unsigned call has none to keep one under, and would run again.
+    if (!accountId) throw invalid('invalid_field', 'idempotencyKey needs a signed request or a bearer token: keys are kept per account', { field: 'idempotencyKey' });
     const fingerprint = fingerprintOf(call.operation, call.input);
     const deadline = Date.now() + WAIT_MS;
     for (;;) {
