@@ -226,10 +226,11 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
     ].map(
       (name) => [name, { auth: true }],
     ),
-    ...['addMasterSigner', 'approveRecovery', 'cosignCheckpoint', 'createPlatform', 'issueToken', 'requestRecovery', 'resendVerification', 'submitTransaction'].map((name) => [name, { auth: false }]),
+    ...['addMasterAccountSigner', 'addMasterSigner', 'approveRecovery', 'cosignCheckpoint', 'createPlatform', 'issueToken', 'requestRecovery', 'resendVerification', 'sendTransaction', 'submitTransaction'].map((name) => [name, { auth: false }]),
     ...[
       'addBlacklistEntry',
       'addCallbackRequest',
+      'addLot',
       'addSavedSearch',
       'addStar',
       'answerSecondChance',
@@ -255,6 +256,7 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
       'offerSecondChance',
       'placeBid',
       'postMessage',
+      'recordNotificationEvent',
       'rejectParticipant',
       'removeBlacklistEntry',
       'removeCallbackRequest',
