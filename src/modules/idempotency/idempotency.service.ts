@@ -37,12 +37,6 @@ export interface ResultCodec<T> {
 /** The codec of a result whose values are JSON already (strings, numbers, no dates). */
 export const asStored = <T>(): ResultCodec<T> => ({ store: (result) => result, load: (stored) => stored as T });
 
-/**
- * A keyed call's input in which null (clear a field) and absent (keep it) differ: the fingerprint
- * drops both alike, so the fields set to null are named apart.
- */
-export const nullsKept = (input: object): object => ({ ...input, nulled: Object.entries(input).filter(([, v]) => v === null).map(([k]) => k) });
-
 /** The codec of a payload holding one object (or null) under `key`, whose `dates` are Dates: kept as JSON, the dates revived. */
 export function withDates<K extends string, O extends object>(key: K, dates: readonly (keyof O & string)[]): ResultCodec<Record<K, O | null>> {
   return {
@@ -56,10 +50,16 @@ export function withDates<K extends string, O extends object>(key: K, dates: rea
   };
 }
 
+/**
+ * The input as one text, its keys sorted. An absent field (undefined) is left out and a null one
+ * kept, at every depth: GraphQL tells them apart, and in an input whose null clears a field
+ * (EditLotInput, EditPlatformRulesInput, UpdateWinnerDetailsInput) they are two calls. Where null
+ * means absent, a retry sends its input again as it was, so keeping them apart refuses no retry.
+ */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined && v !== null).sort(([a], [b]) => (a < b ? -1 : 1));
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);

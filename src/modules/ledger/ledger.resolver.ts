@@ -2,7 +2,13 @@ import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 't
 import { listBound, MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
+import { payloadOf } from '../../graphql/user-errors';
+import { asStored } from '../idempotency';
+import { SendTransactionInput, SendTransactionPayloadGql, TransactionOutcome } from './ledger.send.types';
+import { OutcomeUnknown } from './ledger.service';
 import { LedgerAccountGql, ledgerAccountGql, LedgerBalanceGql, LedgerSignerGql, LedgerTransactionGql, SubmittedTransactionGql, submittedTransactionGql } from './ledger.types';
+
+type Sent = Omit<SendTransactionPayloadGql, 'userErrors'>;
 
 @Resolver(() => LedgerAccountGql)
 export class LedgerResolver {
@@ -30,8 +36,26 @@ export class LedgerResolver {
 
   @Mutation(() => SubmittedTransactionGql, {
     description: 'POST /transactions: a base64 transaction envelope, authenticated by its own signatures; a rejection carries the result XDR in extensions.meta["auction-xdr"]',
+    deprecationReason: 'Use sendTransaction',
   })
   async submitTransaction(@Arg('tx', () => String) tx: string, @Ctx() { ctx, services }: GraphQLContext): Promise<SubmittedTransactionGql> {
     return submittedTransactionGql(await services.ledger.submit(ctx, { tx }));
+  }
+
+  @Mutation(() => SendTransactionPayloadGql, { description: 'POST /transactions: a transaction applied, or said to be of unknown outcome when the network did not answer; a rejection is answered in userErrors' })
+  async sendTransaction(@Arg('input', () => SendTransactionInput) input: SendTransactionInput, @Ctx() { ctx, services }: GraphQLContext): Promise<SendTransactionPayloadGql> {
+    const { idempotencyKey, tx } = input;
+    try {
+      return await payloadOf<Sent>({ outcome: null, hash: null, transaction: null }, () =>
+        services.idempotency.once(ctx, { key: idempotencyKey, operation: 'sendTransaction', input: { tx } }, asStored<Sent>(), async () => {
+          const transaction = submittedTransactionGql(await services.ledger.submit(ctx, { tx }));
+          return { outcome: TransactionOutcome.APPLIED, hash: transaction.hash, transaction };
+        }),
+      );
+    } catch (err) {
+      // Not a failure: the key is given up (a retry sends it again) and the caller is told to look it up.
+      if (err instanceof OutcomeUnknown) return { outcome: TransactionOutcome.UNKNOWN, hash: err.hash, transaction: null, userErrors: [] };
+      throw err;
+    }
   }
 }

@@ -37,6 +37,20 @@ export interface LedgerTransactionView {
  * deposit in the same database transaction, or to Horizon when one is configured, where the
  * deposit is written once Horizon accepted (ledger.relay.ts).
  */
+/**
+ * Horizon did not answer whether it took a relayed transaction (a timeout, a 5xx): the network may
+ * still apply it, and the relay job settles it. Answered as the gateway failure it wraps, with the
+ * hash by which its outcome is looked up later.
+ */
+export class OutcomeUnknown extends DomainError {
+  constructor(
+    cause: DomainError,
+    readonly hash: string,
+  ) {
+    super(cause.kind, cause.items);
+  }
+}
+
 export class LedgerService {
   private readonly embedded = new EmbeddedLedger();
 
@@ -62,7 +76,13 @@ export class LedgerService {
     }
     const tx = decoded instanceof FeeBumpTransaction ? decoded.innerTransaction : decoded;
     try {
-      if (this.relay) return await this.relay.submit(ctx, decoded);
+      if (this.relay) {
+        try {
+          return await this.relay.submit(ctx, decoded);
+        } catch (err) {
+          throw err instanceof DomainError && err.code === 'ledger_unavailable' ? new OutcomeUnknown(err, decoded.hash().toString('hex')) : err;
+        }
+      }
       // Fee bumps pay fees, which the embedded ledger does not charge.
       if (decoded instanceof FeeBumpTransaction) throw new TransactionRejected(transactionResult(xdr.TransactionResultResult.txNotSupported()));
       return await inTransaction(ctx, async (em, scope) => {

@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import { payloadOf } from '../../graphql/user-errors';
-import { asStored, nullsKept } from '../idempotency';
+import { asStored } from '../idempotency';
 import { EditLotInput, EditLotPayloadGql } from './lots.edit.types';
 import { LotGql } from './lots.types';
 
@@ -14,7 +14,7 @@ export class LotEditResolver {
   async editLot(@Arg('input', () => EditLotInput) input: EditLotInput, @Ctx() { ctx, services }: GraphQLContext): Promise<EditLotPayloadGql> {
     const { idempotencyKey, ...change } = input;
     return payloadOf<Edited>({ lotId: null }, () =>
-      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'editLot', input: nullsKept(change) }, asStored<Edited>(), async () => {
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'editLot', input: change }, asStored<Edited>(), async () => {
         await services.lots.update(ctx, change);
         return { lotId: change.id };
       }),

@@ -3,6 +3,7 @@ import type { DirectSales } from '../accounts';
 import { Lot } from './lots.entity';
 import { directSaleOrganizer } from './lots.find';
 import { LotMaker } from './lots.maker';
+import { LotAddResolver } from './lots.add.resolver';
 import { LotEditResolver } from './lots.edit.resolver';
 import { LotsResolver } from './lots.resolver';
 import { LotValuesResolver } from './lots.values.resolver';
@@ -39,5 +40,5 @@ export const lotsModule: AppModule = {
     lots: (s) => new LotsService(s.reference, s.requests, s.currency, s.lotMaker, s.rules, s.live),
   },
   routes: lotsRoutes,
-  resolvers: [LotsResolver, LotEditResolver, LotValuesResolver, LotConnectionResolver],
+  resolvers: [LotsResolver, LotAddResolver, LotEditResolver, LotValuesResolver, LotConnectionResolver],
 };

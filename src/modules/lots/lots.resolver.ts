@@ -91,7 +91,7 @@ export class LotsResolver {
     return lotsAggregateGql(await services.lots.aggregate(ctx, { filter: lotFilterOf(filter), currency, groupBy }));
   }
 
-  @Mutation(() => CreateLotResultGql)
+  @Mutation(() => CreateLotResultGql, { deprecationReason: 'Use addLot' })
   async createLot(@Arg('input', () => CreateLotInput) input: CreateLotInput, @Ctx() { ctx, services }: GraphQLContext): Promise<CreateLotResultGql> {
     const created = await services.lots.create(ctx, withoutNulls(input));
     return { lotId: created.lot?.id ?? null, requestId: created.request?.id ?? null };

@@ -14,7 +14,11 @@ import {
   notificationGql,
   NotificationPageGql,
   notificationPageGql,
+  RecordNotificationEventInput,
+  RecordNotificationEventPayloadGql,
 } from './notifications.types';
+
+type Recorded = Omit<RecordNotificationEventPayloadGql, 'userErrors'>;
 
 registerNode('Notification', async (id, { ctx, services }) => notificationGql(await services.notifications.ownById(ctx, id)));
 
@@ -69,7 +73,25 @@ export class NotificationsResolver {
     );
   }
 
-  @Mutation(() => Boolean, { description: 'POST /notifications/events: a platform reports a notification of type 9–14, 22, 23 or 27–29 for one of its accounts' })
+  @Mutation(() => RecordNotificationEventPayloadGql, { description: 'POST /notifications/events: a platform reports a notification of type 9–14, 22, 23 or 27–29 for one of its accounts; a refusal is answered in userErrors' })
+  async recordNotificationEvent(
+    @Arg('input', () => RecordNotificationEventInput) input: RecordNotificationEventInput,
+    @Ctx() { ctx, services }: GraphQLContext,
+  ): Promise<RecordNotificationEventPayloadGql> {
+    const { idempotencyKey, type, recipient, meta } = input;
+    const call = { type, recipient, ...(meta ? { meta } : {}) };
+    return payloadOf<Recorded>({ notificationId: null, recipientId: null }, () =>
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'recordNotificationEvent', input: call }, asStored<Recorded>(), async () => {
+        const created = await services.notifications.report(ctx, call);
+        return { notificationId: String(created.id), recipientId: created.recipient };
+      }),
+    );
+  }
+
+  @Mutation(() => Boolean, {
+    description: 'POST /notifications/events: a platform reports a notification of type 9–14, 22, 23 or 27–29 for one of its accounts',
+    deprecationReason: 'Use recordNotificationEvent',
+  })
   async reportNotificationEvent(
     @Arg('type', () => Int) type: number,
     @Arg('recipient', () => String) recipient: string,

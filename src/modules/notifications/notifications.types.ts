@@ -76,3 +76,18 @@ export class MarkNotificationsAsReadPayloadGql {
   @Field(() => [ID], { nullable: true, description: 'The notifications marked read' }) notificationIds!: string[] | null;
   @userErrorsField() userErrors!: UserErrorGql[];
 }
+
+@InputType('RecordNotificationEventInput', { description: 'The event of POST /notifications/events' })
+export class RecordNotificationEventInput {
+  @Field(() => Int, { description: '9–14, 22, 23 or 27–29' }) type!: number;
+  @Field(() => String, { description: "An account of the caller's platform" }) recipient!: string;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'An object of strings' }) meta?: Record<string, unknown> | null;
+  @Field(() => String, { nullable: true, description: 'Sent again by the same account within 24 hours with the same input, answers the first result' }) idempotencyKey?: string | null;
+}
+
+@ObjectType('RecordNotificationEventPayload')
+export class RecordNotificationEventPayloadGql {
+  @Field(() => ID, { nullable: true, description: "The notification made; it is its recipient's to read" }) notificationId!: string | null;
+  @Field(() => String, { nullable: true, description: 'The account notified' }) recipientId!: string | null;
+  @userErrorsField() userErrors!: UserErrorGql[];
+}

@@ -6,7 +6,7 @@ import { registerNode } from '../../graphql/types/node';
 import type { RequestListInput } from './requests.input';
 import type { RequestPage, RequestWindow } from './requests.service';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
-import { CreateLotRequestConnectionGql } from './requests.connection.types';
+import { CreateLotRequestConnectionArgs, CreateLotRequestConnectionGql } from './requests.connection.types';
 import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
 import {
@@ -49,6 +49,9 @@ const connectionOf = (list: string, page: ConnectionArgs, read: (window: ReturnT
   return read(window).then((found) => connectionOfWindow(window, found, (items) => items.map((r) => requestGql(r, found.pricing))));
 };
 
+/** A request connection's arguments as its page and its filter (the filters given). */
+const connectionFilterOf = ({ first, after, last, before, ...filters }: CreateLotRequestConnectionArgs) => ({ page: { first, after, last, before }, filter: withoutNulls({ ...filters }) });
+
 async function requestById(id: string, currency: string | null | undefined, { ctx, services }: Pick<GraphQLContext, 'ctx' | 'services'>): Promise<CreateLotRequestGql> {
   const { request, pricing } = await services.requests.get(ctx, { id, currency });
   return requestGql(request, pricing);
@@ -87,16 +90,8 @@ export class RequestsResolver {
   }
 
   @Query(() => CreateLotRequestConnectionGql, { description: "The requests `requests` lists (the caller's own and those of the platforms whose staff it is), newest first" })
-  requestsConnection(
-    @Ctx() { ctx, services }: GraphQLContext,
-    @Args() page: ConnectionArgs,
-    @Arg('requestor', () => String, { nullable: true }) requestor?: string | null,
-    @Arg('reviewer', () => String, { nullable: true, description: 'The reviewing platform' }) reviewer?: string | null,
-    @Arg('state', () => [String], { nullable: true, description: 'pending, canceled, approved, rejected, permanently_rejected' }) state?: string[] | null,
-    @Arg('archived', () => Boolean, { nullable: true }) archived?: boolean | null,
-    @Arg('currency', () => String, { nullable: true, description: 'Show the prices in this currency' }) currency?: string | null,
-  ): Promise<ConnectionSource<CreateLotRequestGql>> {
-    const filter = withoutNulls({ requestor, reviewer, state, archived, currency });
+  requestsConnection(@Ctx() { ctx, services }: GraphQLContext, @Args() args: CreateLotRequestConnectionArgs): Promise<ConnectionSource<CreateLotRequestGql>> {
+    const { page, filter } = connectionFilterOf(args);
     return connectionOf('Query.requestsConnection', page, (window) => services.requests.window(ctx, filter, window));
   }
 
@@ -124,14 +119,9 @@ export class RequestsResolver {
   accountCreateLotRequestsConnection(
     @Arg('accountId', () => String) accountId: string,
     @Ctx() { ctx, services }: GraphQLContext,
-    @Args() page: ConnectionArgs,
-    @Arg('requestor', () => String, { nullable: true }) requestor?: string | null,
-    @Arg('reviewer', () => String, { nullable: true }) reviewer?: string | null,
-    @Arg('state', () => [String], { nullable: true }) state?: string[] | null,
-    @Arg('archived', () => Boolean, { nullable: true }) archived?: boolean | null,
-    @Arg('currency', () => String, { nullable: true }) currency?: string | null,
+    @Args() args: CreateLotRequestConnectionArgs,
   ): Promise<ConnectionSource<CreateLotRequestGql>> {
-    const filter = withoutNulls({ requestor, reviewer, state, archived, currency });
+    const { page, filter } = connectionFilterOf(args);
     return connectionOf(`Query.accountCreateLotRequestsConnection:${accountId}`, page, (window) => services.requests.windowOfAccount(ctx, { ...filter, accountId }, window));
   }
 

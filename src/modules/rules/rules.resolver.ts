@@ -3,7 +3,7 @@ import { formatMoney } from '../../core/money';
 import type { GraphQLContext } from '../../graphql/context';
 import { money } from '../../graphql/types/money';
 import { payloadOf } from '../../graphql/user-errors';
-import { nullsKept, withDates } from '../idempotency';
+import { withDates } from '../idempotency';
 import type { RulesVersion } from './rules.service';
 import { EditPlatformRulesInput, EditPlatformRulesPayloadGql, FeeEstimateGql, PlatformRulesGql, PlatformRulesInput } from './rules.types';
 
@@ -62,7 +62,7 @@ export class RulesResolver {
   async editPlatformRules(@Arg('input', () => EditPlatformRulesInput) input: EditPlatformRulesInput, @Ctx() { ctx, services }: GraphQLContext): Promise<EditPlatformRulesPayloadGql> {
     const { idempotencyKey, ...rules } = plain(input) as EditPlatformRulesInput;
     return payloadOf({ platformRules: null }, () =>
-      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'editPlatformRules', input: nullsKept(rules) }, RULES, async () => ({
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'editPlatformRules', input: rules }, RULES, async () => ({
         platformRules: rulesGql(await services.rules.update(ctx, rules)),
       })),
     );

@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import { payloadOf } from '../../graphql/user-errors';
-import { asStored, nullsKept, type ResultCodec } from '../idempotency';
+import { asStored, type ResultCodec } from '../idempotency';
 import { LotGql } from '../lots';
 import { participantGql, winnerDetailsGql } from './trading.mappers';
 import {
@@ -123,7 +123,7 @@ export class TradingResolver {
   async updateWinnerDetails(@Arg('input', () => UpdateWinnerDetailsInput) input: UpdateWinnerDetailsInput, @Ctx() { ctx, services }: GraphQLContext): Promise<UpdateWinnerDetailsPayloadGql> {
     const { idempotencyKey, ...details } = input;
     return payloadOf<Detailed>({ winnerDetails: null }, () =>
-      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'updateWinnerDetails', input: nullsKept(details) }, asStored<Detailed>(), async () => ({
+      services.idempotency.once(ctx, { key: idempotencyKey, operation: 'updateWinnerDetails', input: details }, asStored<Detailed>(), async () => ({
         winnerDetails: winnerDetailsGql((await services.winners.setWinnerDetails(ctx, details)).details),
       })),
     );
