@@ -43,13 +43,7 @@ const PAGING_ARGS = ['page', 'size', 'limit', 'offset', 'first', 'last'];
  * Mutations made before the payload rule, with their own arguments and results, and not yet
  * replaced: a replaced one is deprecated naming its payload twin, and leaves this list.
  */
-const LEGACY_MUTATIONS = [
-  'addMasterSigner', 'answerSecondChance', 'blacklistAccount', 'cancelRequest', 'chooseWinner', 'closeLot', 'createLot', 'deleteCallback',
-  'deleteSavedSearch', 'issueToken', 'markMessagesRead', 'markNotificationRead', 'markNotificationsRead', 'offerSecondChance', 'placeBid',
-  'refreshToken', 'rejectParticipant', 'reportNotificationEvent', 'requestBuyNow', 'requestCallback', 'requestParticipation', 'reviewRequest',
-  'saveSearch', 'sendMessage', 'setCurrencyRate', 'setDepositState', 'setWinnerDetails', 'starLot', 'submitTransaction', 'unblacklistAccount',
-  'unstarLot', 'updateAccount', 'updateLot', 'updatePlatformRules',
-];
+const LEGACY_MUTATIONS = ['issueToken', 'refreshToken'];
 
 const PASCAL = /^[A-Z][A-Za-z0-9]*$/;
 const CAMEL = /^[a-z][A-Za-z0-9]*$/;
@@ -162,6 +156,8 @@ describe('the committed schema', () => {
       const twin = byName.get(/^Use `?(\w+)`?/.exec(m.deprecationReason ?? '')?.[1] ?? '');
       return twin !== undefined && !twin.deprecationReason && !LEGACY_MUTATIONS.includes(twin.name);
     };
+    // The list only shrinks: a name on it is a mutation of the schema that no payload twin replaced.
+    for (const name of LEGACY_MUTATIONS) if (!byName.has(name) || replaced(byName.get(name)!)) faults.push(`${name} is no longer an older mutation: take it off LEGACY_MUTATIONS`);
     for (const mutation of mutations.filter((m) => !LEGACY_MUTATIONS.includes(m.name) && !replaced(m))) {
       const name = pascal(mutation.name);
       const [input, ...more] = mutation.args;
