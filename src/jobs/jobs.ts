@@ -22,7 +22,7 @@ export interface JobsDeps {
 }
 
 export interface Jobs {
-  /** Stops taking jobs, waits (up to a limit) for those running, and closes the queue's connections. */
+  /** Stops taking jobs, waits (up to a limit) for those running, lets go of those still running (failed: the queue runs them again), and closes the queue's connections. */
   stop(): Promise<void>;
   /** Jobs waiting in each queue, scheduled ones included (for /metrics). */
   depths(): Promise<Record<string, number>>;
@@ -31,7 +31,6 @@ export interface Jobs {
 /** pg-boss keeps its tables in a schema of its own in the service's database. */
 export const JOBS_SCHEMA = 'pgboss';
 const CLEANUP_QUEUE = 'cleanup';
-const STOP_TIMEOUT_MS = 10_000;
 
 /** Works a queue: each job's handler runs while the queue's connections stay open (`QueueDb.holding`). */
 type Work = <T>(name: string, handler: PgBoss.WorkHandler<T>) => Promise<string>;
@@ -112,9 +111,13 @@ export async function startJobs({ config, orm, services, log }: JobsDeps): Promi
       return Object.fromEntries(await Promise.all(queues.map(async (q) => [q.name, await boss.getQueueSize(q.name)] as const)));
     },
     async stop() {
+      const limitMs = config.JOBS_STOP_SECONDS * 1000;
+      const deadline = Date.now() + limitMs;
       services.lotClock.detach();
-      await boss.stop({ graceful: true, wait: true, timeout: STOP_TIMEOUT_MS });
-      await db.close(STOP_TIMEOUT_MS);
+      // pg-boss stops fetching, waits up to the limit for the handlers running, then fails their jobs.
+      await boss.stop({ graceful: true, wait: true, timeout: limitMs });
+      // What still runs at the limit is let go of: no timer or poll of the queue outlives the stop.
+      await db.close(Math.max(0, deadline - Date.now()));
     },
   };
 }

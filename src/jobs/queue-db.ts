@@ -3,6 +3,9 @@ import pg from 'pg';
 import type PgBoss from 'pg-boss';
 import { completeJobs, failJobsById } from 'pg-boss/src/plans';
 
+/** How long a close waits for the failures of the handler runs it let go of to be recorded. */
+const RECORD_MS = 5_000;
+
 /** What pg-boss's statements that record a job's outcome answer when they changed no job. */
 const NOTHING_RECORDED = { rows: [{ count: '0' }] };
 
@@ -19,6 +22,8 @@ export class QueueDb implements PgBoss.Db {
   private readonly outcomes: ReadonlySet<string>;
   private queries = 0;
   private handlers = 0;
+  /** How to end each handler run still going, failed (`abandon`); null once the queue has let go. */
+  private running: Set<(reason: Error) => void> | null = new Set();
 
   /**
    * `answerMs` bounds the wait for a connection and for each statement's answer (0: none): a
@@ -62,23 +67,57 @@ export class QueueDb implements PgBoss.Db {
   /**
    * A job handler whose runs keep the connections open: pg-boss records a job's outcome through
    * them in the same tick as its handler ends, so a close that sees neither a query nor a handler
-   * running has nothing left to wait for.
+   * running has nothing left to wait for. A run the queue lets go of (`abandon`) ends at once,
+   * failed, and so does one that begins after (its jobs fetched as the queue stopped).
    */
   holding<T>(handler: PgBoss.WorkHandler<T>): PgBoss.WorkHandler<T> {
     return async (jobs) => {
+      const running = this.running;
+      if (!running) throw stoppedError();
       this.handlers++;
+      let letGo!: (reason: Error) => void;
+      const abandoned = new Promise<never>((_resolve, reject) => (letGo = reject));
+      running.add(letGo);
       try {
-        return await handler(jobs);
+        return await Promise.race([handler(jobs), abandoned]);
       } finally {
+        running.delete(letGo);
         this.handlers--;
       }
     };
   }
 
-  /** Ends the connections once no query and no handler runs, or once `timeoutMs` has passed. */
+  /**
+   * Ends every handler run still going, as failed, without waiting for it, and refuses those that
+   * begin after (their jobs fetched as the queue stopped): each fails. pg-boss keeps a timer
+   * per run, as long as its job's expiry (up to 15 minutes), and its worker and its stop poll
+   * until the run ends: a run that outlives the stop's limit would keep the process alive that
+   * long. Its job, failed, is run again by the queue, as after a crash; what the handler still
+   * does fails with the connections it uses.
+   */
+  private abandon(): void {
+    const running = this.running;
+    this.running = null;
+    for (const letGo of running ?? []) letGo(stoppedError());
+  }
+
+  /**
+   * Ends the connections once no query and no handler runs, or once `timeoutMs` has passed: then
+   * the handler runs still going are let go of (`abandon`), and their jobs' failures recorded
+   * (within RECORD_MS) before the connections end.
+   */
   async close(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while ((this.queries > 0 || this.handlers > 0) && Date.now() < deadline) await sleep(10);
+    this.abandon();
+    // pg-boss sends a failure some promise reactions after its run is let go of: after the next turn.
+    const recorded = Date.now() + RECORD_MS;
+    do await sleep(10);
+    while (this.queries > 0 && Date.now() < recorded);
     await this.pool.end();
   }
+}
+
+function stoppedError(): Error {
+  return new Error('the job queue stopped before this job ended');
 }

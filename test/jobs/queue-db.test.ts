@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import PgBoss from 'pg-boss';
 import { QueueDb } from '../../src/jobs/queue-db';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 
@@ -34,15 +36,54 @@ describe("the job queue's connections", () => {
     expect((await recorded).rows[0].result).toBe('done');
   });
 
-  it('end after their time limit even while a handler still runs', async () => {
+  it('end after their time limit even while a handler still runs, which then ends, failed, as does any run after', async () => {
     const queue = new QueueDb(db.url, 1, () => undefined);
     let release!: () => void;
     const hung = queue.holding<unknown>(() => new Promise<void>((resolve) => (release = resolve)))([]);
+    const outcome = hung.then(() => 'ended', (err: Error) => err.message);
     const began = Date.now();
     await queue.close(300);
     expect(Date.now() - began).toBeGreaterThanOrEqual(290);
     await expect(queue.executeSql('select 1', [])).rejects.toThrow(/after calling end/);
+    expect(await outcome).toBe('the job queue stopped before this job ended');
     release();
-    await hung;
+    await expect(queue.holding<unknown>(async () => 'ran')([])).rejects.toThrow('the job queue stopped before this job ended');
   });
+
+  it("let go of a handler still running past their time limit: pg-boss's worker ends and no timer of pg-boss's stays", async () => {
+    const schema = 'pgboss_abandon';
+    // Counted before the queue has a connection: an idle one has a timer of its pool's.
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    const queue = new QueueDb(db.url, 2, () => undefined, 0, schema);
+    const boss = new PgBoss({ db: queue, schema, schedule: false, supervise: false });
+    const errors: unknown[] = [];
+    boss.on('error', (err) => errors.push(err));
+    await boss.start();
+    await boss.createQueue('hung', { name: 'hung', policy: 'standard', retryLimit: 1, expireInSeconds: 900 });
+    let began!: () => void;
+    const running = new Promise<void>((resolve) => (began = resolve));
+    // A handler that never ends, as one waiting on what will not answer.
+    const never = () => {
+      began();
+      return new Promise<void>(() => undefined);
+    };
+    await boss.work('hung', { pollingIntervalSeconds: 0.5 }, queue.holding(never));
+    const id = await boss.send('hung', {});
+    await running;
+    await boss.stop({ graceful: true, wait: true, timeout: 1000 });
+    await queue.close(0);
+    // pg-boss looks at its stopping workers once a second until they have ended.
+    await sleep(1500);
+    expect({ timers: timers(), errors }).toEqual({ timers: before, errors: [] });
+    const check = new pg.Client({ connectionString: db.url });
+    await check.connect();
+    try {
+      const { rows } = await check.query<{ state: string; output: { message?: string } }>(`select state, output from ${schema}.job where id = $1`, [id]);
+      // Failed by the stop, then once more as let go of, before the connections ended: the queue runs it again.
+      expect(rows).toEqual([{ state: 'retry', output: expect.objectContaining({ message: 'the job queue stopped before this job ended' }) }]);
+    } finally {
+      await check.end();
+    }
+  }, 30_000);
 });
