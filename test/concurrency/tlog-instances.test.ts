@@ -2,6 +2,7 @@ import { Keypair } from '@stellar/stellar-sdk';
 import type { Receipt } from '../../src/modules/bidlog';
 import { receiptSignedBy } from '../../src/modules/bidlog/tlog.receipt';
 import { verifyInclusion } from '../../src/modules/bidlog/tlog.merkle';
+import { parseLeaf, type BidLeaf } from '../../src/modules/bidlog/tlog.leaves';
 import { ParticipantState } from '../../src/modules/trading/trading.entity';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
@@ -32,6 +33,8 @@ beforeAll(async () => {
 afterAll(() => cluster?.close());
 
 const b64 = (h: string) => Buffer.from(h, 'base64');
+/** An amount of two decimals in cents, compared exactly. */
+const cents = (amount: string) => BigInt(amount.replace('.', ''));
 
 /** Every account bids on every lot at once, spread over the instances; answers the receipts of the accepted bids. */
 async function wave(base: number): Promise<Receipt[]> {
@@ -48,7 +51,7 @@ async function wave(base: number): Promise<Receipt[]> {
 }
 
 describe('the transparency log appended by three instances at once', () => {
-  it('numbers every leaf once, without a gap, and each receipt is proved in the next checkpoint', async () => {
+  it("numbers every leaf once, without a gap, in each lot's bid order, and each receipt is proved in the next checkpoint", async () => {
     const receipts: Receipt[] = [];
     for (const base of [1000, 2000, 3000]) {
       // The checkpoint job of every instance runs meanwhile, as it does every few seconds.
@@ -74,6 +77,20 @@ describe('the transparency log appended by three instances at once', () => {
     const latest = (await t.client.get('/log/checkpoint')).body.data.attributes as { size: number; root_hash: string };
     expect(checkpoint === null || checkpoint.size === latest.size).toBe(true);
     expect(latest.size).toBe(Number(counts.leaves));
+    // Each lot's leaves, read as an outsider reads them, follow the lot's bid history: its chain's
+    // entries in their order, amounts strictly rising, whichever instance took and numbered each bid.
+    for (const lot of lots) {
+      const history = (await t.client.get(`/lots/${lot}/bid_log`)).body.data.attributes.entries as { bid_id: string; amount: string }[];
+      const leaves = ((await t.client.get(`/log/entries?from=0&lot_id=${lot}`)).body.data as { attributes: { leaf_index: number; data: string } }[]).map((e) => e.attributes);
+      expect(leaves.length).toBe(history.length);
+      expect(history.length).toBeGreaterThan(1);
+      const bids = leaves.map((l) => parseLeaf(l.data) as BidLeaf);
+      expect(bids.map((b) => [b.bid_id, b.amount])).toEqual(history.map((h) => [h.bid_id, h.amount]));
+      for (let i = 1; i < bids.length; i++) {
+        expect(leaves[i].leaf_index).toBeGreaterThan(leaves[i - 1].leaf_index);
+        expect(cents(bids[i].amount) > cents(bids[i - 1].amount)).toBe(true);
+      }
+    }
     for (const r of receipts) {
       expect(receiptSignedBy(r, logKey.publicKey())).toBe(true);
       for (const e of r.entries) {
