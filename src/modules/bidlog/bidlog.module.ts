@@ -44,30 +44,37 @@ export const bidLogModule: AppModule = {
   },
   routes: bidLogRoutes,
   resolvers: [BidLogResolver, BidLogEntriesResolver, TransparencyLogResolver, LogEntryConnectionResolver],
-  jobs: (services, config) => [
-    {
-      kind: 'recurring',
-      queue: 'bid-log-checkpoint',
-      everySeconds: config.CHECKPOINT_SECONDS,
-      firstAfterSeconds: config.CHECKPOINT_SECONDS,
-      run: async (orm) => {
-        await services.transparencyLog.checkpointNow({ em: orm.em.fork() });
+  jobs: (services, config) => {
+    // Whether the anchor job's last run failed: an outage of the ledger is said once as it begins and once as it ends, not at every run.
+    let ledgerOut = false;
+    return [
+      {
+        kind: 'recurring',
+        queue: 'bid-log-checkpoint',
+        everySeconds: config.CHECKPOINT_SECONDS,
+        firstAfterSeconds: config.CHECKPOINT_SECONDS,
+        run: async (orm) => {
+          await services.transparencyLog.checkpointNow({ em: orm.em.fork() });
+        },
       },
-    },
-    {
-      kind: 'recurring',
-      queue: 'bid-log-anchor',
-      everySeconds: config.ANCHOR_SECONDS,
-      firstAfterSeconds: config.ANCHOR_SECONDS,
-      run: async (orm, log) => {
-        try {
-          const anchored = await services.logAnchors.anchorPending(orm.em.fork());
-          if (anchored) log.info({ anchored }, 'checkpoints anchored on the ledger');
-        } catch (err) {
-          // The checkpoints stay unanchored for the next run; nothing else waits for the ledger. One line, no stack: the ledger's state is the news.
-          log.warn(`checkpoints not anchored: ${err instanceof Error ? err.message : String(err)}; the next run, in ${config.ANCHOR_SECONDS} s, tries again`);
-        }
+      {
+        kind: 'recurring',
+        queue: 'bid-log-anchor',
+        everySeconds: config.ANCHOR_SECONDS,
+        firstAfterSeconds: config.ANCHOR_SECONDS,
+        run: async (orm, log) => {
+          try {
+            const anchored = await services.logAnchors.anchorPending(orm.em.fork());
+            if (ledgerOut) log.info({ anchored }, 'the ledger answers again: checkpoints anchored');
+            else if (anchored) log.info({ anchored }, 'checkpoints anchored on the ledger');
+            ledgerOut = false;
+          } catch (err) {
+            // The checkpoints stay unanchored for the next run; nothing else waits for the ledger. One line, no stack: the ledger's state is the news.
+            if (!ledgerOut) log.warn(`checkpoints not anchored: ${err instanceof Error ? err.message : String(err)}; the job tries again every ${config.ANCHOR_SECONDS} s and says when the ledger answers`);
+            ledgerOut = true;
+          }
+        },
       },
-    },
-  ],
+    ];
+  },
 };

@@ -143,8 +143,29 @@ export class BidLogService {
   }
 }
 
+interface CountRow {
+  n: string;
+}
+
 const bidLeavesOf = async (em: EntityManager, lotId: string): Promise<number> =>
-  Number((await rowsOf<{ n: string }>(em, sql`select count(*)::text as n from tlog_leaves where lot_id = ${lotId} and kind = 'bid'`))[0].n);
+  Number((await rowsOf<CountRow>(em, sql`select count(*)::text as n from tlog_leaves where lot_id = ${lotId} and kind = 'bid'`))[0].n);
+
+/** A row of `bid_log_heads`, read with HEAD_COLUMNS (ids and the amount as text). */
+interface HeadRow {
+  lot_id: string;
+  entries: number;
+  head: string;
+  highest_bid: string | null;
+  winner_id: string | null;
+  winner_seq: number | null;
+  winner_salt: string | null;
+  lot_state: string;
+  signed_at: string;
+  signer: string;
+  signature: string;
+}
+
+const HEAD_COLUMNS = sql`lot_id::text, entries, head, highest_bid::text, winner_id, winner_seq, winner_salt, lot_state, signed_at, signer, signature`;
 
 /**
  * The stored logs of the lots, in the order of `lotIds`: two statements whatever their number
@@ -152,10 +173,10 @@ const bidLeavesOf = async (em: EntityManager, lotId: string): Promise<number> =>
  */
 export async function storedLogs(em: EntityManager, lotIds: readonly string[]): Promise<StoredLog[]> {
   const rows = await entriesOf(em, lotIds);
-  const heads = await rowsOf<Record<string, unknown>>(em, sql`select * from bid_log_heads where lot_id = any (${sql.array(lotIds, 'bigint')})`);
+  const heads = await rowsOf<HeadRow>(em, sql`select ${HEAD_COLUMNS} from bid_log_heads where lot_id = any (${sql.array(lotIds, 'bigint')})`);
   const logs = new Map(lotIds.map((id): [string, StoredLog] => [id, { rows: [], head: null }]));
   for (const r of rows) logs.get(r.lot_id)?.rows.push(r);
-  for (const h of heads) (logs.get(String(h.lot_id)) as StoredLog).head = signedHeadOf(h);
+  for (const h of heads) (logs.get(h.lot_id) as StoredLog).head = signedHeadOf(h);
   return lotIds.map((id) => logs.get(id) as StoredLog);
 }
 
@@ -168,18 +189,18 @@ function entriesOf(em: EntityManager, lotIds: readonly string[]): Promise<EntryR
   );
 }
 
-function signedHeadOf(r: Record<string, unknown>): SignedHead {
+function signedHeadOf(r: HeadRow): SignedHead {
   return {
-    lotId: String(r.lot_id),
+    lotId: r.lot_id,
     entries: Number(r.entries),
-    head: r.head as string,
-    highestBid: r.highest_bid === null ? null : String(r.highest_bid),
-    winnerId: r.winner_id as string | null,
+    head: r.head,
+    highestBid: r.highest_bid,
+    winnerId: r.winner_id,
     winnerSeq: r.winner_seq === null ? null : Number(r.winner_seq),
-    winnerSalt: r.winner_salt as string | null,
-    lotState: r.lot_state as string,
-    signedAt: r.signed_at as string,
-    signer: r.signer as string,
-    signature: r.signature as string,
+    winnerSalt: r.winner_salt,
+    lotState: r.lot_state,
+    signedAt: r.signed_at,
+    signer: r.signer,
+    signature: r.signature,
   };
 }

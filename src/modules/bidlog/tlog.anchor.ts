@@ -63,6 +63,12 @@ export interface LedgerData {
 /** Stellar takes at most 100 operations in a transaction. */
 const MOST_PER_TRANSACTION = 100;
 
+/** A checkpoint whose root waits for the ledger, its root in hex. */
+interface UnanchoredRow {
+  size: string;
+  root: string;
+}
+
 /** The anchor job's work: the checkpoints not yet on the ledger, written there. */
 export class LogAnchors {
   constructor(
@@ -83,7 +89,7 @@ export class LogAnchors {
         const current = replacingKeyOf(err);
         throw current === null ? err : keyReplaced(current);
       });
-      const rows = await rowsOf<{ size: string; root: string }>(
+      const rows = await rowsOf<UnanchoredRow>(
         tx,
         sql`select size::text, encode(root, 'hex') as root from tlog_checkpoints where anchor_tx is null order by size limit ${MOST_PER_TRANSACTION} for update skip locked`,
       );

@@ -10,9 +10,15 @@ export interface LogKey {
   until: Date | null;
 }
 
+interface KeyRow {
+  public_key: string;
+  since: Date;
+  until: Date | null;
+}
+
 /** Every key the log has signed with, oldest first. */
 export async function logKeyHistory(em: EntityManager): Promise<LogKey[]> {
-  const rows = await rowsOf<{ public_key: string; since: Date; until: Date | null }>(em, sql`select public_key, since, until from tlog_keys order by since, public_key`);
+  const rows = await rowsOf<KeyRow>(em, sql`select public_key, since, until from tlog_keys order by since, public_key`);
   return rows.map((r) => ({ publicKey: r.public_key, since: new Date(r.since), until: r.until === null ? null : new Date(r.until) }));
 }
 

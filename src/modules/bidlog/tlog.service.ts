@@ -47,6 +47,12 @@ interface LeafRow {
   data: string;
 }
 
+/** A leaf's index, as a statement that looks one up answers it. */
+type IndexRow = Pick<LeafRow, 'idx'>;
+
+/** The size of the latest checkpoint. */
+type SizeRow = Pick<CheckpointRow, 'size'>;
+
 const LEAF_COLUMNS = sql`l.idx::text as idx, encode(l.hash, 'base64') as hash, l.data`;
 const entryOf = (r: LeafRow): LogEntry => ({ leafIndex: Number(r.idx), leafHash: r.hash, data: r.data });
 
@@ -311,7 +317,7 @@ export class TransparencyLog {
       throw this.refused(err);
     });
     const size = await integrate(em);
-    const [last] = await rowsOf<{ size: string }>(em, sql`select size::text from tlog_checkpoints order by tlog_checkpoints.size desc limit 1`);
+    const [last] = await rowsOf<SizeRow>(em, sql`select size::text from tlog_checkpoints order by tlog_checkpoints.size desc limit 1`);
     if (last && Number(last.size) >= size) return null;
     const root = await overTree(em, (node) => rootOf(node, size));
     const note = signNote(checkpointBody({ origin: this.origin, size, root }), this.origin, this.key);
@@ -420,7 +426,7 @@ export class TransparencyLog {
 
   /** The index of the leaf with this hash in the tree of `treeSize` leaves. */
   private async indexOf(ctx: RequestContext, hash: Buffer, treeSize: number): Promise<number> {
-    const [row] = await rowsOf<{ idx: string }>(
+    const [row] = await rowsOf<IndexRow>(
       ctx.em,
       sql`select idx::text from tlog_leaves where hash = decode(${hash.toString('hex')}, 'hex') and idx < ${treeSize} order by tlog_leaves.idx limit 1`,
     );

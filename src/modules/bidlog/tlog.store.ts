@@ -11,6 +11,32 @@ const INTEGRATE_STEP = 20_000;
 
 const keyOf = (level: number, index: number) => `${level}:${index}`;
 
+/** A leaf the sequencer numbered, or one of the request's numbered before; `bid_id` null for an outcome. */
+interface NumberedRow {
+  bid_id: string | null;
+  idx: string;
+}
+
+/** A leaf appended by `appendLeaf`, by its insertion order. */
+interface AppendedRow {
+  seq: string;
+}
+
+/** A stored node (level 0: a leaf), its hash in hex. */
+interface NodeRow {
+  level: number;
+  idx: string;
+  hash: string;
+}
+
+/** How many leaves the stored nodes hash (`tlog_tree`), and how many have an index (`tlog_size`). */
+interface IntegratedRow {
+  integrated: string;
+}
+interface SizeRow {
+  size: string;
+}
+
 /**
  * The CTEs that append `leaves` to the log inside a bigger statement, without a lock shared with
  * other lots: `sequence` numbers them once they committed. A bid round (`number`) also numbers
@@ -56,7 +82,7 @@ export function appendCtes(lotId: string, leaves: (Leaf & { bidId: string | null
 export async function sequence(em: EntityManager, bidIds: readonly string[]): Promise<Map<string, number>> {
   // Its own statement: the next one's snapshot must be taken once the lock is held, to see every leaf numbered before.
   await rowsOf(em, sql`select size from tlog_size for update`);
-  const rows = await rowsOf<{ bid_id: string | null; idx: string }>(
+  const rows = await rowsOf<NumberedRow>(
     em,
     sql`with pending as (
           select seq, (select size from tlog_size) + row_number() over (order by seq) - 1 as idx from tlog_leaves where idx is null
@@ -74,9 +100,9 @@ export async function sequence(em: EntityManager, bidIds: readonly string[]): Pr
 
 /** Appends one leaf in `em`'s transaction and numbers it there with every leaf waiting; answers its index. */
 export async function appendLeaf(em: EntityManager, lotId: string, leaf: Leaf, kind: string, signer: string): Promise<number> {
-  const [{ seq }] = await rowsOf<{ seq: string }>(em, sql`with ${appendCtes(lotId, [{ ...leaf, bidId: null, kind, salt: null }], signer)} select seq::text from tlog_appended`);
+  const [{ seq }] = await rowsOf<AppendedRow>(em, sql`with ${appendCtes(lotId, [{ ...leaf, bidId: null, kind, salt: null }], signer)} select seq::text from tlog_appended`);
   await sequence(em, []);
-  const [{ idx }] = await rowsOf<{ idx: string }>(em, sql`select idx::text from tlog_leaves where seq = ${seq}`);
+  const [{ idx }] = await rowsOf<Pick<NumberedRow, 'idx'>>(em, sql`select idx::text from tlog_leaves where seq = ${seq}`);
   return Number(idx);
 }
 
@@ -84,7 +110,7 @@ export async function appendLeaf(em: EntityManager, lotId: string, leaf: Leaf, k
 export async function readNodes(em: EntityManager, keys: readonly NodeKey[]): Promise<Map<string, Buffer>> {
   const leaves = keys.filter((k) => k.level === 0);
   const inner = keys.filter((k) => k.level > 0);
-  const rows = await rowsOf<{ level: number; idx: string; hash: string }>(
+  const rows = await rowsOf<NodeRow>(
     em,
     sql`select 0 as level, idx::text, encode(hash, 'hex') as hash from tlog_leaves where idx = any (${sql.array(leaves.map((k) => k.index), 'bigint')})
         union all
@@ -114,8 +140,8 @@ export async function overTree<T>(em: EntityManager, compute: (node: NodeSource)
  * tree now hashed: every committed leaf, or, in a transaction that appended, its own too.
  */
 export async function integrate(em: EntityManager): Promise<number> {
-  const [{ integrated }] = await rowsOf<{ integrated: string }>(em, sql`select integrated::text from tlog_tree for update`);
-  const [{ size }] = await rowsOf<{ size: string }>(em, sql`select size::text from tlog_size`);
+  const [{ integrated }] = await rowsOf<IntegratedRow>(em, sql`select integrated::text from tlog_tree for update`);
+  const [{ size }] = await rowsOf<SizeRow>(em, sql`select size::text from tlog_size`);
   let from = Number(integrated);
   const end = Number(size);
   while (from < end) {
