@@ -163,8 +163,8 @@ export class SearchesService {
    */
   private async alert(em: EntityManager, scope: TransactionScope, matches: Sql, reason: MatchReason): Promise<number> {
     // A new lot's match, the same text at every lot, took longer to plan than to run: named, a
-    // connection plans it once. A price fall's text follows the currencies changed, and its best
-    // plan their rates: planned afresh.
+    // connection plans it at its first runs only. A price fall's text follows the currencies
+    // changed, and its best plan their rates: planned afresh.
     const insert = this.notifications.insertRows(NotificationType.SavedSearchMatched, matches);
     const rows = reason === 'new_lot' ? await preparedRowsOf<BatchRow>(em, insert) : await rowsOf<BatchRow>(em, insert);
     const published = this.notifications.publishedBatch(rows);
