@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Statement } from './raw';
+import { preparedRows, type Statement } from './raw';
 import { sql, type Sql } from './sql';
 
 // The executor of every set-based statement but the hot paths' pipelines (src/db/raw.ts): a
@@ -12,6 +12,15 @@ import { sql, type Sql } from './sql';
 export async function rowsOf<T>(em: EntityManager, query: Sql | Statement): Promise<T[]> {
   const { text, params = [] } = 'texts' in query ? sql.render(query) : query;
   return em.getConnection().execute<T[]>(text, [...params], 'all', em.getTransactionContext());
+}
+
+/**
+ * `rowsOf` as a named statement, which a connection plans for its first runs only (`preparedRows`
+ * in raw.ts): for a statement whose plan does not depend on its values and which is planned at
+ * every call (a new lot's saved-search match).
+ */
+export async function preparedRowsOf<T>(em: EntityManager, query: Sql): Promise<T[]> {
+  return (await preparedRows(em, sql.render(query))) as T[];
 }
 
 /** What a statement counting rows answers: bigint, as text. */

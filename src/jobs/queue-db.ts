@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type PgBoss from 'pg-boss';
@@ -5,6 +6,25 @@ import { completeJobs, failJobsById } from 'pg-boss/src/plans';
 
 /** How long a close waits for the failures of the handler runs it let go of to be recorded. */
 const RECORD_MS = 5_000;
+
+/** pg-boss's texts with values are few and fixed (its plans); past this many, a text is sent unnamed. */
+const NAMED_LIMIT = 200;
+
+/**
+ * A statement with values as a named one, which each connection plans at its first runs only:
+ * sent unnamed, the insert of a new lot's two clock jobs was planned at every lot, 0.25 ms beside
+ * its 0.34 ms run (bench/lot-create.mjs). Only those with values: node-postgres sends them by the
+ * extended protocol anyway, one statement each, where pg-boss's schema scripts, without, hold several.
+ */
+function named(names: Map<string, string>, text: string, values: unknown[] | undefined): pg.QueryConfig {
+  if (!values?.length) return { text, values };
+  let name = names.get(text);
+  if (name === undefined && names.size < NAMED_LIMIT) {
+    name = `boss_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
+    names.set(text, name);
+  }
+  return name === undefined ? { text, values } : { name, text, values };
+}
 
 /** What pg-boss's statements that record a job's outcome answer when they changed no job. */
 const NOTHING_RECORDED = { rows: [{ count: '0' }] };
@@ -20,6 +40,7 @@ const NOTHING_RECORDED = { rows: [{ count: '0' }] };
 export class QueueDb implements PgBoss.Db {
   private readonly pool: pg.Pool;
   private readonly outcomes: ReadonlySet<string>;
+  private readonly names = new Map<string, string>();
   private queries = 0;
   private handlers = 0;
   /** How to end each handler run still going, failed (`abandon`); null once the queue has let go. */
@@ -55,7 +76,7 @@ export class QueueDb implements PgBoss.Db {
     const settled = () => {
       this.queries--;
     };
-    const result = this.pool.query(text, values);
+    const result = this.pool.query(named(this.names, text, values));
     result.then(settled, settled);
     if (!this.outcomes.has(text)) return result;
     return result.catch((err: Error) => {

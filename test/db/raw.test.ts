@@ -3,6 +3,7 @@ import type { Socket } from 'node:net';
 import { Client } from 'pg';
 import { rawQuery, rawTransaction } from '../../src/db/raw';
 import { openDatabase } from '../../src/db/orm';
+import { preparedRowsOf } from '../../src/db/query';
 import { sql } from '../../src/db/sql';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 
@@ -157,6 +158,28 @@ describe('rawQuery', () => {
       await expect(rawQuery(em, fresh)).resolves.toEqual([expect.objectContaining({ rows: [{ fresh: 3 }] })]);
     } finally {
       await own.close();
+    }
+  });
+});
+
+describe('preparedRowsOf', () => {
+  it("runs as a named statement in the ORM transaction it is called in: it sees the transaction's writes and rolls back with it", async () => {
+    // Two connections: run on another one, the statement would neither see the transaction's row nor roll back with it.
+    const pooled = await openDatabase(db.url, 2);
+    await admin.query('create table prepared_probe (n int)');
+    try {
+      const failed = pooled.em.fork().transactional(async (em) => {
+        await em.getConnection().execute('insert into prepared_probe values (1)', [], 'run', em.getTransactionContext());
+        expect(await preparedRowsOf(em, sql`insert into prepared_probe select count(*)::int + 1 from prepared_probe returning n`)).toEqual([{ n: 2 }]);
+        // A named statement is listed in its session's pg_prepared_statements, this one too as it runs.
+        expect(await preparedRowsOf(em, sql`select count(*)::int as n from pg_prepared_statements where statement like '%prepared_marker%'`)).toEqual([{ n: 1 }]);
+        throw new Error('the work failed');
+      });
+      await expect(failed).rejects.toThrow('the work failed');
+      expect((await admin.query('select count(*)::int as n from prepared_probe')).rows).toEqual([{ n: 0 }]);
+    } finally {
+      await pooled.close();
+      await admin.query('drop table prepared_probe');
     }
   });
 });

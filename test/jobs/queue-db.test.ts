@@ -87,3 +87,18 @@ describe("the job queue's connections", () => {
     }
   }, 30_000);
 });
+
+describe("the job queue's statements", () => {
+  it('run named when they carry values, so a connection plans them at its first runs only, and as scripts of several statements without', async () => {
+    const queue = new QueueDb(db.url, 1, () => undefined);
+    try {
+      const listed = 'select count(*)::int as n from pg_prepared_statements where statement like $1';
+      // Named, the statement is listed in its connection's pg_prepared_statements as it runs.
+      expect((await queue.executeSql(listed, ['%from pg_prepared_statements where statement like%'])).rows).toEqual([{ n: 1 }]);
+      await queue.executeSql('create temporary table script_probe (n int); insert into script_probe values (1)', []);
+      expect((await queue.executeSql('select count(*)::int as n from script_probe')).rows).toEqual([{ n: 1 }]);
+    } finally {
+      await queue.close(10_000);
+    }
+  });
+});

@@ -8,7 +8,7 @@ import { listBound } from '../../core/page';
 import { requireCaller } from '../../core/policies';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
-import { countOf, rowsOf } from '../../db/query';
+import { countOf, preparedRowsOf, rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
 import { DEFAULT_PRICE_CURRENCY } from '../lots';
 import { NotificationType, type BatchRow, type NotificationsService } from '../notifications';
@@ -162,7 +162,11 @@ export class SearchesService {
    * recorded to keep its search quiet for a day: it may recur, a lot is new once.
    */
   private async alert(em: EntityManager, scope: TransactionScope, matches: Sql, reason: MatchReason): Promise<number> {
-    const rows = await rowsOf<BatchRow>(em, this.notifications.insertRows(NotificationType.SavedSearchMatched, matches));
+    // A new lot's match, the same text at every lot, took longer to plan than to run: named, a
+    // connection plans it at its first runs only. A price fall's text follows the currencies
+    // changed, and its best plan their rates: planned afresh.
+    const insert = this.notifications.insertRows(NotificationType.SavedSearchMatched, matches);
+    const rows = reason === 'new_lot' ? await preparedRowsOf<BatchRow>(em, insert) : await rowsOf<BatchRow>(em, insert);
     const published = this.notifications.publishedBatch(rows);
     scope.afterCommit(() => this.notifications.announce(published));
     if (!rows.length) return 0;
@@ -173,7 +177,7 @@ export class SearchesService {
       if (lots) lots.push(meta.lot_id);
       else lotsBySearch.set(meta.search_id, [meta.lot_id]);
     }
-    const due = await rowsOf<DueSearch>(em, dueForEmail([...lotsBySearch.keys()]));
+    const due = await preparedRowsOf<DueSearch>(em, dueForEmail([...lotsBySearch.keys()]));
     for (const d of due) {
       await this.mail.send(em, { channel: 'email', recipient: d.email, accountId: d.account_id, platformId: d.platform_id, ...emailOf(d.id, lotsBySearch.get(d.id) as string[], reason) });
     }
