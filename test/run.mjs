@@ -71,7 +71,10 @@ try {
   // Its last line: with one test file (verbose), jest may print more on its stdout.
   const summary = readFileSync(report, 'utf8').trim().split('\n').at(-1);
   if (summary?.startsWith('{')) {
-    const { numPassedTests, numFailedTests, numPendingTests } = JSON.parse(summary);
+    const { numPassedTests, numFailedTests, numPendingTests, testResults } = JSON.parse(summary);
+    // Where the run's time went: the files that took longest, each from its start to its end in its worker.
+    const slowest = testResults.map((r) => ({ file: path.relative(root, r.name), seconds: (r.endTime - r.startTime) / 1000 })).sort((a, b) => b.seconds - a.seconds).slice(0, 10);
+    if (slowest.length > 1) console.log(`Slowest files:\n${slowest.map((s) => `  ${s.seconds.toFixed(1).padStart(6)} s  ${s.file}`).join('\n')}`);
     // The plain closing line that CI reads, whatever the runner.
     console.log(`Tests: ${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests} skipped`);
   }
