@@ -21,14 +21,19 @@ const ONE_WAY = [
 // and bypass what their public API keeps consistent: src/db reaches them through public options only
 // (bounded-dialect.ts keeps the socket it gives each client).
 const DRIVER_SOCKET = { selector: "MemberExpression[property.name='stream'][object.property.name='connection']", message: "node-postgres' socket is private: keep the one given to the client through its `stream` option (src/db/bounded-dialect.ts)." };
-const UNDERSCORED = 'a `_`-prefixed member of the driver (node-postgres, knex) is private: use its public API or options.';
-const DRIVER_PRIVATE = [
-  DRIVER_SOCKET,
-  { selector: 'MemberExpression[property.name=/^_/]', message: UNDERSCORED },
-  { selector: 'MemberExpression[property.value=/^_/]', message: UNDERSCORED },
+// So are any library's `_`-prefixed members, anywhere in src (issue 29): Node's `socket._httpMessage`,
+// ws's `_socket`, @koa/router's `ctx._matchedRoute` each have a public way (a response's `req.socket`,
+// the upgrade request's `socket`, `ctx.routerPath`), and our own code names no member so. GraphQL's
+// `__schema` and `__typename` are the specification's own names, public.
+const UNDERSCORED = 'a `_`-prefixed member is private to its library (node-postgres, knex, Node, ws, @koa/router): use its public API or options.';
+const PRIVATE = '/^_(?!_(schema|typename)$)/';
+const PRIVATE_MEMBERS = [
+  { selector: `MemberExpression[property.name=${PRIVATE}]`, message: UNDERSCORED },
+  { selector: `MemberExpression[property.value=${PRIVATE}]`, message: UNDERSCORED },
   { selector: ':matches(MethodDefinition, PropertyDefinition)[key.name=/^_/]', message: UNDERSCORED },
   { selector: 'ObjectPattern > Property[key.name=/^_/]', message: UNDERSCORED },
 ];
+const DRIVER_PRIVATE = [DRIVER_SOCKET, ...PRIVATE_MEMBERS];
 const RAW_TRANSACTION = { selector: "ImportSpecifier[imported.name='rawTransaction']", message: 'Open a transaction with inTransaction (src/core/transaction.ts): the pipelined one is the bid round\'s.' };
 
 // A row's shape is declared once, beside the table or the statement that owns it (participants.columns.ts,
@@ -70,10 +75,10 @@ export default tseslint.config(
     // executor's pipelined transaction (rawTransaction), which inTransaction cannot give it.
     files: ['src/**/*.ts'],
     ignores: ['src/db/**', 'src/core/transaction.ts', 'src/modules/bids/bids.service.ts', 'src/jobs/queue-db.ts'],
-    rules: { 'no-restricted-syntax': ['error', ...ONE_WAY, RAW_TRANSACTION, DRIVER_SOCKET] },
+    rules: { 'no-restricted-syntax': ['error', ...ONE_WAY, RAW_TRANSACTION, ...DRIVER_PRIVATE] },
   },
-  { files: ['src/modules/bids/bids.service.ts'], rules: { 'no-restricted-syntax': ['error', ...ONE_WAY, DRIVER_SOCKET] } },
-  { files: ['src/core/transaction.ts'], rules: { 'no-restricted-syntax': ['error', DRIVER_SOCKET] } },
+  { files: ['src/modules/bids/bids.service.ts'], rules: { 'no-restricted-syntax': ['error', ...ONE_WAY, ...DRIVER_PRIVATE] } },
+  { files: ['src/core/transaction.ts'], rules: { 'no-restricted-syntax': ['error', ...DRIVER_PRIVATE] } },
   // The files that reach the driver (its imports are restricted to them below).
   { files: ['src/db/**/*.ts'], rules: { 'no-restricted-syntax': ['error', ...DRIVER_PRIVATE] } },
   { files: ['src/jobs/queue-db.ts'], rules: { 'no-restricted-syntax': ['error', ...ONE_WAY, RAW_TRANSACTION, ...DRIVER_PRIVATE] } },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { clientErrorListener } from './client-error';
+import { answerClientErrors } from './client-error';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
@@ -97,7 +97,7 @@ export async function createApp({ config, orm, master, logKey, log, healthy = ()
     headersTimeout: Math.max(1000, config.REQUEST_TIMEOUT * 100),
     connectionsCheckingInterval: Math.min(30_000, Math.max(250, config.REQUEST_TIMEOUT * 50)),
   });
-  server.on('clientError', clientErrorListener(log));
+  answerClientErrors(server, log);
   const schema = buildAppSchema();
   const limiter = services.rateLimits;
   const costLimits = { maxCost: config.GRAPHQL_MAX_COST, maxDepth: config.GRAPHQL_MAX_DEPTH, maxTokens: config.GRAPHQL_MAX_TOKENS };
@@ -152,7 +152,8 @@ export async function createApp({ config, orm, master, logKey, log, healthy = ()
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       log.info({ requestId, address: clientOf(koa.req).address, method: koa.method, path: koa.path, status: koa.status, ms: Math.round(ms * 10) / 10 }, 'request');
-      metrics.request(koa.method, koa._matchedRoute === undefined ? undefined : String(koa._matchedRoute), koa.status, ms / 1000);
+      // @koa/router's public `routerPath`: the path of the route that answered (unset when none matched).
+      metrics.request(koa.method, typeof koa.routerPath === 'string' ? koa.routerPath : undefined, koa.status, ms / 1000);
     }
   });
   web.use(errorHandler(log, GRAPHQL_PATH));

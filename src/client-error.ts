@@ -1,3 +1,4 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ErrorCode } from './core/error-codes';
 import type { Logger } from './core/logger';
@@ -23,15 +24,22 @@ function answerTo(code: string | undefined): string {
  * request's answer then reports as failed, and Koa prints its stack outside the JSON log; any
  * client could fill the log so. Answered with Node's status and a JSON:API error document, with at most one debug line, no stack.
  */
-export function clientErrorListener(log: Logger): (err: NodeJS.ErrnoException, socket: Socket) => void {
-  return (err, socket) => {
+export function answerClientErrors(server: Server, log: Logger): void {
+  // The answers under way on each socket (pipelined ones included), counted off the public
+  // 'request' event and each response's 'close', which comes once it is sent or its socket gone.
+  const answering = new WeakMap<Socket, number>();
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const { socket } = request;
+    answering.set(socket, (answering.get(socket) ?? 0) + 1);
+    response.once('close', () => answering.set(socket, (answering.get(socket) ?? 1) - 1));
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
     log.debug({ code: err.code ?? null, address: socket.remoteAddress ?? null }, 'client error: request not parsed or broken off');
     // Nothing sent yet and no answer under way on this socket: a status line cannot cut into another answer.
-    const answering = (socket as Socket & { _httpMessage?: unknown })._httpMessage;
-    if (socket.writable && socket.bytesWritten === 0 && !answering) {
+    if (socket.writable && socket.bytesWritten === 0 && !answering.get(socket)) {
       socket.end(answerTo(err.code), () => socket.destroy());
     } else {
       socket.destroy();
     }
-  };
+  });
 }

@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   { code: 'missing_field', status: 400, meaning: 'a required member of the request document is absent' },
   { code: 'invalid_field', status: 400, meaning: 'a member of the request document is malformed' },
   { code: 'missing_body', status: 400, meaning: 'the operation needs a request document' },
+  { code: 'unexpected_body', status: 400, meaning: 'the operation takes no request document (a `DELETE`, an action without input): send the request without a body' },
   { code: 'malformed_json', status: 400, meaning: 'the body is not JSON' },
   { code: 'nul_character', status: 400, meaning: 'a string of the body, a query parameter, a path segment or a GraphQL argument holds a NUL character (U+0000), which text cannot store; the source (GraphQL: `errors[].field`) names it' },
   { code: 'body_unreadable', status: 400, meaning: 'the body could not be read' },

@@ -218,7 +218,7 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
           () => orm.em.fork(),
           services,
         );
-        fanout.register(context, connection.extra.socket, id, payload);
+        fanout.register(context, connection.extra.socket, connection.extra.request.socket, id, payload);
         return context;
       },
     },

@@ -1,4 +1,5 @@
 import { createSourceEventStream, execute, getOperationAST, Kind, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import { isContextFree } from './context-free';
 import { LiveStream } from './live.stream';
@@ -15,6 +16,8 @@ interface Result {
 /** Where one subscription delivers, as graphql-ws would: its socket and id. */
 interface Target {
   socket: WebSocket;
+  /** The network socket under `socket`, which its frames are written to. */
+  raw: Socket;
   /** The message up to its payload: `{"id":…,"type":"next","payload":`. */
   prefix: Buffer;
   /** The operation, its name and variables: subscriptions with equal keys get equal results. */
@@ -85,10 +88,14 @@ export class LiveFanout {
     private readonly viewerOf: (contextValue: unknown) => string,
   ) {}
 
-  /** Records where the operation run with this context delivers. */
-  register(contextValue: unknown, socket: WebSocket, id: string, payload: SubscribePayload): void {
+  /**
+   * Records where the operation run with this context delivers: the WebSocket, and the network
+   * socket under it, the upgrade request's `socket` (graphql-ws's `extra.request.socket`).
+   */
+  register(contextValue: unknown, socket: WebSocket, raw: Socket, id: string, payload: SubscribePayload): void {
     this.targets.set(this.keyOf(contextValue), {
       socket,
+      raw,
       prefix: Buffer.from(`{"id":${JSON.stringify(id)},"type":"next","payload":`),
       operation: `${payload.operationName ?? ''}\n${JSON.stringify(payload.variables ?? {})}\n${payload.query}`,
       stream: null,
@@ -171,7 +178,7 @@ export class LiveFanout {
   }
 
   private send(target: Target, json: Buffer): void {
-    if (this.accepts(target.socket)) this.frames.write(target.socket, nextFrame(target.prefix, json));
+    if (this.accepts(target.socket)) this.frames.write(target.raw, nextFrame(target.prefix, json));
   }
 
   private resultOf(event: object, eventKey: string | null, operation: string, args: () => ExecutionArgs): Result {

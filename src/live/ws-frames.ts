@@ -1,5 +1,4 @@
 import type { Socket } from 'node:net';
-import type { WebSocket } from 'ws';
 
 const FIN_TEXT = 0x81;
 const CLOSE_BRACE = 0x7d;
@@ -33,7 +32,8 @@ export function nextFrame(prefix: Buffer, payload: Buffer): Buffer {
 }
 
 /**
- * Writes whole frames to the sockets under WebSocket connections, each socket corked from its
+ * Writes whole frames to the network sockets under WebSocket connections (ws has no public way to
+ * write a ready frame; the socket is the upgrade request's `socket`, which ws took over), each corked from its
  * first frame of this turn until the turn's microtasks: the frames of one event for the several
  * subscriptions of one socket leave in one write. Frames go under `ws`'s own sender, which is
  * safe while nothing is compressed (no permessage-deflate: see `assertUncompressed`) and keeps
@@ -42,10 +42,8 @@ export function nextFrame(prefix: Buffer, payload: Buffer): Buffer {
 export class FrameWriter {
   private corked: Socket[] = [];
 
-  write(socket: WebSocket, frame: Buffer): void {
-    // ws has no public way to write a ready frame; its private `_socket` is set while it is OPEN,
-    // and LiveFanout writes only to a socket that is (its `accepts`).
-    const raw = (socket as unknown as { _socket: Socket })._socket;
+  /** `raw` is written only while its WebSocket is OPEN: LiveFanout writes only to one that is (its `accepts`). */
+  write(raw: Socket, frame: Buffer): void {
     if (raw.writableCorked === 0) {
       raw.cork();
       if (this.corked.push(raw) === 1) queueMicrotask(this.uncork);

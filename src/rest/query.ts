@@ -1,4 +1,4 @@
-import { nearest } from './nearest';
+import { nearest } from '../core/nearest';
 import { DomainError, type CodeOfKind, type ErrorItem } from '../core/errors';
 import { DEFAULT_TEXT_MAX, type FilterKind } from '../core/filter-kinds';
 import { parseMoney, type Money } from '../core/money';

@@ -98,6 +98,15 @@ function refuseNul(params: Record<string, string>, query: Record<string, string 
   }
 }
 
+/**
+ * An operation that takes no document (a DELETE, an action such as `POST /lots/{id}/callbacks`)
+ * refuses one rather than ignore it: JSON:API clients send such requests without a body, so a
+ * body, even `{}`, is a client that believes it says something the operation would not hear.
+ */
+function refuseBody(raw: Buffer | null): void {
+  if (raw !== null) throw invalid('unexpected_body', 'this operation takes no request document: send the request without a body', { pointer: '' });
+}
+
 /** The REST edge: each route is parse → service → presenter; this wraps the parse and the render. */
 export class AppRouter {
   readonly koa = new Router();
@@ -158,8 +167,9 @@ export class AppRouter {
         throw unauthenticated('unauthenticated', 'this operation needs a valid signature or bearer token');
       }
       refuseNul(koa.params, koa.query as Record<string, string | string[] | undefined>);
+      if (refuseUntaken) refuseUntaken(koa.state.body);
+      else if (!options.body) refuseBody(koa.state.rawBody);
       const query = parseQuery(options.query ?? {}, koa.query as Record<string, string | string[] | undefined>);
-      refuseUntaken?.(koa.state.body);
       const result = await handler({
         ctx,
         params: koa.params,

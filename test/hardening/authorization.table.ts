@@ -126,7 +126,7 @@ export const REST: Record<string, RestRow> = {
   'GET /accounts/:id/saved_searches': { auth: true, call: (f) => ({ target: `/accounts/${f.userId}/saved_searches` }), roles: { others: 403, user: 200 } },
   'DELETE /accounts/:id/saved_searches/:searchId': { auth: true, call: (f) => ({ target: `/accounts/${f.userId}/saved_searches/999999` }), roles: { others: 403, user: 404 } },
   'DELETE /accounts/:id/stars/:lotId': { auth: true, call: (f) => ({ target: `/accounts/${f.userId}/stars/999999` }), roles: staffOfP(404, 403, { user: 404 }) },
-  'POST /lots/:id/callbacks': { auth: true, call: () => ({ target: '/lots/999999/callbacks', body: { data: { type: 'callbacks', attributes: {} } } }), roles: all(404) },
+  'POST /lots/:id/callbacks': { auth: true, call: () => ({ target: '/lots/999999/callbacks' }), roles: all(404) },
   'DELETE /lots/:id/callbacks/:accountId': { auth: true, call: (f) => ({ target: `/lots/${f.lotId}/callbacks/${f.userId}` }), roles: staffOfP(404, 403, { user: 404 }) },
   'POST /lots/:id/participation_requests': { auth: true, call: () => ({ target: '/lots/999999/participation_requests', body: { data: { type: 'participation_requests', attributes: {} } } }), roles: all(404) },
   // Buy now: the participant itself only; its deposit is not settled yet (400 participant_not_pending).

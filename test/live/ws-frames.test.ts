@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket, { WebSocketServer } from 'ws';
 import { assertUncompressed, FrameWriter, nextFrame } from '../../src/live/ws-frames';
@@ -6,11 +7,13 @@ import { assertUncompressed, FrameWriter, nextFrame } from '../../src/live/ws-fr
 async function pair() {
   const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
   await new Promise((resolve) => wss.once('listening', resolve));
-  const accepted = new Promise<WebSocket>((resolve) => wss.once('connection', resolve));
+  // The network socket under the connection is the upgrade request's, as the 'connection' event gives it.
+  const accepted = new Promise<{ ws: WebSocket; request: IncomingMessage }>((resolve) => wss.once('connection', (ws, request) => resolve({ ws, request })));
   const client = new WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}`);
   const received: { text: string; binary: boolean }[] = [];
   client.on('message', (data, binary) => received.push({ text: String(data), binary }));
-  const server = await accepted;
+  const { ws, request } = await accepted;
+  const server = { ws, raw: request.socket };
   await new Promise((resolve) => (client.readyState === WebSocket.OPEN ? resolve(null) : client.once('open', resolve)));
   const close = async () => {
     client.close();
@@ -28,8 +31,8 @@ describe('ready next frames', () => {
       const writer = new FrameWriter();
       // 2-byte, 4-byte and 10-byte headers: payloads below 126 bytes, below 64 KiB, above.
       const payloads = [{ data: { n: 1 } }, { data: { s: 'x'.repeat(1000) } }, { data: { s: 'é'.repeat(40_000) } }];
-      for (const [i, payload] of payloads.entries()) writer.write(server, nextFrame(prefix(`s${i}`), Buffer.from(JSON.stringify(payload))));
-      server.send(JSON.stringify({ id: 's0', type: 'complete' }));
+      for (const [i, payload] of payloads.entries()) writer.write(server.raw, nextFrame(prefix(`s${i}`), Buffer.from(JSON.stringify(payload))));
+      server.ws.send(JSON.stringify({ id: 's0', type: 'complete' }));
       const deadline = Date.now() + 5000;
       while (received.length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
       expect(received.map((m) => m.binary)).toEqual([false, false, false, false]);

@@ -42,6 +42,13 @@ describe('GET /metrics', () => {
     expect(text).not.toContain('route="/lots/123456"');
   });
 
+  it('labels a request by the route that answered it, not by a later route whose pattern the path matches too', async () => {
+    // GET /lots/count also matches /lots/:id; the route that answers is /lots/count.
+    expect((await world.t.client.get('/lots/count')).status).toBe(200);
+    const text = await scrape();
+    expect(sample(text, 'auction_http_request_duration_seconds_count{method="GET",route="/lots/count",status="200"}')).toBe(1);
+  });
+
   it('counts bids accepted and refused by code, and the sizes and times of their rounds', async () => {
     const [a, b] = world.accounts;
     const lotId = await auction(world.t, world.platform, [a.id, b.id]);

@@ -76,7 +76,8 @@ export function createLotInput(reference: ReferenceService) {
       deposit: price,
       minStep: price,
       maxStep: price.optional(),
-      details: detailsSchema(reference),
+      // Strict: a detail the lot has no field for (`colour`) is refused, also where GraphQL takes details as a JSON object.
+      details: detailsSchema(reference).strict(),
       b2bVehiclePrice: price.optional(),
       b2cVehiclePrice: price.optional(),
       b2cTotalPrice: price.optional(),

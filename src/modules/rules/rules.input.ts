@@ -32,19 +32,20 @@ function ascending(bands: { upTo: string | null }[], ctx: z.RefinementCtx): void
 
 const upTo = positive.nullable();
 
+// The bands and the deposit rule are strict: a member they do not have (`extra`) is refused, not dropped.
 const incrementBand = z
-  .object({ upTo, minStep: positive, maxStep: positive.nullable().optional() })
+  .strictObject({ upTo, minStep: positive, maxStep: positive.nullable().optional() })
   .transform((b) => ({ upTo: b.upTo, minStep: b.minStep, maxStep: b.maxStep ?? null }))
   .superRefine((b, ctx) => {
     if (b.maxStep !== null && Number(b.maxStep) < Number(b.minStep)) ctx.addIssue({ code: 'custom', path: ['maxStep'], message: 'must not be less than minStep', params: { mentions: ['minStep'] } });
   });
 
 const feeBand = z
-  .object({ upTo, fixed: money.optional(), percent: percent.optional() })
+  .strictObject({ upTo, fixed: money.optional(), percent: percent.optional() })
   .transform((b) => ({ upTo: b.upTo, fixed: b.fixed ?? '0.00', percent: b.percent ?? '0' }));
 
 const depositRule = z
-  .object({ fixed: money.optional(), percent: percent.optional(), floor: money.optional() })
+  .strictObject({ fixed: money.optional(), percent: percent.optional(), floor: money.optional() })
   .superRefine((d, ctx) => {
     if ((d.fixed === undefined) === (d.percent === undefined)) ctx.addIssue({ code: 'custom', message: 'must give either fixed, or percent (with an optional floor)' });
     else if (d.fixed !== undefined && d.floor !== undefined) ctx.addIssue({ code: 'custom', path: ['floor'], message: 'goes with percent only' });
