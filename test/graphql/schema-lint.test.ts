@@ -34,7 +34,7 @@ const LEGACY_CONNECTIONS: string[] = [];
  * twin exists but which are not deprecated yet (`Lot.bids`: `bidsConnection`; `watchlist`: `viewer.watchlist`).
  */
 const LEGACY_PAGED_LISTS = [
-  'Account.bids', 'Account.lots', 'Account.trustingPlatforms', 'BidLog.entries', 'LedgerAccount.balances', 'LedgerAccount.signers', 'Lot.bids',
+  'Account.bids', 'Account.lots', 'Account.trustingPlatforms', 'BidLog.entries', 'LedgerAccount.balances', 'LedgerAccount.signers',
   'Lot.callbacks', 'Lot.deposits', 'Lot.participants', 'Lot.stars', 'Ping.platforms', 'Query.admins', 'Query.brokers', 'Query.watchlist',
 ];
 /** The arguments that size or page a list. */

@@ -59,7 +59,7 @@ export class LotRelationsResolver {
     return services.lots.recentVisibleRows(ctx, lot, await loaders.stars.load(lot.id), last);
   }
 
-  @FieldResolver(() => [BidGql], { description: 'The newest `last` bids of the history (by default and at most 100), oldest first' })
+  @FieldResolver(() => [BidGql], { description: 'The newest `last` bids of the history (by default and at most 100), oldest first', deprecationReason: 'Use `bidsConnection`' })
   async bids(
     @Root() lot: Source<LotGql>,
     @Arg('last', () => Int, { defaultValue: BIDS_SHOWN }) last: number,
