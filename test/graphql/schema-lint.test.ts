@@ -35,7 +35,7 @@ const LEGACY_CONNECTIONS: string[] = [];
  */
 const LEGACY_PAGED_LISTS = [
   'Account.bids', 'Account.lots', 'Account.trustingPlatforms', 'BidLog.entries', 'LedgerAccount.balances', 'LedgerAccount.signers',
-  'Ping.platforms', 'Query.admins', 'Query.brokers', 'Query.watchlist',
+  'Ping.platforms', 'Query.admins', 'Query.brokers',
 ];
 /** The arguments that size or page a list. */
 const PAGING_ARGS = ['page', 'size', 'limit', 'offset', 'first', 'last'];
