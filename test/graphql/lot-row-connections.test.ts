@@ -22,6 +22,7 @@ const world = appWith(async (t) => {
   for (let i = 0; i < 4; i++) users.push(await createAccount(t, platform));
   const lot = await createLot(t, admin.keypair, ENG_LOT);
   const lotId = String(lot.id);
+  const otherLotId = String((await createLot(t, admin.keypair, ENG_LOT)).id);
   const em = t.orm.em.fork();
   for (const u of users) {
     const participant = em.create(Participant, { lotId, accountId: u.id, state: ParticipantState.Pending });
@@ -31,7 +32,7 @@ const world = appWith(async (t) => {
     em.create(Star, { lotId, accountId: u.id });
     await em.flush();
   }
-  return { admin, otherAdmin, users, lotId };
+  return { admin, otherAdmin, users, lotId, otherLotId };
 });
 
 interface Page {
@@ -129,5 +130,25 @@ describe.each(TWINS)('Lot.%s', (field, list, key) => {
     };
     await statementsFor(1);
     expect(await statementsFor(4)).toBe(await statementsFor(1));
+  });
+
+  it('reads its rows for several lots of a request in the one statement it reads them for one', async () => {
+    const added = async (n: number) => {
+      const query = (withTwin: boolean) => `{ lots(first: ${n}) { nodes { id ${withTwin ? `${field}(first: 2) { totalCount }` : ''} } } }`;
+      const count = async (q: string) => {
+        let body: any;
+        const sent = await statementsSent(async () => {
+          body = (await world.t.client.as(world.admin.keypair).graphql(q)).body;
+        });
+        expect(body.errors).toBeUndefined();
+        expect(body.data.lots.nodes).toHaveLength(n);
+        return sent.length;
+      };
+      await count(query(true));
+      return (await count(query(true))) - (await count(query(false)));
+    };
+    const one = await added(1);
+    expect(one).toBeGreaterThan(0);
+    expect(await added(2)).toBe(one);
   });
 });
