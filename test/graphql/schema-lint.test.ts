@@ -34,8 +34,8 @@ const LEGACY_CONNECTIONS: string[] = [];
  * twin exists but which are not deprecated yet (`Lot.bids`: `bidsConnection`; `watchlist`: `viewer.watchlist`).
  */
 const LEGACY_PAGED_LISTS = [
-  'Account.bids', 'Account.lots', 'Account.trustingPlatforms', 'BidLog.entries', 'LedgerAccount.balances', 'LedgerAccount.signers', 'Lot.bids',
-  'Lot.callbacks', 'Lot.deposits', 'Lot.participants', 'Lot.stars', 'Ping.platforms', 'Query.admins', 'Query.brokers', 'Query.watchlist',
+  'Account.bids', 'Account.lots', 'Account.trustingPlatforms', 'BidLog.entries', 'LedgerAccount.balances', 'LedgerAccount.signers',
+  'Ping.platforms', 'Query.admins', 'Query.brokers',
 ];
 /** The arguments that size or page a list. */
 const PAGING_ARGS = ['page', 'size', 'limit', 'offset', 'first', 'last'];

@@ -223,6 +223,7 @@ export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
       'unreadMessages',
       'viewer',
       'watchlist',
+      'watchlistConnection',
     ].map(
       (name) => [name, { auth: true }],
     ),

@@ -1,5 +1,6 @@
 import type { AppModule } from '../../app-modules';
 import type { LotIncluder } from '../lots';
+import { LotCallbackConnectionResolver, LotStarConnectionResolver, ParticipantConnectionResolver } from './lot-relations.connection.types';
 import { lotIncluder } from './lot-relations.presenter';
 import { LotRelationsResolver } from './lot-relations.resolver';
 import { LotRelationsService } from './lot-relations.service';
@@ -18,5 +19,5 @@ export const lotRelationsModule: AppModule = {
     lotRelations: () => new LotRelationsService(),
     lotIncluder: (s) => lotIncluder(s.lotRelations),
   },
-  resolvers: [LotRelationsResolver],
+  resolvers: [LotRelationsResolver, ParticipantConnectionResolver, LotCallbackConnectionResolver, LotStarConnectionResolver],
 };

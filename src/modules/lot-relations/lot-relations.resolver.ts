@@ -4,8 +4,9 @@ import type { Source } from '../../graphql/source';
 import { ConnectionArgs, connectionOfList, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { registerNode } from '../../graphql/types/node';
 import { bidGql, BidConnectionGql, BidGql } from '../bids';
+import { LotCallbackConnectionGql, LotStarConnectionGql, ParticipantConnectionGql } from './lot-relations.connection.types';
 import { LotCallbackGql, LotGql, LotStarGql } from '../lots';
-import { depositGql, participantGql, winnerDetailsGql, DepositGql, ParticipantGql, WinnerDetailsGql } from '../trading';
+import { depositGql, participantGql, winnerDetailsGql, DepositConnectionGql, DepositGql, ParticipantGql, WinnerDetailsGql } from '../trading';
 
 /**
  * Bids a lot shows when `last` is not given: the most it shows at all, so that a client that asks
@@ -23,7 +24,7 @@ registerNode('Deposit', async (id, { ctx, services }) => depositGql(await servic
 /** The fields of a lot whose rows other areas own: read in the request's loaders, shown as the caller may see them. */
 @Resolver(() => LotGql)
 export class LotRelationsResolver {
-  @FieldResolver(() => [ParticipantGql], { description: 'The newest `last` participants the caller may see (by default and at most 100), oldest first' })
+  @FieldResolver(() => [ParticipantGql], { description: 'The newest `last` participants the caller may see (by default and at most 100), oldest first', deprecationReason: 'Use `participantsConnection`' })
   async participants(
     @Root() lot: Source<LotGql>,
     @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
@@ -32,7 +33,7 @@ export class LotRelationsResolver {
     return services.lots.recentRows(await loaders.participants.load(lot.id), last).map(participantGql);
   }
 
-  @FieldResolver(() => [DepositGql], { description: 'The newest `last` deposits the caller may see (by default and at most 100), oldest first' })
+  @FieldResolver(() => [DepositGql], { description: 'The newest `last` deposits the caller may see (by default and at most 100), oldest first', deprecationReason: 'Use `depositsConnection`' })
   async deposits(
     @Root() lot: Source<LotGql>,
     @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
@@ -41,7 +42,7 @@ export class LotRelationsResolver {
     return services.lots.recentVisibleRows(ctx, lot, await loaders.deposits.load(lot.id), last).map(depositGql);
   }
 
-  @FieldResolver(() => [LotCallbackGql], { description: 'The newest `last` callback requests the caller may see (by default and at most 100), oldest first' })
+  @FieldResolver(() => [LotCallbackGql], { description: 'The newest `last` callback requests the caller may see (by default and at most 100), oldest first', deprecationReason: 'Use `callbacksConnection`' })
   async callbacks(
     @Root() lot: Source<LotGql>,
     @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
@@ -50,7 +51,7 @@ export class LotRelationsResolver {
     return services.lots.recentVisibleRows(ctx, lot, await loaders.callbacks.load(lot.id), last);
   }
 
-  @FieldResolver(() => [LotStarGql], { description: 'The newest `last` stars the caller may see (by default and at most 100), oldest first' })
+  @FieldResolver(() => [LotStarGql], { description: 'The newest `last` stars the caller may see (by default and at most 100), oldest first', deprecationReason: 'Use `starsConnection`' })
   async stars(
     @Root() lot: Source<LotGql>,
     @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
@@ -59,7 +60,7 @@ export class LotRelationsResolver {
     return services.lots.recentVisibleRows(ctx, lot, await loaders.stars.load(lot.id), last);
   }
 
-  @FieldResolver(() => [BidGql], { description: 'The newest `last` bids of the history (by default and at most 100), oldest first' })
+  @FieldResolver(() => [BidGql], { description: 'The newest `last` bids of the history (by default and at most 100), oldest first', deprecationReason: 'Use `bidsConnection`' })
   async bids(
     @Root() lot: Source<LotGql>,
     @Arg('last', () => Int, { defaultValue: BIDS_SHOWN }) last: number,
@@ -79,5 +80,33 @@ export class LotRelationsResolver {
     const window = pageWindow(page, `Lot:${lot.id}.bids`);
     const newestFirst = [...(await loaders.bids.load(lot.id))].reverse();
     return connectionOfList(window, newestFirst, (b) => b.id, (bids) => services.lotRelations.seenBids(ctx, lot, bids).map(bidGql));
+  }
+
+  @FieldResolver(() => ParticipantConnectionGql, { description: "The lot's participants the caller may see (all to its managers, else the caller's own), newest first" })
+  async participantsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext): Promise<ConnectionSource<ParticipantGql>> {
+    const window = pageWindow(page, `Lot:${lot.id}.participants`);
+    const newestFirst = [...(await loaders.participants.load(lot.id))].reverse();
+    return connectionOfList(window, newestFirst, (p) => p.id, (rows) => rows.map(participantGql));
+  }
+
+  @FieldResolver(() => DepositConnectionGql, { description: "The lot's deposits the caller may see (all to its managers, else the caller's own), newest first" })
+  async depositsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<ConnectionSource<DepositGql>> {
+    const window = pageWindow(page, `Lot:${lot.id}.deposits`);
+    const newestFirst = services.lots.visibleRows(ctx, lot, await loaders.deposits.load(lot.id)).reverse();
+    return connectionOfList(window, newestFirst, (d) => d.id, (rows) => rows.map(depositGql));
+  }
+
+  @FieldResolver(() => LotCallbackConnectionGql, { description: "The lot's callback requests the caller may see (all to its managers, else the caller's own), newest first" })
+  async callbacksConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<ConnectionSource<LotCallbackGql>> {
+    const window = pageWindow(page, `Lot:${lot.id}.callbacks`);
+    const newestFirst = services.lots.visibleRows(ctx, lot, await loaders.callbacks.load(lot.id)).reverse();
+    return connectionOfList(window, newestFirst, (c) => String(c.id));
+  }
+
+  @FieldResolver(() => LotStarConnectionGql, { description: "The accounts that star the lot, as the caller may see them (all to its managers, else the caller's own), newest first" })
+  async starsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<ConnectionSource<LotStarGql>> {
+    const window = pageWindow(page, `Lot:${lot.id}.stars`);
+    const newestFirst = services.lots.visibleRows(ctx, lot, await loaders.stars.load(lot.id)).reverse();
+    return connectionOfList(window, newestFirst, (s) => s.accountId);
   }
 }

@@ -9,5 +9,5 @@ export { LotNotices } from './trading.notices';
 export { requireId, requireManager, requireTradable, settleLosers } from './trading.rules';
 export { participantColumns, type ParticipantColumns, participantOfColumns } from './participants.columns';
 export type { Standing } from './standings.sql';
-export { DepositGql, DepositStateGql, ParticipantGql, ParticipantStateGql, ParticipationGql, WinnerDetailsGql } from './trading.types';
+export { DepositConnectionGql, DepositGql, DepositStateGql, ParticipantGql, ParticipantStateGql, ParticipationGql, WinnerDetailsGql } from './trading.types';
 export type { WinnerPower, WinnersService } from './winners.service';

@@ -1,3 +1,4 @@
+import { WatchlistEntryConnectionResolver } from './watchlist.connection.types';
 import type { AppModule } from '../../app-modules';
 import { Callback, Star } from './watchlist.entity';
 import { WatchlistResolver } from './watchlist.resolver';
@@ -15,5 +16,5 @@ export const watchlistModule: AppModule = {
   entities: [Star, Callback],
   services: { watchlist: (s) => new WatchlistService(s.notifications) },
   routes: watchlistRoutes,
-  resolvers: [WatchlistResolver],
+  resolvers: [WatchlistResolver, WatchlistEntryConnectionResolver],
 };

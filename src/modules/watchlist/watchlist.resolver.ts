@@ -1,6 +1,7 @@
-import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
+import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
 import {
@@ -17,6 +18,7 @@ import {
   WatchlistEntryGql,
   watchlistEntryGql,
 } from './watchlist.types';
+import { WatchlistEntryConnectionGql } from './watchlist.connection.types';
 
 type Added = Omit<AddStarPayloadGql, 'userErrors'>;
 type Removed = Omit<RemoveStarPayloadGql, 'userErrors'>;
@@ -25,13 +27,27 @@ type CallbackRemoved = Omit<RemoveCallbackRequestPayloadGql, 'userErrors'>;
 
 @Resolver()
 export class WatchlistResolver {
-  @Query(() => [WatchlistEntryGql], { nullable: true, description: "An account's watchlist, the newest `limit` first; the account itself or staff of its platform" })
+  @Query(() => [WatchlistEntryGql], {
+    nullable: true,
+    description: "An account's watchlist, the newest `limit` first; the account itself or staff of its platform",
+    deprecationReason: 'Use `watchlistConnection`',
+  })
   async watchlist(
     @Arg('accountId', () => String) accountId: string,
     @Ctx() { ctx, services }: GraphQLContext,
     @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE, description: '1 to 100; 100 by default' }) limit?: number,
   ): Promise<WatchlistEntryGql[]> {
     return (await services.watchlist.list(ctx, { accountId, limit })).map(watchlistEntryGql);
+  }
+
+  @Query(() => WatchlistEntryConnectionGql, { description: "An account's watchlist, newest first; the account itself or staff of its platform" })
+  async watchlistConnection(
+    @Arg('accountId', () => String) accountId: string,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
+    @Ctx() { ctx, services }: GraphQLContext,
+  ): Promise<ConnectionSource<WatchlistEntryGql>> {
+    const window = pageWindow(page, `Account:${accountId}.watchlist`);
+    return connectionOfWindow(window, await services.watchlist.window(ctx, accountId, window), (items) => items.map(watchlistEntryGql));
   }
 
   @Mutation(() => WatchlistEntryGql, { description: 'POST /accounts/{id}/stars: adds a lot to the watchlist', deprecationReason: 'Use addStar' })
