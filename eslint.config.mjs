@@ -58,6 +58,8 @@ const schemaLint = {
   plugins: { '@graphql-eslint': graphql },
   rules: {
     '@graphql-eslint/relay-connection-types': 'error',
+    // Some connections page rows that are no Node (log entries, messages, the outbox, second-chance offers,
+    // a watchlist's rows): they have no global id to refetch. Plain lists stay (userErrors, bounded rows).
     '@graphql-eslint/relay-edge-types': ['error', { withEdgeSuffix: true, shouldImplementNode: false, listTypeCanWrapOnlyEdgeType: false }],
     '@graphql-eslint/relay-page-info': 'error',
     '@graphql-eslint/relay-arguments': ['error', { includeBoth: true }],
