@@ -2,11 +2,9 @@ import { readFileSync } from 'node:fs';
 import {
   buildSchema,
   getNamedType,
-  getNullableType,
   isEnumType,
   isInputObjectType,
   isInterfaceType,
-  isListType,
   isNonNullType,
   isObjectType,
   type GraphQLField,
@@ -14,20 +12,17 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import { SCHEMA_FILE } from '../../src/graphql/schema';
+import { lintMessages } from '../architecture/lint-probes';
 
 /**
- * The lint of the committed schema: naming, deprecations, Relay connections and payload
- * mutations. What the schema held before a rule, listed below, is let be; anything new keeps it.
+ * The committed schema's naming and Relay connections are linted by @graphql-eslint (eslint.config.mjs,
+ * `npm run lint`); this holds what its rules cannot see: that a deprecation names a replacement the
+ * schema has, that sized lists are connections, and payload mutations. What the schema held before a
+ * rule, listed below, is let be; anything new keeps it.
  */
 const schema: GraphQLSchema = buildSchema(readFileSync(SCHEMA_FILE, 'utf8'));
 const types = Object.values(schema.getTypeMap()).filter((t) => !t.name.startsWith('__'));
 
-/** Enum values named before the naming rule, as their clients send them. */
-const LEGACY_ENUM_VALUES: Record<string, string[]> = {
-  LotSortKey: ['buy_now_price', 'created_at', 'price', 'start_time', 'time_left', 'updated_at'],
-};
-/** Connections made before the connection rule: `nodes` and `pageInfo` only. */
-const LEGACY_CONNECTIONS: string[] = [];
 /**
  * Lists with a size argument made before the paged-list rule, neither connections nor deprecated:
  * lists the domain bounds (a lot's rows, a ledger account's, the contact lists) and those whose
@@ -44,10 +39,6 @@ const PAGING_ARGS = ['page', 'size', 'limit', 'offset', 'first', 'last'];
  * replaced: a replaced one is deprecated naming its payload twin, and leaves this list.
  */
 const LEGACY_MUTATIONS = ['issueToken', 'refreshToken'];
-
-const PASCAL = /^[A-Z][A-Za-z0-9]*$/;
-const CAMEL = /^[a-z][A-Za-z0-9]*$/;
-const UPPER = /^[A-Z][A-Z0-9_]*$/;
 
 const fieldsOf = (type: GraphQLNamedType) => (isObjectType(type) || isInterfaceType(type) || isInputObjectType(type) ? Object.values(type.getFields()) : []);
 const outputFieldsOf = (type: GraphQLNamedType): GraphQLField<unknown, unknown>[] => (isObjectType(type) || isInterfaceType(type) ? Object.values(type.getFields()) : []);
@@ -67,21 +58,6 @@ function replacementExists(name: string, owner: GraphQLNamedType | null): boolea
 }
 
 describe('the committed schema', () => {
-  it('names types in PascalCase, fields and arguments in camelCase, enum values in UPPER_CASE', () => {
-    const faults: string[] = [];
-    for (const type of types) {
-      if (!PASCAL.test(type.name)) faults.push(`type ${type.name}`);
-      for (const field of fieldsOf(type)) {
-        if (!CAMEL.test(field.name)) faults.push(`field ${type.name}.${field.name}`);
-        for (const arg of 'args' in field ? field.args : []) if (!CAMEL.test(arg.name)) faults.push(`argument ${type.name}.${field.name}(${arg.name})`);
-      }
-      if (isEnumType(type)) {
-        for (const value of type.getValues()) if (!UPPER.test(value.name) && !LEGACY_ENUM_VALUES[type.name]?.includes(value.name)) faults.push(`enum value ${type.name}.${value.name}`);
-      }
-    }
-    expect(faults).toEqual([]);
-  });
-
   it('names the replacement of every deprecation: "Use X", X a field, a root field, a type of the schema or a path of two fields', () => {
     const faults: string[] = [];
     const check = (where: string, reason: string | null | undefined, owner: GraphQLNamedType | null) => {
@@ -99,37 +75,38 @@ describe('the committed schema', () => {
     expect(faults).toEqual([]);
   });
 
-  it('gives every new connection edges with a cursor and a node, nodes and pageInfo, and its fields first and after', () => {
+  it("gives every connection this schema's additions to Relay: nodes, the edges' nodes as a list, and totalCount: Int!", () => {
     const faults: string[] = [];
-    for (const type of types.filter((t) => t.name.endsWith('Connection') && !LEGACY_CONNECTIONS.includes(t.name))) {
-      if (!isObjectType(type)) {
-        faults.push(`${type.name} is no object type`);
-        continue;
-      }
-      const { edges, nodes, pageInfo } = type.getFields();
+    for (const type of types.filter((t) => t.name.endsWith('Connection'))) {
+      if (!isObjectType(type)) continue;
+      const { edges, nodes, totalCount } = type.getFields();
       const edge = edges && getNamedType(edges.type);
-      if (!edges || !isNonNullType(edges.type) || !isListType(getNullableType(edges.type)) || !edge.name.endsWith('Edge') || !isObjectType(edge)) faults.push(`${type.name}.edges: [${type.name.replace(/Connection$/, '')}Edge!]!`);
-      else {
-        const { cursor, node } = edge.getFields();
-        if (!cursor || String(cursor.type) !== 'String!') faults.push(`${edge.name}.cursor: String!`);
-        if (!node || (nodes && getNamedType(node.type) !== getNamedType(nodes.type))) faults.push(`${edge.name}.node: the type of ${type.name}.nodes`);
-      }
-      if (!nodes || !isNonNullType(nodes.type) || !isListType(getNullableType(nodes.type))) faults.push(`${type.name}.nodes: a non-null list`);
-      if (!pageInfo || String(pageInfo.type) !== 'PageInfo!') faults.push(`${type.name}.pageInfo: PageInfo!`);
-    }
-    const pageInfo = schema.getType('PageInfo');
-    expect(pageInfo && isObjectType(pageInfo) ? Object.keys(pageInfo.getFields()).sort() : []).toEqual(expect.arrayContaining(['endCursor', 'hasNextPage', 'hasPreviousPage', 'startCursor']));
-    for (const type of types) {
-      for (const field of outputFieldsOf(type)) {
-        const result = getNamedType(field.type);
-        if (!result.name.endsWith('Connection') || LEGACY_CONNECTIONS.includes(result.name)) continue;
-        const args = new Map(field.args.map((a) => [a.name, String(a.type)]));
-        if (!['Int', 'Int!'].includes(args.get('first') ?? '') || args.get('after') !== 'String') faults.push(`${type.name}.${field.name}: first: Int, after: String`);
-        if (args.get('last') !== 'Int' || args.get('before') !== 'String') faults.push(`${type.name}.${field.name}: last: Int, before: String`);
-        if (isObjectType(result) && String(result.getFields().totalCount?.type) !== 'Int!') faults.push(`${result.name}.totalCount: Int!`);
-      }
+      const node = edge && isObjectType(edge) ? edge.getFields().node : undefined;
+      if (!nodes || String(nodes.type) !== `[${node ? getNamedType(node.type).name : '?'}!]!`) faults.push(`${type.name}.nodes: [<the type of its edges' node>!]!`);
+      if (String(totalCount?.type) !== 'Int!') faults.push(`${type.name}.totalCount: Int!`);
     }
     expect(faults).toEqual([]);
+  });
+
+  it('is linted: the Relay and naming rules of eslint.config.mjs reject a schema that breaks them', () => {
+    const probes = [
+      ['schema/probe.graphql', 'type ThingConnection { edges: [ThingEdge!]! nodes: [Thing!]! totalCount: Int! }', 1],
+      ['schema/probe.graphql', 'type ThingConnection { edges: [ThingEdge!]! nodes: [Thing!]! pageInfo: PageInfo! totalCount: Int! }', 0],
+    ] as const;
+    expect(lintMessages('@graphql-eslint/relay-connection-types', probes)).toEqual(probes.map((p) => p[2]));
+    const named = [
+      ['schema/probe.graphql', 'enum ThingState { active }', 1],
+      ['schema/probe.graphql', 'type Thing { created_at: String }', 1],
+      ['schema/probe.graphql', 'type thing { createdAt: String }', 1],
+      ['schema/probe.graphql', 'enum LotSortKey { price newest }', 1],
+      ['schema/probe.graphql', 'type Thing { createdAt: String } enum ThingState { ACTIVE }', 0],
+    ] as const;
+    expect(lintMessages('@graphql-eslint/naming-convention', named)).toEqual(named.map((p) => p[2]));
+    const deprecated = [
+      ['schema/probe.graphql', 'type Thing { old: String @deprecated(reason: "") }', 1],
+      ['schema/probe.graphql', 'type Thing { old: String @deprecated(reason: "Use `new`.") new: String }', 0],
+    ] as const;
+    expect(lintMessages('@graphql-eslint/require-deprecation-reason', deprecated)).toEqual(deprecated.map((p) => p[2]));
   });
 
   it('pages every new list by a connection: a list with a size or page argument is a connection, or deprecated naming one', () => {
