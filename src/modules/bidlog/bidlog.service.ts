@@ -7,6 +7,7 @@ import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
 import { LOT_STATE_NAMES, LotState, type Lot, findLot } from '../lots';
 import { bidderCommitment, GENESIS, headMessage, type ChainedEntry, type ChainHead } from './bidlog.chain';
+import type { ServedHead } from './bidlog.verify';
 import type { TransparencyLog } from './tlog.service';
 
 /** An entry as the caller sees it: the bidder named, with its salt, only to whom the contract names it. */
@@ -150,20 +151,8 @@ interface CountRow {
 const bidLeavesOf = async (em: EntityManager, lotId: string): Promise<number> =>
   Number((await rowsOf<CountRow>(em, sql`select count(*)::text as n from tlog_leaves where lot_id = ${lotId} and kind = 'bid'`))[0].n);
 
-/** A row of `bid_log_heads`, read with HEAD_COLUMNS (ids and the amount as text). */
-interface HeadRow {
-  lot_id: string;
-  entries: number;
-  head: string;
-  highest_bid: string | null;
-  winner_id: string | null;
-  winner_seq: number | null;
-  winner_salt: string | null;
-  lot_state: string;
-  signed_at: string;
-  signer: string;
-  signature: string;
-}
+/** A row of `bid_log_heads`, read with HEAD_COLUMNS (ids and the amount as text): the head as the log serves it. */
+type HeadRow = ServedHead;
 
 const HEAD_COLUMNS = sql`lot_id::text, entries, head, highest_bid::text, winner_id, winner_seq, winner_salt, lot_state, signed_at, signer, signature`;
 
