@@ -1,9 +1,12 @@
 import {
   checkLotLeaves,
+  checkpointSigners,
   consistencyProblem,
   inclusionProblem,
   isHashReceipt,
   receiptProblem,
+  replacedKeyProblem,
+  signersAfter,
   servedLeafProblem,
   trustedCheckpoint,
   type AnyReceipt,
@@ -63,17 +66,19 @@ export async function checkLog(base: string, options: LogCheckOptions): Promise<
   notes.push(`checkpoint ${checkpoint.origin} size ${checkpoint.size} root ${checkpoint.root.toString('base64')}`);
 
   if (options.statePath) {
-    let problem: string | null = null;
-    if (seen && seen.size > 0 && seen.size <= checkpoint.size) {
+    const signers = checkpointSigners(served.note, keys);
+    // A checkpoint its key may no longer sign is taken no further: its consistency proves nothing.
+    let problem = replacedKeyProblem(seen, checkpoint, signers);
+    if (!problem && seen && seen.size > 0 && seen.size <= checkpoint.size) {
       const proof = seen.size === checkpoint.size ? [] : (await attributes<{ hashes: string[] }>(api, `/log/proof/consistency?from=${seen.size}&to=${checkpoint.size}`)).hashes;
       problem = consistencyProblem(seen, checkpoint, proof);
-    } else if (seen) {
+    } else if (!problem && seen) {
       problem = consistencyProblem(seen, checkpoint, null);
     }
     if (problem) problems.push(problem);
     else {
       if (seen) notes.push(`consistent with the checkpoint of size ${seen.size} seen before`);
-      state[checkpoint.origin] = { origin: checkpoint.origin, size: checkpoint.size, root: checkpoint.root.toString('base64'), keys };
+      state[checkpoint.origin] = { origin: checkpoint.origin, size: checkpoint.size, root: checkpoint.root.toString('base64'), keys, signers: signersAfter(seen, signers) };
       writeState(options.statePath, state);
     }
   }

@@ -7,7 +7,20 @@ export { type AnyReceipt, type BatchReceipt, type HashReceipt, type Receipt, enc
 export { appendCtes } from './tlog.store';
 export { recordLogKey } from './tlog.keys';
 export type { TransparencyLog } from './tlog.service';
-export { type ServedLeaf, type SeenCheckpoint, checkLotLeaves, consistencyProblem, inclusionProblem, keyHistoryProblem, receiptProblem, servedLeafProblem, trustedCheckpoint } from './tlog.verify';
+export {
+  type ServedLeaf,
+  type SeenCheckpoint,
+  checkLotLeaves,
+  checkpointSigners,
+  consistencyProblem,
+  inclusionProblem,
+  keyHistoryProblem,
+  receiptProblem,
+  replacedKeyProblem,
+  servedLeafProblem,
+  signersAfter,
+  trustedCheckpoint,
+} from './tlog.verify';
 export { leafHash } from './tlog.merkle';
 export { type AnchorTransaction, anchorProblem } from './tlog.anchor';
 export { cosignatureLine, cosignedAt, parseWitnessKey, type WitnessKey, witnessVkey } from './tlog.cosign';

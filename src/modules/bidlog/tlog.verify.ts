@@ -19,6 +19,8 @@ export interface SeenCheckpoint {
   root: string;
   /** The log keys this verifier trusts for the origin: given once with --log-key, or trusted on first use. */
   keys?: string[];
+  /** The keys this verifier saw sign the origin's checkpoints, in the order it first saw each: all but the last were replaced. */
+  signers?: string[];
 }
 
 /**
@@ -32,6 +34,31 @@ export function trustedCheckpoint(note: string, keys: readonly string[], origin?
   if (origin !== undefined && checkpoint.origin !== origin) return `the checkpoint is of log ${checkpoint.origin}, not ${origin}`;
   if (!keys.some((k) => noteSignedBy(parsed, checkpoint.origin, k))) return `the checkpoint of size ${checkpoint.size} is not signed by the log key ${keys.join(' or ')}`;
   return checkpoint;
+}
+
+/** The keys of `keys` that signed the checkpoint note. */
+export function checkpointSigners(note: string, keys: readonly string[]): string[] {
+  const parsed = parseNote(note);
+  return typeof parsed === 'string' ? [] : keys.filter((k) => noteSignedBy(parsed, parsed.checkpoint.origin, k));
+}
+
+/**
+ * A checkpoint larger than the last one seen, signed only by keys this verifier saw replaced (one
+ * it saw sign before a later key did): the service signs nothing with a replaced key, but whoever
+ * still holds its seed could extend the log so. The problem, or null.
+ */
+export function replacedKeyProblem(seen: SeenCheckpoint | undefined, now: Checkpoint, signers: readonly string[]): string | null {
+  const order = seen?.signers ?? [];
+  const replaced = order.slice(0, -1);
+  if (!seen || now.size <= seen.size || !signers.length || !signers.every((k) => replaced.includes(k))) return null;
+  return `the checkpoint of size ${now.size} is signed only by ${signers.join(', ')}, replaced before ${order.at(-1)} signed the checkpoint of size ${seen.size} seen here: a replaced key signs nothing later`;
+}
+
+/** `seen.signers` once a checkpoint signed by `signers` is taken. */
+export function signersAfter(seen: SeenCheckpoint | undefined, signers: readonly string[]): string[] {
+  const order = seen?.signers ?? [];
+  const current = signers.find((k) => !order.slice(0, -1).includes(k));
+  return current === undefined || order.includes(current) ? [...order] : [...order, current];
 }
 
 /**
