@@ -1,39 +1,19 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Keypair } from '@stellar/stellar-sdk';
+import type { Keypair } from '@stellar/stellar-sdk';
 import { checkLog } from '../../src/cli/tlog-check';
-import { recordLogKey } from '../../src/modules/bidlog';
 import { checkpointBody, signNote } from '../../src/modules/bidlog/tlog.note';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createAccount, createPlatform } from '../helpers/factories';
-import { createLot } from '../helpers/lots';
-import { FREE_LOT, join } from '../trading/trading.helpers';
+import type { TestApp } from '../helpers/app';
 import { bidForReceipt } from './receipt.helpers';
+import { rotationWorld } from './rotation.helpers';
 
 // docs/bid-log.md, "The log's key": whoever still holds a rotated-away seed can sign a checkpoint
 // that extends the log. A verifier that saw the new key sign refuses a later checkpoint signed
 // only by the key it saw replaced, though it trusts both keys for what each signed in its time.
-const master = Keypair.random().secret();
-const oldKey = Keypair.random();
-const newKey = Keypair.random();
+const world = rotationWorld();
+const { oldKey, newKey } = world;
 const logKeys = [oldKey.publicKey(), newKey.publicKey()];
-let db: TestDatabase;
-let before: TestApp;
-let after: TestApp;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  before = await startTestApp({ MASTER_SEED: master, LOG_SIGNING_SEED: oldKey.secret() }, db);
-  await recordLogKey(before.orm.em.fork(), oldKey.publicKey(), null);
-});
-
-afterAll(async () => {
-  await before.close();
-  await after?.close();
-  await db.drop();
-});
 
 const checkpointBy = (t: TestApp) => t.app.services.transparencyLog.checkpointNow({ em: t.orm.em.fork() });
 
@@ -50,23 +30,19 @@ async function resignLatest(t: TestApp, key: Keypair): Promise<number> {
 
 it('refuses a checkpoint past the last one seen when only a key it saw replaced signed it', async () => {
   const statePath = path.join(mkdtempSync(path.join(tmpdir(), 'tlog-key-period-')), 'state.json');
-  const platform = await createPlatform(before);
-  const bidder = await createAccount(before, platform);
-  const lot = await createLot(before, platform, FREE_LOT);
-  await join(before, bidder.keypair, lot.id);
-
-  await bidForReceipt(before, bidder.keypair, lot.id, '1000');
+  const before = world.before();
+  const { bidder, lotId } = await world.bidderOnLot();
+  await bidForReceipt(before, bidder, lotId, '1000');
   expect((await checkpointBy(before))?.signer).toBe(oldKey.publicKey());
   expect((await checkLog(before.baseUrl, { logKeys, statePath })).problems).toEqual([]);
 
-  after = await startTestApp({ MASTER_SEED: master, LOG_SIGNING_SEED: newKey.secret() }, db);
-  expect(await recordLogKey(after.orm.em.fork(), newKey.publicKey(), oldKey.publicKey())).toBe(newKey.publicKey());
-  await bidForReceipt(after, bidder.keypair, lot.id, '1100');
+  const after = await world.rotate();
+  await bidForReceipt(after, bidder, lotId, '1100');
   const seen = await checkpointBy(after);
   expect(seen?.signer).toBe(newKey.publicKey());
   expect((await checkLog(after.baseUrl, { logKeys, statePath })).problems).toEqual([]);
 
-  await bidForReceipt(after, bidder.keypair, lot.id, '1200');
+  await bidForReceipt(after, bidder, lotId, '1200');
   expect((await checkpointBy(after))?.signer).toBe(newKey.publicKey());
   const forgedSize = await resignLatest(after, oldKey);
   expect(forgedSize).toBeGreaterThan(Number(seen?.size));

@@ -1,54 +1,30 @@
-import { Keypair } from '@stellar/stellar-sdk';
 import { checkLog } from '../../src/cli/tlog-check';
 import { logger } from '../../src/core/logger';
-import { recordLogKey } from '../../src/modules/bidlog';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createAccount, createPlatform } from '../helpers/factories';
-import { createLot } from '../helpers/lots';
-import { FREE_LOT, join } from '../trading/trading.helpers';
+import type { TestApp } from '../helpers/app';
 import { bidForReceipt } from './receipt.helpers';
+import { rotationWorld } from './rotation.helpers';
 
 // A rotation (LOG_KEY_REPLACES) while two instances serve one database (docs/bid-log.md, "The
 // log's key"): from the rotation's commit on, the instance started before it appends and signs
 // nothing more (its bids are refused before anything is kept, its checkpoints stop, it is not
 // ready), and the instance started with the new key answers for the log.
-const master = Keypair.random().secret();
-const oldKey = Keypair.random();
-const newKey = Keypair.random();
-let db: TestDatabase;
-let before: TestApp;
-let after: TestApp | undefined;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  before = await startTestApp({ MASTER_SEED: master, LOG_SIGNING_SEED: oldKey.secret() }, db);
-  await recordLogKey(before.orm.em.fork(), oldKey.publicKey(), null);
-});
-
-afterAll(async () => {
-  await before.close();
-  await after?.close();
-  await db.drop();
-});
+const world = rotationWorld();
+const { oldKey, newKey } = world;
 
 const checkpointBy = (t: TestApp) => t.app.services.transparencyLog.checkpointNow({ em: t.orm.em.fork() });
 const bidsOf = async (t: TestApp, lotId: string) => (await t.client.graphql(`query($id: ID!) { lot(id: $id) { bids { amount } } }`, { id: lotId })).body.data.lot.bids.map((b: { amount: string }) => b.amount);
 const checkpointSigners = async (t: TestApp) => (await t.client.get('/log/checkpoints?from=0')).body.data.map((c: { attributes: { signer: string } }) => c.attributes.signer);
 
 it('stops the instance started before the rotation from appending and signing with the replaced key, keeping nothing of the bid it refuses', async () => {
-  const platform = await createPlatform(before);
-  const bidder = await createAccount(before, platform);
-  const lot = await createLot(before, platform, FREE_LOT);
-  await join(before, bidder.keypair, lot.id);
+  const before = world.before();
+  const { bidder, lotId } = await world.bidderOnLot();
 
-  const fromBefore = await bidForReceipt(before, bidder.keypair, lot.id, '1000');
+  const fromBefore = await bidForReceipt(before, bidder, lotId, '1000');
   expect(fromBefore.signer).toBe(oldKey.publicKey());
   expect((await checkpointBy(before))?.signer).toBe(oldKey.publicKey());
 
-  after = await startTestApp({ MASTER_SEED: master, LOG_SIGNING_SEED: newKey.secret() }, db);
-  expect(await recordLogKey(after.orm.em.fork(), newKey.publicKey(), oldKey.publicKey())).toBe(newKey.publicKey());
-  const bid = () => before.client.as(bidder.keypair).post(`/lots/${lot.id}/bid_requests`, { data: { type: 'bid_requests', attributes: { amount: '1100' } } });
+  const after = await world.rotate();
+  const bid = () => before.client.as(bidder).post(`/lots/${lotId}/bid_requests`, { data: { type: 'bid_requests', attributes: { amount: '1100' } } });
   const said = jest.spyOn(logger, 'error');
   try {
     // The first bid after the rotation: the round's statement finds the key replaced, and nothing of it commits.
@@ -65,9 +41,9 @@ it('stops the instance started before the rotation from appending and signing wi
   } finally {
     said.mockRestore();
   }
-  expect(await bidsOf(after, lot.id)).toEqual(['1000.00']);
+  expect(await bidsOf(after, lotId)).toEqual(['1000.00']);
 
-  const fromAfter = await bidForReceipt(after, bidder.keypair, lot.id, '1100');
+  const fromAfter = await bidForReceipt(after, bidder, lotId, '1100');
   expect(fromAfter.signer).toBe(newKey.publicKey());
   expect((await checkpointBy(after))?.signer).toBe(newKey.publicKey());
   expect((await after.client.get('/readyz')).status).toBe(200);

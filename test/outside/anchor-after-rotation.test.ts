@@ -1,11 +1,6 @@
-import { Keypair } from '@stellar/stellar-sdk';
-import { recordLogKey } from '../../src/modules/bidlog';
-import { startTestApp, type TestApp } from '../helpers/app';
-import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { createAccount, createPlatform } from '../helpers/factories';
-import { createLot } from '../helpers/lots';
-import { FREE_LOT, join } from '../trading/trading.helpers';
+import type { TestApp } from '../helpers/app';
 import { bidForReceipt } from '../bidlog/receipt.helpers';
+import { rotationWorld } from '../bidlog/rotation.helpers';
 
 /**
  * After a rotation (LOG_KEY_REPLACES) "the instance appends and signs nothing more"
@@ -13,40 +8,21 @@ import { bidForReceipt } from '../bidlog/receipt.helpers';
  * with the replaced key and wrote the new key's checkpoints on the old key's account, so a key
  * whose period had closed vouched for checkpoints it never signed.
  */
-const master = Keypair.random().secret();
-const oldKey = Keypair.random();
-const newKey = Keypair.random();
-let db: TestDatabase;
-let before: TestApp;
-let after: TestApp | undefined;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  before = await startTestApp({ MASTER_SEED: master, LOG_SIGNING_SEED: oldKey.secret() }, db);
-  await recordLogKey(before.orm.em.fork(), oldKey.publicKey(), null);
-});
-
-afterAll(async () => {
-  await before.close();
-  await after?.close();
-  await db.drop();
-});
+const world = rotationWorld();
+const { oldKey, newKey } = world;
 
 const anchorBy = (t: TestApp) => t.app.services.logAnchors.anchorPending(t.orm.em.fork());
 const anchorAccounts = async (t: TestApp) =>
   (await t.client.get('/log/checkpoints?from=0')).body.data.map((c: { attributes: { signer: string; anchor: { account: string } | null } }) => [c.attributes.signer, c.attributes.anchor?.account ?? null]);
 
 it('anchors nothing with the replaced key, and leaves every checkpoint to the instance of the new one', async () => {
-  const platform = await createPlatform(before);
-  const bidder = await createAccount(before, platform);
-  const lot = await createLot(before, platform, FREE_LOT);
-  await join(before, bidder.keypair, lot.id);
-  await bidForReceipt(before, bidder.keypair, lot.id, '1000');
+  const before = world.before();
+  const { bidder, lotId } = await world.bidderOnLot();
+  await bidForReceipt(before, bidder, lotId, '1000');
   await before.app.services.transparencyLog.checkpointNow({ em: before.orm.em.fork() });
 
-  after = await startTestApp({ MASTER_SEED: master, LOG_SIGNING_SEED: newKey.secret() }, db);
-  expect(await recordLogKey(after.orm.em.fork(), newKey.publicKey(), oldKey.publicKey())).toBe(newKey.publicKey());
-  await bidForReceipt(after, bidder.keypair, lot.id, '1100');
+  const after = await world.rotate();
+  await bidForReceipt(after, bidder, lotId, '1100');
   await after.app.services.transparencyLog.checkpointNow({ em: after.orm.em.fork() });
 
   await expect(anchorBy(before)).rejects.toMatchObject({ code: 'log_key_replaced' });

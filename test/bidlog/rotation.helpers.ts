@@ -1,0 +1,60 @@
+import { Keypair } from '@stellar/stellar-sdk';
+import { recordLogKey } from '../../src/modules/bidlog';
+import { startTestApp, type TestApp } from '../helpers/app';
+import { createTestDatabase, type TestDatabase } from '../helpers/db';
+import { createAccount, createPlatform } from '../helpers/factories';
+import { createLot } from '../helpers/lots';
+import { FREE_LOT, join } from '../trading/trading.helpers';
+
+/**
+ * Two instances of one database around a rotation of the log's key (docs/bid-log.md, "The log's
+ * key"): `before` signs with `oldKey` from the first start; `rotate()` starts the instance of
+ * `newKey`, which replaces it (LOG_KEY_REPLACES). Registers its own beforeAll and afterAll.
+ */
+export interface Rotation {
+  oldKey: Keypair;
+  newKey: Keypair;
+  before(): TestApp;
+  rotate(): Promise<TestApp>;
+  /** A bidder joined to a free lot of a platform, made through `before`. */
+  bidderOnLot(): Promise<{ bidder: Keypair; lotId: string }>;
+}
+
+export function rotationWorld(): Rotation {
+  const master = Keypair.random().secret();
+  const oldKey = Keypair.random();
+  const newKey = Keypair.random();
+  let db: TestDatabase;
+  let before: TestApp;
+  let after: TestApp | undefined;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    before = await startTestApp({ MASTER_SEED: master, LOG_SIGNING_SEED: oldKey.secret() }, db);
+    await recordLogKey(before.orm.em.fork(), oldKey.publicKey(), null);
+  });
+
+  afterAll(async () => {
+    await before.close();
+    await after?.close();
+    await db.drop();
+  });
+
+  return {
+    oldKey,
+    newKey,
+    before: () => before,
+    async rotate() {
+      after = await startTestApp({ MASTER_SEED: master, LOG_SIGNING_SEED: newKey.secret() }, db);
+      expect(await recordLogKey(after.orm.em.fork(), newKey.publicKey(), oldKey.publicKey())).toBe(newKey.publicKey());
+      return after;
+    },
+    async bidderOnLot() {
+      const platform = await createPlatform(before);
+      const bidder = await createAccount(before, platform);
+      const lot = await createLot(before, platform, FREE_LOT);
+      await join(before, bidder.keypair, lot.id);
+      return { bidder: bidder.keypair, lotId: lot.id };
+    },
+  };
+}
