@@ -12,6 +12,7 @@ import { appWith } from '../helpers/world';
 import { sent } from '../messages/messages.helpers';
 import { fileRequest } from '../requests/requests.helpers';
 import { FREE_LOT, join } from '../trading/trading.helpers';
+import { type ConnectionPage, expectWalksBothWays } from './connection.helpers';
 
 // The connection twins of the lists a dashboard pages through: each pages forwards and
 // backwards over the same items as the list it twins, counts them all, refuses another list's
@@ -62,12 +63,7 @@ const world = appWith(async (t) => {
   return { platform, otherPlatform, admin, otherAdmin, u1, sale, auction, documents };
 });
 
-interface Page {
-  edges: { cursor: string; node: Record<string, unknown> }[];
-  nodes: Record<string, unknown>[];
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
-  totalCount: number;
-}
+type Page = ConnectionPage;
 
 /** A twin: its field and arguments, the key of its nodes, who reads it, and the old list's keys in the twin's order. */
 interface Twin {
@@ -178,29 +174,7 @@ describe.each(Object.keys(TWINS))('%s', (name) => {
   it('pages forwards and backwards over the items of the list it twins, counting them all', async () => {
     const all = await twin.old();
     expect(all.length).toBeGreaterThanOrEqual(4);
-    const forwards: string[] = [];
-    let after = '';
-    for (let n = 0; ; n++) {
-      const page = await pageOf(twin, `first: 2${after}`);
-      expect(page.totalCount).toBe(all.length);
-      expect(page.nodes).toEqual(page.edges.map((e) => e.node));
-      expect(page.pageInfo).toMatchObject({ hasPreviousPage: n > 0, startCursor: page.edges[0].cursor, endCursor: page.edges[page.edges.length - 1].cursor });
-      forwards.push(...keysOf(page, twin.key));
-      if (!page.pageInfo.hasNextPage) break;
-      after = `, after: "${page.pageInfo.endCursor}"`;
-    }
-    expect(forwards).toEqual(all);
-    const backwards: string[] = [];
-    let before = '';
-    for (let n = 0; ; n++) {
-      const page = await pageOf(twin, `last: 2${before}`);
-      expect(page.totalCount).toBe(all.length);
-      expect(page.pageInfo.hasNextPage).toBe(n > 0);
-      backwards.unshift(...keysOf(page, twin.key));
-      if (!page.pageInfo.hasPreviousPage) break;
-      before = `, before: "${page.pageInfo.startCursor}"`;
-    }
-    expect(backwards).toEqual(all);
+    await expectWalksBothWays((args) => pageOf(twin, args), (page) => keysOf(page, twin.key), all, 2, { countBackwards: true });
   });
 
   it('refuses a cursor of another list and a made-up one, naming the argument', async () => {

@@ -6,6 +6,7 @@ import { createAccount, createPlatform, type CreatedAccount } from '../helpers/f
 import { createLot, ENG_LOT } from '../helpers/lots';
 import { statementsSent } from '../helpers/statements';
 import { appWith } from '../helpers/world';
+import { type ConnectionPage, expectWalksBothWays } from './connection.helpers';
 
 // The connection twins of a lot's private rows (participants, deposits, callbacks, stars): each
 // pages forwards and backwards over what the deprecated list shows the caller, newest first,
@@ -35,12 +36,7 @@ const world = appWith(async (t) => {
   return { admin, otherAdmin, users, lotId, otherLotId };
 });
 
-interface Page {
-  edges: { cursor: string; node: Record<string, unknown> }[];
-  nodes: Record<string, unknown>[];
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
-  totalCount: number;
-}
+type Page = ConnectionPage;
 
 /** A twin of a deprecated list of Lot, with the field that keys its nodes. */
 const TWINS: [string, string, string][] = [
@@ -75,28 +71,7 @@ describe.each(TWINS)('Lot.%s', (field, list, key) => {
     const who = world.admin.keypair;
     const all = await oldOf(who, list, key);
     expect(all).toHaveLength(4);
-    const forwards: string[] = [];
-    let after = '';
-    for (let n = 0; ; n++) {
-      const page = await pageOf(who, field, key, `first: 3${after}`);
-      expect(page.totalCount).toBe(4);
-      expect(page.nodes).toEqual(page.edges.map((e) => e.node));
-      expect(page.pageInfo).toMatchObject({ hasPreviousPage: n > 0, startCursor: page.edges[0].cursor, endCursor: page.edges[page.edges.length - 1].cursor });
-      forwards.push(...keysOf(page, key));
-      if (!page.pageInfo.hasNextPage) break;
-      after = `, after: "${page.pageInfo.endCursor}"`;
-    }
-    expect(forwards).toEqual(all);
-    const backwards: string[] = [];
-    let before = '';
-    for (let n = 0; ; n++) {
-      const page = await pageOf(who, field, key, `last: 3${before}`);
-      expect(page.pageInfo.hasNextPage).toBe(n > 0);
-      backwards.unshift(...keysOf(page, key));
-      if (!page.pageInfo.hasPreviousPage) break;
-      before = `, before: "${page.pageInfo.startCursor}"`;
-    }
-    expect(backwards).toEqual(all);
+    await expectWalksBothWays((args) => pageOf(who, field, key, args), (page) => keysOf(page, key), all, 3);
   });
 
   it('shows a user only its own row and another platform’s staff none, as the old list does', async () => {

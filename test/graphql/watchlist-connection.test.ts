@@ -4,6 +4,7 @@ import { createAccount, createPlatform } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
 import { statementsSent } from '../helpers/statements';
 import { appWith } from '../helpers/world';
+import { type ConnectionPage, expectWalksBothWays } from './connection.helpers';
 
 // Query.watchlistConnection, the twin of the deprecated Query.watchlist: an account's starred
 // lots newest first, to the account and its platform's staff only, paged both ways.
@@ -26,12 +27,7 @@ const world = appWith(async (t) => {
   return { admin, otherAdmin, user, neighbour };
 });
 
-interface Page {
-  edges: { cursor: string; node: { lotId: string } }[];
-  nodes: { lotId: string }[];
-  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
-  totalCount: number;
-}
+type Page = ConnectionPage<{ lotId: string }>;
 
 const ask = async (who: Keypair, args: string) =>
   (await world.t.client.as(who).graphql(`query($id: String!) { watchlistConnection(accountId: $id, ${args}) { edges { cursor node { lotId } } nodes { lotId } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } totalCount } }`, { id: world.user.id })).body;
@@ -50,28 +46,7 @@ describe('Query.watchlistConnection', () => {
     for (const who of [world.user.keypair, world.admin.keypair]) {
       const all = (await old(who)).data.watchlist.map((e: { lotId: string }) => e.lotId);
       expect(all).toHaveLength(5);
-      const forwards: string[] = [];
-      let after = '';
-      for (let n = 0; ; n++) {
-        const page = await pageOf(who, `first: 2${after}`);
-        expect(page.totalCount).toBe(5);
-        expect(page.nodes).toEqual(page.edges.map((e) => e.node));
-        expect(page.pageInfo).toMatchObject({ hasPreviousPage: n > 0, startCursor: page.edges[0].cursor, endCursor: page.edges[page.edges.length - 1].cursor });
-        forwards.push(...lotsOf(page));
-        if (!page.pageInfo.hasNextPage) break;
-        after = `, after: "${page.pageInfo.endCursor}"`;
-      }
-      expect(forwards).toEqual(all);
-      const backwards: string[] = [];
-      let before = '';
-      for (let n = 0; ; n++) {
-        const page = await pageOf(who, `last: 2${before}`);
-        expect(page.pageInfo.hasNextPage).toBe(n > 0);
-        backwards.unshift(...lotsOf(page));
-        if (!page.pageInfo.hasPreviousPage) break;
-        before = `, before: "${page.pageInfo.startCursor}"`;
-      }
-      expect(backwards).toEqual(all);
+      await expectWalksBothWays((args) => pageOf(who, args), lotsOf, all, 2);
     }
   });
 
