@@ -63,8 +63,9 @@ const schemaLint = {
   plugins: { '@graphql-eslint': graphql },
   rules: {
     '@graphql-eslint/relay-connection-types': 'error',
-    // Some connections page rows that are no Node (log entries, messages, the outbox, second-chance offers,
-    // a watchlist's rows): they have no global id to refetch. Plain lists stay (userErrors, bounded rows).
+    // Some connections page rows that are no Node, so `shouldImplementNode` stays off: a log's leaves
+    // (named by index and hash), a watchlist's and a lot's stars and the blacklist (an account and a lot,
+    // or an account: no id of their own). Plain lists stay (userErrors, bounded rows).
     '@graphql-eslint/relay-edge-types': ['error', { withEdgeSuffix: true, shouldImplementNode: false, listTypeCanWrapOnlyEdgeType: false }],
     '@graphql-eslint/relay-page-info': 'error',
     '@graphql-eslint/relay-arguments': ['error', { includeBoth: true }],

@@ -47,6 +47,18 @@ export function createLoaders(ctx: RequestContext, services: Services, signal?: 
     bidLogs: batch((ids) => services.bidLog.storedOf(ctx, ids)),
     /** A lot named beside other rows, in its own currency. */
     lot: one((ids) => lots.ownCurrencyViewsOf(ctx, ids), (v) => v.id),
+    /** Messages by id, those the caller may read (`node(id:)`). */
+    message: one((ids) => services.messages.visibleByIds(ctx, ids), (m) => String(m.id)),
+    /** Dialogs by id, those the caller may read (`node(id:)`). */
+    dialog: batch((ids) => services.messages.visibleDialogs(ctx, ids)),
+    /** Second-chance offers by id, those the caller may see (`node(id:)`). */
+    secondChanceOffer: one((ids) => services.secondChance.visibleByIds(ctx, ids), (o) => String(o.id)),
+    /** Callback requests by id, those the lot shows the caller (`node(id:)`). */
+    callback: one((ids) => lotRelations.visibleCallbacks(ctx, ids), (c) => String(c.id)),
+    /** Outbox messages by id, those kept for the caller's platforms (`node(id:)`). */
+    outboxMessage: one((ids) => services.outbox.visibleByIds(ctx, ids), (m) => String(m.id)),
+    /** Ledger accounts by id (`node(id:)`): public. */
+    ledgerAccount: one((ids) => services.ledger.accounts(ctx, ids), (a) => a.id),
     /** The caller's unread messages on each lot. */
     unreadMessages: batch(async (lotIds) => {
       const counts = await services.messages.unreadOnLots(ctx, lotIds);

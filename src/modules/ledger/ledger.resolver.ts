@@ -1,7 +1,9 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { notFound } from '../../core/errors';
 import { listBound, MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
+import { registerNode } from '../../graphql/types/node';
 import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
 import { SendTransactionInput, SendTransactionPayloadGql, TransactionOutcome } from './ledger.send.types';
@@ -9,6 +11,13 @@ import { OutcomeUnknown } from './ledger.service';
 import { LedgerAccountGql, ledgerAccountGql, LedgerBalanceGql, LedgerSignerGql, LedgerTransactionGql, SubmittedTransactionGql, submittedTransactionGql } from './ledger.types';
 
 type Sent = Omit<SendTransactionPayloadGql, 'userErrors'>;
+
+// A ledger account is public: refetched by id as `ledgerAccount` reads it; ids in one request are read together.
+registerNode('LedgerAccount', async (id, { loaders }) => {
+  const account = await loaders.ledgerAccount.load(id);
+  if (!account) throw notFound('ledger_account_not_found', 'no ledger account with this id');
+  return ledgerAccountGql(account);
+});
 
 @Resolver(() => LedgerAccountGql)
 export class LedgerResolver {

@@ -122,16 +122,24 @@ export class LedgerService {
   }
 
   async account(ctx: RequestContext, id: string): Promise<LedgerAccountView> {
-    const account = await ctx.em.findOne(LedgerAccount, { id });
+    const [account] = await this.accounts(ctx, [id]);
     if (!account) throw notFound('ledger_account_not_found', 'no ledger account with this id');
-    const signers = await ctx.em.find(AccountSigner, { accountId: id }, { orderBy: { signerKey: 'asc' } });
-    const balances = await ctx.em.find(LedgerBalance, { accountId: id }, { orderBy: { assetCode: 'asc', assetIssuer: 'asc' } });
-    return {
-      id,
+    return account;
+  }
+
+  /** The ledger accounts of `ids`, as `account` reads one (public), three statements for any number; ids of none are absent. */
+  async accounts(ctx: RequestContext, ids: readonly string[]): Promise<LedgerAccountView[]> {
+    const accounts = ids.length ? await ctx.em.find(LedgerAccount, { id: { $in: [...ids] } }) : [];
+    if (!accounts.length) return [];
+    const found = accounts.map((a) => a.id);
+    const signers = await ctx.em.find(AccountSigner, { accountId: { $in: found } }, { orderBy: { signerKey: 'asc' } });
+    const balances = await ctx.em.find(LedgerBalance, { accountId: { $in: found } }, { orderBy: { assetCode: 'asc', assetIssuer: 'asc' } });
+    return accounts.map((account) => ({
+      id: account.id,
       sequence: account.sequence,
-      balances: balances.map((b) => ({ assetCode: b.assetCode, assetIssuer: b.assetIssuer, balance: b.balance })),
-      signers: [{ key: id, weight: account.masterWeight }, ...signers.map((s) => ({ key: s.signerKey, weight: s.weight }))],
+      balances: balances.filter((b) => b.accountId === account.id).map((b) => ({ assetCode: b.assetCode, assetIssuer: b.assetIssuer, balance: b.balance })),
+      signers: [{ key: account.id, weight: account.masterWeight }, ...signers.filter((s) => s.accountId === account.id).map((s) => ({ key: s.signerKey, weight: s.weight }))],
       thresholds: { low: account.lowThreshold, medium: account.medThreshold, high: account.highThreshold },
-    };
+    }));
   }
 }

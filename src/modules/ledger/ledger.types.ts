@@ -1,4 +1,5 @@
 import { Field, Int, ObjectType } from 'type-graphql';
+import { NodeGql } from '../../graphql/types/node';
 import type { SubmittedTransaction } from './ledger.embedded';
 import { formatStroops } from './ledger.presenter';
 import type { LedgerAccountView } from './ledger.service';
@@ -23,7 +24,7 @@ export class LedgerThresholdsGql {
   @Field(() => Int) high!: number;
 }
 
-@ObjectType('LedgerAccount', { description: 'An account of the embedded ledger' })
+@ObjectType('LedgerAccount', { implements: NodeGql, description: 'An account of the embedded ledger' })
 export class LedgerAccountGql {
   @Field(() => String) id!: string;
   @Field(() => String, { description: 'Sequence number, a decimal string' }) sequence!: string;

@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { notFound } from '../../core/errors';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
 import { ConnectionArgs, connectionOfList, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
@@ -20,6 +21,11 @@ const ROWS_SHOWN = 100;
 registerNode('Bid', async (id, { ctx, services }) => bidGql(await services.lotRelations.seenBid(ctx, id)));
 registerNode('Participant', async (id, { ctx, services }) => participantGql(await services.lotRelations.visibleParticipant(ctx, id)));
 registerNode('Deposit', async (id, { ctx, services }) => depositGql(await services.lotRelations.visibleDeposit(ctx, id)));
+registerNode('LotCallback', async (id, { loaders }) => {
+  const callback = await loaders.callback.load(id);
+  if (!callback) throw notFound('callback_not_found', 'no such callback request');
+  return callback;
+});
 
 /** The fields of a lot whose rows other areas own: read in the request's loaders, shown as the caller may see them. */
 @Resolver(() => LotGql)

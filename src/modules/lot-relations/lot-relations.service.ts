@@ -73,6 +73,18 @@ export class LotRelationsService {
     return this.visibleRowById(ctx, Deposit, id, () => notFound('deposit_not_found', 'no such deposit'));
   }
 
+  /** Callback requests by id as `Lot.callbacks` shows them to the caller (`node(id:)`): those it would hide are absent, as ids of none. */
+  async visibleCallbacks(ctx: RequestContext, ids: readonly string[]): Promise<Callback[]> {
+    const keys = ids.map(integerId).filter((key): key is string => key !== null);
+    const rows = keys.length ? await ctx.em.find(Callback, { id: { $in: keys } }) : [];
+    const lotIds = [...new Set(rows.map((r) => r.lotId))];
+    const lots = new Map((lotIds.length ? await ctx.em.find(Lot, { id: { $in: lotIds } }) : []).map((lot) => [String(lot.id), lot]));
+    return rows.filter((r) => {
+      const lot = lots.get(String(r.lotId));
+      return lot !== undefined && seesLotRow(ctx.caller, lot, r.accountId);
+    });
+  }
+
   /** A bid by id as its lot's history shows it: to anyone, its bidder named only to those who may know it. */
   async seenBid(ctx: RequestContext, id: string): Promise<SeenBid<Bid>> {
     const bid = await this.rowById(ctx, Bid, id);

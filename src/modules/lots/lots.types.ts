@@ -46,7 +46,7 @@ export class LotGql {
   @Field(() => LotStatusGql, { description: 'Where the lot stands: scheduled, live, ended (awaiting its close), sold or finished' }) status!: LotStatus;
 }
 
-@ObjectType('LotCallback')
+@ObjectType('LotCallback', { implements: NodeGql, description: 'An account asked to be called back about the lot' })
 export class LotCallbackGql {
   @Field(() => ID) id!: string;
   @Field(() => ID) lotId!: string;

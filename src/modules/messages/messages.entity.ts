@@ -42,3 +42,15 @@ export interface Dialog {
   unread: number;
   lastMessageAt: Date;
 }
+
+/** A dialog's key: its lot, the account it is seen from and the companion. */
+export type DialogKey = Pick<Dialog, 'lotId' | 'accountId' | 'withId'>;
+
+/** The id of a dialog names its tuple: `<lot>-<account>-<companion>`. */
+export const dialogId = (d: DialogKey): string => `${d.lotId}-${d.accountId}-${d.withId}`;
+
+/** A dialog's id split into its key (account ids hold no `-`: core/ids); null when it is no dialog id. */
+export function dialogKeyOf(id: string): DialogKey | null {
+  const parts = /^(\d{1,18})-(G[A-Z2-7]{55})-(G[A-Z2-7]{55})$/.exec(id);
+  return parts ? { lotId: parts[1], accountId: parts[2], withId: parts[3] } : null;
+}

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { countOf, rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
-import { Message, type Dialog } from './messages.entity';
+import { Message, type Dialog, type DialogKey } from './messages.entity';
 import type { DialogsQuery, MessageFilterQuery, MessageListQuery, UnreadQuery } from './messages.input';
 import type { ListWindow, WindowPage } from '../../core/list-window';
 import { windowOf } from '../../db/window';
@@ -52,6 +52,14 @@ export async function windowOfMessages(em: EntityManager, lotId: string, scope: 
   return { ...page, items: page.items.map((row) => em.map(Message, row)) };
 }
 
+/** The messages of `ids` in the scope, any lot (`node(id:)`): one statement; ids of no message or out of the scope are absent. */
+export async function messagesInScope(em: EntityManager, ids: readonly string[], scope: ReadScope): Promise<Message[]> {
+  if (!ids.length) return [];
+  const where = [sql`m.id in (${sql.list(ids)})`, inScope(scope, sql`m.sender`, sql`m.receiver`, sql`l.publisher_id`)];
+  const found = await rowsOf<Record<string, unknown>>(em, sql`select ${COLUMNS} from ${MESSAGES} where ${sql.and(where)}`);
+  return found.map((row) => em.map(Message, row));
+}
+
 /** One number/size page of a lot's messages and the count of every match: one statement each. */
 export async function listMessages(em: EntityManager, lotId: string, scope: ReadScope, q: MessageListQuery): Promise<{ items: Message[]; total: number }> {
   const where = messagesWhere(lotId, scope, q);
@@ -86,6 +94,14 @@ export async function windowOfDialogs(em: EntityManager, accounts: readonly stri
   return { ...page, items: page.items.map(dialogOf) };
 }
 
+/** The dialogs of `keys` in the scope (`node(id:)`): one statement; keys of no dialog or out of the scope are absent. */
+export async function dialogsInScope(em: EntityManager, keys: readonly DialogKey[], scope: ReadScope): Promise<Dialog[]> {
+  if (!keys.length) return [];
+  const only = sql.or(keys.map((k) => sql`c.lot_id = ${k.lotId} and c.account = ${k.accountId} and c.companion = ${k.withId}`));
+  const found = await rowsOf<DialogRow>(em, sql`select * from ${dialogsOf([...new Set(keys.map((k) => k.accountId))], scope, {}, [only])}`);
+  return found.map(dialogOf);
+}
+
 /** A dialog as `dialogsOf` selects it from `messages`: one per lot, account and companion. */
 interface DialogRow {
   lot_id: string;
@@ -98,8 +114,8 @@ interface DialogRow {
 const dialogOf = (r: DialogRow): Dialog => ({ lotId: String(r.lot_id), accountId: r.account, withId: r.companion, unread: Number(r.unread), lastMessageAt: new Date(r.last_at) });
 
 /** The dialogs of `accounts` in the scope, as a table `d`: one row per (account, companion, lot) with its unread count and latest message's time. */
-function dialogsOf(accounts: readonly string[], scope: ReadScope, q: DialogsQuery): Sql {
-  const where = [inScope(scope, sql`c.account`, sql`c.companion`, sql`l.publisher_id`)];
+function dialogsOf(accounts: readonly string[], scope: ReadScope, q: DialogsQuery, only: Sql[] = []): Sql {
+  const where = [inScope(scope, sql`c.account`, sql`c.companion`, sql`l.publisher_id`), ...only];
   if (q.with) where.push(sql`c.companion = ${q.with}`);
   if (q.lotId) where.push(sql`c.lot_id = ${q.lotId}`);
   return sql`(with c as (

@@ -2,7 +2,7 @@ import { rfc3339 } from '../../core/time';
 import type { Resource, ResourceIdentifier } from '../../rest/document';
 import { presentAccount } from '../accounts';
 import { lotAttributes } from '../lots';
-import type { Dialog, Message } from './messages.entity';
+import { dialogId, type Dialog, type Message } from './messages.entity';
 import type { Related } from './messages.service';
 
 const lotRef = (lotId: string): { data: ResourceIdentifier } => ({ data: { type: 'lots', id: lotId } });
@@ -23,9 +23,6 @@ export const presentMessage = (m: Message): Resource => ({
   },
   relationships: { lot: lotRef(m.lotId), members: membersRef(m.sender, m.receiver) },
 });
-
-/** The id of a dialog names its tuple: `<lot>-<account>-<companion>`. */
-export const dialogId = (d: Dialog): string => `${d.lotId}-${d.accountId}-${d.withId}`;
 
 /** A dialog seen from `account_id`, with `with` the companion. */
 export const presentDialog = (d: Dialog): Resource => ({

@@ -1,7 +1,9 @@
 import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { DialogConnectionGql, MessageConnectionGql } from './messages.connection.types';
+import { notFound } from '../../core/errors';
 import { MAX_PAGE_SIZE } from '../../core/page';
+import { registerNode } from '../../graphql/types/node';
 import { withoutNulls } from '../../core/validate';
 import type { GraphQLContext } from '../../graphql/context';
 import { payloadOf } from '../../graphql/user-errors';
@@ -18,6 +20,19 @@ import {
   PostMessageInput,
   PostMessagePayloadGql,
 } from './messages.types';
+
+// A message refetched by id is one `lotMessagesConnection` would list the caller; ids in one request are read together.
+registerNode('Message', async (id, { loaders }) => {
+  const message = await loaders.message.load(id);
+  if (!message) throw notFound('message_not_found', 'no such message');
+  return messageGql(message);
+});
+
+registerNode('Dialog', async (id, { loaders }) => {
+  const dialog = await loaders.dialog.load(id);
+  if (!dialog) throw notFound('dialog_not_found', 'no such dialog');
+  return dialogGql(dialog);
+});
 
 type Posted = Omit<PostMessagePayloadGql, 'userErrors'>;
 type Marked = Omit<MarkMessagesAsReadPayloadGql, 'userErrors'>;

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Caller, RequestContext } from '../../core/context';
+import { integerId } from '../../core/ids';
 import { forbidden, invalid, notFound } from '../../core/errors';
 import { listBound } from '../../core/page';
 import {
@@ -18,7 +19,7 @@ import { type AccountView, Account } from '../accounts';
 import { AccountType } from '../../core/account-type';
 import { Lot, lotView, OWN_CURRENCY, type LotView, findLot } from '../lots';
 import { NotificationType, type NotificationsService } from '../notifications';
-import { Message, type Dialog } from './messages.entity';
+import { dialogId, dialogKeyOf, Message, type Dialog, type DialogKey } from './messages.entity';
 import {
   dialogsInput,
   listInput,
@@ -34,7 +35,7 @@ import {
   type SendMessageInput,
   type UnreadInput,
 } from './messages.input';
-import { countUnread, listDialogs, listMessages, unreadPerLot, windowOfDialogs, windowOfMessages, type ReadScope } from './messages.listing';
+import { countUnread, dialogsInScope, listDialogs, listMessages, messagesInScope, unreadPerLot, windowOfDialogs, windowOfMessages, type ReadScope } from './messages.listing';
 import type { ListWindow, WindowPage } from '../../core/list-window';
 
 export interface MessagePage {
@@ -121,6 +122,16 @@ export class MessagesService {
   }
 
   /**
+   * Messages by id (`node(id:)`), read as `list` reads a lot's: those of the caller's conversations
+   * and of lots whose publisher's staff it is. Any other id is absent, as one of no message.
+   */
+  async visibleByIds(ctx: RequestContext, ids: readonly string[]): Promise<Message[]> {
+    const caller = requireCaller(ctx);
+    const wellFormed = ids.filter((id) => integerId(id) !== null);
+    return messagesInScope(ctx.em, wellFormed, conversationScope(caller));
+  }
+
+  /**
    * GET /messages/dialogs: the dialogs of `receivers` (the caller by default). Another account's
    * dialogs are shown where the caller is the companion or staff of the lot's publisher; a caller
    * who is neither, whatever the lot, gets 403.
@@ -148,6 +159,18 @@ export class MessagesService {
     const othersOnly = !accounts.includes(caller.accountId) && q.with !== caller.accountId;
     if (othersOnly && !scope.publishers.length) throw notAllowed();
     return { accounts, scope, q };
+  }
+
+  /**
+   * Dialogs by id (`node(id:)`), `<lot>-<account>-<companion>`, read as `dialogs` reads them: those
+   * the caller takes part in and those about lots whose publisher's staff it is; in the order of
+   * `ids`, any other null, as an id of no dialog.
+   */
+  async visibleDialogs(ctx: RequestContext, ids: readonly string[]): Promise<(Dialog | null)[]> {
+    const caller = requireCaller(ctx);
+    const keys = ids.map(dialogKeyOf).filter((k): k is DialogKey => k !== null);
+    const found = new Map((await dialogsInScope(ctx.em, keys, conversationScope(caller))).map((d) => [dialogId(d), d]));
+    return ids.map((id) => found.get(id) ?? null);
   }
 
   /** GET /messages/unread: unread messages to `receiver` (the caller by default) that match. */

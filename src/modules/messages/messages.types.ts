@@ -1,11 +1,11 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { NodeGql } from '../../graphql/types/node';
 import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import { rfc3339 } from '../../core/time';
-import type { Dialog, Message } from './messages.entity';
-import { dialogId } from './messages.presenter';
+import { dialogId, type Dialog, type Message } from './messages.entity';
 import type { MessagePage } from './messages.service';
 
-@ObjectType('Message', { description: 'A message between two accounts about a lot' })
+@ObjectType('Message', { implements: NodeGql, description: 'A message between two accounts about a lot' })
 export class MessageGql {
   @Field(() => ID) id!: string;
   @Field(() => ID) lotId!: string;
@@ -27,7 +27,7 @@ export class MessagePageGql {
   @Field(() => Int) size!: number;
 }
 
-@ObjectType('Dialog', { description: "A conversation about a lot, seen from one of its accounts (`accountId`)" })
+@ObjectType('Dialog', { implements: NodeGql, description: "A conversation about a lot, seen from one of its accounts (`accountId`)" })
 export class DialogGql {
   @Field(() => ID, { description: '<lot>-<account>-<companion>' }) id!: string;
   @Field(() => ID) lotId!: string;

@@ -1,9 +1,11 @@
 import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { SecondChanceOfferConnectionGql } from './offers.connection.types';
+import { notFound } from '../../core/errors';
 import { formatMoney } from '../../core/money';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
+import { registerNode } from '../../graphql/types/node';
 import { payloadOf } from '../../graphql/user-errors';
 import { withDates } from '../idempotency';
 import type { SecondChanceOffer } from './offers.entity';
@@ -11,6 +13,13 @@ import { AnswerSecondChanceOfferInput, AnswerSecondChanceOfferPayloadGql, Create
 
 const offerGql = (o: SecondChanceOffer): SecondChanceOfferGql => ({ ...o, amount: formatMoney(o.amount) });
 const OFFER = withDates<'secondChanceOffer', SecondChanceOfferGql>('secondChanceOffer', ['expiresAt', 'answeredAt', 'createdAt']);
+
+// An offer refetched by id is one `secondChanceOffersConnection` would list the caller; ids in one request are read together.
+registerNode('SecondChanceOffer', async (id, { loaders }) => {
+  const offer = await loaders.secondChanceOffer.load(id);
+  if (!offer) throw notFound('second_chance_offer_not_found', 'no such second-chance offer');
+  return offerGql(offer);
+});
 
 @Resolver()
 export class OffersResolver {

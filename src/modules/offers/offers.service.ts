@@ -1,6 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { RequestContext } from '../../core/context';
+import { integerId } from '../../core/ids';
 import { conflict, forbidden, invalid, notFound } from '../../core/errors';
 import { formatMoney, type Money } from '../../core/money';
 import { listBound } from '../../core/page';
@@ -12,7 +13,7 @@ import { rfc3339 } from '../../core/time';
 import { inTransaction, type TransactionScope } from '../../core/transaction';
 import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
-import { LotState, type Lot, findLot, isClosed } from '../lots';
+import { Lot, LotState, findLot, isClosed } from '../lots';
 import { NotificationType, type NotificationsService } from '../notifications';
 import { reserveLapsed } from '../lots';
 import { SECOND_CHANCE_DEFAULT_TTL, type RulesService } from '../rules';
@@ -96,6 +97,22 @@ export class SecondChanceService {
     const offers = newest.reverse();
     if (!manager && !offers.length) throw notOffered();
     return offers;
+  }
+
+  /**
+   * Offers by id (`node(id:)`), shown as `list` shows a lot's: every offer to the lot's managers,
+   * a bidder's own to the bidder. Any other id is absent, as one of no offer.
+   */
+  async visibleByIds(ctx: RequestContext, ids: readonly string[]): Promise<SecondChanceOffer[]> {
+    const caller = requireCaller(ctx);
+    const wellFormed = ids.filter((id) => integerId(id) !== null);
+    const offers = wellFormed.length ? await ctx.em.find(SecondChanceOffer, { id: { $in: wellFormed } }, { refresh: true }) : [];
+    const lotIds = [...new Set(offers.filter((o) => o.accountId !== caller.accountId).map((o) => o.lotId))];
+    const lots = new Map((lotIds.length ? await ctx.em.find(Lot, { id: { $in: lotIds } }) : []).map((lot) => [String(lot.id), lot]));
+    return offers.filter((o) => {
+      const lot = lots.get(String(o.lotId));
+      return o.accountId === caller.accountId || (lot !== undefined && managesLot(caller, lot));
+    });
   }
 
   /**

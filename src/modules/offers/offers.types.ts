@@ -1,7 +1,8 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { NodeGql } from '../../graphql/types/node';
 import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 
-@ObjectType('SecondChanceOffer', { description: "A lot offered, after its winner's deal was canceled or its reserve lapsed, to one bidder at that bidder's highest bid (docs/auction-rules.md)" })
+@ObjectType('SecondChanceOffer', { implements: NodeGql, description: "A lot offered, after its winner's deal was canceled or its reserve lapsed, to one bidder at that bidder's highest bid (docs/auction-rules.md)" })
 export class SecondChanceOfferGql {
   @Field(() => ID) id!: string;
   @Field(() => ID) lotId!: string;

@@ -2,8 +2,17 @@ import { Arg, Args, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { OutboxMessageConnectionGql } from './outbox.connection.types';
 import { withoutNulls } from '../../core/validate';
+import { notFound } from '../../core/errors';
 import type { GraphQLContext } from '../../graphql/context';
+import { registerNode } from '../../graphql/types/node';
 import { OutboxMessageGql, outboxMessageGql } from './outbox.types';
+
+// A message refetched by id is one `outboxConnection` would list the caller; to anyone else it is none (not `forbidden`, which would tell that it exists).
+registerNode('OutboxMessage', async (id, { loaders }) => {
+  const message = await loaders.outboxMessage.load(id);
+  if (!message) throw notFound('outbox_message_not_found', 'no such outbox message');
+  return outboxMessageGql(message);
+});
 
 @Resolver()
 export class OutboxResolver {

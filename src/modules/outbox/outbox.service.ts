@@ -1,5 +1,6 @@
 import type { RequestContext } from '../../core/context';
 import { forbidden } from '../../core/errors';
+import { integerId } from '../../core/ids';
 import { staffPlatforms } from '../../core/policies';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { listBound } from '../../core/page';
@@ -34,6 +35,17 @@ export class OutboxService {
     const where = [sql`o.platform_id in (${sql.list(platforms)})`, ...(recipient ? [sql`o.recipient ilike ${likeLiteral(recipient)}`] : [])];
     const page = await windowOf<Record<string, unknown>>(ctx.em, { columns: sql`o.*`, from: sql`outbox_messages o`, where: sql.and(where), order: { key: null, id: sql`o.id` } }, window);
     return { ...page, items: page.items.map((row) => ctx.em.map(OutboxMessage, row)) };
+  }
+
+  /**
+   * Messages by id (`node(id:)`), those `list` would find for the caller: to staff of their
+   * platforms. Any other id is absent, as one of no message, for anyone else too.
+   */
+  async visibleByIds(ctx: RequestContext, ids: readonly string[]): Promise<OutboxMessage[]> {
+    const platforms = ctx.caller ? staffPlatforms(ctx.caller) : [];
+    const keys = ids.map(integerId).filter((key): key is string => key !== null);
+    if (!platforms.length || !keys.length) return [];
+    return ctx.em.find(OutboxMessage, { id: { $in: keys }, platformId: { $in: platforms } });
   }
 
   private staffPlatforms(ctx: RequestContext): string[] {

@@ -1,8 +1,9 @@
 import { Field, ObjectType } from 'type-graphql';
+import { NodeGql } from '../../graphql/types/node';
 import { rfc3339 } from '../../core/time';
 import type { OutboxMessage } from './outbox.entity';
 
-@ObjectType('OutboxMessage', { description: 'An email or SMS message kept in the outbox instead of being sent' })
+@ObjectType('OutboxMessage', { implements: NodeGql, description: 'An email or SMS message kept in the outbox instead of being sent' })
 export class OutboxMessageGql {
   @Field(() => String) id!: string;
   @Field(() => String, { description: 'email or sms' }) channel!: string;

@@ -1,6 +1,8 @@
 import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { MAX_PAGE_SIZE } from '../../core/page';
+import { notFound } from '../../core/errors';
 import type { GraphQLContext } from '../../graphql/context';
+import { registerNode } from '../../graphql/types/node';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
@@ -19,6 +21,13 @@ import {
   watchlistEntryGql,
 } from './watchlist.types';
 import { WatchlistEntryConnectionGql } from './watchlist.connection.types';
+
+// The callback a mutation answered, refetched as its lot's `callbacks` shows it (the same row as a `LotCallback`).
+registerNode('Callback', async (id, { loaders }) => {
+  const callback = await loaders.callback.load(id);
+  if (!callback) throw notFound('callback_not_found', 'no such callback request');
+  return callbackGql(callback);
+});
 
 type Added = Omit<AddStarPayloadGql, 'userErrors'>;
 type Removed = Omit<RemoveStarPayloadGql, 'userErrors'>;

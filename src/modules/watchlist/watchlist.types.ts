@@ -1,4 +1,5 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { NodeGql } from '../../graphql/types/node';
 import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import { rfc3339 } from '../../core/time';
 import type { Callback, Star } from './watchlist.entity';
@@ -11,7 +12,7 @@ export class WatchlistEntryGql {
   @Field(() => Date, { description: 'The time of `createdAt`' }) createdTime!: Date;
 }
 
-@ObjectType('Callback', { description: 'A callback an account asked for about a lot' })
+@ObjectType('Callback', { implements: NodeGql, description: 'A callback an account asked for about a lot' })
 export class CallbackGql {
   @Field(() => String) id!: string;
   @Field(() => String) lotId!: string;
