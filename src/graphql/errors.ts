@@ -41,6 +41,40 @@ function refusedRequest(error: unknown): boolean {
   return typeof status === 'number' && status >= 400 && status < 500;
 }
 
+const ECHO = /^Variable "\$[_A-Za-z][_0-9A-Za-z]*" got invalid value /;
+
+/** Where the value graphql-js's `inspect` wrote at `start` ends: a JSON string, or an object or list of such, balanced. */
+function inspectedEnd(text: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) {
+        if (text[i] === '\\') i++;
+      }
+    } else if (c === '{' || c === '[') {
+      depth++;
+    } else if (c === '}' || c === ']') {
+      depth--;
+    }
+    if (depth === 0) return i + 1;
+  }
+  return -1;
+}
+
+/**
+ * A variable that did not coerce is answered with the value graphql-js (and graphql-jit) found at
+ * fault, written out: for an input object, the whole object, whose other fields may be secrets
+ * (`registerPlatform`'s seed, `updatePassword`'s passwords). An object or a list is left out;
+ * the path and the reason, which name the fault, stay.
+ */
+function withoutEchoedInput(message: string): string {
+  const echo = ECHO.exec(message);
+  if (!echo || !['{', '['].includes(message.charAt(echo[0].length))) return message;
+  const end = inspectedEnd(message, echo[0].length);
+  return end < 0 ? echo[0].trimEnd() : `${echo[0].trimEnd()}${message.slice(end)}`;
+}
+
 const isUnexpected = (error: unknown, code: unknown) => !(originalOf(error) instanceof DomainError) && !GRAPHQL_CODES[String(code)] && !refusedRequest(error);
 
 /**
@@ -68,7 +102,7 @@ export function graphqlErrorFormatter(log: Logger | null) {
       };
     }
     const known = refusedRequest(error) ? GRAPHQL_CODES.BAD_REQUEST : GRAPHQL_CODES[String(formatted.extensions?.code)];
-    if (known) return { ...base, message: formatted.message, extensions: { ...known } };
+    if (known) return { ...base, message: withoutEchoedInput(formatted.message), extensions: { ...known } };
     log?.error({ err: loggable(original) }, 'graphql operation failed');
     return { ...base, message: 'an unexpected error occurred', extensions: { code: 'internal_error', status: 500 } };
   };

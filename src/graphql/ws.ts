@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { getOperationAST, GraphQLError, parse, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { getOperationAST, getVariableValues, GraphQLError, parse, validate, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { Context, SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { WebSocket, WebSocketServer } from 'ws';
@@ -142,10 +142,15 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
     }
     // Queries and mutations go over HTTP, where each one is authenticated
     // (and each write signed once); the socket, authenticated once at connect, only subscribes.
-    if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
+    const operation = getOperationAST(document, payload.operationName);
+    if (operation?.operation !== 'subscription') {
       const err = invalid('subscriptions_only', 'a WebSocket runs subscriptions only; send queries and mutations to POST /graphql');
       return [new GraphQLError(err.message, { originalError: err })];
     }
+    // Variables that do not coerce are the client's fault, as Apollo answers them over HTTP:
+    // graphql-js's subscribe would answer them with no code, as an unexpected failure.
+    const coercion = getVariableValues(schema, operation.variableDefinitions ?? [], payload.variables ?? {}, { maxErrors: 50 });
+    if (coercion.errors) return coercion.errors.map((e) => tagged(e, 'BAD_USER_INPUT'));
     const overBudget = budget.charge(connection.extra.socket, payload, cost, addressGroup(clientOf(connection.extra.request).address), connection.extra.caller?.accountId ?? null);
     if (overBudget) return [new GraphQLError(overBudget.message, { originalError: overBudget })];
     return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
