@@ -43,6 +43,15 @@ describe('docker-compose.yml', () => {
     expect(compose.configs.proxy.content).toMatch(/proxy_set_header X-Forwarded-For \$\$proxy_add_x_forwarded_for;/);
   });
 
+  it("gives each instance's stop longer than the jobs' stop limit before Docker kills it", () => {
+    const jobsLimit = Number(/\| `JOBS_STOP_SECONDS` \| `(\d+)`/.exec(readFileSync(path.join(root, 'docs/configuration.md'), 'utf8'))?.[1]);
+    for (const name of APPS) {
+      const grace = /^(\d+)s$/.exec(compose.services[name].stop_grace_period ?? '10s')?.[1];
+      // The stop records the jobs it let go of and closes the database after the limit: a few seconds more.
+      expect(Number(grace)).toBeGreaterThanOrEqual(jobsLimit + 10);
+    }
+  });
+
   it('names only services and volumes that exist', () => {
     for (const [name, service] of Object.entries<any>(compose.services)) {
       for (const dependency of Object.keys(service.depends_on ?? {})) expect(`${name} → ${dependency}: ${dependency in compose.services}`).toBe(`${name} → ${dependency}: true`);
