@@ -16,6 +16,8 @@ export interface Rotation {
   newKey: Keypair;
   before(): TestApp;
   rotate(): Promise<TestApp>;
+  /** The instance `rotate()` started. */
+  after(): TestApp;
   /** A bidder joined to a free lot of a platform, made through `before`. */
   bidderOnLot(): Promise<{ bidder: Keypair; lotId: string }>;
 }
@@ -44,6 +46,7 @@ export function rotationWorld(): Rotation {
     oldKey,
     newKey,
     before: () => before,
+    after: () => after as TestApp,
     async rotate() {
       after = await startTestApp({ MASTER_SEED: master, LOG_SIGNING_SEED: newKey.secret() }, db);
       expect(await recordLogKey(after.orm.em.fork(), newKey.publicKey(), oldKey.publicKey())).toBe(newKey.publicKey());
