@@ -22,7 +22,8 @@ export interface Rotation {
   bidderOnLot(): Promise<{ bidder: Keypair; lotId: string }>;
 }
 
-export function rotationWorld(): Rotation {
+/** `env`: more settings both instances start with. */
+export function rotationWorld(env: Record<string, string> = {}): Rotation {
   const master = Keypair.random().secret();
   const oldKey = Keypair.random();
   const newKey = Keypair.random();
@@ -32,7 +33,7 @@ export function rotationWorld(): Rotation {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    before = await startTestApp({ MASTER_SEED: master, LOG_SIGNING_SEED: oldKey.secret() }, db);
+    before = await startTestApp({ ...env, MASTER_SEED: master, LOG_SIGNING_SEED: oldKey.secret() }, db);
     await recordLogKey(before.orm.em.fork(), oldKey.publicKey(), null);
   });
 
@@ -48,7 +49,7 @@ export function rotationWorld(): Rotation {
     before: () => before,
     after: () => after as TestApp,
     async rotate() {
-      after = await startTestApp({ MASTER_SEED: master, LOG_SIGNING_SEED: newKey.secret() }, db);
+      after = await startTestApp({ ...env, MASTER_SEED: master, LOG_SIGNING_SEED: newKey.secret() }, db);
       expect(await recordLogKey(after.orm.em.fork(), newKey.publicKey(), oldKey.publicKey())).toBe(newKey.publicKey());
       return after;
     },

@@ -93,3 +93,20 @@ it('refuses a receipt signed with the replaced seed for a leaf past the rotation
   // The same seed's receipt for a leaf of its period is what it signed in its time.
   expect((await checkLog(t.baseUrl, { logKeys, receipt: forgedReceipt(oldKey, before.origin, before.entries) })).problems).toEqual([]);
 });
+
+it('refuses a served history that moves the rotation off the leaf that logged it', async () => {
+  const t = world.after();
+  const db = t.orm.em.fork().getConnection();
+  const moved = rotatedAt + 1;
+  await db.execute('update tlog_keys set to_size = ? where public_key = ?', [moved, oldKey.publicKey()]);
+  await db.execute('update tlog_keys set from_size = ?, leaf_index = ? where public_key = ?', [moved, moved, newKey.publicKey()]);
+  try {
+    expect((await checkLog(t.baseUrl, { logKeys })).problems).toEqual([
+      `the log's key history says ${newKey.publicKey()} replaced ${oldKey.publicKey()} at leaf ${moved}, but the log's leaf ${moved} logs no such rotation`,
+    ]);
+  } finally {
+    await db.execute('update tlog_keys set to_size = ? where public_key = ?', [rotatedAt, oldKey.publicKey()]);
+    await db.execute('update tlog_keys set from_size = ?, leaf_index = ? where public_key = ?', [rotatedAt, rotatedAt, newKey.publicKey()]);
+  }
+  expect((await checkLog(t.baseUrl, { logKeys })).problems).toEqual([]);
+});
