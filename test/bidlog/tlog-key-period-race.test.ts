@@ -32,7 +32,7 @@ it('never signs a checkpoint with the replaced key past the size its rotation re
   await holder.commit();
   await Promise.all([signing, rotating]);
 
-  const [{ to_size }] = await db().execute(`select to_size::int from tlog_keys where public_key = ?`, [oldKey.publicKey()]);
-  const byOld = (await db().execute(`select size::int from tlog_checkpoints where signer = ?`, [oldKey.publicKey()])).map((r: { size: number }) => r.size);
+  const [{ to_size }] = await db().execute<{ to_size: number }[]>(`select to_size::int from tlog_keys where public_key = ?`, [oldKey.publicKey()], 'all');
+  const byOld = (await db().execute<{ size: number }[]>(`select size::int from tlog_checkpoints where signer = ?`, [oldKey.publicKey()], 'all')).map((r) => r.size);
   expect({ byOld, to_size }).toEqual({ byOld: byOld.filter((s: number) => s <= to_size), to_size: 1 });
 });

@@ -27,6 +27,9 @@ interface KeyRow {
   leaf_index: string | null;
 }
 
+/** The leaves numbered so far. */
+type SizeRow = { size: string };
+
 const numberOrNull = (v: string | null): number | null => (v === null ? null : Number(v));
 
 /** Every key the log has signed with, oldest first. */
@@ -52,7 +55,7 @@ export async function logKeyHistory(em: EntityManager): Promise<LogKey[]> {
 async function rotate(tx: EntityManager, publicKey: string, replaces: string): Promise<void> {
   await sequence(tx, []);
   await rowsOf(tx, sql`select from tlog_tree for update`);
-  const [{ size }] = await rowsOf<{ size: string }>(tx, sql`select size::text from tlog_size`);
+  const [{ size }] = await rowsOf<SizeRow>(tx, sql`select size::text from tlog_size`);
   const leaf = keyLeafOf(publicKey, replaces, new Date());
   await rowsOf(tx, sql`insert into tlog_leaves (idx, lot_id, kind, data, hash) values (${size}, null, 'key', ${leaf.data}, decode(${leaf.hash.toString('hex')}, 'hex'))`);
   await rowsOf(tx, sql`update tlog_size set size = size + 1`);
