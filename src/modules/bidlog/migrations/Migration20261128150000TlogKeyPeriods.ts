@@ -15,9 +15,10 @@ export class Migration20261128150000TlogKeyPeriods extends Migration {
         select public_key, until, lead(public_key) over (order by since, public_key) as next from tlog_keys
       ), ends as (
         select k.public_key,
-               case when k.until is null then null else coalesce(
-                 greatest((select min(size) from tlog_checkpoints c where c.signer = k.next), (select max(size) from tlog_checkpoints c where c.signer = k.public_key)),
-                 (select size from tlog_size)) end as to_size
+               case when k.until is null then null
+                    when exists (select from tlog_checkpoints c where c.signer = k.next)
+                    then greatest((select min(size) from tlog_checkpoints c where c.signer = k.next), (select max(size) from tlog_checkpoints c where c.signer = k.public_key))
+                    else (select size from tlog_size) end as to_size
           from k
       )
       update tlog_keys t set to_size = e.to_size from ends e where e.public_key = t.public_key`);
