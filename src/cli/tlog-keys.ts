@@ -18,7 +18,7 @@ interface ServedKey {
 }
 
 /** The log's key history as GET /log/keys serves it; a log that recorded none names the checkpoint's signer, its period open. */
-async function servedHistory(api: Api, served: ServedCheckpoint): Promise<KeyPeriod[]> {
+export async function servedHistory(api: Api, served: ServedCheckpoint): Promise<KeyPeriod[]> {
   const history = (await data<{ attributes: ServedKey }[]>(api, '/log/keys')).map(({ attributes: k }) => ({ key: k.public_key, fromSize: k.from_size, toSize: k.to_size, leafIndex: k.leaf_index }));
   return history.length ? history : [{ key: served.signer, fromSize: 0, toSize: null, leafIndex: null }];
 }

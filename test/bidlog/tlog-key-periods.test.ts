@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Keypair } from '@stellar/stellar-sdk';
 import { checkLog } from '../../src/cli/tlog-check';
 import type { Receipt } from '../../src/modules/bidlog';
 import { checkpointBody, signNote } from '../../src/modules/bidlog/tlog.note';
 import { receiptMessage } from '../../src/modules/bidlog/tlog.receipt';
 import type { TestApp } from '../helpers/app';
+import { exec } from '../helpers/process';
 import { bidForReceipt } from './receipt.helpers';
 import { rotationWorld } from './rotation.helpers';
 
@@ -80,6 +84,12 @@ it('refuses, without state, a checkpoint past the rotation signed with the repla
   const problem = `the checkpoint of size ${forgedSize} is signed only by ${oldKey.publicKey()}, whose period ended at tree size ${rotatedAt} (GET /log/keys): a replaced key signs nothing later`;
   expect((await checkLog(t.baseUrl, { logKeys })).problems).toEqual([problem]);
   expect((await checkLog(t.baseUrl, {})).problems).toEqual([problem]);
+  // Nor does a witness co-sign it, which would vouch for it to verifiers without state.
+  const witness = await exec(process.execPath, ['dist/cli/witness.js', t.baseUrl, '--log-key', oldKey.publicKey(), '--log-key', newKey.publicKey()], {
+    PATH: process.env.PATH,
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tlog-key-periods-')),
+  });
+  expect([witness.code, witness.stdout]).toEqual([1, `FAIL refusing to co-sign: ${problem}\n`]);
   await resignLatest(t, newKey);
   expect((await checkLog(t.baseUrl, { logKeys })).problems).toEqual([]);
 });
