@@ -1,15 +1,21 @@
 import {
   checkLotLeaves,
+  checkpointPeriodProblem,
   checkpointSigners,
   consistencyProblem,
   inclusionProblem,
   isHashReceipt,
+  receiptPeriodProblem,
   receiptProblem,
+  receiptSigner,
   replacedKeyProblem,
+  rotationLeafProblem,
   signersAfter,
   servedLeafProblem,
   trustedCheckpoint,
+  unnamedKeysNote,
   type AnyReceipt,
+  type KeyPeriod,
   type ServedLeaf,
   type ServedLot,
 } from '../modules/bidlog';
@@ -65,10 +71,13 @@ export async function checkLog(base: string, options: LogCheckOptions): Promise<
   if (typeof checkpoint === 'string') return { ok: false, problems: [checkpoint], notes };
   notes.push(`checkpoint ${checkpoint.origin} size ${checkpoint.size} root ${checkpoint.root.toString('base64')}`);
 
+  const signers = checkpointSigners(served.note, keys);
+  const unnamed = unnamedKeysNote(options.logKeys ?? [], trusted.periods);
+  if (unnamed) notes.push(unnamed);
+  const period = checkpointPeriodProblem(trusted.periods, checkpoint, signers);
   if (options.statePath) {
-    const signers = checkpointSigners(served.note, keys);
     // A checkpoint its key may no longer sign is taken no further: its consistency proves nothing.
-    let problem = replacedKeyProblem(seen, checkpoint, signers);
+    let problem = replacedKeyProblem(seen, checkpoint, signers) ?? period;
     if (!problem && seen && seen.size > 0 && seen.size <= checkpoint.size) {
       const proof = seen.size === checkpoint.size ? [] : (await attributes<{ hashes: string[] }>(api, `/log/proof/consistency?from=${seen.size}&to=${checkpoint.size}`)).hashes;
       problem = consistencyProblem(seen, checkpoint, proof);
@@ -81,6 +90,8 @@ export async function checkLog(base: string, options: LogCheckOptions): Promise<
       state[checkpoint.origin] = { origin: checkpoint.origin, size: checkpoint.size, root: checkpoint.root.toString('base64'), keys, signers: signersAfter(seen, signers) };
       writeState(options.statePath, state);
     }
+  } else if (period) {
+    problems.push(period);
   }
 
   if (options.outside) {
@@ -104,6 +115,13 @@ export async function checkLog(base: string, options: LogCheckOptions): Promise<
     const problem = inclusionProblem(index, hash, (res.body as { data: { attributes: { hashes: string[] } } }).data.attributes.hashes, checkpoint);
     return problem ? { problem, damaged: false } : null;
   };
+
+  // The rotations the checkpoint holds: the served periods are the log's word until its tree says so.
+  for (const [i, p] of trusted.periods.entries()) {
+    if (p.leafIndex === null || p.leafIndex >= checkpoint.size) continue;
+    const problem = await rotationChecked(api, p, trusted.periods[i - 1]?.key, (index, hash) => included(index, hash));
+    if (problem) problems.push(problem);
+  }
 
   if (options.receipt) {
     const r = options.receipt;
@@ -131,6 +149,9 @@ export async function checkLog(base: string, options: LogCheckOptions): Promise<
       else if (problem) problems.push(`the receipt's ${problem}: the log dropped or changed the bid`);
       else notes.push(`the receipt's leaf ${e.leaf_index} is in the checkpoint`);
     }
+    const signer = receiptSigner(r, keys);
+    const outside = signer === null ? null : receiptPeriodProblem(trusted.periods, signer, entries.flatMap((e) => (e.leaf_index === null ? [] : [e.leaf_index])));
+    if (outside) problems.push(outside);
     if (options.requestDigest !== undefined) {
       const found = await receiptDigestChecked(api, entries, options.requestDigest.toLowerCase());
       if (found.problem) problems.push(found.problem);
@@ -150,6 +171,14 @@ export async function checkLog(base: string, options: LogCheckOptions): Promise<
     return { ...(await lotChecked(api, options.lotId, leaves, problems, notes)), notes };
   }
   return { ok: problems.length === 0, problems, notes };
+}
+
+/** The leaf that logged the rotation to `period.key`, served and in the checkpoint: the problem, or null. */
+async function rotationChecked(api: Api, period: KeyPeriod, replaced: string | undefined, included: (index: number, hash: Buffer) => Promise<{ problem: string } | null>): Promise<string | null> {
+  const index = period.leafIndex as number;
+  const [entry] = (await data<{ attributes: ServedLeaf }[]>(api, `/log/entries?from=${index}`)).map((d) => d.attributes);
+  const leaf = entry?.leaf_index === index ? entry : null;
+  return rotationLeafProblem(period, replaced, leaf) ?? (await included(index, Buffer.from((leaf as ServedLeaf).leaf_hash, 'base64')))?.problem ?? null;
 }
 
 /**

@@ -1,17 +1,26 @@
-import { keyHistoryProblem, parseNote, type SeenCheckpoint } from '../modules/bidlog';
+import { keyHistoryProblem, parseNote, type KeyPeriod, type SeenCheckpoint } from '../modules/bidlog';
 import type { Api } from './api';
 import { data, type ServedCheckpoint } from './tlog-state';
 
 export interface TrustedKeys {
   keys: string[];
+  /** Each key's period as the log serves it (GET /log/keys). */
+  periods: KeyPeriod[];
   notes: string[];
   problem: string | null;
 }
 
-/** The log's key history as GET /log/keys serves it; a log that recorded none names the checkpoint's signer. */
-async function servedHistory(api: Api, served: ServedCheckpoint): Promise<string[]> {
-  const history = (await data<{ attributes: { public_key: string } }[]>(api, '/log/keys')).map((k) => k.attributes.public_key);
-  return history.length ? history : [served.signer];
+interface ServedKey {
+  public_key: string;
+  from_size: number;
+  to_size: number | null;
+  leaf_index: number | null;
+}
+
+/** The log's key history as GET /log/keys serves it; a log that recorded none names the checkpoint's signer, its period open. */
+export async function servedHistory(api: Api, served: ServedCheckpoint): Promise<KeyPeriod[]> {
+  const history = (await data<{ attributes: ServedKey }[]>(api, '/log/keys')).map(({ attributes: k }) => ({ key: k.public_key, fromSize: k.from_size, toSize: k.to_size, leafIndex: k.leaf_index }));
+  return history.length ? history : [{ key: served.signer, fromSize: 0, toSize: null, leafIndex: null }];
 }
 
 /** The checkpoint's origin, read before its signature is checked: it names the entry of the verifier's state. */
@@ -26,11 +35,12 @@ export function originOf(note: string): string | null {
  * name, alone; else, on first use, the served history, which is kept from then on.
  */
 export async function trustedLogKeys(api: Api, served: ServedCheckpoint, given: readonly string[] | undefined, seen: SeenCheckpoint | undefined, kept: boolean): Promise<TrustedKeys> {
-  if (given?.length) return { keys: [...given], notes: [], problem: null };
-  const history = await servedHistory(api, served);
-  if (seen?.keys?.length) return { keys: seen.keys, notes: [], problem: keyHistoryProblem(seen.keys, history) };
+  const periods = await servedHistory(api, served);
+  if (given?.length) return { keys: [...given], periods, notes: [], problem: null };
+  const history = periods.map((p) => p.key);
+  if (seen?.keys?.length) return { keys: seen.keys, periods, notes: [], problem: keyHistoryProblem(seen.keys, history) };
   const note = kept
     ? `(trusting on first use the log keys ${history.join(', ')} from GET /log/keys, kept in the state file: a later change of them fails until confirmed with --log-key)`
     : `(the log keys ${history.join(', ')} were taken from the log itself: pass --log-key to trust a key you hold)`;
-  return { keys: history, notes: [note], problem: null };
+  return { keys: history, periods, notes: [note], problem: null };
 }

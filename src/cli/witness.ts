@@ -4,10 +4,11 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
-import { consistencyProblem, cosignatureLine, parseNote, trustedCheckpoint, witnessVkey } from '../modules/bidlog';
+import { checkpointPeriodProblem, checkpointSigners, consistencyProblem, cosignatureLine, parseNote, trustedCheckpoint, witnessVkey } from '../modules/bidlog';
 import { Api } from './api';
 import { readKeyFile } from './keys';
 import { out, runCommand, UsageError } from './run';
+import { servedHistory } from './tlog-keys';
 import { attributes, consistencyHashes, readState, writeState, type ServedCheckpoint } from './tlog-state';
 
 const USAGE = `usage: npm run witness -- URL [--key FILE] [--name NAME] [--state FILE] [--log-key KEY]…
@@ -48,9 +49,16 @@ runCommand(
     const api = new Api(url.replace(/\/$/, ''), null);
 
     const served = await attributes<ServedCheckpoint>(api, '/log/checkpoint');
-    const checkpoint = trustedCheckpoint(served.note, logKeys.length ? logKeys : [served.signer]);
+    const keys = logKeys.length ? logKeys : [served.signer];
+    const checkpoint = trustedCheckpoint(served.note, keys);
     if (typeof checkpoint === 'string') {
       out(`FAIL ${checkpoint}`);
+      return 1;
+    }
+    // A co-signature vouches for the checkpoint to verifiers without state: none for one its key may no longer sign.
+    const period = checkpointPeriodProblem(await servedHistory(api, served), checkpoint, checkpointSigners(served.note, keys));
+    if (period) {
+      out(`FAIL refusing to co-sign: ${period}`);
       return 1;
     }
     const state = readState(statePath);

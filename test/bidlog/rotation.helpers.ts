@@ -16,11 +16,14 @@ export interface Rotation {
   newKey: Keypair;
   before(): TestApp;
   rotate(): Promise<TestApp>;
+  /** The instance `rotate()` started. */
+  after(): TestApp;
   /** A bidder joined to a free lot of a platform, made through `before`. */
   bidderOnLot(): Promise<{ bidder: Keypair; lotId: string }>;
 }
 
-export function rotationWorld(): Rotation {
+/** `env`: more settings both instances start with. */
+export function rotationWorld(env: Record<string, string> = {}): Rotation {
   const master = Keypair.random().secret();
   const oldKey = Keypair.random();
   const newKey = Keypair.random();
@@ -30,7 +33,7 @@ export function rotationWorld(): Rotation {
 
   beforeAll(async () => {
     db = await createTestDatabase();
-    before = await startTestApp({ MASTER_SEED: master, LOG_SIGNING_SEED: oldKey.secret() }, db);
+    before = await startTestApp({ ...env, MASTER_SEED: master, LOG_SIGNING_SEED: oldKey.secret() }, db);
     await recordLogKey(before.orm.em.fork(), oldKey.publicKey(), null);
   });
 
@@ -44,8 +47,9 @@ export function rotationWorld(): Rotation {
     oldKey,
     newKey,
     before: () => before,
+    after: () => after as TestApp,
     async rotate() {
-      after = await startTestApp({ MASTER_SEED: master, LOG_SIGNING_SEED: newKey.secret() }, db);
+      after = await startTestApp({ ...env, MASTER_SEED: master, LOG_SIGNING_SEED: newKey.secret() }, db);
       expect(await recordLogKey(after.orm.em.fork(), newKey.publicKey(), oldKey.publicKey())).toBe(newKey.publicKey());
       return after;
     },

@@ -25,8 +25,9 @@ describe("the log's key on a shared database", () => {
     await untilServing(rotated, 120_000);
     const keys = (await rotated.client.get('/log/keys')).body.data.map((k: { attributes: { public_key: string; until: string | null } }) => k.attributes);
     expect(keys).toEqual([
-      { public_key: first.publicKey(), since: expect.any(String), until: expect.any(String) },
-      { public_key: second.publicKey(), since: expect.any(String), until: null },
+      // The rotation is the log's first leaf: the first key's period ends before it, the second's begins with it.
+      { public_key: first.publicKey(), since: expect.any(String), until: expect.any(String), from_size: 0, to_size: 0, leaf_index: null },
+      { public_key: second.publicKey(), since: expect.any(String), until: null, from_size: 0, to_size: null, leaf_index: 0 },
     ]);
 
     const back = await instance({ LOG_SIGNING_SEED: first.secret(), LOG_KEY_REPLACES: second.publicKey() });

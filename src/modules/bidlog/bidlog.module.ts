@@ -9,6 +9,7 @@ import { Migration20261128010000TlogSequencer } from './migrations/Migration2026
 import { Migration20261128013000TlogKeys } from './migrations/Migration20261128013000TlogKeys';
 import { Migration20261128050000TlogLeafHash } from './migrations/Migration20261128050000TlogLeafHash';
 import { Migration20261128090000TlogSigningKey } from './migrations/Migration20261128090000TlogSigningKey';
+import { Migration20261128150000TlogKeyPeriods } from './migrations/Migration20261128150000TlogKeyPeriods';
 import { LogAnchors } from './tlog.anchor';
 import { LogEntryConnectionResolver } from './tlog.connection.types';
 import { TransparencyLogResolver } from './tlog.resolver';
@@ -35,6 +36,7 @@ export const bidLogModule: AppModule = {
     { name: 'Migration20261128013000TlogKeys', class: Migration20261128013000TlogKeys },
     { name: 'Migration20261128050000TlogLeafHash', class: Migration20261128050000TlogLeafHash },
     { name: 'Migration20261128090000TlogSigningKey', class: Migration20261128090000TlogSigningKey },
+    { name: 'Migration20261128150000TlogKeyPeriods', class: Migration20261128150000TlogKeyPeriods },
   ],
   services: {
     bidLog: (s, infra) => new BidLogService(infra.master, s.transparencyLog),

@@ -54,7 +54,7 @@ export function bidLogRoutes(router: AppRouter): void {
     { summary: "The log's leaves from index `from` (or a lot's leaves), at most 100, each as the exact text hashed", response: ['log_entries'], query: { plain: { from: { ...size, required: true }, lot_id: { kind: 'string', max: 20 } } }, fields: 'query' },
     async ({ ctx, query }) => ({ data: (await transparencyLog.entries(ctx, { from: query.plain.from, lotId: query.plain.lot_id })).map(presentLogEntry) }),
   );
-  router.get('/log/keys', { summary: 'Every key the log has signed with, oldest first; the one without `until` signs now (docs/bid-log.md)', response: ['log_keys'] }, async ({ ctx }) => ({
+  router.get('/log/keys', { summary: 'Every key the log has signed with, oldest first, with its period in tree sizes; the one without `until` signs now (docs/bid-log.md)', response: ['log_keys'] }, async ({ ctx }) => ({
     data: (await transparencyLog.keys(ctx)).map(presentLogKey),
   }));
 }

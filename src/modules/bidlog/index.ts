@@ -8,18 +8,24 @@ export { appendCtes } from './tlog.store';
 export { recordLogKey } from './tlog.keys';
 export type { TransparencyLog } from './tlog.service';
 export {
+  type KeyPeriod,
   type ServedLeaf,
   type SeenCheckpoint,
   checkLotLeaves,
+  checkpointPeriodProblem,
   checkpointSigners,
   consistencyProblem,
   inclusionProblem,
   keyHistoryProblem,
+  receiptPeriodProblem,
   receiptProblem,
+  receiptSigner,
   replacedKeyProblem,
+  rotationLeafProblem,
   servedLeafProblem,
   signersAfter,
   trustedCheckpoint,
+  unnamedKeysNote,
 } from './tlog.verify';
 export { leafHash } from './tlog.merkle';
 export { type AnchorTransaction, anchorProblem } from './tlog.anchor';

@@ -2,24 +2,65 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { inTransaction } from '../../core/transaction';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
+import { keyLeafOf } from './tlog.keyleaf';
+import { sequence } from './tlog.store';
 
 export interface LogKey {
   publicKey: string;
   since: Date;
   /** When the next key took over; null for the key that signs now. */
   until: Date | null;
+  /** The first leaf the key may receipt: 0 for the first key, else its rotation's leaf. */
+  fromSize: number;
+  /** The largest tree it may sign a checkpoint of, and the end of the leaves it may receipt; null for the key that signs now. */
+  toSize: number | null;
+  /** The leaf that logged the rotation to this key; null for the first key and for rotations made before rotations were logged. */
+  leafIndex: number | null;
 }
 
 interface KeyRow {
   public_key: string;
   since: Date;
   until: Date | null;
+  from_size: string;
+  to_size: string | null;
+  leaf_index: string | null;
 }
+
+/** The leaves numbered so far. */
+type SizeRow = { size: string };
+
+const numberOrNull = (v: string | null): number | null => (v === null ? null : Number(v));
 
 /** Every key the log has signed with, oldest first. */
 export async function logKeyHistory(em: EntityManager): Promise<LogKey[]> {
-  const rows = await rowsOf<KeyRow>(em, sql`select public_key, since, until from tlog_keys order by since, public_key`);
-  return rows.map((r) => ({ publicKey: r.public_key, since: new Date(r.since), until: r.until === null ? null : new Date(r.until) }));
+  const rows = await rowsOf<KeyRow>(em, sql`select public_key, since, until, from_size::text, to_size::text, leaf_index::text from tlog_keys order by since, public_key`);
+  return rows.map((r) => ({
+    publicKey: r.public_key,
+    since: new Date(r.since),
+    until: r.until === null ? null : new Date(r.until),
+    fromSize: Number(r.from_size),
+    toSize: numberOrNull(r.to_size),
+    leafIndex: numberOrNull(r.leaf_index),
+  }));
+}
+
+/**
+ * Closes the current key's period and opens `publicKey`'s at the tree's size, appending the
+ * rotation's leaf there. Under the counter row no leaf is numbered meanwhile (those committed
+ * before are numbered first: the old key may have receipted them), and under the tree row no
+ * checkpoint is signed (a checkpoint asks `tlog_signs` once it holds that row): every checkpoint
+ * and numbered leaf of the old key ends below the rotation's leaf.
+ */
+async function rotate(tx: EntityManager, publicKey: string, replaces: string): Promise<void> {
+  await sequence(tx, []);
+  await rowsOf(tx, sql`select from tlog_tree for update`);
+  const [{ size }] = await rowsOf<SizeRow>(tx, sql`select size::text from tlog_size`);
+  const leaf = keyLeafOf(publicKey, replaces, new Date());
+  await rowsOf(tx, sql`insert into tlog_leaves (idx, lot_id, kind, data, hash) values (${size}, null, 'key', ${leaf.data}, decode(${leaf.hash.toString('hex')}, 'hex'))`);
+  await rowsOf(tx, sql`update tlog_size set size = size + 1`);
+  await rowsOf(tx, sql`update tlog_keys set until = now(), to_size = ${size} where until is null`);
+  await rowsOf(tx, sql`insert into tlog_keys (public_key, from_size, leaf_index) values (${publicKey}, ${size}, ${size})`);
 }
 
 /**
@@ -38,8 +79,7 @@ export async function recordLogKey(em: EntityManager, publicKey: string, replace
       return publicKey;
     }
     if (current !== publicKey && replaces === current && !keys.some((k) => k.publicKey === publicKey)) {
-      await rowsOf(tx, sql`update tlog_keys set until = now() where until is null`);
-      await rowsOf(tx, sql`insert into tlog_keys (public_key) values (${publicKey})`);
+      await rotate(tx, publicKey, current);
       return publicKey;
     }
     return current;

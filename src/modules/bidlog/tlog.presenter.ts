@@ -23,4 +23,11 @@ export const presentConsistencyProof = (p: Proof): Resource =>
 export const presentLogEntry = (e: LogEntry): Resource => resource('log_entries', String(e.leafIndex), { leaf_index: e.leafIndex, leaf_hash: e.leafHash, data: e.data });
 
 export const presentLogKey = (k: LogKey): Resource =>
-  resource('log_keys', k.publicKey, { public_key: k.publicKey, since: k.since.toISOString(), until: k.until === null ? null : k.until.toISOString() });
+  resource('log_keys', k.publicKey, {
+    public_key: k.publicKey,
+    since: k.since.toISOString(),
+    until: k.until === null ? null : k.until.toISOString(),
+    from_size: k.fromSize,
+    to_size: k.toSize,
+    leaf_index: k.leafIndex,
+  });

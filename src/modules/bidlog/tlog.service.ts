@@ -313,6 +313,9 @@ export class TransparencyLog {
    */
   async checkpoint(em: EntityManager): Promise<SignedCheckpoint | null> {
     this.requireSigning();
+    // The tree's row first, then the key: a rotation holds that row while it ends the key's period,
+    // so a checkpoint either commits before it (no larger than the period) or finds the key replaced.
+    await rowsOf(em, sql`select from tlog_tree for update`);
     await rowsOf(em, sql`select ${signsAs(this.signer)}`).catch((err) => {
       throw this.refused(err);
     });

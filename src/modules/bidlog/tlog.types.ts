@@ -65,4 +65,9 @@ export class LogKeyGql {
   @Field(() => String) publicKey!: string;
   @Field(() => Date) since!: Date;
   @Field(() => Date, { nullable: true, description: 'When the next key took over; null for the key that signs now' }) until!: Date | null;
+  @Field(() => Int, { description: 'The first leaf index the key may receipt: 0 for the first key, else the leaf that logged its rotation' }) fromSize!: number;
+  @Field(() => Int, { nullable: true, description: 'The largest tree size the key may sign a checkpoint of, and the end (excluded) of the leaf indexes it may receipt; null for the key that signs now' })
+  toSize!: number | null;
+  @Field(() => Int, { nullable: true, description: 'The leaf (kind key) that logged the rotation to this key; null for the first key and for rotations made before rotations were logged' })
+  leafIndex!: number | null;
 }

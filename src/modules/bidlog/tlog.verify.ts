@@ -1,5 +1,6 @@
 import { leafHash, verifyConsistency, verifyInclusion } from './tlog.merkle';
 import { noteSignedBy, parseNote, type Checkpoint } from './tlog.note';
+import { parseKeyLeaf } from './tlog.keyleaf';
 import { parseLeaf, type BidLeaf, type OutcomeLeaf } from './tlog.leaves';
 import { receiptSignedBy, type AnyReceipt } from './tlog.receipt';
 import type { ServedLot } from './bidlog.verify';
@@ -61,6 +62,57 @@ export function signersAfter(seen: SeenCheckpoint | undefined, signers: readonly
   return current === undefined || order.includes(current) ? [...order] : [...order, current];
 }
 
+/** A key's period as GET /log/keys serves it (docs/bid-log.md, "A key's period"). */
+export interface KeyPeriod {
+  key: string;
+  fromSize: number;
+  /** Null for the key that signs now. */
+  toSize: number | null;
+  /** The leaf that logged the rotation to this key, null when none did. */
+  leafIndex: number | null;
+}
+
+/**
+ * A checkpoint signed only by keys whose period ended below its size: whoever still holds a
+ * replaced seed could sign it, the log could not. The problem, or null.
+ */
+export function checkpointPeriodProblem(periods: readonly KeyPeriod[], now: Checkpoint, signers: readonly string[]): string | null {
+  const ends = signers.map((k) => periods.find((p) => p.key === k)?.toSize ?? null);
+  if (!signers.length || ends.some((end) => end === null || now.size <= end)) return null;
+  return `the checkpoint of size ${now.size} is signed only by ${signers.join(', ')}, whose period ended at tree size ${Math.max(...(ends as number[]))} (GET /log/keys): a replaced key signs nothing later`;
+}
+
+/** Leaves of a receipt outside the period of the key that signed it: the problem, or null. */
+export function receiptPeriodProblem(periods: readonly KeyPeriod[], signer: string, indexes: readonly number[]): string | null {
+  const period = periods.find((p) => p.key === signer);
+  if (!period) return null;
+  const outside = indexes.filter((i) => i < period.fromSize || (period.toSize !== null && i >= period.toSize));
+  if (!outside.length) return null;
+  const covered = period.toSize === null ? `from leaf ${period.fromSize} on` : `leaves ${period.fromSize} to ${period.toSize - 1}`;
+  return `the receipt is signed by ${signer}, whose period covers ${covered}, for leaf ${outside.join(', ')}: a replaced key signs nothing later`;
+}
+
+/**
+ * Keys given to the verifier that the served history does not name: announced and not rotated to
+ * yet, or a fork signed with a replaced seed that omits the rotation. Without state the two look
+ * alike, so this is said, not failed: witnesses, anchors and state tell them apart. The note, or null.
+ */
+export function unnamedKeysNote(given: readonly string[], periods: readonly KeyPeriod[]): string | null {
+  const unnamed = given.filter((k) => !periods.some((p) => p.key === k));
+  if (!unnamed.length) return null;
+  return `(the log's key history does not name ${unnamed.join(', ')}, given with --log-key: the log has not rotated to it, or serves a fork that omits the rotation, which only witnesses, anchors or --state catch)`;
+}
+
+/**
+ * The rotation a key's period begins with, against the leaf that logged it (`leaf`, null when the
+ * log serves none at that index): the next key and the one it replaced. The problem, or null.
+ */
+export function rotationLeafProblem(period: KeyPeriod, replaced: string | undefined, leaf: ServedLeaf | null): string | null {
+  const logged = leaf && !servedLeafProblem(leaf) ? parseKeyLeaf(leaf.data) : null;
+  if (logged && logged.key === period.key && logged.replaces === replaced) return null;
+  return `the log's key history says ${period.key} replaced ${replaced ?? 'no key'} at leaf ${period.leafIndex}, but the log's leaf ${period.leafIndex} logs no such rotation`;
+}
+
 /**
  * The log's key history as served now (GET /log/keys) against the keys this verifier trusted
  * before: the operator holds the database, so a key it lists proves nothing by itself, and a
@@ -99,6 +151,9 @@ export function inclusionProblem(index: number, hash: Buffer, proof: string[], c
 
 export const servedLeafProblem = (l: ServedLeaf): string | null =>
   leafHash(Buffer.from(l.data, 'utf8')).toString('base64') === l.leaf_hash ? null : `leaf ${l.leaf_index}'s text does not hash to its hash`;
+
+/** The key of `keys` that signed the receipt, or null. */
+export const receiptSigner = (r: AnyReceipt, keys: readonly string[]): string | null => keys.find((k) => receiptSignedBy(r, k)) ?? null;
 
 /** The receipt's signature by one of the log's keys: the problem, or null. */
 export const receiptProblem = (r: AnyReceipt, keys: readonly string[]): string | null =>
