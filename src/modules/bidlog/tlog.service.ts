@@ -35,7 +35,7 @@ const SEQUENCE_BATCH = 1000;
 /** A request whose bids' leaves committed and wait for their indexes. */
 interface Unsequenced {
   ctx: Pick<RequestContext, 'em'>;
-  bidIds: string[];
+  leafHashes: Buffer[];
 }
 
 /** The most checkpoints or entries one read answers. */
@@ -176,7 +176,7 @@ export class TransparencyLog {
     const indexes = await inTransaction({ em: items[0].ctx.em.fork() }, (em) =>
       sequence(
         em,
-        items.flatMap((i) => i.bidIds),
+        items.flatMap((i) => i.leafHashes),
       ),
     );
     return items.map(() => ({ ok: true, value: indexes }));
@@ -223,7 +223,7 @@ export class TransparencyLog {
     const bids = leaves.map((l) => l.bidId);
     let indexes: Map<string, number> | null;
     try {
-      const numbered = this.sequencer.submit('log', { ctx, bidIds: bids });
+      const numbered = this.sequencer.submit('log', { ctx, leafHashes: leaves.map((l) => l.leafHash) });
       numbered.catch(() => undefined);
       let timer: NodeJS.Timeout | undefined;
       const late = new Promise<null>((resolve) => (timer = setTimeout(resolve, RECEIPT_WAIT_MS, null)));
@@ -241,7 +241,7 @@ export class TransparencyLog {
       return this.hashReceipt(leaves, at);
     }
     return this.receipt(
-      leaves.map((l) => ({ leafIndex: indexes.get(l.bidId) as number, leafHash: l.leafHash })),
+      leaves.map((l) => ({ leafIndex: indexes.get(l.leafHash.toString('hex')) as number, leafHash: l.leafHash })),
       at,
     );
   }

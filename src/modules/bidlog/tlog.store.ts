@@ -11,9 +11,9 @@ const INTEGRATE_STEP = 20_000;
 
 const keyOf = (level: number, index: number) => `${level}:${index}`;
 
-/** A leaf the sequencer numbered, or one of the request's numbered before; `bid_id` null for an outcome. */
+/** A leaf the sequencer numbered, or one of the request's numbered before, by its hash in hex. */
 interface NumberedRow {
-  bid_id: string | null;
+  hash: string;
   idx: string;
 }
 
@@ -74,28 +74,30 @@ export function appendCtes(lotId: string, leaves: (Leaf & { bidId: string | null
 /**
  * The sequencer: under the log's counter row, gives every leaf the transaction sees without an
  * index (the committed ones, and its own) the next indexes in the order they were inserted, and
- * answers the index of each leaf of `bidIds` (given now, or before by another instance). The lock
+ * answers the index of each leaf of `leafHashes` (given now, or before by another instance). The lock
  * is held for this statement and the commit only, and one run numbers the leaves of every round
  * that committed meanwhile, whatever its lot: the committed leaves stay a prefix of the log,
- * without a gap nor an index given twice.
+ * without a gap nor an index given twice. The answer is keyed by the leaves' hashes in hex.
  */
-export async function sequence(em: EntityManager, bidIds: readonly string[]): Promise<Map<string, number>> {
+export async function sequence(em: EntityManager, leafHashes: readonly Buffer[]): Promise<Map<string, number>> {
   // Its own statement: the next one's snapshot must be taken once the lock is held, to see every leaf numbered before.
   await rowsOf(em, sql`select size from tlog_size for update`);
+  // The request's leaves numbered before are found by hash, indexed for the proofs by hash: no index holds a leaf's bid, and a scan of the whole log per run grows with it.
   const rows = await rowsOf<NumberedRow>(
     em,
     sql`with pending as (
           select seq, (select size from tlog_size) + row_number() over (order by seq) - 1 as idx from tlog_leaves where idx is null
         ), numbered as (
-          update tlog_leaves l set idx = p.idx from pending p where l.seq = p.seq returning l.bid_id, l.idx
+          update tlog_leaves l set idx = p.idx from pending p where l.seq = p.seq returning l.hash, l.idx
         ), grown as (
           update tlog_size set size = size + (select count(*) from pending)
         )
-        select bid_id::text, idx::text from numbered
+        select encode(hash, 'hex') as hash, idx::text from numbered
         union all
-        select bid_id::text, idx::text from tlog_leaves where bid_id = any (${sql.array(bidIds, 'bigint')}) and idx is not null`,
+        select encode(hash, 'hex'), idx::text from tlog_leaves
+         where hash in (select decode(h, 'hex') from unnest(${sql.array(leafHashes.map((h) => h.toString('hex')), 'text')}) as h) and idx is not null`,
   );
-  return new Map(rows.filter((r) => r.bid_id !== null).map((r) => [r.bid_id as string, Number(r.idx)]));
+  return new Map(rows.map((r) => [r.hash, Number(r.idx)]));
 }
 
 /** Appends one leaf in `em`'s transaction and numbers it there with every leaf waiting; answers its index. */
