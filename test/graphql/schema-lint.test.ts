@@ -25,12 +25,11 @@ const types = Object.values(schema.getTypeMap()).filter((t) => !t.name.startsWit
 
 /**
  * Lists with a size argument made before the paged-list rule, neither connections nor deprecated:
- * an account's newest bids and lots (their loaders read the newest N of each account of a page),
  * lists the domain bounds (a ledger account's rows, the log's entries of a lot, the contact lists)
  * and the staff lists ordered by name, which the window helper cannot page. The list only shrinks.
  */
 const LEGACY_PAGED_LISTS = [
-  'Account.bids', 'Account.lots', 'Account.trustingPlatforms', 'BidLog.entries', 'LedgerAccount.balances', 'LedgerAccount.signers',
+  'Account.trustingPlatforms', 'BidLog.entries', 'LedgerAccount.balances', 'LedgerAccount.signers',
   'Ping.platforms', 'Query.admins', 'Query.brokers',
 ];
 /** The arguments that size or page a list. */
