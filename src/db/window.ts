@@ -9,9 +9,14 @@ import { sql, type Sql } from './sql';
  * or by the id alone (`key` null); `ascending` turns both, oldest first. The id is a bigint, or
  * (`textId`) a text of letters, digits, `:`, `_` and `-` (an account's key, a composite key). A
  * position is the key at microseconds and the id, `|`-joined.
+ *
+ * A list ordered by texts (`key: { textKeys }`, a directory by name) goes by each text, ascending,
+ * nulls last, then the id; its position is the texts and the id as JSON. The texts are compared in
+ * the database, in the same statement and collation as they are ordered, never in JavaScript,
+ * whose order (code units) is no collation's.
  */
 export interface WindowOrder {
-  key: Sql | null;
+  key: Sql | { textKeys: readonly Sql[] } | null;
   id: Sql;
   ascending?: boolean;
   textId?: boolean;
@@ -20,17 +25,51 @@ export interface WindowOrder {
 const TIMED = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)\|(.*)$/;
 const BIGINT = /^\d{1,18}$/;
 const TEXT = /^[A-Za-z0-9:_-]{1,200}$/;
+/** The names of a list's key columns in a window's statement, the most a key has. */
+const KEY_NAMES = [sql`k0_w`, sql`k1_w`, sql`k2_w`, sql`k3_w`];
+const MOST_TEXTS = KEY_NAMES.length / 2;
 
-/** The position as SQL values (k, i), refused before a cast could fail in the database. */
-function positionOf(order: WindowOrder, position: string, field: 'after' | 'before'): [Sql, Sql] {
-  const idOf = (text: string) => {
-    if (!(order.textId ? TEXT : BIGINT).test(text)) throw positionFault(field);
+/** The expressions a list is ordered by before its id: a text as whether it is null, then its value, so that nulls come last. */
+function keysOf(order: WindowOrder): Sql[] {
+  if (order.key === null) return [];
+  if (!('textKeys' in order.key)) return [order.key];
+  if (order.key.textKeys.length > MOST_TEXTS) throw new RangeError(`a window orders by at most ${MOST_TEXTS} texts`);
+  return order.key.textKeys.flatMap((text) => [sql`${text} is null`, sql`coalesce(${text}, '')`]);
+}
+
+/** The position's values of the list's key columns and its id, refused before a cast could fail in the database. */
+function positionOf(order: WindowOrder, position: string, field: 'after' | 'before'): Sql[] {
+  const idOf = (text: unknown) => {
+    if (typeof text !== 'string' || !(order.textId ? TEXT : BIGINT).test(text)) throw positionFault(field);
     return order.textId ? sql`${text}::text` : sql`${text}::bigint`;
   };
-  if (order.key === null) return [idOf(position), idOf(position)];
+  if (order.key === null) return [idOf(position)];
+  if ('textKeys' in order.key) {
+    let values: unknown;
+    try {
+      values = JSON.parse(position);
+    } catch {
+      throw positionFault(field);
+    }
+    const count = order.key.textKeys.length;
+    if (!Array.isArray(values) || values.length !== count + 1) throw positionFault(field);
+    const texts = values.slice(0, count);
+    if (!texts.every((t) => t === null || (typeof t === 'string' && t.length <= 1000))) throw positionFault(field);
+    return [...texts.flatMap((t: string | null) => [sql`${t === null}::boolean`, sql`${t ?? ''}::text`]), idOf(values[count])];
+  }
   const parts = TIMED.exec(position);
   if (!parts || !isCalendarTime(parts[1])) throw positionFault(field);
   return [sql`${parts[1]}::timestamptz`, idOf(parts[2])];
+}
+
+/** The text of a row's position (`w`'s key columns and id), as `positionOf` reads it. */
+function positionText(order: WindowOrder): Sql {
+  if (order.key === null) return sql`w.i_w::text`;
+  if ('textKeys' in order.key) {
+    const texts = order.key.textKeys.map((_, i) => sql`case when w.${KEY_NAMES[2 * i]} then null else w.${KEY_NAMES[2 * i + 1]} end`);
+    return sql`json_build_array(${sql.join(texts)}, w.i_w::text)::text`;
+  }
+  return sql`to_char(w.k0_w at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '|' || w.i_w::text`;
 }
 
 const LESS = sql`<`;
@@ -62,27 +101,34 @@ export interface WindowList {
  */
 function windowStatement(list: WindowList, window: ListWindow): Sql {
   const { order } = list;
-  const key = order.key ?? order.id;
-  const text = order.key === null ? sql`w.i_w::text` : sql`to_char(w.k_w at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') || '|' || w.i_w::text`;
-  const after = window.after === null ? null : positionOf(order, window.after, 'after');
-  const before = window.before === null ? null : positionOf(order, window.before, 'before');
+  const keys = keysOf(order);
+  const names = KEY_NAMES.slice(0, keys.length);
+  // A row's place in the list as a row constructor, compared element by element (each text in its own collation).
+  const columnsOf = (alias: Sql) => sql.join([...names.map((k) => sql`${alias}.${k}`), sql`${alias}.i_w`]);
+  const tuple = (alias: Sql) => sql`(${columnsOf(alias)})`;
+  const orderBy = (alias: Sql, direction: Sql) => sql.join([...names.map((k) => sql`${alias}.${k} ${direction}`), sql`${alias}.i_w ${direction}`]);
+  const at = (position: string | null, field: 'after' | 'before') => (position === null ? null : sql`(${sql.join(positionOf(order, position, field))})`);
+  const after = at(window.after, 'after');
+  const before = at(window.before, 'before');
   // Comparisons and directions in the list's order: `on` is further down the list, `back` before.
-  const up = order.ascending === true;
+  const up = order.ascending === true || (order.key !== null && 'textKeys' in order.key);
   const [on, back, onOrAt, backOrAt] = up ? [MORE, LESS, AT_LEAST, AT_MOST] : [LESS, MORE, AT_MOST, AT_LEAST];
   const [forward, backward] = up ? [ASC, DESC] : [DESC, ASC];
-  const bounds = [after ? sql`(b.k_w, b.i_w) ${on} (${after[0]}, ${after[1]})` : sql`true`, before ? sql`(b.k_w, b.i_w) ${back} (${before[0]}, ${before[1]})` : sql`true`];
+  const [b, p, w] = [sql`b`, sql`p`, sql`w`];
+  const bounds = [after ? sql`${tuple(b)} ${on} ${after}` : sql`true`, before ? sql`${tuple(b)} ${back} ${before}` : sql`true`];
   // Read from the end backwards for `last`; the page is put back in the list's order below.
   const direction = window.fromEnd ? backward : forward;
-  return sql`with base as (select ${list.columns}, ${key} as k_w, ${order.id} as i_w from ${list.from} where ${list.where}),
-      page as (select * from base b where ${sql.and(bounds)} order by b.k_w ${direction}, b.i_w ${direction} limit ${window.size})
-      select w.*, ${text} as position_w, row_number() over (order by w.k_w ${forward}, w.i_w ${forward}) as o_w, facts.total_w, facts.next_w, facts.previous_w
+  const keyColumns = sql.join([...keys.map((key, i) => sql`${key} as ${names[i]}`), sql`${order.id} as i_w`]);
+  return sql`with base as (select ${list.columns}, ${keyColumns} from ${list.from} where ${list.where}),
+      page as (select * from base b where ${sql.and(bounds)} order by ${orderBy(b, direction)} limit ${window.size})
+      select w.*, ${positionText(order)} as position_w, row_number() over (order by ${orderBy(w, forward)}) as o_w, facts.total_w, facts.next_w, facts.previous_w
       from (select (select count(*) from base) as total_w,
         case when exists (select 1 from page)
-          then exists (select 1 from base b where (b.k_w, b.i_w) ${on} (select p.k_w, p.i_w from page p order by p.k_w ${backward}, p.i_w ${backward} limit 1))
-          else ${before ? sql`exists (select 1 from base b where (b.k_w, b.i_w) ${onOrAt} (${before[0]}, ${before[1]}))` : sql`false`} end as next_w,
+          then exists (select 1 from base b where ${tuple(b)} ${on} (select ${columnsOf(p)} from page p order by ${orderBy(p, backward)} limit 1))
+          else ${before ? sql`exists (select 1 from base b where ${tuple(b)} ${onOrAt} ${before})` : sql`false`} end as next_w,
         case when exists (select 1 from page)
-          then exists (select 1 from base b where (b.k_w, b.i_w) ${back} (select p.k_w, p.i_w from page p order by p.k_w ${forward}, p.i_w ${forward} limit 1))
-          else ${after ? sql`exists (select 1 from base b where (b.k_w, b.i_w) ${backOrAt} (${after[0]}, ${after[1]}))` : sql`false`} end as previous_w) facts
+          then exists (select 1 from base b where ${tuple(b)} ${back} (select ${columnsOf(p)} from page p order by ${orderBy(p, forward)} limit 1))
+          else ${after ? sql`exists (select 1 from base b where ${tuple(b)} ${backOrAt} ${after})` : sql`false`} end as previous_w) facts
       left join page w on true`;
 }
 

@@ -25,12 +25,12 @@ const types = Object.values(schema.getTypeMap()).filter((t) => !t.name.startsWit
 
 /**
  * Lists with a size argument made before the paged-list rule, neither connections nor deprecated:
- * lists the domain bounds (a ledger account's rows, the log's entries of a lot, the contact lists)
- * and the staff lists ordered by name, which the window helper cannot page. The list only shrinks.
+ * lists the domain bounds (a ledger account's rows, the log's entries of a lot, the contact lists).
+ * The list only shrinks.
  */
 const LEGACY_PAGED_LISTS = [
   'Account.trustingPlatforms', 'BidLog.entries', 'LedgerAccount.balances', 'LedgerAccount.signers',
-  'Ping.platforms', 'Query.admins', 'Query.brokers',
+  'Ping.platforms',
 ];
 /** The arguments that size or page a list. */
 const PAGING_ARGS = ['page', 'size', 'limit', 'offset', 'first', 'last'];
