@@ -29,7 +29,7 @@ const types = Object.values(schema.getTypeMap()).filter((t) => !t.name.startsWit
  * The list only shrinks.
  */
 const LEGACY_PAGED_LISTS = [
-  'Account.trustingPlatforms', 'BidLog.entries', 'LedgerAccount.balances', 'LedgerAccount.signers',
+  'Account.trustingPlatforms', 'LedgerAccount.balances', 'LedgerAccount.signers',
   'Ping.platforms',
 ];
 /** The arguments that size or page a list. */
