@@ -25,12 +25,11 @@ const types = Object.values(schema.getTypeMap()).filter((t) => !t.name.startsWit
 
 /**
  * Lists with a size argument made before the paged-list rule, neither connections nor deprecated:
- * lists the domain bounds (a ledger account's rows, the log's entries of a lot, the contact lists).
- * The list only shrinks.
+ * the platforms an admin serves and the platforms of the ping, both answered from one row in
+ * memory. The list only shrinks.
  */
 const LEGACY_PAGED_LISTS = [
-  'Account.trustingPlatforms', 'LedgerAccount.balances', 'LedgerAccount.signers',
-  'Ping.platforms',
+  'Account.trustingPlatforms', 'Ping.platforms',
 ];
 /** The arguments that size or page a list. */
 const PAGING_ARGS = ['page', 'size', 'limit', 'offset', 'first', 'last'];
