@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { RequestContext } from '../core/context';
+import type { ListWindow } from '../core/list-window';
 import type { Services } from '../services';
 
 function groupBy<T>(rows: T[], keyOf: (row: T) => string, keys: readonly string[]): T[][] {
@@ -32,6 +33,16 @@ export function createLoaders(ctx: RequestContext, services: Services, signal?: 
     return (bound: number) => {
       let loader = made.get(bound);
       if (!loader) made.set(bound, (loader = make(bound)));
+      return loader;
+    };
+  };
+  /** A loader per window of a connection's arguments: the accounts of a page asked the same page share one statement. */
+  const perWindow = <V>(make: (window: ListWindow) => DataLoader<string, V>) => {
+    const made = new Map<string, DataLoader<string, V>>();
+    return ({ size, fromEnd, after, before }: ListWindow) => {
+      const key = JSON.stringify([size, fromEnd, after, before]);
+      let loader = made.get(key);
+      if (!loader) made.set(key, (loader = make({ size, fromEnd, after, before })));
       return loader;
     };
   };
@@ -70,6 +81,10 @@ export function createLoaders(ctx: RequestContext, services: Services, signal?: 
     accountBids: perBound((last) => batch(async (ids) => groupBy(await services.bids.ofAccounts(ctx, ids, last), (b) => b.accountId, ids))),
     /** The newest `last` lots each account organized, in their own currencies. */
     accountLots: perBound((last) => batch(async (ids) => groupBy(await lots.organizedBy(ctx, ids, last), (l) => l.organizerId, ids))),
+    /** A window of each account's bids that the caller may see as its bids, newest first. */
+    accountBidsWindow: perWindow((window) => batch((ids) => services.bids.windowsOfAccounts(ctx, ids, window))),
+    /** A window of the lots each account organized, newest first, in their own currencies. */
+    accountLotsWindow: perWindow((window) => batch((ids) => lots.organizedWindows(ctx, ids, window))),
     /** The operator's rates as one converter for the whole request (any key: there is one). */
     converter: batch(async (keys) => {
       const convert = await services.currency.converter(ctx.em);

@@ -23,16 +23,6 @@ import { lintMessages } from '../architecture/lint-probes';
 const schema: GraphQLSchema = buildSchema(readFileSync(SCHEMA_FILE, 'utf8'));
 const types = Object.values(schema.getTypeMap()).filter((t) => !t.name.startsWith('__'));
 
-/**
- * Lists with a size argument made before the paged-list rule, neither connections nor deprecated:
- * an account's newest bids and lots (their loaders read the newest N of each account of a page),
- * lists the domain bounds (a ledger account's rows, the log's entries of a lot, the contact lists)
- * and the staff lists ordered by name, which the window helper cannot page. The list only shrinks.
- */
-const LEGACY_PAGED_LISTS = [
-  'Account.bids', 'Account.lots', 'Account.trustingPlatforms', 'BidLog.entries', 'LedgerAccount.balances', 'LedgerAccount.signers',
-  'Ping.platforms', 'Query.admins', 'Query.brokers',
-];
 /** The arguments that size or page a list. */
 const PAGING_ARGS = ['page', 'size', 'limit', 'offset', 'first', 'last'];
 /**
@@ -116,7 +106,7 @@ describe('the committed schema', () => {
       for (const field of outputFieldsOf(type)) {
         const where = `${type.name}.${field.name}`;
         const paged = field.args.some((a) => PAGING_ARGS.includes(a.name) && !a.deprecationReason);
-        if (!paged || getNamedType(field.type).name.endsWith('Connection') || LEGACY_PAGED_LISTS.includes(where)) continue;
+        if (!paged || getNamedType(field.type).name.endsWith('Connection')) continue;
         const named = /^Use `?([A-Za-z_][A-Za-z0-9_.]*)`?/.exec(field.deprecationReason ?? '')?.[1];
         const replacement = named === undefined ? undefined : (schema.getQueryType()?.getFields()[named] ?? outputFieldsOf(type).find((f) => f.name === named));
         if (!replacement || !getNamedType(replacement.type).name.endsWith('Connection')) faults.push(`${where}: a connection, or deprecated with "Use <its connection>"`);

@@ -191,7 +191,7 @@ export const REST: Record<string, RestRow> = {
  */
 export const GRAPHQL: Record<string, { auth: boolean; anon?: number }> = {
   ...Object.fromEntries([
-    ...['account', 'admins', 'brokers', 'convert', 'convertMany', 'countries', 'currencyRates', 'document', 'feeEstimate', 'fuelTypes', 'ledgerAccount', 'ledgerTransaction', 'logCheckpoint', 'logCheckpoints', 'logConsistencyProof', 'logEntries', 'logEntriesConnection', 'logInclusionProof', 'logKeys', 'lot', 'lots', 'lotsAggregate', 'lotsCount', 'makers', 'node', 'nodes', 'ping', 'transmissionTypes', 'wheelPositions'].map(
+    ...['account', 'admins', 'adminsConnection', 'brokers', 'brokersConnection', 'convert', 'convertMany', 'countries', 'currencyRates', 'document', 'feeEstimate', 'fuelTypes', 'ledgerAccount', 'ledgerTransaction', 'logCheckpoint', 'logCheckpoints', 'logConsistencyProof', 'logEntries', 'logEntriesConnection', 'logInclusionProof', 'logKeys', 'lot', 'lots', 'lotsAggregate', 'lotsCount', 'makers', 'node', 'nodes', 'ping', 'transmissionTypes', 'wheelPositions'].map(
       (name) => [name, { auth: false }],
     ),
     ...[

@@ -1,6 +1,8 @@
-import { Arg, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { Arg, Args, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { listBound, MAX_PAGE_SIZE } from '../../core/page';
 import type { Source } from '../../graphql/source';
+import { ConnectionArgs, connectionOfList, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
+import { AccountIdConnectionGql } from './accounts.connection.types';
 import { AccountGql } from './accounts.types';
 
 @Resolver(() => AccountGql)
@@ -10,5 +12,11 @@ export class AccountFieldsResolver {
   trustingPlatforms(@Root() account: Source<AccountGql>, @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE }) limit: number): string[] | null {
     const bound = listBound(limit, 'limit');
     return account.trustingPlatforms && account.trustingPlatforms.slice(0, bound);
+  }
+
+  @FieldResolver(() => AccountIdConnectionGql, { nullable: true, description: 'Admins only: the platforms it is staff of besides its own, as stored; null for other accounts and in the public view' })
+  trustingPlatformsConnection(@Root() account: Source<AccountGql>, @Args(() => ConnectionArgs) page: ConnectionArgs): ConnectionSource<string> | null {
+    const window = pageWindow(page, `Account:${account.id}.trustingPlatforms`);
+    return account.trustingPlatforms && connectionOfList(window, account.trustingPlatforms, (id) => id);
   }
 }

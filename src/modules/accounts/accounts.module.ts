@@ -1,4 +1,4 @@
-import { AccountConnectionResolver } from './accounts.connection.types';
+import { AccountConnectionResolver, AccountIdConnectionResolver } from './accounts.connection.types';
 import type { AppModule } from '../../app-modules';
 import { Account, AccountSigner, BlacklistEntry } from './accounts.entity';
 import { AccountFieldsResolver } from './accounts.fields.resolver';
@@ -44,5 +44,5 @@ export const accountsModule: AppModule = {
     accountsRoutes(router);
     contactsRoutes(router);
   },
-  resolvers: [AccountsResolver, AccountFieldsResolver, AccountConnectionResolver, RegistrationResolver, VerificationResolver],
+  resolvers: [AccountsResolver, AccountFieldsResolver, AccountConnectionResolver, AccountIdConnectionResolver, RegistrationResolver, VerificationResolver],
 };

@@ -56,6 +56,7 @@ export class AccountsResolver {
 
   @Query(() => [AccountGql], {
     description: 'Broker contacts: the organizer of a direct sale by a user of the platform; else, with a region, the brokers and admins of that region; else every broker',
+    deprecationReason: 'Use `brokersConnection`',
   })
   async brokers(
     @Arg('platformId', () => String) platformId: string,
@@ -67,13 +68,36 @@ export class AccountsResolver {
     return (await services.accounts.brokers(ctx, { platformId, region, lotId, limit })).map((a) => accountGql(a, 'contact'));
   }
 
-  @Query(() => [AccountGql], { description: 'Admin contacts of a platform, the first `limit` by name' })
+  @Query(() => [AccountGql], { description: 'Admin contacts of a platform, the first `limit` by name', deprecationReason: 'Use `adminsConnection`' })
   async admins(
     @Arg('platformId', () => String) platformId: string,
     @Ctx() { ctx, services }: GraphQLContext,
     @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE, description: '1 to 100; 100 by default' }) limit?: number,
   ): Promise<AccountGql[]> {
     return (await services.accounts.admins(ctx, { platformId, limit })).map((a) => accountGql(a, 'contact'));
+  }
+
+  @Query(() => AccountConnectionGql, {
+    description: 'Broker contacts by name (last name, first name, then id): the organizer of a direct sale by a user of the platform; else, with a region, the brokers and admins of that region; else every broker',
+  })
+  async brokersConnection(
+    @Arg('platformId', () => String) platformId: string,
+    @Ctx() { ctx, services }: GraphQLContext,
+    @Args() page: ConnectionArgs,
+    @Arg('region', () => String, { nullable: true }) region?: string | null,
+    @Arg('lotId', () => ID, { nullable: true }) lotId?: string | null,
+  ): Promise<ConnectionSource<AccountGql>> {
+    // A cursor belongs to the directory it was read from: another platform's, region's or sale's is refused.
+    const window = pageWindow(page, `Query.brokersConnection:${JSON.stringify([platformId, region ?? null, lotId ?? null])}`);
+    const found = await services.accounts.brokersWindow(ctx, { platformId, region, lotId }, window);
+    return connectionOfWindow(window, found, (items) => items.map((a) => accountGql(a, 'contact')));
+  }
+
+  @Query(() => AccountConnectionGql, { description: 'Admin contacts of a platform by name (last name, first name, then id)' })
+  async adminsConnection(@Arg('platformId', () => String) platformId: string, @Ctx() { ctx, services }: GraphQLContext, @Args() page: ConnectionArgs): Promise<ConnectionSource<AccountGql>> {
+    const window = pageWindow(page, `Query.adminsConnection:${platformId}`);
+    const found = await services.accounts.adminsWindow(ctx, { platformId }, window);
+    return connectionOfWindow(window, found, (items) => items.map((a) => accountGql(a, 'contact')));
   }
 
   @Extensions(SELF_REGISTRATION)

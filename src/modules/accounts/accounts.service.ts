@@ -10,7 +10,7 @@ import { uniquely } from '../../core/unique';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { inTransaction } from '../../core/transaction';
 import { rowsOf } from '../../db/query';
-import { sql } from '../../db/sql';
+import { sql, type Sql } from '../../db/sql';
 import { windowOf } from '../../db/window';
 import type { ListWindow, WindowPage } from '../../core/list-window';
 import type { ReferenceService } from '../reference';
@@ -210,17 +210,10 @@ export class AccountsService {
    * of the platform in that region (case-insensitive); else every broker of the platform.
    */
   async brokers(ctx: RequestContext, filter: ContactsInput): Promise<Account[]> {
-    const platformId = this.directoryPlatform(filter.platformId);
     const limit = boundOf(filter.limit);
-    const region = filter.region?.trim();
-    if (filter.region !== undefined && filter.region !== null && (!region || region.length > 30)) {
-      throw invalid('invalid_parameter', 'region must be 1 to 30 characters', { field: 'region' });
-    }
-    if (filter.lotId) {
-      const organizerId = await this.directSales.organizerOf(ctx.em, filter.lotId, { field: 'lotId' });
-      const organizer = organizerId ? await ctx.em.findOne(Account, { id: organizerId }) : null;
-      if (organizer?.accountType === AccountType.User && organizer.platformId === platformId) return [organizer];
-    }
+    const found = await this.brokersFound(ctx, filter);
+    if (found.organizer) return [found.organizer];
+    const { platformId, region } = found;
     return ctx.em.find(
       Account,
       region
@@ -230,10 +223,54 @@ export class AccountsService {
     );
   }
 
+  /** `brokersConnection`: the contacts `brokers` finds, by name, one window paged in the database. */
+  async brokersWindow(ctx: RequestContext, filter: Omit<ContactsInput, 'limit'>, window: ListWindow): Promise<WindowPage<Account>> {
+    const found = await this.brokersFound(ctx, filter);
+    const { platformId, region } = found;
+    const where = found.organizer
+      ? sql`a.id = ${found.organizer.id}`
+      : region
+        ? sql`a.platform_id = ${platformId} and a.account_type in (${sql.list([AccountType.Broker, AccountType.Admin])}) and a.region ilike ${likeLiteral(region)}`
+        : sql`a.platform_id = ${platformId} and a.account_type = ${AccountType.Broker}`;
+    return this.byName(ctx, where, window);
+  }
+
+  /** Whom `brokers` lists: a direct sale's organizer, else the platform's contacts in the region, if one is given. */
+  private async brokersFound(ctx: RequestContext, filter: Omit<ContactsInput, 'limit'>): Promise<{ platformId: string; region?: string; organizer?: Account }> {
+    const platformId = this.directoryPlatform(filter.platformId);
+    const region = filter.region?.trim();
+    if (filter.region !== undefined && filter.region !== null && (!region || region.length > 30)) {
+      throw invalid('invalid_parameter', 'region must be 1 to 30 characters', { field: 'region' });
+    }
+    if (filter.lotId) {
+      const organizerId = await this.directSales.organizerOf(ctx.em, filter.lotId, { field: 'lotId' });
+      const organizer = organizerId ? await ctx.em.findOne(Account, { id: organizerId }) : null;
+      if (organizer?.accountType === AccountType.User && organizer.platformId === platformId) return { platformId, organizer };
+    }
+    return { platformId, region };
+  }
+
   /** GET /admins (public): the admins hosted by the platform. */
   async admins(ctx: RequestContext, filter: Pick<ContactsInput, 'platformId' | 'limit'>): Promise<Account[]> {
     const platformId = this.directoryPlatform(filter.platformId);
     return ctx.em.find(Account, { platformId, accountType: AccountType.Admin }, { orderBy: BY_NAME, limit: boundOf(filter.limit) });
+  }
+
+  /** `adminsConnection`: the admins `admins` lists, by name, one window paged in the database. */
+  async adminsWindow(ctx: RequestContext, filter: Pick<ContactsInput, 'platformId'>, window: ListWindow): Promise<WindowPage<Account>> {
+    const platformId = this.directoryPlatform(filter.platformId);
+    return this.byName(ctx, sql`a.platform_id = ${platformId} and a.account_type = ${AccountType.Admin}`, window);
+  }
+
+  /** A window of the accounts `where` finds, in the directories' order (`BY_NAME`: last name, first name, nulls last, then id). */
+  private async byName(ctx: RequestContext, where: Sql, window: ListWindow): Promise<WindowPage<Account>> {
+    listBound(window.size, window.fromEnd ? 'last' : 'first');
+    const page = await windowOf<Record<string, unknown>>(
+      ctx.em,
+      { columns: sql`a.*`, from: sql`accounts a`, where, order: { key: { textKeys: [sql`a.last_name`, sql`a.first_name`] }, id: sql`a.id`, textId: true } },
+      window,
+    );
+    return { ...page, items: page.items.map((row) => ctx.em.map(Account, row)) };
   }
 
   private directoryPlatform(platformId: string): string {

@@ -40,7 +40,8 @@ export class AccountGql {
   @Field(() => [String], { nullable: true, description: 'Brokers only; at most 100' }) brokerCities!: string[] | null;
   @Field(() => String, { nullable: true, description: 'Brokers only' }) socialTokenA!: string | null;
   @Field(() => String, { nullable: true, description: 'Brokers only' }) socialTokenB!: string | null;
-  @Field(() => [String], { nullable: true, description: 'Admins only: the first `limit` platforms it is staff of besides its own (by default and at most 100)' }) trustingPlatforms!: string[] | null;
+  @Field(() => [String], { nullable: true, description: 'Admins only: the first `limit` platforms it is staff of besides its own (by default and at most 100)', deprecationReason: 'Use `trustingPlatformsConnection`' })
+  trustingPlatforms!: string[] | null;
   @Field(() => String, { nullable: true, description: 'RFC 3339', deprecationReason: 'Use `createdTime`' }) createdAt!: string | null;
   @Field(() => Date, { nullable: true, description: 'The time of `createdAt`' }) createdTime!: Date | null;
   @Field(() => String, { nullable: true, description: 'RFC 3339', deprecationReason: 'Use `updatedTime`' }) updatedAt!: string | null;

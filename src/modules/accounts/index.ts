@@ -7,3 +7,4 @@ export type { AccountView } from './accounts.service';
 export { accountArrayById, accountOfArray, accountsByIds } from './accounts.sql';
 export { recordedMasterKey } from './master-key.sql';
 export { AccountGql, accountGql, shownAccount } from './accounts.types';
+export { AccountIdConnectionGql } from './accounts.connection.types';

@@ -1,4 +1,5 @@
 import type { AppModule } from '../../app-modules';
+import { BidLogEntryConnectionResolver } from './bidlog.connection.types';
 import { BidLogEntriesResolver, BidLogResolver } from './bidlog.resolver';
 import { bidLogRoutes } from './bidlog.routes';
 import { BidLogService } from './bidlog.service';
@@ -45,7 +46,7 @@ export const bidLogModule: AppModule = {
     logWitnesses: (_s, { config }) => new LogWitnesses(witnessesOf(config.LOG_WITNESSES), config.LOG_ORIGIN),
   },
   routes: bidLogRoutes,
-  resolvers: [BidLogResolver, BidLogEntriesResolver, TransparencyLogResolver, LogEntryConnectionResolver],
+  resolvers: [BidLogResolver, BidLogEntriesResolver, BidLogEntryConnectionResolver, TransparencyLogResolver, LogEntryConnectionResolver],
   jobs: (services, config) => {
     // Whether the anchor job's last run failed: an outage of the ledger is said once as it begins and once as it ends, not at every run.
     let ledgerOut = false;

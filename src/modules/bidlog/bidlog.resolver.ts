@@ -1,8 +1,10 @@
-import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { listBound, MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
+import { ConnectionArgs, connectionOfList, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { LotGql } from '../lots';
+import { BidLogEntryConnectionGql } from './bidlog.connection.types';
 import { BidLogEntryGql, BidLogGql } from './bidlog.types';
 
 @Resolver(() => LotGql)
@@ -23,5 +25,12 @@ export class BidLogEntriesResolver {
   @FieldResolver(() => [BidLogEntryGql])
   entries(@Root() log: Source<BidLogGql>, @Arg('last', () => Int, { defaultValue: MAX_PAGE_SIZE }) last: number): BidLogEntryGql[] {
     return log.entries.slice(-listBound(last, 'last'));
+  }
+
+  /** In the chain's order, as a verifier walks it: `last` pages back from the newest entry. */
+  @FieldResolver(() => BidLogEntryConnectionGql, { description: 'The entries of the chain, oldest first (by `seq`); `last: n` answers its newest n' })
+  entriesConnection(@Root() log: Source<BidLogGql>, @Args(() => ConnectionArgs) page: ConnectionArgs): ConnectionSource<BidLogEntryGql> {
+    const window = pageWindow(page, `BidLog:${log.lotId}.entries`);
+    return connectionOfList(window, log.entries, (entry) => String(entry.seq));
   }
 }

@@ -34,7 +34,8 @@ export class BidLogHeadGql {
 @ObjectType('BidLog')
 export class BidLogGql {
   @Field(() => ID) lotId!: string;
-  @Field(() => [BidLogEntryGql], { description: 'The newest `last` entries of the chain (by default and at most 100), oldest first' }) entries!: BidLogEntryGql[];
+  @Field(() => [BidLogEntryGql], { description: 'The newest `last` entries of the chain (by default and at most 100), oldest first', deprecationReason: 'Use `entriesConnection`' })
+  entries!: BidLogEntryGql[];
   @Field(() => BidLogHeadGql, { nullable: true, description: 'Null until the lot closes' }) head!: BidLogHeadGql | null;
   @Field(() => String, { description: 'The master key that signs heads' }) signer!: string;
 }

@@ -16,7 +16,8 @@ import { placeBidInput, type PlaceBidInput } from './bids.input';
 import { runRound, type BidRequest, type PlacedBids } from './bids.round';
 import { openRound, type LotRow } from './bids.sql';
 import { seenBids, type SeenBid } from './bids.view';
-import { bidsOfAccounts } from './bids.accounts.sql';
+import { bidsOfAccounts, bidWindowsOfAccounts } from './bids.accounts.sql';
+import type { ListWindow, WindowPage } from '../../core/list-window';
 import type { BidRow } from './bids.entity';
 import { mayBid } from './bids.eligibility';
 import { listBound } from '../../core/page';
@@ -101,6 +102,15 @@ export class BidsService {
   async ofAccounts(ctx: RequestContext, accountIds: readonly string[], last?: number): Promise<BidRow[]> {
     const bound = listBound(last, 'last');
     return ctx.caller ? bidsOfAccounts(ctx.em, ctx.caller, accountIds, bound) : [];
+  }
+
+  /**
+   * The same window of each account's bids that the caller may see as that account's (as
+   * `ofAccounts` shows them), newest first; empty pages for an anonymous caller.
+   */
+  async windowsOfAccounts(ctx: RequestContext, accountIds: readonly string[], window: ListWindow): Promise<WindowPage<BidRow>[]> {
+    if (ctx.caller) return bidWindowsOfAccounts(ctx.em, ctx.caller, accountIds, window);
+    return accountIds.map(() => ({ items: [], positions: [], hasNextPage: false, hasPreviousPage: false, totalCount: 0 }));
   }
 
   /** Whether the caller may bid on the lot now, as its participant `participant` (null: it takes no part). */

@@ -1,3 +1,4 @@
+import { LedgerBalanceConnectionResolver, LedgerSignerConnectionResolver } from './ledger.connection.types';
 import type { AppModule } from '../../app-modules';
 import { Migration20261122090000Ledger } from './migrations/Migration20261122090000Ledger';
 import { Migration20261124000000LedgerRelay } from './migrations/Migration20261124000000LedgerRelay';
@@ -37,7 +38,7 @@ export const ledgerModule: AppModule = {
     ledgerData: (s, { config }) => new LedgerDataWriter(config.NETWORK_PASSPHRASE, s.ledger.embeddedLedger, config.HORIZON_URL ? new HorizonRelay(config.HORIZON_URL) : null),
   },
   routes: ledgerRoutes,
-  resolvers: [LedgerResolver],
+  resolvers: [LedgerResolver, LedgerBalanceConnectionResolver, LedgerSignerConnectionResolver],
   jobs: (services, config) =>
     config.HORIZON_URL
       ? [

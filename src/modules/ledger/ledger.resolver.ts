@@ -1,12 +1,14 @@
-import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { notFound } from '../../core/errors';
 import { listBound, MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
+import { ConnectionArgs, connectionOfList, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { registerNode } from '../../graphql/types/node';
 import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
 import { SendTransactionInput, SendTransactionPayloadGql, TransactionOutcome } from './ledger.send.types';
+import { LedgerBalanceConnectionGql, LedgerSignerConnectionGql } from './ledger.connection.types';
 import { OutcomeUnknown } from './ledger.service';
 import { LedgerAccountGql, ledgerAccountGql, LedgerBalanceGql, LedgerSignerGql, LedgerTransactionGql, SubmittedTransactionGql, submittedTransactionGql } from './ledger.types';
 
@@ -41,6 +43,18 @@ export class LedgerResolver {
   @FieldResolver(() => [LedgerSignerGql])
   signers(@Root() account: Source<LedgerAccountGql>, @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE }) limit: number): LedgerSignerGql[] {
     return account.signers.slice(0, listBound(limit, 'limit'));
+  }
+
+  @FieldResolver(() => LedgerBalanceConnectionGql, { description: 'The balances by asset code and issuer' })
+  balancesConnection(@Root() account: Source<LedgerAccountGql>, @Args(() => ConnectionArgs) page: ConnectionArgs): ConnectionSource<LedgerBalanceGql> {
+    const window = pageWindow(page, `LedgerAccount:${account.id}.balances`);
+    return connectionOfList(window, account.balances, (b) => `${b.assetCode}:${b.assetIssuer}`);
+  }
+
+  @FieldResolver(() => LedgerSignerConnectionGql, { description: 'The signers, the account’s own key first' })
+  signersConnection(@Root() account: Source<LedgerAccountGql>, @Args(() => ConnectionArgs) page: ConnectionArgs): ConnectionSource<LedgerSignerGql> {
+    const window = pageWindow(page, `LedgerAccount:${account.id}.signers`);
+    return connectionOfList(window, account.signers, (s) => s.key);
   }
 
   @Mutation(() => SubmittedTransactionGql, {

@@ -28,8 +28,10 @@ export class LedgerThresholdsGql {
 export class LedgerAccountGql {
   @Field(() => String) id!: string;
   @Field(() => String, { description: 'Sequence number, a decimal string' }) sequence!: string;
-  @Field(() => [LedgerBalanceGql], { description: 'The first `limit` balances by asset code and issuer (by default and at most 100)' }) balances!: LedgerBalanceGql[];
-  @Field(() => [LedgerSignerGql], { description: 'The first `limit` signers, the account’s own key first (by default and at most 100)' }) signers!: LedgerSignerGql[];
+  @Field(() => [LedgerBalanceGql], { description: 'The first `limit` balances by asset code and issuer (by default and at most 100)', deprecationReason: 'Use `balancesConnection`' })
+  balances!: LedgerBalanceGql[];
+  @Field(() => [LedgerSignerGql], { description: 'The first `limit` signers, the account’s own key first (by default and at most 100)', deprecationReason: 'Use `signersConnection`' })
+  signers!: LedgerSignerGql[];
   @Field(() => LedgerThresholdsGql) thresholds!: LedgerThresholdsGql;
 }
 

@@ -20,7 +20,8 @@ import { createLotInput, getLotInput, lotAggregateInput, lotCountInput, lotPageI
 import type { LotsAggregate } from './lots.aggregate';
 import { DEFAULT_PRICE_CURRENCY, LotListing } from './lots.listing';
 import type { Embeddable, Embedded } from './lots.embedded';
-import { lotsOfOrganizers } from './lots.organizers.sql';
+import { lotsOfOrganizers, lotWindowsOfOrganizers } from './lots.organizers.sql';
+import type { ListWindow, WindowPage } from '../../core/list-window';
 import { lotView, OWN_CURRENCY, type LotView } from './lots.view';
 
 const NOTHING: ReadonlySet<Embeddable> = new Set();
@@ -183,6 +184,12 @@ export class LotsService {
   async organizedBy(ctx: RequestContext, accountIds: readonly string[], last?: number): Promise<LotView[]> {
     const bound = listBound(last, 'last');
     return (await lotsOfOrganizers(ctx.em, accountIds, bound)).map((lot) => this.ownCurrencyView(ctx, lot));
+  }
+
+  /** The same window of the lots each account organized, newest first, in their own currencies, as the caller may see them (as `organizedBy` shows them). */
+  async organizedWindows(ctx: RequestContext, accountIds: readonly string[], window: ListWindow): Promise<WindowPage<LotView>[]> {
+    const pages = await lotWindowsOfOrganizers(ctx.em, accountIds, window);
+    return pages.map((page) => ({ ...page, items: page.items.map((lot) => this.ownCurrencyView(ctx, lot)) }));
   }
 
   /** The steps of the lots created under an increment table (rule versions are cached, so a page costs a lookup per version at most once per process). */

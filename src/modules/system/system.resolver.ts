@@ -1,7 +1,9 @@
-import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import { listBound, MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
+import { ConnectionArgs, connectionOfList, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
+import { AccountIdConnectionGql } from '../accounts';
 import { PingType } from './system.types';
 
 @Resolver(() => PingType)
@@ -14,5 +16,10 @@ export class SystemResolver {
   @FieldResolver(() => [String])
   platforms(@Root() ping: Source<PingType>, @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE }) limit: number): string[] {
     return ping.platforms.slice(0, listBound(limit, 'limit'));
+  }
+
+  @FieldResolver(() => AccountIdConnectionGql, { description: 'Account ids of the platforms, oldest first' })
+  platformsConnection(@Root() ping: Source<PingType>, @Args(() => ConnectionArgs) page: ConnectionArgs): ConnectionSource<string> {
+    return connectionOfList(pageWindow(page, 'Ping.platforms'), ping.platforms, (id) => id);
   }
 }

@@ -1,11 +1,12 @@
-import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { integerId } from '../../core/ids';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
+import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { money, MoneyGql } from '../../graphql/types/money';
 import { AccountGql, shownAccount } from '../accounts';
-import { BidGql, bidGql } from '../bids';
-import { LotGql } from '../lots';
+import { BidConnectionGql, BidGql, bidGql } from '../bids';
+import { LotConnectionGql, LotGql } from '../lots';
 import { NotificationGql } from '../notifications';
 import { DepositGql, ParticipantGql, ParticipationGql, participationGql } from '../trading';
 import { WatchlistEntryGql } from '../watchlist';
@@ -112,16 +113,34 @@ export class BidRelationsResolver {
 
 @Resolver(() => AccountGql)
 export class AccountRelationsResolver {
-  @FieldResolver(() => [LotGql], { description: 'The newest `last` lots the account organized (by default and at most 100), newest first, prices in their own currencies' })
+  @FieldResolver(() => [LotGql], {
+    description: 'The newest `last` lots the account organized (by default and at most 100), newest first, prices in their own currencies',
+    deprecationReason: 'Use `lotsConnection`',
+  })
   lots(@Root() account: Source<AccountGql>, @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number, @Ctx() { loaders }: GraphQLContext): Promise<LotGql[]> {
     return loaders.accountLots(last).load(account.id);
   }
 
   @FieldResolver(() => [BidGql], {
     description: "The newest `last` bids of the account (by default and at most 100), newest first, that the caller may see as the account's: the account's own, and those on lots the caller manages",
+    deprecationReason: 'Use `bidsConnection`',
   })
   async bids(@Root() account: Source<AccountGql>, @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number, @Ctx() { loaders }: GraphQLContext): Promise<BidGql[]> {
     return (await loaders.accountBids(last).load(account.id)).map((bid) => bidGql({ bid, bidderShown: true }));
+  }
+
+  @FieldResolver(() => LotConnectionGql, { description: 'The lots the account organized, newest first, prices in their own currencies, the reserve shown to their managers alone' })
+  async lotsConnection(@Root() account: Source<AccountGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext): Promise<ConnectionSource<LotGql>> {
+    const window = pageWindow(page, `Account:${account.id}.lots`);
+    return connectionOfWindow(window, await loaders.accountLotsWindow(window).load(account.id), (lots) => lots);
+  }
+
+  @FieldResolver(() => BidConnectionGql, {
+    description: "The account's bids, newest first, that the caller may see as the account's: the account's own, and those on lots the caller manages",
+  })
+  async bidsConnection(@Root() account: Source<AccountGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext): Promise<ConnectionSource<BidGql>> {
+    const window = pageWindow(page, `Account:${account.id}.bids`);
+    return connectionOfWindow(window, await loaders.accountBidsWindow(window).load(account.id), (bids) => bids.map((bid) => bidGql({ bid, bidderShown: true })));
   }
 }
 
