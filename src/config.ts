@@ -114,6 +114,7 @@ const schema = z.object({
     .refine((v) => /^https?:\/\//i.test(v), 'expected an http:// or https:// URL')
     .optional(),
   HORIZON_RETRY_SECONDS: z.coerce.number().int().min(1).default(30),
+  HORIZON_ANSWER_SECONDS: z.coerce.number().int().min(1).max(600).default(15),
   UPLOAD_LIMIT: z.coerce.number().int().positive().default(20 * 1024 * 1024),
   DOCUMENT_QUOTA_BYTES: z.coerce.number().int().positive().default(1024 * 1024 * 1024),
   STORAGE_LINK_TTL: duration.refine((v) => v >= 1 && v <= 7 * 86400, 'must be 1 second to 7 days').default(900),

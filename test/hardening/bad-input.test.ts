@@ -19,7 +19,7 @@ jest.setTimeout(600_000);
 /**
  * Routes on the Koa router that are no REST operation of the AppRouter: their answers are not
  * JSON:API documents (health, keys, file bytes, the live page) or they are GraphQL's own
- * (bad-input-graphql.test.ts). They must still never answer 5xx nor change a row on bad input.
+ * (support/bad-mutations.ts). They must still never answer 5xx nor change a row on bad input.
  */
 
 const w = appWith(

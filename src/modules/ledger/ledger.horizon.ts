@@ -8,20 +8,18 @@ interface HorizonFailure {
   extras?: { result_xdr?: string };
 }
 
-/**
- * How long a read of Horizon may take. Without a bound, one request that Horizon accepts and
- * never answers holds its caller forever: the anchor job, in its database transaction, anchored
- * nothing more until the process restarted. Submissions keep the SDK's own bound (60 s).
- */
-const HORIZON_ANSWER_MS = 15_000;
-
 /** Relays transactions to a Stellar network through Horizon (`HORIZON_URL`) instead of the embedded ledger. */
 export class HorizonRelay {
   private readonly server: Horizon.Server;
 
-  constructor(url: string) {
+  /**
+   * `answerMs` bounds a read of Horizon (HORIZON_ANSWER_SECONDS). Without a bound, one request that
+   * Horizon accepts and never answers holds its caller forever: the anchor job, in its database
+   * transaction, anchored nothing more until the process restarted. Submissions keep the SDK's own bound (60 s).
+   */
+  constructor(url: string, answerMs: number) {
     this.server = new Horizon.Server(url, { allowHttp: url.startsWith('http:') });
-    this.server.httpClient.defaults.timeout = HORIZON_ANSWER_MS;
+    this.server.httpClient.defaults.timeout = answerMs;
   }
 
   /** Horizon's answer as ours; a transaction the network refused is a TransactionRejected. */

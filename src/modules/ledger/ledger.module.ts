@@ -31,11 +31,11 @@ export const ledgerModule: AppModule = {
     ledgerAccounts: () => new EmbeddedLedgerAccounts(),
     ledger: (s, { config }) => {
       const payments = new DepositPayments(s.deposits);
-      const horizon = config.HORIZON_URL ? new HorizonRelay(config.HORIZON_URL) : null;
+      const horizon = config.HORIZON_URL ? new HorizonRelay(config.HORIZON_URL, config.HORIZON_ANSWER_SECONDS * 1000) : null;
       const relay = horizon ? new RelayedSubmissions(horizon, config.NETWORK_PASSPHRASE, payments, config.HORIZON_RETRY_SECONDS * 1000) : null;
       return new LedgerService(config.NETWORK_PASSPHRASE, payments, relay, horizon);
     },
-    ledgerData: (s, { config }) => new LedgerDataWriter(config.NETWORK_PASSPHRASE, s.ledger.embeddedLedger, config.HORIZON_URL ? new HorizonRelay(config.HORIZON_URL) : null),
+    ledgerData: (s, { config }) => new LedgerDataWriter(config.NETWORK_PASSPHRASE, s.ledger.embeddedLedger, config.HORIZON_URL ? new HorizonRelay(config.HORIZON_URL, config.HORIZON_ANSWER_SECONDS * 1000) : null),
   },
   routes: ledgerRoutes,
   resolvers: [LedgerResolver, LedgerBalanceConnectionResolver, LedgerSignerConnectionResolver],
