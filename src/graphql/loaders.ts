@@ -73,6 +73,13 @@ export function createLoaders(ctx: RequestContext, services: Services, signal?: 
     accountBidsWindow: perWindow((window) => batch((ids) => services.bids.windowsOfAccounts(ctx, ids, window))),
     /** A window of the lots each account organized, newest first, in their own currencies. */
     accountLotsWindow: perWindow((window) => batch((ids) => lots.organizedWindows(ctx, ids, window))),
+    /** A window of each lot's bids, newest first, each bidder still to be shown as the caller may see it. */
+    lotBidsWindow: perWindow((window) => batch((ids) => lotRelations.bidWindowsOf(ctx, ids, window))),
+    /** Windows of each lot's participants, deposits, callbacks and stars that the caller may see, newest first. */
+    lotParticipantsWindow: perWindow((window) => batch((ids) => lotRelations.participantWindowsOf(ctx, ids, window))),
+    lotDepositsWindow: perWindow((window) => batch((ids) => lotRelations.depositWindowsOf(ctx, ids, window))),
+    lotCallbacksWindow: perWindow((window) => batch((ids) => lotRelations.callbackWindowsOf(ctx, ids, window))),
+    lotStarsWindow: perWindow((window) => batch((ids) => lotRelations.starWindowsOf(ctx, ids, window))),
     /** The operator's rates as one converter for the whole request (any key: there is one). */
     converter: batch(async (keys) => {
       const convert = await services.currency.converter(ctx.em);

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
-import { ConnectionArgs, connectionOfList, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
+import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { registerNode } from '../../graphql/types/node';
 import { bidGql, BidConnectionGql, BidGql } from '../bids';
 import { LotCallbackConnectionGql, LotStarConnectionGql, ParticipantConnectionGql } from './lot-relations.connection.types';
@@ -78,35 +78,30 @@ export class LotRelationsResolver {
   @FieldResolver(() => BidConnectionGql, { description: "The lot's bids, newest first, each naming its bidder only to those who may know it" })
   async bidsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<ConnectionSource<BidGql>> {
     const window = pageWindow(page, `Lot:${lot.id}.bids`);
-    const newestFirst = [...(await loaders.bids.load(lot.id))].reverse();
-    return connectionOfList(window, newestFirst, (b) => b.id, (bids) => services.lotRelations.seenBids(ctx, lot, bids).map(bidGql));
+    return connectionOfWindow(window, await loaders.lotBidsWindow(window).load(lot.id), (bids) => services.lotRelations.seenBids(ctx, lot, bids).map(bidGql));
   }
 
   @FieldResolver(() => ParticipantConnectionGql, { description: "The lot's participants the caller may see (all to its managers, else the caller's own), newest first" })
   async participantsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext): Promise<ConnectionSource<ParticipantGql>> {
     const window = pageWindow(page, `Lot:${lot.id}.participants`);
-    const newestFirst = [...(await loaders.participants.load(lot.id))].reverse();
-    return connectionOfList(window, newestFirst, (p) => p.id, (rows) => rows.map(participantGql));
+    return connectionOfWindow(window, await loaders.lotParticipantsWindow(window).load(lot.id), (rows) => rows.map(participantGql));
   }
 
   @FieldResolver(() => DepositConnectionGql, { description: "The lot's deposits the caller may see (all to its managers, else the caller's own), newest first" })
-  async depositsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<ConnectionSource<DepositGql>> {
+  async depositsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext): Promise<ConnectionSource<DepositGql>> {
     const window = pageWindow(page, `Lot:${lot.id}.deposits`);
-    const newestFirst = services.lots.visibleRows(ctx, lot, await loaders.deposits.load(lot.id)).reverse();
-    return connectionOfList(window, newestFirst, (d) => d.id, (rows) => rows.map(depositGql));
+    return connectionOfWindow(window, await loaders.lotDepositsWindow(window).load(lot.id), (rows) => rows.map(depositGql));
   }
 
   @FieldResolver(() => LotCallbackConnectionGql, { description: "The lot's callback requests the caller may see (all to its managers, else the caller's own), newest first" })
-  async callbacksConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<ConnectionSource<LotCallbackGql>> {
+  async callbacksConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext): Promise<ConnectionSource<LotCallbackGql>> {
     const window = pageWindow(page, `Lot:${lot.id}.callbacks`);
-    const newestFirst = services.lots.visibleRows(ctx, lot, await loaders.callbacks.load(lot.id)).reverse();
-    return connectionOfList(window, newestFirst, (c) => String(c.id));
+    return connectionOfWindow(window, await loaders.lotCallbacksWindow(window).load(lot.id), (rows) => rows);
   }
 
   @FieldResolver(() => LotStarConnectionGql, { description: "The accounts that star the lot, as the caller may see them (all to its managers, else the caller's own), newest first" })
-  async starsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<ConnectionSource<LotStarGql>> {
+  async starsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext): Promise<ConnectionSource<LotStarGql>> {
     const window = pageWindow(page, `Lot:${lot.id}.stars`);
-    const newestFirst = services.lots.visibleRows(ctx, lot, await loaders.stars.load(lot.id)).reverse();
-    return connectionOfList(window, newestFirst, (s) => s.accountId);
+    return connectionOfWindow(window, await loaders.lotStarsWindow(window).load(lot.id), (rows) => rows);
   }
 }
