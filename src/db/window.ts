@@ -73,7 +73,8 @@ function windowStatement(list: WindowList, window: ListWindow): Sql {
   const bounds = [after ? sql`(b.k_w, b.i_w) ${on} (${after[0]}, ${after[1]})` : sql`true`, before ? sql`(b.k_w, b.i_w) ${back} (${before[0]}, ${before[1]})` : sql`true`];
   // Read from the end backwards for `last`; the page is put back in the list's order below.
   const direction = window.fromEnd ? backward : forward;
-  return sql`with base as (select ${list.columns}, ${key} as k_w, ${order.id} as i_w from ${list.from} where ${list.where}),
+  // `base` inlined where it is used: materialized, it would be read whole (a lot's every bid) for a page of it.
+  return sql`with base as not materialized (select ${list.columns}, ${key} as k_w, ${order.id} as i_w from ${list.from} where ${list.where}),
       page as (select * from base b where ${sql.and(bounds)} order by b.k_w ${direction}, b.i_w ${direction} limit ${window.size})
       select w.*, ${text} as position_w, row_number() over (order by w.k_w ${forward}, w.i_w ${forward}) as o_w, facts.total_w, facts.next_w, facts.previous_w
       from (select (select count(*) from base) as total_w,
