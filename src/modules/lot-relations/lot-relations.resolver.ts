@@ -1,4 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import type { ListWindow } from '../../core/list-window';
+import { listBound } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
@@ -16,6 +18,13 @@ const BIDS_SHOWN = 100;
 /** Participants, deposits, callbacks and stars a lot shows when `last` is not given, for the same reason. */
 const ROWS_SHOWN = 100;
 
+/**
+ * The window of a deprecated list's newest `last` rows (read newest first, shown oldest first):
+ * the lot's rows it does not show are not read. Bids and callbacks keep the rows a page of lots
+ * embeds in its own statement.
+ */
+const newest = (last: number): ListWindow => ({ size: listBound(last, 'last'), fromEnd: false, after: null, before: null });
+
 // A lot's rows refetched by id show what the lot's lists show the caller, and hide what they hide.
 registerNode('Bid', async (id, { ctx, services }) => bidGql(await services.lotRelations.seenBid(ctx, id)));
 registerNode('Participant', async (id, { ctx, services }) => participantGql(await services.lotRelations.visibleParticipant(ctx, id)));
@@ -28,18 +37,18 @@ export class LotRelationsResolver {
   async participants(
     @Root() lot: Source<LotGql>,
     @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
-    @Ctx() { services, loaders }: GraphQLContext,
+    @Ctx() { loaders }: GraphQLContext,
   ): Promise<ParticipantGql[]> {
-    return services.lots.recentRows(await loaders.participants.load(lot.id), last).map(participantGql);
+    return (await loaders.lotParticipantsWindow(newest(last)).load(lot.id)).items.reverse().map(participantGql);
   }
 
   @FieldResolver(() => [DepositGql], { description: 'The newest `last` deposits the caller may see (by default and at most 100), oldest first', deprecationReason: 'Use `depositsConnection`' })
   async deposits(
     @Root() lot: Source<LotGql>,
     @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
-    @Ctx() { ctx, services, loaders }: GraphQLContext,
+    @Ctx() { loaders }: GraphQLContext,
   ): Promise<DepositGql[]> {
-    return services.lots.recentVisibleRows(ctx, lot, await loaders.deposits.load(lot.id), last).map(depositGql);
+    return (await loaders.lotDepositsWindow(newest(last)).load(lot.id)).items.reverse().map(depositGql);
   }
 
   @FieldResolver(() => [LotCallbackGql], { description: 'The newest `last` callback requests the caller may see (by default and at most 100), oldest first', deprecationReason: 'Use `callbacksConnection`' })
@@ -55,9 +64,9 @@ export class LotRelationsResolver {
   async stars(
     @Root() lot: Source<LotGql>,
     @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
-    @Ctx() { ctx, services, loaders }: GraphQLContext,
+    @Ctx() { loaders }: GraphQLContext,
   ): Promise<LotStarGql[]> {
-    return services.lots.recentVisibleRows(ctx, lot, await loaders.stars.load(lot.id), last);
+    return (await loaders.lotStarsWindow(newest(last)).load(lot.id)).items.reverse();
   }
 
   @FieldResolver(() => [BidGql], { description: 'The newest `last` bids of the history (by default and at most 100), oldest first', deprecationReason: 'Use `bidsConnection`' })

@@ -10,7 +10,7 @@ import { type Embedded, findLot, type ListedLot, Lot, type LotRelation } from '.
 import { Deposit, Participant, WinnerDetails } from '../trading';
 import { Callback, Star } from '../watchlist';
 import { loadRelated, type LotsRelated } from './lot-relations.load';
-import { bidsOfLots, participantsOfLots } from './lot-relations.sql';
+import { bidsOfLots } from './lot-relations.sql';
 import { bidWindowsOfLots, participantWindowsOfLots, type PrivateRows, privateWindowsOfLots } from './lot-relations.windows.sql';
 
 /** The owners of a lot's bids: enough of a lot to decide who sees its bidders. */
@@ -40,26 +40,14 @@ export class LotRelationsService {
     return seenBids(ctx.caller, lot, bids.slice(-listBound(last, 'last')));
   }
 
-  // A GraphQL request's batches, by lot id: rows in id order (stars: of their creation), which the
-  // resolvers show through lots' `recentVisibleRows` and `shownWinnerDetails`, and `recentBids`.
-  participantsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Participant[]> {
-    return participantsOfLots(ctx.em, ctx.caller, lotIds);
-  }
-
+  // A GraphQL request's batches, by lot id: rows in id order, which the resolvers show through
+  // lots' `recentVisibleRows` and `shownWinnerDetails`, and `recentBids`.
   bidsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Bid[]> {
     return bidsOfLots(ctx.em, lotIds);
   }
 
-  depositsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Deposit[]> {
-    return ctx.em.find(Deposit, { lotId: { $in: [...lotIds] } }, { orderBy: { id: 'asc' } });
-  }
-
   callbacksOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Callback[]> {
     return ctx.em.find(Callback, { lotId: { $in: [...lotIds] } }, { orderBy: { id: 'asc' } });
-  }
-
-  starsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Star[]> {
-    return ctx.em.find(Star, { lotId: { $in: [...lotIds] } }, { orderBy: { createdAt: 'asc' } });
   }
 
   winnerDetailsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<WinnerDetails[]> {
@@ -73,7 +61,7 @@ export class LotRelationsService {
     return bidWindowsOfLots(ctx.em, lotIds, window);
   }
 
-  /** The participants the caller may see, as `participantsOf` reads them. */
+  /** The participants the caller may see (`seesParticipantSql`, as REST's include reads them). */
   participantWindowsOf(ctx: RequestContext, lotIds: readonly string[], window: ListWindow): Promise<WindowPage<Participant>[]> {
     return participantWindowsOfLots(ctx.em, ctx.caller, lotIds, window);
   }
