@@ -95,6 +95,10 @@ export function seesLotRow(caller: Caller | null, lot: { organizerId: string; pu
   return caller?.accountId === accountId || managesLot(caller, lot);
 }
 
+/** `seesLotRow` inside SQL, for the lot row `lot` (a table's alias) and the row's account id `accountId`. */
+export const seesLotRowSql = (caller: Caller | null, lot: Sql, accountId: Sql): Sql =>
+  caller ? sql`(${accountId} = ${caller.accountId} or ${managesLotSql(caller, lot)})` : sql`false`;
+
 /**
  * Who sees a lot's participant, wherever participants are shown (REST `include=participants`,
  * `Lot.participants`) or counted (the filters has_participants, has_participants_from,

@@ -119,7 +119,8 @@ function windowStatement(list: WindowList, window: ListWindow): Sql {
   // Read from the end backwards for `last`; the page is put back in the list's order below.
   const direction = window.fromEnd ? backward : forward;
   const keyColumns = sql.join([...keys.map((key, i) => sql`${key} as ${names[i]}`), sql`${order.id} as i_w`]);
-  return sql`with base as (select ${list.columns}, ${keyColumns} from ${list.from} where ${list.where}),
+  // `base` inlined where it is used: materialized, it would be read whole (a lot's every bid) for a page of it.
+  return sql`with base as not materialized (select ${list.columns}, ${keyColumns} from ${list.from} where ${list.where}),
       page as (select * from base b where ${sql.and(bounds)} order by ${orderBy(b, direction)} limit ${window.size})
       select w.*, ${positionText(order)} as position_w, row_number() over (order by ${orderBy(w, forward)}) as o_w, facts.total_w, facts.next_w, facts.previous_w
       from (select (select count(*) from base) as total_w,

@@ -50,10 +50,7 @@ export function createLoaders(ctx: RequestContext, services: Services, signal?: 
   return {
     account: one((ids) => services.accounts.shownByIds(ctx, ids), (v) => v.account.id),
     participant: one((ids) => services.participation.byIds(ctx, ids), (p) => p.id),
-    participants: byLot((ids) => lotRelations.participantsOf(ctx, ids)),
-    deposits: byLot((ids) => lotRelations.depositsOf(ctx, ids)),
     callbacks: byLot((ids) => lotRelations.callbacksOf(ctx, ids)),
-    stars: byLot((ids) => lotRelations.starsOf(ctx, ids)),
     bids: byLot((ids) => lotRelations.bidsOf(ctx, ids)),
     bidLogs: batch((ids) => services.bidLog.storedOf(ctx, ids)),
     /** A lot named beside other rows, in its own currency. */
@@ -85,6 +82,13 @@ export function createLoaders(ctx: RequestContext, services: Services, signal?: 
     accountBidsWindow: perWindow((window) => batch((ids) => services.bids.windowsOfAccounts(ctx, ids, window))),
     /** A window of the lots each account organized, newest first, in their own currencies. */
     accountLotsWindow: perWindow((window) => batch((ids) => lots.organizedWindows(ctx, ids, window))),
+    /** A window of each lot's bids, newest first, each bidder still to be shown as the caller may see it. */
+    lotBidsWindow: perWindow((window) => batch((ids) => lotRelations.bidWindowsOf(ctx, ids, window))),
+    /** Windows of each lot's participants, deposits, callbacks and stars that the caller may see, newest first (also the deprecated lists' newest rows). */
+    lotParticipantsWindow: perWindow((window) => batch((ids) => lotRelations.participantWindowsOf(ctx, ids, window))),
+    lotDepositsWindow: perWindow((window) => batch((ids) => lotRelations.depositWindowsOf(ctx, ids, window))),
+    lotCallbacksWindow: perWindow((window) => batch((ids) => lotRelations.callbackWindowsOf(ctx, ids, window))),
+    lotStarsWindow: perWindow((window) => batch((ids) => lotRelations.starWindowsOf(ctx, ids, window))),
     /** The operator's rates as one converter for the whole request (any key: there is one). */
     converter: batch(async (keys) => {
       const convert = await services.currency.converter(ctx.em);

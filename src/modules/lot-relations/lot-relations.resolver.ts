@@ -1,8 +1,10 @@
 import { Arg, Args, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import { notFound } from '../../core/errors';
+import type { ListWindow } from '../../core/list-window';
+import { listBound } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
-import { ConnectionArgs, connectionOfList, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
+import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { registerNode } from '../../graphql/types/node';
 import { bidGql, BidConnectionGql, BidGql } from '../bids';
 import { LotCallbackConnectionGql, LotStarConnectionGql, ParticipantConnectionGql } from './lot-relations.connection.types';
@@ -16,6 +18,13 @@ import { depositGql, participantGql, winnerDetailsGql, DepositConnectionGql, Dep
 const BIDS_SHOWN = 100;
 /** Participants, deposits, callbacks and stars a lot shows when `last` is not given, for the same reason. */
 const ROWS_SHOWN = 100;
+
+/**
+ * The window of a deprecated list's newest `last` rows (read newest first, shown oldest first):
+ * the lot's rows it does not show are not read. Bids and callbacks keep the rows a page of lots
+ * embeds in its own statement.
+ */
+const newest = (last: number): ListWindow => ({ size: listBound(last, 'last'), fromEnd: false, after: null, before: null });
 
 // A lot's rows refetched by id show what the lot's lists show the caller, and hide what they hide.
 registerNode('Bid', async (id, { ctx, services }) => bidGql(await services.lotRelations.seenBid(ctx, id)));
@@ -34,18 +43,18 @@ export class LotRelationsResolver {
   async participants(
     @Root() lot: Source<LotGql>,
     @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
-    @Ctx() { services, loaders }: GraphQLContext,
+    @Ctx() { loaders }: GraphQLContext,
   ): Promise<ParticipantGql[]> {
-    return services.lots.recentRows(await loaders.participants.load(lot.id), last).map(participantGql);
+    return (await loaders.lotParticipantsWindow(newest(last)).load(lot.id)).items.reverse().map(participantGql);
   }
 
   @FieldResolver(() => [DepositGql], { description: 'The newest `last` deposits the caller may see (by default and at most 100), oldest first', deprecationReason: 'Use `depositsConnection`' })
   async deposits(
     @Root() lot: Source<LotGql>,
     @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
-    @Ctx() { ctx, services, loaders }: GraphQLContext,
+    @Ctx() { loaders }: GraphQLContext,
   ): Promise<DepositGql[]> {
-    return services.lots.recentVisibleRows(ctx, lot, await loaders.deposits.load(lot.id), last).map(depositGql);
+    return (await loaders.lotDepositsWindow(newest(last)).load(lot.id)).items.reverse().map(depositGql);
   }
 
   @FieldResolver(() => [LotCallbackGql], { description: 'The newest `last` callback requests the caller may see (by default and at most 100), oldest first', deprecationReason: 'Use `callbacksConnection`' })
@@ -61,9 +70,9 @@ export class LotRelationsResolver {
   async stars(
     @Root() lot: Source<LotGql>,
     @Arg('last', () => Int, { defaultValue: ROWS_SHOWN }) last: number,
-    @Ctx() { ctx, services, loaders }: GraphQLContext,
+    @Ctx() { loaders }: GraphQLContext,
   ): Promise<LotStarGql[]> {
-    return services.lots.recentVisibleRows(ctx, lot, await loaders.stars.load(lot.id), last);
+    return (await loaders.lotStarsWindow(newest(last)).load(lot.id)).items.reverse();
   }
 
   @FieldResolver(() => [BidGql], { description: 'The newest `last` bids of the history (by default and at most 100), oldest first', deprecationReason: 'Use `bidsConnection`' })
@@ -84,35 +93,30 @@ export class LotRelationsResolver {
   @FieldResolver(() => BidConnectionGql, { description: "The lot's bids, newest first, each naming its bidder only to those who may know it" })
   async bidsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<ConnectionSource<BidGql>> {
     const window = pageWindow(page, `Lot:${lot.id}.bids`);
-    const newestFirst = [...(await loaders.bids.load(lot.id))].reverse();
-    return connectionOfList(window, newestFirst, (b) => b.id, (bids) => services.lotRelations.seenBids(ctx, lot, bids).map(bidGql));
+    return connectionOfWindow(window, await loaders.lotBidsWindow(window).load(lot.id), (bids) => services.lotRelations.seenBids(ctx, lot, bids).map(bidGql));
   }
 
   @FieldResolver(() => ParticipantConnectionGql, { description: "The lot's participants the caller may see (all to its managers, else the caller's own), newest first" })
   async participantsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext): Promise<ConnectionSource<ParticipantGql>> {
     const window = pageWindow(page, `Lot:${lot.id}.participants`);
-    const newestFirst = [...(await loaders.participants.load(lot.id))].reverse();
-    return connectionOfList(window, newestFirst, (p) => p.id, (rows) => rows.map(participantGql));
+    return connectionOfWindow(window, await loaders.lotParticipantsWindow(window).load(lot.id), (rows) => rows.map(participantGql));
   }
 
   @FieldResolver(() => DepositConnectionGql, { description: "The lot's deposits the caller may see (all to its managers, else the caller's own), newest first" })
-  async depositsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<ConnectionSource<DepositGql>> {
+  async depositsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext): Promise<ConnectionSource<DepositGql>> {
     const window = pageWindow(page, `Lot:${lot.id}.deposits`);
-    const newestFirst = services.lots.visibleRows(ctx, lot, await loaders.deposits.load(lot.id)).reverse();
-    return connectionOfList(window, newestFirst, (d) => d.id, (rows) => rows.map(depositGql));
+    return connectionOfWindow(window, await loaders.lotDepositsWindow(window).load(lot.id), (rows) => rows.map(depositGql));
   }
 
   @FieldResolver(() => LotCallbackConnectionGql, { description: "The lot's callback requests the caller may see (all to its managers, else the caller's own), newest first" })
-  async callbacksConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<ConnectionSource<LotCallbackGql>> {
+  async callbacksConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext): Promise<ConnectionSource<LotCallbackGql>> {
     const window = pageWindow(page, `Lot:${lot.id}.callbacks`);
-    const newestFirst = services.lots.visibleRows(ctx, lot, await loaders.callbacks.load(lot.id)).reverse();
-    return connectionOfList(window, newestFirst, (c) => String(c.id));
+    return connectionOfWindow(window, await loaders.lotCallbacksWindow(window).load(lot.id), (rows) => rows);
   }
 
   @FieldResolver(() => LotStarConnectionGql, { description: "The accounts that star the lot, as the caller may see them (all to its managers, else the caller's own), newest first" })
-  async starsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<ConnectionSource<LotStarGql>> {
+  async starsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext): Promise<ConnectionSource<LotStarGql>> {
     const window = pageWindow(page, `Lot:${lot.id}.stars`);
-    const newestFirst = services.lots.visibleRows(ctx, lot, await loaders.stars.load(lot.id)).reverse();
-    return connectionOfList(window, newestFirst, (s) => s.accountId);
+    return connectionOfWindow(window, await loaders.lotStarsWindow(window).load(lot.id), (rows) => rows);
   }
 }

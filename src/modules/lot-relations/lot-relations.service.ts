@@ -2,13 +2,16 @@ import type { RequestContext } from '../../core/context';
 import { notFound, type DomainError } from '../../core/errors';
 import { integerId } from '../../core/ids';
 import { seesLotRow } from '../../core/policies';
+import type { ListWindow, WindowPage } from '../../core/list-window';
 import { listBound } from '../../core/page';
+import { sql } from '../../db/sql';
 import { Bid, type BidRow, seenBids, type SeenBid } from '../bids';
 import { type Embedded, findLot, type ListedLot, Lot, type LotRelation } from '../lots';
 import { Deposit, Participant, WinnerDetails } from '../trading';
 import { Callback, Star } from '../watchlist';
 import { loadRelated, type LotsRelated } from './lot-relations.load';
-import { bidsOfLots, participantsOfLots } from './lot-relations.sql';
+import { bidsOfLots } from './lot-relations.sql';
+import { bidWindowsOfLots, participantWindowsOfLots, type PrivateRows, privateWindowsOfLots } from './lot-relations.windows.sql';
 
 /** The owners of a lot's bids: enough of a lot to decide who sees its bidders. */
 type LotOwners = Pick<ListedLot, 'organizerId' | 'publisherId' | 'winnerId'>;
@@ -37,30 +40,50 @@ export class LotRelationsService {
     return seenBids(ctx.caller, lot, bids.slice(-listBound(last, 'last')));
   }
 
-  // A GraphQL request's batches, by lot id: rows in id order (stars: of their creation), which the
-  // resolvers show through lots' `recentVisibleRows` and `shownWinnerDetails`, and `recentBids`.
-  participantsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Participant[]> {
-    return participantsOfLots(ctx.em, ctx.caller, lotIds);
-  }
-
+  // A GraphQL request's batches, by lot id: rows in id order, which the resolvers show through
+  // lots' `recentVisibleRows` and `shownWinnerDetails`, and `recentBids`.
   bidsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Bid[]> {
     return bidsOfLots(ctx.em, lotIds);
-  }
-
-  depositsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Deposit[]> {
-    return ctx.em.find(Deposit, { lotId: { $in: [...lotIds] } }, { orderBy: { id: 'asc' } });
   }
 
   callbacksOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Callback[]> {
     return ctx.em.find(Callback, { lotId: { $in: [...lotIds] } }, { orderBy: { id: 'asc' } });
   }
 
-  starsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<Star[]> {
-    return ctx.em.find(Star, { lotId: { $in: [...lotIds] } }, { orderBy: { createdAt: 'asc' } });
-  }
-
   winnerDetailsOf(ctx: RequestContext, lotIds: readonly string[]): Promise<WinnerDetails[]> {
     return ctx.em.find(WinnerDetails, { lotId: { $in: [...lotIds] } });
+  }
+
+  // A GraphQL request's windows of its lots' row connections, the same window of every lot in one
+  // statement, newest first: each page and count holds only what the caller may see.
+  /** Every bid of the lots: the resolver names each bidder as `seenBids` shows it. */
+  bidWindowsOf(ctx: RequestContext, lotIds: readonly string[], window: ListWindow): Promise<WindowPage<BidRow>[]> {
+    return bidWindowsOfLots(ctx.em, lotIds, window);
+  }
+
+  /** The participants the caller may see (`seesParticipantSql`, as REST's include reads them). */
+  participantWindowsOf(ctx: RequestContext, lotIds: readonly string[], window: ListWindow): Promise<WindowPage<Participant>[]> {
+    return participantWindowsOfLots(ctx.em, ctx.caller, lotIds, window);
+  }
+
+  /** The deposits the caller may see: all to the lot's managers, else its own. */
+  depositWindowsOf(ctx: RequestContext, lotIds: readonly string[], window: ListWindow): Promise<WindowPage<Deposit>[]> {
+    return this.privateWindowsOf(ctx, lotIds, window, Deposit, { table: sql`deposits`, byCreation: false });
+  }
+
+  /** The callback requests the caller may see: all to the lot's managers, else its own. */
+  callbackWindowsOf(ctx: RequestContext, lotIds: readonly string[], window: ListWindow): Promise<WindowPage<Callback>[]> {
+    return this.privateWindowsOf(ctx, lotIds, window, Callback, { table: sql`callbacks`, byCreation: false });
+  }
+
+  /** The stars the caller may see, by their creation: all to the lot's managers, else its own. */
+  starWindowsOf(ctx: RequestContext, lotIds: readonly string[], window: ListWindow): Promise<WindowPage<Star>[]> {
+    return this.privateWindowsOf(ctx, lotIds, window, Star, { table: sql`stars`, byCreation: true });
+  }
+
+  private async privateWindowsOf<T extends object>(ctx: RequestContext, lotIds: readonly string[], window: ListWindow, entity: new () => T, rows: PrivateRows): Promise<WindowPage<T>[]> {
+    const pages = await privateWindowsOfLots(ctx.em, ctx.caller, lotIds, window, rows);
+    return pages.map((page) => ({ ...page, items: page.items.map((row) => ctx.em.map(entity, row)) }));
   }
 
   /** A participant by id as `Lot.participants` shows it to the caller: one it would hide is answered as none. */

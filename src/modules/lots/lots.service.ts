@@ -151,7 +151,7 @@ export class LotsService {
     return this.recentRows(this.visibleRows(ctx, lot, rows), last);
   }
 
-  /** The newest `last` of rows read already as the caller may see them (`participantsOf`), oldest first as `rows` are. */
+  /** The newest `last` of rows read already as the caller may see them, oldest first as `rows` are. */
   recentRows<T>(rows: readonly T[], last: number): T[] {
     return rows.slice(-listBound(last, 'last'));
   }
