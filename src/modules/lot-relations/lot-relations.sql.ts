@@ -5,6 +5,7 @@ import { rawQuery } from '../../db/raw';
 import { sql, type Sql } from '../../db/sql';
 import { type Bid, BID_COLUMNS, type BidColumns, bidOfColumns } from '../bids';
 import { type Participant, participantColumns, type ParticipantColumns, participantOfColumns } from '../trading';
+import { BIDS_BESIDE_LOT } from '../lots';
 import type { Callback } from '../watchlist';
 
 // The rows every page of lots may show beside its lots (callbacks always, bids and participants
@@ -30,9 +31,14 @@ export async function callbacksOfLots(em: EntityManager, lotIds: readonly string
   return rows.map((r) => ({ id: r.id, lotId: r.lot_id, accountId: r.account_id, createdAt: new Date(r.created_at) }));
 }
 
-/** The bids on the lots, by id (the order they were placed in). */
+/** The bids each lot shows beside it (its newest `BIDS_BESIDE_LOT`), by id (the order they were placed in). */
 export async function bidsOfLots(em: EntityManager, lotIds: readonly string[]): Promise<Bid[]> {
-  const rows = await rowsOfLots<BidColumns>(em, (ids) => sql`select ${BID_COLUMNS} from bids where lot_id = any (${ids}) order by id`, lotIds);
+  const rows = await rowsOfLots<BidColumns>(
+    em,
+    (ids) => sql`select b.* from unnest(${ids}) as g(lot_id)
+      cross join lateral (select ${BID_COLUMNS} from bids where lot_id = g.lot_id order by id desc limit ${BIDS_BESIDE_LOT}) b order by b.id`,
+    lotIds,
+  );
   return rows.map(bidOfColumns);
 }
 

@@ -13,6 +13,7 @@ export { DEFAULT_PRICE_CURRENCY } from './lots.listing';
 export type { LotMaker } from './lots.maker';
 export { hasEnded, isClosed, LOT_STATUSES, lotStatus, type LotStatus, notClosedSql, openWhere, overSql, takesBids } from './lots.open';
 export type { Embedded } from './lots.embedded';
+export { BIDS_BESIDE_LOT } from './lots.embedded';
 export type { LotIncluder, LotIncludes } from './lots.includes.presenter';
 export type { LotRelation } from './lots.relations';
 export { lotAttributes } from './lots.presenter';

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Money } from '../../core/money';
+import { MAX_PAGE_SIZE } from '../../core/page';
 import { timestamp, type Rows } from '../../db/raw';
 import { sql, type Sql } from '../../db/sql';
 import { type Account, accountArrayById, accountOfArray } from '../accounts';
@@ -44,8 +45,16 @@ export interface Embedded {
   accounts: ReadonlyMap<string, Account>;
 }
 
+/**
+ * The bids a lot shows beside it (REST `include=bids`, GraphQL `Lot.bids`): its newest, as many as
+ * a page holds. A hot lot's history runs to tens of thousands of bids, and a page of 100 such lots
+ * would read them all for each request. The whole history: `Lot.bidsConnection` (paged) and the
+ * lot's bid log.
+ */
+export const BIDS_BESIDE_LOT = MAX_PAGE_SIZE;
+
 const BIDS = sql`(select json_agg(json_build_array(b.id::text, b.participant_id::text, b.account_id, b.amount::text, b.placed_by_proxy, b.created_at) order by b.id)
-  from bids b where b.lot_id = l.id) as embedded_bids`;
+  from (select * from bids where lot_id = l.id order by id desc limit ${BIDS_BESIDE_LOT}) b) as embedded_bids`;
 
 const CALLBACKS = sql`(select json_agg(json_build_array(c.id::text, c.account_id, c.created_at) order by c.id) from callbacks c where c.lot_id = l.id) as embedded_callbacks`;
 

@@ -1,0 +1,72 @@
+import { Query } from 'pg';
+import { Participant, ParticipantState } from '../../src/modules/trading/trading.entity';
+import { createAccount, createPlatform } from '../helpers/factories';
+import { createLot, ENG_LOT } from '../helpers/lots';
+import { appWith } from '../helpers/world';
+
+// The bids a lot shows beside it (REST include=bids, GraphQL Lot.bids) are its newest hundred: a
+// hot lot's whole history, read for every lot of a page at every request, is an amplification
+// anyone could send.
+
+jest.setTimeout(120_000);
+
+const BIDS = 3000;
+
+const world = appWith(async (t) => {
+  const platform = await createPlatform(t);
+  const admin = await createAccount(t, platform, { type: 'admin' });
+  const bidder = await createAccount(t, platform);
+  const lot = await createLot(t, admin.keypair, ENG_LOT);
+  const em = t.orm.em.fork();
+  const participant = em.create(Participant, { lotId: String(lot.id), accountId: bidder.id, state: ParticipantState.Pending });
+  await em.flush();
+  await em
+    .getConnection()
+    .execute(`insert into bids (lot_id, participant_id, account_id, amount) select ?, ?, ?, 1000 + g from generate_series(1, ${BIDS}) g`, [lot.id, participant.id, bidder.id]);
+  return { lotId: String(lot.id) };
+});
+
+/** Runs `work` and counts the bytes of the rows the database sent this process meanwhile, whichever path read them. */
+async function bytesReceived(work: () => Promise<unknown>): Promise<number> {
+  const proto = Query.prototype as unknown as { handleDataRow: (this: unknown, msg: { fields: (string | null)[] }) => void };
+  const original = proto.handleDataRow;
+  let bytes = 0;
+  proto.handleDataRow = function handleDataRow(this: unknown, msg: { fields: (string | null)[] }) {
+    for (const f of msg.fields) bytes += f?.length ?? 0;
+    original.call(this, msg);
+  };
+  try {
+    await work();
+  } finally {
+    proto.handleDataRow = original;
+  }
+  return bytes;
+}
+
+// A bid as the database sends it is some 60 to 100 bytes: the newest hundred stay well under 20 KB, the history is ten times that.
+const BOUND = 20_000;
+
+it(`REST include=bids shows the newest 100 of a lot's ${BIDS} bids, read alone, on the lot and in a listing`, async () => {
+  for (const target of [`/lots/${world.lotId}?include=bids`, `/lots?include=bids&page[limit]=100`]) {
+    let body: any;
+    const bytes = await bytesReceived(async () => {
+      body = (await world.t.client.get(target)).body;
+    });
+    const bids = body.included.filter((r: { type: string }) => r.type === 'bids');
+    expect({ target, shown: bids.length, newest: bids.at(-1)?.attributes.amount, oldest: bids[0]?.attributes.amount }).toEqual({ target, shown: 100, newest: '4000.00', oldest: '3901.00' });
+    expect(bytes).toBeLessThan(BOUND);
+  }
+});
+
+it(`GraphQL Lot.bids(last: 1) reads the newest bids, not the ${BIDS} of the history, on the lot and in a page of lots`, async () => {
+  for (const query of ['query($id: ID!) { lot(id: $id) { bids(last: 1) { amount } } }', '{ lots(first: 100) { nodes { bids(last: 1) { amount } } } }']) {
+    let body: any;
+    const bytes = await bytesReceived(async () => {
+      body = (await world.t.client.graphql(query, { id: world.lotId })).body;
+    });
+    expect(body.errors).toBeUndefined();
+    const shown = body.data.lot ? body.data.lot.bids : body.data.lots.nodes.flatMap((n: { bids: unknown[] }) => n.bids);
+    expect(shown).toEqual([{ amount: '4000.00' }]);
+    expect(bytes).toBeLessThan(BOUND);
+  }
+});
