@@ -12,6 +12,8 @@ export interface BoundedPool<C> {
   answered<T>(connection: C, work: Promise<T>): Promise<T>;
   /** Marks `connection` so that the pool destroys it when it is given back, never handing it out again. */
   discard(connection: C): void;
+  /** The socket `connection` reads and writes: ours, given to node-postgres through its `stream` option. */
+  socketOf(connection: C): Socket;
   readonly reachability: Reachability;
   /** False once the ORM closed the pool. */
   readonly open: boolean;
@@ -37,9 +39,7 @@ const NOT_SENT = /is not queryable/;
 function abandon(connection: object, ms: number, discarded: WeakSet<object>, sockets: WeakMap<object, Socket>): void {
   const error = Object.assign(new Error(`the database did not answer within ${ms} ms`), { code: 'ETIMEDOUT' });
   discarded.add(connection);
-  // node-postgres' public `end()` waits, on a connection in pipeline mode with statements on the
-  // wire, for their answers before it closes, and a frozen server never sends them: its socket,
-  // the one the client was given, is destroyed instead.
+  // Its socket, the one the client was given, is destroyed with the error that says why.
   sockets.get(connection)?.destroy(error);
 }
 
@@ -120,6 +120,10 @@ export function boundedDialect(answerMs: number): typeof PostgreSqlKnexDialect {
 
     discard(connection: object): void {
       discarded.add(connection);
+    }
+
+    socketOf(connection: object): Socket {
+      return sockets.get(connection) as Socket;
     }
 
     // Every statement of the ORM and of knex's transactions goes through knex's `query`.

@@ -3,7 +3,6 @@ import { logger } from '../core/logger';
 import { ENTITIES, MIGRATIONS } from '../modules';
 import { underAdvisoryLock } from './advisory-lock';
 import { boundedDialect } from './bounded-dialect';
-import { CoalescingSocket } from './coalescing-socket';
 import { lazyMigrator } from './migration';
 
 /**
@@ -42,9 +41,6 @@ export function ormOptions(clientUrl: string, poolSize = DEFAULT_POOL_SIZE, stat
       connection: {
         // A peer host that is gone (not merely slow) is noticed on an idle connection too.
         keepAlive: true,
-        // Statements are written without waiting for the answers to those before (src/db/raw.ts).
-        pipeline: true,
-        stream: () => new CoalescingSocket(),
         ...(statementTimeoutMs ? { statement_timeout: statementTimeoutMs } : {}),
         ...(answerTimeoutMs ? { connectionTimeoutMillis: answerTimeoutMs } : {}),
       },

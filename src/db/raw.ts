@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Client, QueryConfig } from 'pg';
+import { LRUCache } from 'lru-cache';
+import pg, { type Client } from 'pg';
 import type { BoundedPool } from './bounded-dialect';
 import { commitInDoubt } from './faults';
+import { MessageWriter, type WireValue } from './protocol';
 
 /** Rows of one statement, as the driver answers them. */
 export type Rows = Record<string, unknown>[];
@@ -31,7 +34,7 @@ export interface RawTransaction {
   commitWith(statements: Statement[]): Promise<Rows[]>;
 }
 
-/** A connection of the ORM's pool: node-postgres' client, opened in pipeline mode (src/db/orm.ts). */
+/** A connection of the ORM's pool: node-postgres' client, which runs one query at a time (a pipeline is one). */
 type Connection = Client;
 
 type Pool = BoundedPool<Connection>;
@@ -45,31 +48,43 @@ export interface Result {
 /** The ORM's pool hands timestamps over as PostgreSQL's text, which Date parses. */
 export const timestamp = (v: unknown): Date | null => (v === null ? null : new Date(v as string | Date));
 
-/**
- * A value's type as its literal would have had it in the text (so that `select …, 6` still inserts
- * into a smallint): numbers and booleans cast, anything else (text, dates, bytes, null) left to the
- * server, as a quoted literal is. The cast is written in the text, not given as the parameter's
- * type in the Parse message: node-postgres takes a query's `types` for its result's type parsers.
- */
-function castOf(value: unknown): string {
-  if (typeof value === 'boolean') return '::bool';
-  if (typeof value !== 'number') return '';
-  if (!Number.isInteger(value)) return '::numeric';
-  return Math.abs(value) < 2 ** 31 ? '::int4' : '::int8';
+/** node-postgres' public conversion of a JavaScript value to its text for the server (dates, arrays, JSON). */
+const { prepareValue } = (pg as unknown as { utils: { prepareValue(value: unknown): WireValue | undefined } }).utils;
+
+/** A statement as the extended protocol takes it: `$n` placeholders, and the types of its literals. */
+interface Prepared {
+  name: string;
+  text: string;
+  types: number[];
+  values: unknown[];
 }
 
-/** Statement names by text: the same text gets the same name on every connection. */
+const INT4 = 23;
+const INT8 = 20;
+const NUMERIC = 1700;
+const BOOL = 16;
+/**
+ * A value's type as its literal would have had it in the text (so that `select …, 6` still inserts
+ * into a smallint): numbers and booleans typed, anything else (text, dates, bytes, null) left to
+ * the server, as a quoted literal is.
+ */
+function typeOf(value: unknown): number {
+  if (typeof value === 'boolean') return BOOL;
+  if (typeof value !== 'number') return 0;
+  if (!Number.isInteger(value)) return NUMERIC;
+  return Math.abs(value) < 2 ** 31 ? INT4 : INT8;
+}
+
+/** Statement names by their types and text: the same statement gets the same name on every connection. */
 const names = new Map<string, string>();
 /** The hot paths' texts are few and fixed; past this many, a text is parsed unnamed each time. */
 const NAMED_LIMIT = 500;
-/** Names given afresh to texts whose prepared statements the server no longer runs (see `renamed`). */
-let renamings = 0;
 
 /**
  * `?` placeholders become `$n`; an array value (`sql.array` renders `array[?]::T[]`) travels as
  * one array parameter, `$n::T[]`, so a round's text is the same whatever the number of its bids.
  */
-function prepared(statement: Statement): QueryConfig {
+function prepared(statement: Statement): Prepared {
   const params = statement.params ?? [];
   const parts = statement.text.split('?');
   if (parts.length !== params.length + 1) throw new RangeError(`the statement has ${parts.length - 1} placeholders for ${params.length} values`);
@@ -80,16 +95,71 @@ function prepared(statement: Statement): QueryConfig {
       text = text.slice(0, -'array['.length);
       rest = rest.slice(1);
     }
-    text += `$${i + 1}${castOf(params[i])}${rest}`;
+    text += `$${i + 1}${rest}`;
   }
-  const values = params.slice();
-  if (statement.customPlan) return { text, values };
-  let name = names.get(text);
+  const types = params.map(typeOf);
+  if (statement.customPlan) return { name: '', text, types, values: params.slice() };
+  const key = `${types.join(',')}:${text}`;
+  let name = names.get(key);
   if (name === undefined && names.size < NAMED_LIMIT) {
-    name = `raw_${createHash('sha1').update(text).digest('hex').slice(0, 24)}`;
-    names.set(text, name);
+    name = `raw_${createHash('sha1').update(key).digest('hex').slice(0, 24)}`;
+    names.set(key, name);
   }
-  return name === undefined ? { text, values } : { name, text, values };
+  return { name: name ?? '', text, types, values: params.slice() };
+}
+
+interface Field {
+  name: string;
+  dataTypeID: number;
+  format: string;
+}
+
+type Parser = (value: string) => unknown;
+/** Builds one row from a DataRow's values and its columns' parsers. */
+type RowMaker = (values: (string | null)[], parsers: Parser[]) => Record<string, unknown>;
+
+/** Row makers by their columns' names: a statement's rows all share one, whichever connection reads them. */
+const rowMakers = new LRUCache<string, RowMaker>({ max: NAMED_LIMIT });
+
+/**
+ * A row as one object literal of the result's columns. Copying an empty row and storing each
+ * column by its name, as `pg` does, makes V8 look every name up again: 20 rows of 40 columns took
+ * 28.5 µs that way and 9.5 µs this way. The names come from the server's row description and
+ * enter the source only as JSON string literals; as with `pg`, a later column of the same name wins.
+ */
+function rowMaker(names: string[]): RowMaker {
+  const key = names.join('\0');
+  let make = rowMakers.get(key);
+  if (!make) {
+    // A literal `"__proto__":` would set the prototype; computed, it is a column like any other.
+    const columns = names.map((name, i) => `${name === '__proto__' ? `[${JSON.stringify(name)}]` : JSON.stringify(name)}: v[${i}] === null ? null : p[${i}](v[${i}])`);
+    make = new Function('v', 'p', `return { ${columns.join(', ')} };`) as RowMaker;
+    rowMakers.set(key, make);
+  }
+  return make;
+}
+
+/** How the rows of a statement are read: its columns' parsers and its row maker. */
+interface Described {
+  parsers: Parser[];
+  makeRow: RowMaker;
+}
+
+/** A statement that answers no rows (the server described it with NoData). */
+const NO_ROWS: Described = { parsers: [], makeRow: () => ({}) };
+
+type StatementState = 'parsed' | 'doubtful' | Described;
+
+/**
+ * The statements parsed on each connection, by name, and once run their rows' description; a
+ * failed pipeline leaves its own in doubt.
+ */
+const parsedOn = new WeakMap<Connection, Map<string, StatementState>>();
+
+function parsedStatementsOf(connection: Connection): Map<string, StatementState> {
+  let parsed = parsedOn.get(connection);
+  if (!parsed) parsedOn.set(connection, (parsed = new Map()));
+  return parsed;
 }
 
 /**
@@ -107,50 +177,142 @@ export const GENERIC_PLANS: Statement = { text: `select set_config('plan_cache_m
  */
 export const alone = (statements: Statement[]): Statement[] => [{ text: 'begin' }, GENERIC_PLANS, ...statements, { text: 'commit' }];
 
-/** PostgreSQL's SQLSTATE feature_not_supported, which a prepared statement whose table changed answers. */
-const FEATURE_NOT_SUPPORTED = '0A000';
 
 /**
- * A named statement whose result columns changed under it (a column added to its table) fails at
- * every run on each connection that prepared it: the server keeps it. Its text gets a new name, so
- * that its next run parses it afresh; node-postgres closes no statement, and the old one stays
- * with its session, unused.
+ * Statements sent as one pipeline of the extended protocol: each bound and executed, one Sync
+ * behind them all, so several statements cost one round trip and one write, and each is parsed
+ * once per connection (a named statement) instead of at every call. A named statement's rows are
+ * described by the server at its first run on a connection only, and the parsers and row maker
+ * built from that description are kept with the statement. Like a multi-statement query, the
+ * first error skips the rest.
+ *
+ * node-postgres' own pipeline mode, tried instead, writes each statement with a Sync of its own
+ * and describes every run: the server then answers each statement with a flush of its own, and
+ * the service reads and settles each apart. Against the build before the module borders, bids
+ * over 100 lots fell to 0.78–0.85× and a listing's p50 rose to 1.11–1.13× (docs/benchmarks.md).
+ * The pipeline is a query object of node-postgres' public kind (`client.query(submittable)`,
+ * as pg-cursor's), which a client in pipeline mode refuses: the pool's clients are not in it.
  */
-function renamed(query: QueryConfig, err: unknown): void {
-  const { code, message } = err as { code?: unknown; message?: unknown };
-  if (!query.name || code !== FEATURE_NOT_SUPPORTED || !/cached plan must not change result type/.test(String(message))) return;
-  if (names.get(query.text) === query.name) names.set(query.text, `${query.name.slice(0, 'raw_'.length + 24)}_${++renamings}`);
+class Pipeline {
+  readonly results: Result[] = [];
+  /** Per statement, its rows' description when the connection already had it. */
+  private readonly known: (Described | null)[] = [];
+  /** The current statement's description: as the connection knew it, else as the server sent it, else no rows. */
+  private current: Described = NO_ROWS;
+  private rows: Rows = [];
+  private error: unknown = null;
+  /** The statements parsed on this pipeline's connection. */
+  private readonly parsed: Map<string, StatementState>;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly socket: Socket,
+    /** The statements, as `test/helpers/statements.ts` reads them too. */
+    readonly statements: Prepared[],
+    private readonly done: (error: unknown, results: Result[]) => void,
+  ) {
+    this.parsed = parsedStatementsOf(connection);
+  }
+
+  /** node-postgres asks the query to write itself once the connection is free; an error returned fails it unwritten. */
+  submit(): Error | undefined {
+    const out = new MessageWriter();
+    // What the statements parsed here were before, for a value that cannot be sent (nothing is).
+    const before = new Map<string, StatementState | undefined>();
+    try {
+      for (const s of this.statements) {
+        const state = s.name ? this.parsed.get(s.name) : undefined;
+        if (state === undefined || state === 'doubtful') {
+          // Closing a statement that does not exist is no error: a doubtful one is parsed afresh.
+          if (state === 'doubtful') out.closeStatement(s.name);
+          out.parse(s.name, s.text, s.types);
+          if (s.name) {
+            before.set(s.name, state);
+            this.parsed.set(s.name, 'parsed');
+          }
+        }
+        out.bind(
+          s.name,
+          s.values.map((v) => prepareValue(v) ?? null),
+        );
+        const known = typeof state === 'object' ? state : null;
+        this.known.push(known);
+        if (!known) out.describePortal();
+        out.execute();
+      }
+      out.sync();
+    } catch (err) {
+      for (const [name, state] of before) {
+        if (state === undefined) this.parsed.delete(name);
+        else this.parsed.set(name, state);
+      }
+      return err as Error;
+    }
+    this.current = this.known[0] ?? NO_ROWS;
+    this.socket.write(out.written());
+    return undefined;
+  }
+
+  handleRowDescription(message: { fields: Field[] }): void {
+    this.current = {
+      parsers: message.fields.map((f) => this.connection.getTypeParser(f.dataTypeID, f.format as 'text')),
+      makeRow: rowMaker(message.fields.map((f) => f.name)),
+    };
+  }
+
+  handleDataRow(message: { fields: (string | null)[] }): void {
+    this.rows.push(this.current.makeRow(message.fields, this.current.parsers));
+  }
+
+  handleCommandComplete(message: { text: string }): void {
+    const count = /(\d+)$/.exec(message.text);
+    this.next({ rows: this.rows, rowCount: count ? Number(count[1]) : null });
+    this.rows = [];
+  }
+
+  handleEmptyQuery(): void {
+    this.next({ rows: [], rowCount: null });
+  }
+
+  /** The current statement is done: its description is kept for its next runs, and the next one's taken up. */
+  private next(result: Result): void {
+    const index = this.results.length;
+    const name = this.statements[index]?.name;
+    if (name && !this.known[index] && this.parsed.get(name) === 'parsed') this.parsed.set(name, this.current);
+    this.results.push(result);
+    this.current = this.known[index + 1] ?? NO_ROWS;
+  }
+
+  /** node-postgres hands the error over and forgets the query: the answer is given here. */
+  handleError(error: unknown): void {
+    // Which of the statements this pipeline parsed exist now is unknown.
+    for (const s of this.statements) if (s.name && this.parsed.has(s.name)) this.parsed.set(s.name, 'doubtful');
+    this.error = error;
+    this.done(error, this.results);
+  }
+
+  handleReadyForQuery(): void {
+    if (this.error === null) this.done(null, this.results);
+  }
+
+  handlePortalSuspended(): void {}
+  handleCopyInResponse(): void {}
+  handleCopyData(): void {}
 }
 
 /**
  * Sends statements in one round trip on a connection of the ORM's own pool; answers each one's
- * rows, or fails when the database does not answer within the pool's bound. The connection is in
- * node-postgres' pipeline mode: each statement is written at once as Parse (at its first run on
- * the connection, for a named one), Bind, Describe, Execute and a Sync of its own, without
- * waiting for the answers to the ones before. Each ends its own implicit transaction, so a
- * failure does not skip the statements behind it: inside `begin`…`commit` they fail as the
- * transaction is aborted, and the commit answers ROLLBACK; the first error is the answer.
+ * rows, or fails when the database does not answer within the pool's bound.
  */
 function send(pool: Pool, connection: Connection, statements: Statement[]): Promise<Result[]> {
-  const queries = statements.map(prepared);
-  const answers = queries.map((query) =>
-    connection.query(query).then(
-      ({ rows, rowCount }): Result => ({ rows, rowCount }),
-      (err: unknown) => {
-        renamed(query, err);
-        throw err;
-      },
-    ),
+  const pipeline = statements.map(prepared);
+  return pool.answered(
+    connection,
+    new Promise((resolve, reject) => {
+      const submittable = new Pipeline(connection, pool.socketOf(connection), pipeline, (error, results) => (error ? reject(error) : resolve(results)));
+      connection.query(submittable);
+    }),
   );
-  return pool.answered(connection, firstFailure(answers));
-}
-
-/** Every answer once all came; else the first failure in order, once all settled (so none is left unhandled). */
-async function firstFailure(answers: Promise<Result>[]): Promise<Result[]> {
-  const settled = await Promise.allSettled(answers);
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed) throw failed.reason;
-  return settled.map((s) => (s as PromiseFulfilledResult<Result>).value);
 }
 
 const poolOf = (em: EntityManager) => em.getConnection().getKnex().client as unknown as Pool;

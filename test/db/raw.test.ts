@@ -84,7 +84,8 @@ describe('the pipeline', () => {
         return tx.commitWith([{ text: 'select ?::int as b', params: [2] }, { text: 'select ?::int as c', params: [3] }, { text: 'select 4 as d' }]);
       });
       expect(committed).toEqual([[{ b: 2 }], [{ c: 3 }], [{ d: 4 }]]);
-      expect(writes).toEqual(['_writev']);
+      // One buffer of all their messages, in one write.
+      expect(writes).toEqual(['_write']);
     } finally {
       await own.close();
     }
@@ -146,7 +147,7 @@ describe('rawQuery', () => {
     }
   });
 
-  it('runs the statements behind a failed one of a pipeline, and answers the first failure', async () => {
+  it('parses a statement afresh on the connection where a failed pipeline skipped its parse, and answers the first failure', async () => {
     // A pool of one connection of its own, apart from the sessions the test above terminates.
     const own = await openDatabase(db.url, 1);
     try {
