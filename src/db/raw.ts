@@ -3,9 +3,9 @@ import type { Socket } from 'node:net';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
 import pg, { type Client } from 'pg';
+import { serialize } from 'pg-protocol';
 import type { BoundedPool } from './bounded-dialect';
 import { commitInDoubt } from './faults';
-import { MessageWriter, type WireValue } from './protocol';
 
 /** Rows of one statement, as the driver answers them. */
 export type Rows = Record<string, unknown>[];
@@ -49,6 +49,9 @@ export interface Result {
 export const timestamp = (v: unknown): Date | null => (v === null ? null : new Date(v as string | Date));
 
 /** node-postgres' public conversion of a JavaScript value to its text for the server (dates, arrays, JSON). */
+/** A parameter as it travels: text, a binary value (a `Buffer`, for bytea), or null. */
+type WireValue = string | Buffer | null;
+
 const { prepareValue } = (pg as unknown as { utils: { prepareValue(value: unknown): WireValue | undefined } }).utils;
 
 /** A statement as the extended protocol takes it: `$n` placeholders, and the types of its literals. */
@@ -216,7 +219,8 @@ class Pipeline {
 
   /** node-postgres asks the query to write itself once the connection is free; an error returned fails it unwritten. */
   submit(): Error | undefined {
-    const out = new MessageWriter();
+    // node-postgres' own encoder (pg-protocol), its messages gathered so that the pipeline leaves in one write.
+    const out: Buffer[] = [];
     // What the statements parsed here were before, for a value that cannot be sent (nothing is).
     const before = new Map<string, StatementState | undefined>();
     try {
@@ -224,23 +228,20 @@ class Pipeline {
         const state = s.name ? this.parsed.get(s.name) : undefined;
         if (state === undefined || state === 'doubtful') {
           // Closing a statement that does not exist is no error: a doubtful one is parsed afresh.
-          if (state === 'doubtful') out.closeStatement(s.name);
-          out.parse(s.name, s.text, s.types);
+          if (state === 'doubtful') out.push(serialize.close({ type: 'S', name: s.name }));
+          out.push(serialize.parse({ name: s.name, text: s.text, types: [...s.types] }));
           if (s.name) {
             before.set(s.name, state);
             this.parsed.set(s.name, 'parsed');
           }
         }
-        out.bind(
-          s.name,
-          s.values.map((v) => prepareValue(v) ?? null),
-        );
+        out.push(serialize.bind({ statement: s.name, values: s.values.map((v) => prepareValue(v) ?? null) }));
         const known = typeof state === 'object' ? state : null;
         this.known.push(known);
-        if (!known) out.describePortal();
-        out.execute();
+        if (!known) out.push(serialize.describe({ type: 'P' }));
+        out.push(serialize.execute());
       }
-      out.sync();
+      out.push(serialize.sync());
     } catch (err) {
       for (const [name, state] of before) {
         if (state === undefined) this.parsed.delete(name);
@@ -249,7 +250,7 @@ class Pipeline {
       return err as Error;
     }
     this.current = this.known[0] ?? NO_ROWS;
-    this.socket.write(out.written());
+    this.socket.write(Buffer.concat(out));
     return undefined;
   }
 
