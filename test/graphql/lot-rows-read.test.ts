@@ -1,8 +1,8 @@
-import { Query } from 'pg';
 import { Participant, ParticipantState } from '../../src/modules/trading/trading.entity';
 import { createAccount, createPlatform } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
 import { statementsSent } from '../helpers/statements';
+import { rowsReceived } from '../helpers/rows-received';
 import { appWith } from '../helpers/world';
 
 // A lot's row connections read their page, not the lot's whole list: a hot lot's bids would
@@ -27,28 +27,10 @@ const world = appWith(async (t) => {
   return { admin, lotIds };
 });
 
-/** Runs `work` and counts the rows the database sent this process meanwhile, whichever path read them. */
-async function rowsReceived(work: () => Promise<unknown>): Promise<number> {
-  // Each row the server sends reaches the query it answers (a client binds its own handlers when it connects).
-  const proto = Query.prototype as unknown as { handleDataRow: (this: unknown, msg: unknown) => void };
-  const original = proto.handleDataRow;
-  let rows = 0;
-  proto.handleDataRow = function handleDataRow(this: unknown, msg: unknown) {
-    rows++;
-    original.call(this, msg);
-  };
-  try {
-    await work();
-  } finally {
-    proto.handleDataRow = original;
-  }
-  return rows;
-}
-
 describe('Lot.bidsConnection', () => {
   it(`reads a page of a lot of ${BIDS} bids, not its history, for anyone`, async () => {
     let body: any;
-    const rows = await rowsReceived(async () => {
+    const { rows } = await rowsReceived(async () => {
       body = (await world.t.client.graphql('query($id: ID!) { lot(id: $id) { bidsConnection(first: 2) { nodes { amount } totalCount } } }', { id: world.lotIds[0] })).body;
     });
     expect(body.errors).toBeUndefined();
@@ -62,9 +44,9 @@ describe('Lot.bidsConnection', () => {
       let body: any;
       let rows = 0;
       const sent = await statementsSent(async () => {
-        rows = await rowsReceived(async () => {
+        ({ rows } = await rowsReceived(async () => {
           body = (await world.t.client.as(world.admin.keypair).graphql(`{ lots(first: ${n}) { nodes { id ${withBids ? 'bidsConnection(first: 1) { totalCount }' : ''} } } }`)).body;
-        });
+        }));
       });
       expect(body.errors).toBeUndefined();
       expect(body.data.lots.nodes).toHaveLength(n);

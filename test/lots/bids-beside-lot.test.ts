@@ -1,7 +1,7 @@
-import { Query } from 'pg';
 import { Participant, ParticipantState } from '../../src/modules/trading/trading.entity';
 import { createAccount, createPlatform } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
+import { rowsReceived } from '../helpers/rows-received';
 import { appWith } from '../helpers/world';
 
 // The bids a lot shows beside it (REST include=bids, GraphQL Lot.bids) are its newest hundred: a
@@ -26,30 +26,13 @@ const world = appWith(async (t) => {
   return { lotId: String(lot.id) };
 });
 
-/** Runs `work` and counts the bytes of the rows the database sent this process meanwhile, whichever path read them. */
-async function bytesReceived(work: () => Promise<unknown>): Promise<number> {
-  const proto = Query.prototype as unknown as { handleDataRow: (this: unknown, msg: { fields: (string | null)[] }) => void };
-  const original = proto.handleDataRow;
-  let bytes = 0;
-  proto.handleDataRow = function handleDataRow(this: unknown, msg: { fields: (string | null)[] }) {
-    for (const f of msg.fields) bytes += f?.length ?? 0;
-    original.call(this, msg);
-  };
-  try {
-    await work();
-  } finally {
-    proto.handleDataRow = original;
-  }
-  return bytes;
-}
-
 // A bid as the database sends it is some 60 to 100 bytes: the newest hundred stay well under 20 KB, the history is ten times that.
 const BOUND = 20_000;
 
 it(`REST include=bids shows the newest 100 of a lot's ${BIDS} bids, read alone, on the lot and in a listing`, async () => {
   for (const target of [`/lots/${world.lotId}?include=bids`, `/lots?include=bids&page[limit]=100`]) {
     let body: any;
-    const bytes = await bytesReceived(async () => {
+    const { bytes } = await rowsReceived(async () => {
       body = (await world.t.client.get(target)).body;
     });
     const bids = body.included.filter((r: { type: string }) => r.type === 'bids');
@@ -61,7 +44,7 @@ it(`REST include=bids shows the newest 100 of a lot's ${BIDS} bids, read alone, 
 it(`GraphQL Lot.bids(last: 1) reads the newest bids, not the ${BIDS} of the history, on the lot and in a page of lots`, async () => {
   for (const query of ['query($id: ID!) { lot(id: $id) { bids(last: 1) { amount } } }', '{ lots(first: 100) { nodes { bids(last: 1) { amount } } } }']) {
     let body: any;
-    const bytes = await bytesReceived(async () => {
+    const { bytes } = await rowsReceived(async () => {
       body = (await world.t.client.graphql(query, { id: world.lotId })).body;
     });
     expect(body.errors).toBeUndefined();
