@@ -5,7 +5,7 @@ import { managesLotSql } from '../../core/policies';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
 import { windowsOf } from '../../db/window';
-import { BID_COLUMNS, type BidColumns, bidOfColumns } from './bids.columns';
+import { BID_COLUMNS, BID_COLUMNS_OF_B, type BidColumns, bidOfColumns } from './bids.columns';
 import type { BidRow } from './bids.entity';
 
 /**
@@ -24,9 +24,6 @@ export async function bidsOfAccounts(em: EntityManager, caller: Caller, accountI
   return rows.map(bidOfColumns);
 }
 
-/** `BID_COLUMNS` of the bids `b` beside their lot `l`. */
-const SEEN_BID_COLUMNS = sql`b.id, b.lot_id, b.participant_id, b.account_id, b.amount, b.placed_by_proxy, b.created_at`;
-
 /**
  * The window of each account's bids that the caller may see as that account's (as
  * `bidsOfAccounts` shows them), newest first, in one statement for all the accounts.
@@ -35,7 +32,7 @@ export async function bidWindowsOfAccounts(em: EntityManager, caller: Caller, ac
   const pages = await windowsOf<BidColumns>(
     em,
     {
-      columns: SEEN_BID_COLUMNS,
+      columns: BID_COLUMNS_OF_B,
       from: sql`bids b join lots l on l.id = b.lot_id`,
       where: (account) => sql`b.account_id = ${account} and (b.account_id = ${caller.accountId} or ${managesLotSql(caller, sql`l`)})`,
       order: { key: null, id: sql`b.id` },

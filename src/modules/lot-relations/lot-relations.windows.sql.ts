@@ -4,7 +4,7 @@ import type { ListWindow, WindowPage } from '../../core/list-window';
 import { seesLotRowSql, seesParticipantSql } from '../../core/policies';
 import { sql, type Sql } from '../../db/sql';
 import { windowsOf, type WindowOrder } from '../../db/window';
-import { type BidColumns, bidOfColumns, type BidRow } from '../bids';
+import { BID_COLUMNS_OF_B, type BidColumns, bidOfColumns, type BidRow } from '../bids';
 import { type Participant, participantColumns, type ParticipantColumns, participantOfColumns } from '../trading';
 
 // The windows of a lot's row connections, for all the lots of a request in one statement: each
@@ -20,7 +20,7 @@ function windowsOfLots<R extends object>(em: EntityManager, lotIds: readonly str
 /** The window of each lot's bids, newest first: every bid, its bidder shown as the caller may see it (`seenBids`). */
 export async function bidWindowsOfLots(em: EntityManager, lotIds: readonly string[], window: ListWindow): Promise<WindowPage<BidRow>[]> {
   const pages = await windowsOfLots<BidColumns>(em, lotIds, window, {
-    columns: sql`b.id, b.lot_id, b.participant_id, b.account_id, b.amount, b.placed_by_proxy, b.created_at`,
+    columns: BID_COLUMNS_OF_B,
     from: sql`bids b`,
     lotId: sql`b.lot_id`,
     where: sql`true`,
