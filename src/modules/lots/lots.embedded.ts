@@ -54,7 +54,7 @@ export interface Embedded {
 export const BIDS_BESIDE_LOT = MAX_PAGE_SIZE;
 
 const BIDS = sql`(select json_agg(json_build_array(b.id::text, b.participant_id::text, b.account_id, b.amount::text, b.placed_by_proxy, b.created_at) order by b.id)
-  from (select * from bids where lot_id = l.id order by id desc limit ${BIDS_BESIDE_LOT}) b) as embedded_bids`;
+  from (select * from bids b where b.lot_id = l.id order by b.id desc limit ${BIDS_BESIDE_LOT}) b) as embedded_bids`;
 
 const CALLBACKS = sql`(select json_agg(json_build_array(c.id::text, c.account_id, c.created_at) order by c.id) from callbacks c where c.lot_id = l.id) as embedded_callbacks`;
 
