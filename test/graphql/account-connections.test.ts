@@ -2,10 +2,10 @@ import type { Keypair } from '@stellar/stellar-sdk';
 import { Money } from '../../src/core/money';
 import { Bid } from '../../src/modules/bids/bids.entity';
 import { Participant, ParticipantState } from '../../src/modules/trading/trading.entity';
-import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
+import type { CreatedAccount } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
 import { statementsSent } from '../helpers/statements';
-import { appWith } from '../helpers/world';
+import { appWith, twoPlatforms } from '../helpers/world';
 import { type ConnectionPage, expectWalksBothWays } from './connection.helpers';
 
 // The connection twins of an account's bids and lots: each pages both ways over what the
@@ -15,12 +15,7 @@ import { type ConnectionPage, expectWalksBothWays } from './connection.helpers';
 jest.setTimeout(120_000);
 
 const world = appWith(async (t) => {
-  const platform = await createPlatform(t);
-  const otherPlatform = await createPlatform(t);
-  const admin = await createAccount(t, platform, { type: 'admin' });
-  const otherAdmin = await createAccount(t, otherPlatform, { type: 'admin' });
-  const users: CreatedAccount[] = [];
-  for (let i = 0; i < 10; i++) users.push(await createAccount(t, platform));
+  const { platform, admin, otherAdmin, users } = await twoPlatforms(t, 10);
   const lot = String((await createLot(t, admin.keypair, ENG_LOT)).id);
   for (let i = 0; i < 3; i++) await createLot(t, admin.keypair, { ...ENG_LOT, reserve_price: '2000' });
   const foreignLot = String((await createLot(t, otherAdmin.keypair, ENG_LOT)).id);

@@ -2,10 +2,9 @@ import type { Keypair } from '@stellar/stellar-sdk';
 import { Money } from '../../src/core/money';
 import { Deposit, DepositState, Participant, ParticipantState } from '../../src/modules/trading/trading.entity';
 import { Callback, Star } from '../../src/modules/watchlist/watchlist.entity';
-import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
 import { statementsSent } from '../helpers/statements';
-import { appWith } from '../helpers/world';
+import { appWith, twoPlatforms } from '../helpers/world';
 import { type ConnectionPage, expectWalksBothWays } from './connection.helpers';
 
 // The connection twins of a lot's private rows (participants, deposits, callbacks, stars): each
@@ -15,12 +14,7 @@ import { type ConnectionPage, expectWalksBothWays } from './connection.helpers';
 jest.setTimeout(120_000);
 
 const world = appWith(async (t) => {
-  const platform = await createPlatform(t);
-  const otherPlatform = await createPlatform(t);
-  const admin = await createAccount(t, platform, { type: 'admin' });
-  const otherAdmin = await createAccount(t, otherPlatform, { type: 'admin' });
-  const users: CreatedAccount[] = [];
-  for (let i = 0; i < 4; i++) users.push(await createAccount(t, platform));
+  const { admin, otherAdmin, users } = await twoPlatforms(t, 4);
   const lot = await createLot(t, admin.keypair, ENG_LOT);
   const lotId = String(lot.id);
   const otherLotId = String((await createLot(t, admin.keypair, ENG_LOT)).id);

@@ -33,13 +33,21 @@ export function appWithPlatform(opts: WorldOptions = {}) {
   }, opts.env);
 }
 
+/** Two platforms, an admin of each, and `users` users of the first. */
+export async function twoPlatforms(t: TestApp, users = 0) {
+  const platform = await createPlatform(t);
+  const otherPlatform = await createPlatform(t);
+  const admin = await createAccount(t, platform, { type: 'admin' });
+  const otherAdmin = await createAccount(t, otherPlatform, { type: 'admin' });
+  const created: CreatedAccount[] = [];
+  for (let i = 0; i < users; i++) created.push(await createAccount(t, platform));
+  return { platform, otherPlatform, admin, otherAdmin, users: created };
+}
+
 /** An app with two platforms and an admin of each; a file's own `beforeAll` runs after it. */
 export function appWithTwoPlatforms() {
   return appWith(async (t) => {
-    const platform = await createPlatform(t);
-    const otherPlatform = await createPlatform(t);
-    const admin = await createAccount(t, platform, { type: 'admin' });
-    const otherAdmin = await createAccount(t, otherPlatform, { type: 'admin' });
+    const { platform, otherPlatform, admin, otherAdmin } = await twoPlatforms(t);
     return { platform, otherPlatform, admin, otherAdmin };
   });
 }
