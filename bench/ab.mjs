@@ -11,6 +11,10 @@
 //   BENCH_AB_ROUNDS=3      pairs of phases per line
 //   BENCH_AB_LOTS=20000    lots seeded for the listings (the bid lots come on top)
 //   BENCH_BIDS_CLIENTS=64  concurrent bidders
+//   BENCH_AB_STATEMENTS=1  each build on an embedded server with pg_stat_statements: every bid phase
+//                          prints, per accepted bid, the statements, database time and WAL bytes of its
+//                          build, and the first timed round the costliest statements (deterministic
+//                          where throughput is not: which build sends more work for a bid)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { Agent } from 'node:http';
@@ -31,6 +35,7 @@ const LOTS = Number(process.env.BENCH_AB_LOTS ?? 20_000);
 const CLIENTS = Number(process.env.BENCH_BIDS_CLIENTS ?? 64);
 const THROUGHPUT_FLOOR = 0.95;
 const LATENCY_CEILING = 1.05;
+const STATEMENTS = process.env.BENCH_AB_STATEMENTS === '1';
 
 function run(command, args, cwd) {
   const done = spawnSync(command, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -59,7 +64,8 @@ const median = (sorted) => sorted[Math.floor(sorted.length / 2)];
 
 /** One build's database, seeded, and its service. */
 async function prepare(name, root, { freshDatabase, seedLots, seedBidders, startService, signer }) {
-  const db = await freshDatabase(`bench_ab_${name}`);
+  if (STATEMENTS && process.env.DATABASE_URL) throw new Error('BENCH_AB_STATEMENTS=1 needs embedded servers: unset DATABASE_URL');
+  const db = await freshDatabase(`bench_ab_${name}`, { statements: STATEMENTS });
   const { migrate, openDatabase } = require(path.join(root, 'dist/db/orm.js'));
   const orm = await openDatabase(db.url);
   try {
@@ -80,7 +86,7 @@ export async function abBench(ref) {
   // The bid phases last as long as the others.
   process.env.BENCH_BIDS_SECONDS = String(SECONDS);
   // Imported here: they load this checkout's dist, which `npm run bench` has just built.
-  const { freshDatabase } = await import('./db.mjs');
+  const { freshDatabase, resetStatementStats, statementStats } = await import('./db.mjs');
   const { seed: seedLots, commonFilters, fetchOk } = await import('./lots.mjs');
   const { seed: seedBidders, drive, post } = await import('./bids.mjs');
   const { startService, signer } = await import('./service.mjs');
@@ -135,8 +141,14 @@ export async function abBench(ref) {
       const order = round % 2 ? [builds[1], builds[0]] : builds;
       for (const l of lines) {
         for (const b of order) {
+          if (STATEMENTS && l.kind === 'throughput') await resetStatementStats(b.db.url);
           const result = await l.phase(b);
           figures.get(l.name)[b.name].push(result);
+          if (STATEMENTS && l.kind === 'throughput') {
+            const stats = await statementStats(b.db.url, result.accepted, { top: 8, width: 160 });
+            process.stderr.write(`ab round ${round + 1}, ${l.name}, ${b.name}, per accepted bid: ${JSON.stringify(stats.perUnit)}\n`);
+            if (round === 0) for (const st of stats.statements) process.stderr.write(`    ${JSON.stringify(st)}\n`);
+          }
           process.stderr.write(`ab round ${round + 1}, ${l.name}, ${b.name}: ${l.kind === 'latency' ? `${median([...result].sort((x, y) => x - y)).toFixed(2)} ms p50` : `${result.acceptedPerSecond}/s, ${result.failed} 5xx`}\n`);
         }
       }

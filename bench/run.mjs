@@ -58,7 +58,8 @@ async function main() {
   if (ab !== -1) {
     const ref = process.argv[ab + 1];
     if (!ref) throw new Error('--ab takes the git ref of the build to compare with');
-    if (await answers(SERVER)) process.env.DATABASE_URL = SERVER;
+    // pg_stat_statements needs servers of the bench's own (bench/ab.mjs, BENCH_AB_STATEMENTS).
+    if (process.env.BENCH_AB_STATEMENTS !== '1' && (await answers(SERVER))) process.env.DATABASE_URL = SERVER;
     // The services run as `npm start` runs them (src/process-defaults.ts).
     process.env.NODE_ENV ??= 'production';
     const { abBench } = await import('./ab.mjs');
