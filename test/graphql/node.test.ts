@@ -93,6 +93,16 @@ describe('nodes(ids:)', () => {
     expect(res.body.errors).toEqual([expect.objectContaining({ path: ['nodes', 1] })]);
   });
 
+  it('keeps a refused id in its place in every run, once the document is compiled too', async () => {
+    // A malformed id fails at once, before the lot ahead of it is read: the order of settling is not the order of the list.
+    const ids = [forged('Lot', lotId), 'not a global id'];
+    for (let run = 1; run <= 5; run++) {
+      const res = await world.t.client.graphql(`query($ids: [ID!]!) { nodes(ids: $ids) { __typename } }`, { ids });
+      expect({ run, nodes: res.body.data.nodes }).toEqual({ run, nodes: [{ __typename: 'Lot' }, null] });
+      expect({ run, path: res.body.errors[0].path, code: res.body.errors[0].extensions.code }).toEqual({ run, path: ['nodes', 1], code: 'invalid_node_id' });
+    }
+  });
+
   it('takes at most 100 ids, and costs a full page of them', async () => {
     const res = await world.t.client.graphql(`query($ids: [ID!]!) { nodes(ids: $ids) { nodeId } }`, { ids: Array.from({ length: 101 }, () => forged('Lot', lotId)) });
     expect(res.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'too_many_items', errors: [expect.objectContaining({ field: 'ids' })] }) })]);
