@@ -164,7 +164,7 @@ describe('node(id:) of rows with readers', () => {
       expect(res.body.data.node?.__typename).not.toBe(KINDS[kind].type);
       expect(res.body.errors?.[0]?.extensions.status ?? 200).toBeLessThan(500);
     }
-    const unknown = await admin.graphql('query($id: ID!) { node(id: $id) { __typename } }', { id: forged('BidEvent', own) });
+    const unknown = await admin.graphql('query($id: ID!) { node(id: $id) { __typename } }', { id: forged('LotStar', own) });
     expect(unknown.body.errors[0].extensions.code).toBe('invalid_node_id');
   });
 });

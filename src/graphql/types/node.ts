@@ -3,15 +3,27 @@ import { isInterfaceType, type GraphQLSchema } from 'graphql';
 import { invalid } from '../../core/errors';
 import type { GraphQLContext } from '../context';
 
-/** How a type refetches one of its objects by its own id: the very service call of the type's own query, so with its permission checks. */
-export type NodeFetch = (id: string, context: GraphQLContext) => Promise<object>;
+/**
+ * How a type refetches one of its objects by its key: the very service call of the type's own
+ * query, so with its permission checks. `field` names the argument the global id came in (`id`,
+ * `ids.3`), for a key the call refuses.
+ */
+export type NodeFetch = (key: string, context: GraphQLContext, field: string) => Promise<object>;
+
+/** What of an object its global id holds: its `id`, unless the `id` alone does not name it (an entry of one of several lists). */
+export type NodeKey = (source: { id: string }) => string;
 
 const fetchers = new Map<string, NodeFetch>();
+const keys = new Map<string, NodeKey>();
 
 /** Makes a type that implements `Node` refetchable through `node(id:)`; call once per type, beside its query. */
-export function registerNode(typeName: string, fetch: NodeFetch): void {
+export function registerNode(typeName: string, fetch: NodeFetch, key?: NodeKey): void {
   fetchers.set(typeName, fetch);
+  if (key) keys.set(typeName, key);
 }
+
+/** The key a global id of `typeName` holds for `source`. */
+export const nodeKeyOf = (typeName: string, source: { id: string }): string => keys.get(typeName)?.(source) ?? source.id;
 
 /** A global id: the type and the type's own id, opaque to clients (they pass it back to `node(id:)`). */
 export const encodeGlobalId = (typeName: string, id: string): string => Buffer.from(`${typeName}:${id}`, 'utf8').toString('base64url');

@@ -1,5 +1,7 @@
 import { Arg, Ctx, Extensions, Mutation, Query, Resolver } from 'type-graphql';
+import { DomainError, invalid } from '../../core/errors';
 import type { GraphQLContext } from '../../graphql/context';
+import { registerNode } from '../../graphql/types/node';
 import { listItems } from '../../graphql/list-items';
 import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
@@ -7,6 +9,21 @@ import { CURRENCIES } from '../../core/money';
 import { ConvertedCurrencyGql, convertedCurrencyGql, ConvertInputGql, CurrencyRateGql, currencyRateGql, UpdateCurrencyRateInput, UpdateCurrencyRatePayloadGql } from './currency.types';
 
 type Rated = Omit<UpdateCurrencyRatePayloadGql, 'userErrors'>;
+
+/**
+ * A conversion's id names its question (`USD-EUR-110.50`): refetching asks it again, at the
+ * operator's rates of now. A question `convert` would refuse is no id of a conversion.
+ */
+registerNode('ConvertedCurrency', async (key, { ctx, services }, field) => {
+  const [from, to, amount, ...rest] = key.split('-');
+  try {
+    if (amount === undefined || rest.length) throw invalid('invalid_node_id', 'not a conversion');
+    return convertedCurrencyGql(await services.currency.convert(ctx, { from, to, amount }));
+  } catch (err) {
+    if (err instanceof DomainError && err.kind === 'invalid') throw invalid('invalid_node_id', `${field} is not a global id of this service`, { field });
+    throw err;
+  }
+});
 
 @Resolver()
 export class CurrencyResolver {

@@ -1,12 +1,13 @@
 import { Field, InputType, ObjectType } from 'type-graphql';
 import { formatMoney } from '../../core/money';
 import { rfc3339 } from '../../core/time';
+import { NodeGql } from '../../graphql/types/node';
 import { userErrorsField, type UserErrorGql } from '../../graphql/user-errors';
 import type { CurrencyRate } from './currency.entity';
 import { formatRate } from './currency.input';
 import { conversionId, type Conversion } from './currency.service';
 
-@ObjectType('ConvertedCurrency', { description: 'An amount converted through EUR, rounded half-up to two decimals' })
+@ObjectType('ConvertedCurrency', { implements: NodeGql, description: 'An amount converted through EUR, rounded half-up to two decimals' })
 export class ConvertedCurrencyGql {
   @Field(() => String, { description: 'Stable id of the question, e.g. USD-EUR-110.50' }) id!: string;
   @Field(() => String, { description: 'Two decimals' }) amount!: string;

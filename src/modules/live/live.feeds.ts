@@ -10,7 +10,7 @@ import { PerMessage } from './live.per-message';
 import { NotificationType } from '../notifications';
 import { findLot, type LotsService, type LotsView } from '../lots';
 import type { ParticipationService } from '../trading';
-import { BidReplays, ReplayTurns } from './live.replay';
+import { bidAt, BidReplays, ReplayTurns } from './live.replay';
 
 /** A bid as one subscriber sees it: the bidder only where it may. */
 export interface BidView extends Omit<BidPlacedEvent, 'bidderId'> {
@@ -126,6 +126,15 @@ export class LiveFeeds {
     return stream;
   }
 
+  /** One bid as `bidPlaced` shows it to the caller, as a replay yields it: `node(id:)` of a BidEvent. */
+  async bid(ctx: RequestContext, bidId: string): Promise<BidView> {
+    const id = integerId(bidId);
+    const e = id === null ? null : await bidAt(ctx.em, id);
+    if (!e) throw notFound('bid_not_found', 'no such bid');
+    const lot = await this.lotOf(ctx, e.lotId);
+    return seesLiveBidder(ctx.caller, lot, e.bidderId) ? e : hidden(e);
+  }
+
   /**
    * Pushes the bids after `from`, then the buffered ones after those, and answers the last id
    * pushed; past `maxReplayed` bids, fails the stream with `replay_truncated` instead. Each
@@ -150,7 +159,7 @@ export class LiveFeeds {
     buffered.length = 0;
     for (const e of rest.slice(0, this.maxReplayed - pushed)) push(e);
     if (truncated || pushed < events.length + rest.length) {
-      stream.fail(invalid('replay_truncated', `more than ${this.maxReplayed} bids were placed after ${from}: read them (GET /lots/${lotId}?include=bids) and subscribe again with a later after`, { field: 'after' }));
+      stream.fail(invalid('replay_truncated', `more than ${this.maxReplayed} bids were placed after ${from}: read them (Lot.bidsConnection, or the bid log of lot ${lotId}) and subscribe again with a later after`, { field: 'after' }));
       return null;
     }
     return last();

@@ -91,6 +91,11 @@ interface BidColumns {
   end_ms: string;
 }
 
+/** A bid's columns with the highest bid of its request. */
+interface BidAtColumns extends BidColumns {
+  highest: string;
+}
+
 /**
  * The lot's first `limit` bids after `from`, as events. `highestBid` is, as in the live events,
  * the lot's highest bid once the request that placed the bid committed: the last of the bids
@@ -119,6 +124,22 @@ async function bidsAfter(em: EntityManager, lotId: string, from: string, limit: 
     events[i] = { id: String(row.id), lotId: String(row.lot_id), amount: formatMoney(row.amount), highestBid: highest, bidderId: row.account_id, placedByProxy: row.placed_by_proxy, createdAt: new Date(Number(row.created_ms)), endTime: new Date(Number(row.end_ms)) };
   }
   return events;
+}
+
+/**
+ * One bid as a replay yields it, null for none. Its request's bids follow it in the lot's order
+ * (at most three a request, under the lot's lock), so the highest of them is among the next three.
+ */
+export async function bidAt(em: EntityManager, bidId: string): Promise<BidPlacedEvent | null> {
+  const [row] = await rowsOf<BidAtColumns>(
+    em,
+    sql`select b.id, b.lot_id, b.account_id, b.amount, b.placed_by_proxy, floor(extract(epoch from b.created_at) * 1000)::bigint as created_ms,
+      (select floor(extract(epoch from end_time) * 1000)::bigint from lots where id = b.lot_id) as end_ms,
+      (select max(r.amount) from (select amount, created_at from bids where lot_id = b.lot_id and id >= b.id order by id limit 3) r where r.created_at = b.created_at) as highest
+      from bids b where b.id = ${bidId}`,
+  );
+  if (!row) return null;
+  return { id: String(row.id), lotId: String(row.lot_id), amount: formatMoney(row.amount), highestBid: formatMoney(row.highest), bidderId: row.account_id, placedByProxy: row.placed_by_proxy, createdAt: new Date(Number(row.created_ms)), endTime: new Date(Number(row.end_ms)) };
 }
 
 /** Bids all replays together push in one turn of the event loop, before it attends to I/O again. */

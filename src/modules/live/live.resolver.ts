@@ -2,6 +2,7 @@ import { Arg, Ctx, Extensions, FieldResolver, ID, Resolver, Root, Subscription }
 import type { Source } from '../../graphql/source';
 import { ParticipationGql, participationGql } from '../trading';
 import type { GraphQLContext } from '../../graphql/context';
+import { registerNode } from '../../graphql/types/node';
 import { CONTEXT_FREE } from '../../live/context-free';
 import { itemsPerArgument } from '../../graphql/list-items';
 import type { NotificationEvent } from '../../live/live.topics';
@@ -9,6 +10,9 @@ import { type LotsView, LotGql } from '../lots';
 import { NotificationGql, notificationGql } from '../notifications';
 import type { BidView, ViewerChange } from './live.feeds';
 import { BidEventGql, bidEventGql, ViewerChangeGql } from './live.types';
+
+// A bid event refetched is the bid as a replay of `bidPlaced` yields it to the caller.
+registerNode('BidEvent', async (id, { ctx, services }) => bidEventGql(await services.feeds.bid(ctx, id)));
 
 interface Subscribed<A> {
   args: A;

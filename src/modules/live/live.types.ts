@@ -1,8 +1,9 @@
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
+import { NodeGql } from '../../graphql/types/node';
 import type { BidView, ViewerChangeKind } from './live.feeds';
 
 // Simple resolvers: its fields read the event's properties and nothing else (see CONTEXT_FREE).
-@ObjectType('BidEvent', { description: 'An accepted bid, as `bidPlaced` announces it', simpleResolvers: true })
+@ObjectType('BidEvent', { implements: NodeGql, description: 'An accepted bid, as `bidPlaced` announces it', simpleResolvers: true })
 export class BidEventGql {
   @Field(() => ID) id!: string;
   @Field(() => ID) lotId!: string;

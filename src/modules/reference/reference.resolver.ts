@@ -1,8 +1,21 @@
 import { Ctx, Extensions, Query, Resolver } from 'type-graphql';
+import { notFound } from '../../core/errors';
+import { registerNode } from '../../graphql/types/node';
 import type { GraphQLContext } from '../../graphql/context';
 import { listItems } from '../../graphql/list-items';
 import { REFERENCE_ITEMS } from './reference.service';
 import { CountryType, EnumEntryType, FuelTypeType, MakerType } from './reference.types';
+
+// Entries of the reference lists refetch from the lists the service answers whole; an entry's id is its list's and its own.
+registerNode('FuelType', async (id, { services }) => services.reference.fuel(id) ?? Promise.reject(notFound('fuel_type_not_found', 'no such fuel type')));
+registerNode(
+  'EnumEntry',
+  async (key, { services }) => {
+    const colon = key.indexOf(':');
+    return services.reference.entry(key.slice(0, colon), key.slice(colon + 1)) ?? Promise.reject(notFound('enum_entry_not_found', 'no such entry'));
+  },
+  (entry) => `${(entry as EnumEntryType).list}:${entry.id}`,
+);
 
 @Resolver()
 export class ReferenceResolver {

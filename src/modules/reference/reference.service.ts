@@ -28,6 +28,13 @@ export interface EnumEntry {
   verbose: string;
 }
 
+/** The lists of plain entries, by the names REST gives their resources; an entry's id is unique within its list only. */
+const ENTRY_LISTS = { wheel_positions: wheels as EnumEntry[], transmission_types: transmissions as EnumEntry[] } as const;
+export type EntryList = keyof typeof ENTRY_LISTS;
+/** An entry with the list it belongs to, which its global id names. */
+export type ListedEntry = EnumEntry & { list: EntryList };
+const listed = (list: EntryList): ListedEntry[] => ENTRY_LISTS[list].map((e) => ({ ...e, list }));
+
 /** The ids of /enums/fuels, each to the lowercase value that details and filters use (GASOLINE is gas). */
 export const FUEL_IDS: Readonly<Record<string, string>> = Object.fromEntries((fuels as FuelType[]).map((f) => [f.id, f.value]));
 
@@ -65,6 +72,8 @@ export class ReferenceService {
   private readonly countryCodes = new Set((countries as Country[]).map((c) => c.code));
   private readonly fuelValues = new Map((fuels as FuelType[]).map((f) => [f.value, f]));
   private readonly transmissionIds = new Set((transmissions as EnumEntry[]).map((t) => t.id));
+  private readonly fuelsById = new Map((fuels as FuelType[]).map((f) => [f.id, f]));
+  private readonly entries = { wheel_positions: listed('wheel_positions'), transmission_types: listed('transmission_types') };
 
   makers(): Maker[] {
     return makers;
@@ -78,12 +87,22 @@ export class ReferenceService {
     return fuels;
   }
 
-  wheels(): EnumEntry[] {
-    return wheels;
+  wheels(): ListedEntry[] {
+    return this.entries.wheel_positions;
   }
 
-  transmissions(): EnumEntry[] {
-    return transmissions;
+  transmissions(): ListedEntry[] {
+    return this.entries.transmission_types;
+  }
+
+  /** The fuel type of an id, null for none. */
+  fuel(id: string): FuelType | null {
+    return this.fuelsById.get(id) ?? null;
+  }
+
+  /** The entry of a list by its id, null when the list has none (or there is no such list). */
+  entry(list: string, id: string): ListedEntry | null {
+    return Object.hasOwn(this.entries, list) ? (this.entries[list as EntryList].find((e) => e.id === id) ?? null) : null;
   }
 
   isCountryCode(code: string): boolean {

@@ -1,6 +1,7 @@
 import { Extensions, Field, ObjectType } from 'type-graphql';
 import { listItems } from '../../graphql/list-items';
-import { REFERENCE_ITEMS } from './reference.service';
+import { NodeGql } from '../../graphql/types/node';
+import { REFERENCE_ITEMS, type EntryList } from './reference.service';
 
 @ObjectType({ description: 'A model family of a maker' })
 export class ModelClassType {
@@ -25,15 +26,17 @@ export class CountryType {
   @Field(() => [String], { nullable: true }) cities!: string[] | null;
 }
 
-@ObjectType('FuelType')
+@ObjectType('FuelType', { implements: NodeGql })
 export class FuelTypeType {
   @Field(() => String) id!: string;
   @Field(() => String, { description: 'The value lot details and filters use' }) value!: string;
   @Field(() => String) verbose!: string;
 }
 
-@ObjectType('EnumEntry', { description: 'An entry of a reference list: wheel positions, transmissions' })
+@ObjectType('EnumEntry', { implements: NodeGql, description: 'An entry of a reference list: wheel positions, transmissions' })
 export class EnumEntryType {
-  @Field(() => String) id!: string;
+  @Field(() => String, { description: 'Unique within its list: the global id (`nodeId`) names the list too' }) id!: string;
   @Field(() => String) verbose!: string;
+  /** The list it belongs to: not a field, but what its global id names beside its id. */
+  list!: EntryList;
 }

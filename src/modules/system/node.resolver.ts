@@ -4,21 +4,21 @@ import { invalid } from '../../core/errors';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
 import { listItems } from '../../graphql/list-items';
-import { decodeGlobalId, encodeGlobalId, NodeGql, type NodeSource } from '../../graphql/types/node';
+import { decodeGlobalId, encodeGlobalId, NodeGql, nodeKeyOf, type NodeSource } from '../../graphql/types/node';
 
 // The schema's object identification: `node`, `nodes` and every Node's `nodeId`. Each type
 // registers its own refetch (`registerNode`) beside its query.
 
 async function fetchNode(globalId: string, field: string, context: GraphQLContext): Promise<NodeSource> {
   const { typeName, id, fetch } = decodeGlobalId(globalId, field);
-  return { ...(await fetch(id, context)), __typename: typeName };
+  return { ...(await fetch(id, context, field)), __typename: typeName };
 }
 
 @Resolver(() => NodeGql)
 export class NodeResolver {
   @FieldResolver(() => ID)
   nodeId(@Root() source: { id: string }, @Info() info: GraphQLResolveInfo): string {
-    return encodeGlobalId(info.parentType.name, source.id);
+    return encodeGlobalId(info.parentType.name, nodeKeyOf(info.parentType.name, source));
   }
 
   @Query(() => NodeGql, { nullable: true, description: 'The object of a global id, as its type’s own query answers it (refusing it alike)' })

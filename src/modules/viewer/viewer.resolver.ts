@@ -26,6 +26,19 @@ registerNode('Participation', async (id, { ctx, services, loaders }) => {
   return participationGql(standing);
 });
 
+/** The signed-in account as `viewer` answers it (unauthenticated without a caller). */
+async function viewerOf({ ctx, services }: GraphQLContext): Promise<ViewerGql> {
+  const account = await services.accounts.me(ctx);
+  return { id: account.id, account: accountGql(account, 'full') };
+}
+
+// The viewer is the caller itself: another account's viewer is no viewer, whoever asks.
+registerNode('Viewer', async (id, context) => {
+  const viewer = await viewerOf(context);
+  if (viewer.id !== id) throw notFound('viewer_not_found', 'no such viewer');
+  return viewer;
+});
+
 /**
  * `viewer`: the signed-in account's dashboard in one request. Each list is the caller's own, read
  * by the service that owns it as the REST route of the same list reads it.
@@ -33,9 +46,8 @@ registerNode('Participation', async (id, { ctx, services, loaders }) => {
 @Resolver(() => ViewerGql)
 export class ViewerResolver {
   @Query(() => ViewerGql, { description: 'The signed-in account (authentication required)' })
-  async viewer(@Ctx() { ctx, services }: GraphQLContext): Promise<ViewerGql> {
-    const account = await services.accounts.me(ctx);
-    return { id: account.id, account: accountGql(account, 'full') };
+  viewer(@Ctx() context: GraphQLContext): Promise<ViewerGql> {
+    return viewerOf(context);
   }
 
   @FieldResolver(() => ViewerParticipationConnectionGql, { description: 'The lots the viewer takes part in, newest first, each saying whether its bid leads' })

@@ -1,12 +1,13 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 import { connectionTypes } from '../../graphql/types/connection';
+import { NodeGql } from '../../graphql/types/node';
 import { AccountGql } from '../accounts';
 import { NotificationGql } from '../notifications';
 import { SavedSearchGql } from '../searches';
 import { ParticipationGql } from '../trading';
 import { WatchlistEntryGql } from '../watchlist';
 
-@ObjectType('Viewer', { description: 'The signed-in account and what its dashboard lists: its participations, watchlist, won and organized lots, notifications' })
+@ObjectType('Viewer', { implements: NodeGql, description: 'The signed-in account and what its dashboard lists: its participations, watchlist, won and organized lots, notifications' })
 export class ViewerGql {
   @Field(() => ID, { description: "The account's id" }) id!: string;
   @Field(() => AccountGql, { description: 'The full record of the account' }) account!: AccountGql;
