@@ -47,7 +47,7 @@ interface SizeRow {
  * the sequencer). The statement fails (`KEY_REPLACED`) once `signer` no longer signs the log: an
  * instance started before a rotation appends nothing its receipts would sign with a replaced key.
  */
-export function appendCtes(lotId: string, leaves: (Leaf & { bidId: string | null; kind: string; salt: string | null })[], signer: string, number = false): Sql {
+export function appendCtes(lotId: string, leaves: (Leaf & { bidId: string | null; kind: string })[], signer: string, number = false): Sql {
   // The lot's earlier leaves are read in the statement's snapshot, taken under the lot's lock: one seen
   // waiting may have been numbered since (the round then leaves its own to the sequencer), never the reverse.
   const base = number
@@ -60,11 +60,11 @@ export function appendCtes(lotId: string, leaves: (Leaf & { bidId: string | null
        ), `
     : sql`tlog_base as (select null::bigint as base where false), `;
   return sql`${base}tlog_appended as (
-       insert into tlog_leaves (lot_id, bid_id, kind, data, hash, bidder_salt, idx)
-       select ${lotId}::bigint, l.bid_id, l.kind, l.data, decode(l.hash, 'hex'), l.salt, (select base from tlog_base) + l.n - 1
+       insert into tlog_leaves (lot_id, bid_id, kind, data, hash, idx)
+       select ${lotId}::bigint, l.bid_id, l.kind, l.data, decode(l.hash, 'hex'), (select base from tlog_base) + l.n - 1
          from unnest(${sql.array(leaves.map((l) => l.bidId), 'bigint')}, ${sql.array(leaves.map((l) => l.kind), 'text')},
-                     ${sql.array(leaves.map((l) => l.data), 'text')}, ${sql.array(leaves.map((l) => l.hash.toString('hex')), 'text')},
-                     ${sql.array(leaves.map((l) => l.salt), 'text')}) with ordinality as l(bid_id, kind, data, hash, salt, n)
+                     ${sql.array(leaves.map((l) => l.data), 'text')}, ${sql.array(leaves.map((l) => l.hash.toString('hex')), 'text')})
+              with ordinality as l(bid_id, kind, data, hash, n)
         where ${signsAs(signer)}
         order by l.n
        returning seq, bid_id, idx
@@ -102,7 +102,7 @@ export async function sequence(em: EntityManager, leafHashes: readonly Buffer[])
 
 /** Appends one leaf in `em`'s transaction and numbers it there with every leaf waiting; answers its index. */
 export async function appendLeaf(em: EntityManager, lotId: string, leaf: Leaf, kind: string, signer: string): Promise<number> {
-  const [{ seq }] = await rowsOf<AppendedRow>(em, sql`with ${appendCtes(lotId, [{ ...leaf, bidId: null, kind, salt: null }], signer)} select seq::text from tlog_appended`);
+  const [{ seq }] = await rowsOf<AppendedRow>(em, sql`with ${appendCtes(lotId, [{ ...leaf, bidId: null, kind }], signer)} select seq::text from tlog_appended`);
   await sequence(em, []);
   const [{ idx }] = await rowsOf<Pick<NumberedRow, 'idx'>>(em, sql`select idx::text from tlog_leaves where seq = ${seq}`);
   return Number(idx);
