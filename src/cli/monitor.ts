@@ -3,16 +3,18 @@
 // before it.
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { consistencyProblem, trustedCheckpoint, type Checkpoint, type SeenCheckpoint } from '../modules/bidlog';
+import { checkpointPeriodProblem, checkpointSigners, consistencyProblem, trustedCheckpoint, type Checkpoint, type SeenCheckpoint } from '../modules/bidlog';
 import { Api } from './api';
 import { out, runCommand, UsageError } from './run';
+import { servedHistory } from './tlog-keys';
 import { attributes, consistencyHashes, data, readState, writeState, type ServedCheckpoint } from './tlog-state';
 
 const USAGE = `usage: npm run monitor -- URL [--state FILE] [--once] [--every SECONDS] [--log-key KEY]…
 
 Follows the log's checkpoints: from the last one it saw (kept in --state FILE), every checkpoint the
 log lists (GET URL/log/checkpoints) up to the latest, each checked against the one before it: the
-log key's signature, the same root for the same size, a consistency proof for a larger one. Prints
+log key's signature within that key's period (GET URL/log/keys), the same root for the same size, a
+consistency proof for a larger one. Prints
 a line per checkpoint checked, and "INCONSISTENT <reason>" for one that is not an extension; the
 state then keeps the last good checkpoint.
 
@@ -30,6 +32,11 @@ async function round(api: Api, statePath: string, logKeys: string[]): Promise<st
   const keys = logKeys.length ? logKeys : [latest.signer];
   const head = trustedCheckpoint(latest.note, keys);
   if (typeof head === 'string') return head;
+  // Each key's period as the log serves it: a checkpoint past it, signed by that key alone, was signed with a replaced seed.
+  const periods = await servedHistory(api, latest);
+  const retired = (c: Checkpoint, note: string) => checkpointPeriodProblem(periods, c, checkpointSigners(note, keys));
+  const headRetired = retired(head, latest.note);
+  if (headRetired) return headRetired;
   const state = readState(statePath);
   let seen = state[head.origin];
   if (!seen) {
@@ -45,6 +52,8 @@ async function round(api: Api, statePath: string, logKeys: string[]): Promise<st
     for (const served of page) {
       const c = trustedCheckpoint(served.note, keys);
       if (typeof c === 'string') return c;
+      const past = retired(c, served.note);
+      if (past) return past;
       const problem = consistencyProblem(seen, c, seen.size <= c.size ? await consistencyHashes(api, seen.size, c.size) : null);
       if (problem) return problem;
       if (c.size !== seen.size) out(`checkpoint ${c.size} ${c.root.toString('base64')} extends ${seen.size}`);

@@ -79,6 +79,15 @@ it('refuses, without state, a checkpoint past the rotation signed with the repla
   const { bidder, lotId } = await world.bidderOnLot();
   await bidForReceipt(t, bidder, lotId, '1000');
   await checkpointBy(t);
+  const monitor = (state: string) =>
+    exec(process.execPath, ['dist/cli/monitor.js', t.baseUrl, '--once', '--state', state, '--log-key', oldKey.publicKey(), '--log-key', newKey.publicKey()], {
+      PATH: process.env.PATH,
+      DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tlog-key-periods-')),
+    });
+  const stateFile = () => path.join(mkdtempSync(path.join(tmpdir(), 'tlog-key-periods-')), 'monitor.json');
+  // A monitor that saw the log before the checkpoint was re-signed.
+  const behind = stateFile();
+  expect(await monitor(behind)).toMatchObject({ code: 0 });
   const forgedSize = await resignLatest(t, oldKey);
   expect(forgedSize).toBeGreaterThan(rotatedAt);
   const problem = `the checkpoint of size ${forgedSize} is signed only by ${oldKey.publicKey()}, whose period ended at tree size ${rotatedAt} (GET /log/keys): a replaced key signs nothing later`;
@@ -90,7 +99,11 @@ it('refuses, without state, a checkpoint past the rotation signed with the repla
     DATA_DIR: mkdtempSync(path.join(tmpdir(), 'tlog-key-periods-')),
   });
   expect([witness.code, witness.stdout]).toEqual([1, `FAIL refusing to co-sign: ${problem}\n`]);
+  // A monitor neither: one that saw nothing yet, nor one that saw the log before.
+  expect(await monitor(stateFile())).toMatchObject({ code: 1, stdout: `INCONSISTENT ${problem}\n` });
+  expect(await monitor(behind)).toMatchObject({ code: 1, stdout: `INCONSISTENT ${problem}\n` });
   await resignLatest(t, newKey);
+  expect(await monitor(behind)).toMatchObject({ code: 0 });
   expect((await checkLog(t.baseUrl, { logKeys })).problems).toEqual([]);
 });
 
