@@ -95,6 +95,8 @@ export function createLoaders(ctx: RequestContext, services: Services, signal?: 
       return keys.map(() => convert);
     }),
     winnerDetails: one((ids) => lotRelations.winnerDetailsOf(ctx, ids), (w) => w.lotId),
+    /** Bids as a replay of `bidPlaced` shows them to the caller, null for no bid. */
+    bidEvent: batch((ids) => services.feeds.bidsById(ctx, ids)),
   };
 }
 export type Loaders = ReturnType<typeof createLoaders>;

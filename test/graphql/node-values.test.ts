@@ -1,5 +1,6 @@
 import type { Keypair } from '@stellar/stellar-sdk';
 import { createAccount } from '../helpers/factories';
+import { statementsSent } from '../helpers/statements';
 import { appWith, twoPlatforms } from '../helpers/world';
 import { auction, bid, connect, until, type Socket } from '../live/support';
 
@@ -64,6 +65,20 @@ describe('node(id:) of a conversion', () => {
     const res = await node(world.t.client, convert.nodeId, FIELDS);
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.node).toEqual({ __typename: 'ConvertedCurrency', ...convert });
+  });
+
+  it('reads the rates once for many conversions', async () => {
+    const sentFor = async (amounts: string[]) => {
+      let answer: any;
+      const sent = await statementsSent(async () => {
+        answer = await world.t.client.graphql('query($ids: [ID!]!) { nodes(ids: $ids) { ... on ConvertedCurrency { id } } }', { ids: amounts.map((a) => forged('ConvertedCurrency', `USD-GEL-${a}`)) });
+      });
+      expect(answer.body.data.nodes).toEqual(amounts.map((a) => ({ id: `USD-GEL-${a}` })));
+      return sent.length;
+    };
+    const one = await sentFor(['1.00']);
+    expect(one).toBeGreaterThan(0);
+    expect(await sentFor(Array.from({ length: 100 }, (_, i) => `${i + 1}.00`))).toBe(one);
   });
 
   it('answers a question convert refuses, or no question, as no global id, naming the argument', async () => {
@@ -145,6 +160,21 @@ describe('node(id:) of a bid event', () => {
     ]);
     const res = await node(world.t.client, events[1].nodeId as string, `... on BidEvent { amount highestBid }`);
     expect(res.body.data.node).toEqual({ __typename: 'BidEvent', amount: '1200.00', highestBid: '1250.00' });
+  });
+
+  it('reads many bid events in as many statements as one', async () => {
+    const events = await replayed(world.admin.keypair);
+    const sentFor = async (ids: string[]) => {
+      let answer: any;
+      const sent = await statementsSent(async () => {
+        answer = await world.t.client.graphql('query($ids: [ID!]!) { nodes(ids: $ids) { ... on BidEvent { id highestBid } } }', { ids });
+      });
+      expect(answer.body.errors).toBeUndefined();
+      expect(answer.body.data.nodes.map((n: { id: string }) => n.id)).toEqual(ids.map((id) => Buffer.from(id, 'base64url').toString('utf8').split(':')[1]));
+      return sent.length;
+    };
+    const ids = events.map((e) => e.nodeId as string);
+    expect(await sentFor([...ids, ...ids, ...ids])).toBe(await sentFor(ids.slice(0, 1)));
   });
 
   it('answers a bid id of no bid, or of no form, as no bid, never a 500', async () => {

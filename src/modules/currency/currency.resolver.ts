@@ -12,13 +12,14 @@ type Rated = Omit<UpdateCurrencyRatePayloadGql, 'userErrors'>;
 
 /**
  * A conversion's id names its question (`USD-EUR-110.50`): refetching asks it again, at the
- * operator's rates of now. A question `convert` would refuse is no id of a conversion.
+ * operator's rates of now, read once for the request's conversions. A question `convert` would
+ * refuse is no id of a conversion.
  */
-registerNode('ConvertedCurrency', async (key, { ctx, services }, field) => {
+registerNode('ConvertedCurrency', async (key, { services, loaders }, field) => {
   const [from, to, amount, ...rest] = key.split('-');
   try {
     if (amount === undefined || rest.length) throw invalid('invalid_node_id', 'not a conversion');
-    return convertedCurrencyGql(await services.currency.convert(ctx, { from, to, amount }));
+    return convertedCurrencyGql(await services.currency.convertWith({ from, to, amount }, () => loaders.converter.load('')));
   } catch (err) {
     if (err instanceof DomainError && err.kind === 'invalid') throw invalid('invalid_node_id', `${field} is not a global id of this service`, { field });
     throw err;

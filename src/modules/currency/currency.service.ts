@@ -124,13 +124,18 @@ export class CurrencyService {
   }
 
   /** GET /convert (public): one amount; each faulty field is one error. */
-  async convert(ctx: RequestContext, input: ConvertInput): Promise<Conversion> {
+  convert(ctx: RequestContext, input: ConvertInput): Promise<Conversion> {
+    return this.convertWith(input, () => this.converter(ctx.em));
+  }
+
+  /** `convert`, through a converter the caller shares between conversions (one read of the rates for a request's many). */
+  async convertWith(input: ConvertInput, converter: () => Promise<Converter>): Promise<Conversion> {
     const checked = checkConversion(input);
     if ('faults' in checked) {
       const items = checked.faults.map((f): ErrorItem => ({ code: f.missing ? 'missing_parameter' : 'invalid_parameter', detail: f.detail, source: { field: f.field } }));
       throw new DomainError('invalid', items as [ErrorItem, ...ErrorItem[]]);
     }
-    const convert = await this.converter(ctx.em);
+    const convert = await converter();
     return { ...checked.ok, result: convert(checked.ok.amount, checked.ok.from, checked.ok.to) };
   }
 

@@ -10,7 +10,7 @@ import { PerMessage } from './live.per-message';
 import { NotificationType } from '../notifications';
 import { findLot, type LotsService, type LotsView } from '../lots';
 import type { ParticipationService } from '../trading';
-import { bidAt, BidReplays, ReplayTurns } from './live.replay';
+import { bidsAt, BidReplays, ReplayTurns } from './live.replay';
 
 /** A bid as one subscriber sees it: the bidder only where it may. */
 export interface BidView extends Omit<BidPlacedEvent, 'bidderId'> {
@@ -126,13 +126,15 @@ export class LiveFeeds {
     return stream;
   }
 
-  /** One bid as `bidPlaced` shows it to the caller, as a replay yields it: `node(id:)` of a BidEvent. */
-  async bid(ctx: RequestContext, bidId: string): Promise<BidView> {
-    const id = integerId(bidId);
-    const e = id === null ? null : await bidAt(ctx.em, id);
-    if (!e) throw notFound('bid_not_found', 'no such bid');
-    const lot = await this.lotOf(ctx, e.lotId);
-    return seesLiveBidder(ctx.caller, lot, e.bidderId) ? e : hidden(e);
+  /** Bids as `bidPlaced` shows them to the caller, as a replay yields them (`node(id:)` of a BidEvent); null for an id of no bid. */
+  async bidsById(ctx: RequestContext, bidIds: readonly string[]): Promise<(BidView | null)[]> {
+    const ids = bidIds.map(integerId);
+    const read = new Map((await bidsAt(ctx.em, ids.filter((id) => id !== null))).map((b) => [b.event.id, b]));
+    return ids.map((id) => {
+      const bid = id === null ? undefined : read.get(id);
+      if (!bid) return null;
+      return seesLiveBidder(ctx.caller, bid, bid.event.bidderId) ? bid.event : hidden(bid.event);
+    });
   }
 
   /**

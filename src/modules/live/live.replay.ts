@@ -91,9 +91,10 @@ interface BidColumns {
   end_ms: string;
 }
 
-/** A bid's columns with the highest bid of its request. */
+/** A bid's columns with the highest bid of its request and its lot's publisher. */
 interface BidAtColumns extends BidColumns {
   highest: string;
+  publisher_id: string;
 }
 
 /**
@@ -126,20 +127,29 @@ async function bidsAfter(em: EntityManager, lotId: string, from: string, limit: 
   return events;
 }
 
+/** A bid as a replay yields it, with the platform that publishes its lot (whose staff see its bidder). */
+export interface PublishedBid {
+  event: BidPlacedEvent;
+  publisherId: string;
+}
+
 /**
- * One bid as a replay yields it, null for none. Its request's bids follow it in the lot's order
- * (at most three a request, under the lot's lock), so the highest of them is among the next three.
+ * Bids by id as a replay yields them, in one statement; ids of no bid are left out. A request's
+ * bids follow one another in its lot's order (at most three a request, under the lot's lock), so
+ * the highest of a bid's request is among the lot's next three bids from it.
  */
-export async function bidAt(em: EntityManager, bidId: string): Promise<BidPlacedEvent | null> {
-  const [row] = await rowsOf<BidAtColumns>(
+export async function bidsAt(em: EntityManager, bidIds: readonly string[]): Promise<PublishedBid[]> {
+  const rows = await rowsOf<BidAtColumns>(
     em,
     sql`select b.id, b.lot_id, b.account_id, b.amount, b.placed_by_proxy, floor(extract(epoch from b.created_at) * 1000)::bigint as created_ms,
-      (select floor(extract(epoch from end_time) * 1000)::bigint from lots where id = b.lot_id) as end_ms,
+      floor(extract(epoch from l.end_time) * 1000)::bigint as end_ms, l.publisher_id,
       (select max(r.amount) from (select amount, created_at from bids where lot_id = b.lot_id and id >= b.id order by id limit 3) r where r.created_at = b.created_at) as highest
-      from bids b where b.id = ${bidId}`,
+      from bids b join lots l on l.id = b.lot_id where b.id = any (${sql.array(bidIds, 'bigint')})`,
   );
-  if (!row) return null;
-  return { id: String(row.id), lotId: String(row.lot_id), amount: formatMoney(row.amount), highestBid: formatMoney(row.highest), bidderId: row.account_id, placedByProxy: row.placed_by_proxy, createdAt: new Date(Number(row.created_ms)), endTime: new Date(Number(row.end_ms)) };
+  return rows.map((row) => ({
+    publisherId: row.publisher_id,
+    event: { id: String(row.id), lotId: String(row.lot_id), amount: formatMoney(row.amount), highestBid: formatMoney(row.highest), bidderId: row.account_id, placedByProxy: row.placed_by_proxy, createdAt: new Date(Number(row.created_ms)), endTime: new Date(Number(row.end_ms)) },
+  }));
 }
 
 /** Bids all replays together push in one turn of the event loop, before it attends to I/O again. */

@@ -1,6 +1,7 @@
 import { Arg, Ctx, Extensions, FieldResolver, ID, Resolver, Root, Subscription } from 'type-graphql';
 import type { Source } from '../../graphql/source';
 import { ParticipationGql, participationGql } from '../trading';
+import { notFound } from '../../core/errors';
 import type { GraphQLContext } from '../../graphql/context';
 import { registerNode } from '../../graphql/types/node';
 import { CONTEXT_FREE } from '../../live/context-free';
@@ -12,7 +13,11 @@ import type { BidView, ViewerChange } from './live.feeds';
 import { BidEventGql, bidEventGql, ViewerChangeGql } from './live.types';
 
 // A bid event refetched is the bid as a replay of `bidPlaced` yields it to the caller.
-registerNode('BidEvent', async (id, { ctx, services }) => bidEventGql(await services.feeds.bid(ctx, id)));
+registerNode('BidEvent', async (id, { loaders }) => {
+  const bid = await loaders.bidEvent.load(id);
+  if (!bid) throw notFound('bid_not_found', 'no such bid');
+  return bidEventGql(bid);
+});
 
 interface Subscribed<A> {
   args: A;
