@@ -1,6 +1,5 @@
-import { Participant, ParticipantState } from '../../src/modules/trading/trading.entity';
 import { createAccount, createPlatform } from '../helpers/factories';
-import { createLot, ENG_LOT } from '../helpers/lots';
+import { createLot, ENG_LOT, seedBids } from '../helpers/lots';
 import { statementsSent } from '../helpers/statements';
 import { rowsReceived } from '../helpers/rows-received';
 import { appWith } from '../helpers/world';
@@ -18,12 +17,7 @@ const world = appWith(async (t) => {
   const bidder = await createAccount(t, platform);
   const lotIds: string[] = [];
   for (let i = 0; i < 10; i++) lotIds.push(String((await createLot(t, admin.keypair, ENG_LOT)).id));
-  const em = t.orm.em.fork();
-  const participant = em.create(Participant, { lotId: lotIds[0], accountId: bidder.id, state: ParticipantState.Pending });
-  await em.flush();
-  await em
-    .getConnection()
-    .execute(`insert into bids (lot_id, participant_id, account_id, amount) select ?, ?, ?, 1000 + g from generate_series(1, ${BIDS}) g`, [lotIds[0], participant.id, bidder.id]);
+  await seedBids(t, lotIds[0], bidder.id, BIDS);
   return { admin, lotIds };
 });
 

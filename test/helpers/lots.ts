@@ -1,5 +1,6 @@
 import type { Keypair } from '@stellar/stellar-sdk';
 import { Lot } from '../../src/modules/lots/lots.entity';
+import { Participant, ParticipantState } from '../../src/modules/trading/trading.entity';
 import type { TestApp } from './app';
 
 export const ENG_LOT = {
@@ -33,4 +34,12 @@ export async function createLot(t: TestApp, staff: Keypair, attributes: Record<s
   const [lot] = await t.orm.em.fork().find(Lot, { organizerId: staff.publicKey() }, { orderBy: { id: 'desc' }, limit: 1 });
   if (!lot || (await t.orm.em.fork().count(Lot, { organizerId: staff.publicKey() })) !== before + 1) throw new Error('no lot was created');
   return lot;
+}
+
+/** `count` bids of `accountId` on the lot, 1001 upwards, written straight into the table: a hot lot's history, without its rounds. */
+export async function seedBids(t: TestApp, lotId: string, accountId: string, count: number): Promise<void> {
+  const em = t.orm.em.fork();
+  const participant = em.create(Participant, { lotId, accountId, state: ParticipantState.Pending });
+  await em.flush();
+  await em.getConnection().execute(`insert into bids (lot_id, participant_id, account_id, amount) select ?, ?, ?, 1000 + g from generate_series(1, ${count}) g`, [lotId, participant.id, accountId]);
 }

@@ -1,6 +1,5 @@
-import { Participant, ParticipantState } from '../../src/modules/trading/trading.entity';
 import { createAccount, createPlatform } from '../helpers/factories';
-import { createLot, ENG_LOT } from '../helpers/lots';
+import { createLot, ENG_LOT, seedBids } from '../helpers/lots';
 import { rowsReceived } from '../helpers/rows-received';
 import { appWith } from '../helpers/world';
 
@@ -17,12 +16,7 @@ const world = appWith(async (t) => {
   const admin = await createAccount(t, platform, { type: 'admin' });
   const bidder = await createAccount(t, platform);
   const lot = await createLot(t, admin.keypair, ENG_LOT);
-  const em = t.orm.em.fork();
-  const participant = em.create(Participant, { lotId: String(lot.id), accountId: bidder.id, state: ParticipantState.Pending });
-  await em.flush();
-  await em
-    .getConnection()
-    .execute(`insert into bids (lot_id, participant_id, account_id, amount) select ?, ?, ?, 1000 + g from generate_series(1, ${BIDS}) g`, [lot.id, participant.id, bidder.id]);
+  await seedBids(t, String(lot.id), bidder.id, BIDS);
   return { lotId: String(lot.id) };
 });
 
