@@ -10,6 +10,8 @@ export interface ListWindow {
   fromEnd: boolean;
   after: string | null;
   before: string | null;
+  /** Whether the whole list's length is wanted (a connection's `totalCount` selected); counted unless false. */
+  counted?: boolean;
 }
 
 /** A window's items in the list's order, each with its position, and the facts of the whole list. */
@@ -19,8 +21,8 @@ export interface WindowPage<T> {
   /** Items lie beyond the page's last within the whole list (the Relay specification allows either reading). */
   hasNextPage: boolean;
   hasPreviousPage: boolean;
-  /** The whole list's length, whatever the window. */
-  totalCount: number;
+  /** The whole list's length, whatever the window; null when the window did not ask for it (`counted` false). */
+  totalCount: number | null;
 }
 
 /** A position that no page of this list answered: forged, or of another kind of list. */

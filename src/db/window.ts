@@ -82,7 +82,8 @@ const DESC = sql`desc`;
 /** What `windowOf`'s statement adds to each row of the list: its position, and the facts of the whole window. */
 interface WindowFacts {
   position_w: string;
-  total_w: string;
+  /** Null when the window did not ask for the count. */
+  total_w: string | null;
   next_w: boolean;
   previous_w: boolean;
 }
@@ -123,7 +124,7 @@ function windowStatement(list: WindowList, window: ListWindow): Sql {
   return sql`with base as not materialized (select ${list.columns}, ${keyColumns} from ${list.from} where ${list.where}),
       page as (select * from base b where ${sql.and(bounds)} order by ${orderBy(b, direction)} limit ${window.size})
       select w.*, ${positionText(order)} as position_w, row_number() over (order by ${orderBy(w, forward)}) as o_w, facts.total_w, facts.next_w, facts.previous_w
-      from (select (select count(*) from base) as total_w,
+      from (select ${window.counted === false ? sql`null::bigint` : sql`(select count(*) from base)`} as total_w,
         case when exists (select 1 from page)
           then exists (select 1 from base b where ${tuple(b)} ${on} (select ${columnsOf(p)} from page p order by ${orderBy(p, backward)} limit 1))
           else ${before ? sql`exists (select 1 from base b where ${tuple(b)} ${onOrAt} ${before})` : sql`false`} end as next_w,
@@ -142,7 +143,7 @@ function pageOfRows<R>(rows: (R & WindowFacts)[]): WindowPage<R> {
     positions: shown.map((r) => r.position_w),
     hasNextPage: facts.next_w,
     hasPreviousPage: facts.previous_w,
-    totalCount: Number(facts.total_w),
+    totalCount: facts.total_w === null ? null : Number(facts.total_w),
   };
 }
 

@@ -39,10 +39,10 @@ export function createLoaders(ctx: RequestContext, services: Services, signal?: 
   /** A loader per window of a connection's arguments: the accounts of a page asked the same page share one statement. */
   const perWindow = <V>(make: (window: ListWindow) => DataLoader<string, V>) => {
     const made = new Map<string, DataLoader<string, V>>();
-    return ({ size, fromEnd, after, before }: ListWindow) => {
-      const key = JSON.stringify([size, fromEnd, after, before]);
+    return ({ size, fromEnd, after, before, counted }: ListWindow) => {
+      const key = JSON.stringify([size, fromEnd, after, before, counted]);
       let loader = made.get(key);
-      if (!loader) made.set(key, (loader = make({ size, fromEnd, after, before })));
+      if (!loader) made.set(key, (loader = make({ size, fromEnd, after, before, counted })));
       return loader;
     };
   };

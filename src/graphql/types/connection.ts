@@ -1,10 +1,11 @@
-import type { GraphQLScalarType } from 'graphql';
+import type { GraphQLResolveInfo, GraphQLScalarType } from 'graphql';
 import { ArgsType, Extensions, Field, FieldResolver, Int, ObjectType, Resolver, Root, type ClassType } from 'type-graphql';
 import { invalid } from '../../core/errors';
 import { turnCursor } from '../../core/cursors';
 import { MAX_PAGE_SIZE, type KeysetPage } from '../../core/page';
 import { listItems } from '../list-items';
 import { PageInfoGql } from '../page-info';
+import { fieldsUnder } from '../selections';
 import type { WindowPage } from '../../core/list-window';
 import { decodeListCursor, encodeListCursor } from './cursor';
 
@@ -17,8 +18,8 @@ import { decodeListCursor, encodeListCursor } from './cursor';
 //   // …and `Resolver` in the area's module's `resolvers`.
 //
 //   @FieldResolver(() => BidConnectionGql)
-//   async bidsConnection(@Root() lot, @Args() page: ConnectionArgs, …) {
-//     const window = pageWindow(page, 'Lot.bids');                       // checks first/last/after/before
+//   async bidsConnection(@Root() lot, @Args() page: ConnectionArgs, @Info() info, …) {
+//     const window = pageWindow(page, 'Lot.bids', info);                 // checks first/last/after/before
 //     return connectionOfList(window, newestFirst, (b) => b.id);          // a bounded list in memory
 //   }
 //
@@ -45,6 +46,8 @@ export interface PageWindow {
   /** Positions (decoded cursors); null when not given. */
   after: string | null;
   before: string | null;
+  /** Whether the connection's `totalCount` is selected: a list read in the database counts itself only then. */
+  counted: boolean;
 }
 
 /** Items a connection answers when neither `first` nor `last` is given. */
@@ -52,9 +55,10 @@ export const DEFAULT_CONNECTION_SIZE = 20;
 
 /**
  * Checks a connection's arguments: `first` or `last` (not both) from 1 to 100, cursors of this
- * `list`. Each fault names its argument (`invalid_page`, `invalid_cursor`).
+ * `list`. Each fault names its argument (`invalid_page`, `invalid_cursor`). `info` tells whether
+ * `totalCount` is selected: a window read in the database counts the whole list only then.
  */
-export function pageWindow(args: ConnectionArgs, list: string, defaultSize = DEFAULT_CONNECTION_SIZE): PageWindow {
+export function pageWindow(args: ConnectionArgs, list: string, info: GraphQLResolveInfo, defaultSize = DEFAULT_CONNECTION_SIZE): PageWindow {
   const first = args.first ?? null;
   const last = args.last ?? null;
   if (first !== null && last !== null) throw invalid('invalid_page', 'give first or last, not both', { field: 'last' });
@@ -67,7 +71,7 @@ export function pageWindow(args: ConnectionArgs, list: string, defaultSize = DEF
     const cursor = args[field];
     return cursor === undefined || cursor === null ? null : decodeListCursor(list, cursor, field);
   };
-  return { list, size: first ?? last ?? defaultSize, fromEnd: last !== null, after: position('after'), before: position('before') };
+  return { list, size: first ?? last ?? defaultSize, fromEnd: last !== null, after: position('after'), before: position('before'), counted: fieldsUnder(info).has('totalCount') };
 }
 
 /** What a connection's resolver answers: its type's fields, `totalCount` counted only when asked. */
@@ -123,7 +127,10 @@ export function connectionOfList<T, N = T>(window: PageWindow, items: readonly T
 export function connectionOfWindow<T, N = T>(window: PageWindow, page: WindowPage<T>, show: (items: T[]) => N[]): ConnectionSource<N> {
   return connection(
     { nodes: show(page.items), cursors: page.positions.map((p) => encodeListCursor(window.list, p)), hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage },
-    () => page.totalCount,
+    () => {
+      if (page.totalCount === null) throw new Error(`${window.list} was read without its count, which its selection asks for`);
+      return page.totalCount;
+    },
   );
 }
 

@@ -1,4 +1,5 @@
-import { Arg, Args, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, FieldResolver, Info, Int, Resolver, Root } from 'type-graphql';
 import { listBound, MAX_PAGE_SIZE } from '../../core/page';
 import type { Source } from '../../graphql/source';
 import { ConnectionArgs, connectionOfList, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
@@ -15,8 +16,8 @@ export class AccountFieldsResolver {
   }
 
   @FieldResolver(() => AccountIdConnectionGql, { nullable: true, description: 'Admins only: the platforms it is staff of besides its own, as stored; null for other accounts and in the public view' })
-  trustingPlatformsConnection(@Root() account: Source<AccountGql>, @Args(() => ConnectionArgs) page: ConnectionArgs): ConnectionSource<string> | null {
-    const window = pageWindow(page, `Account:${account.id}.trustingPlatforms`);
+  trustingPlatformsConnection(@Root() account: Source<AccountGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Info() info: GraphQLResolveInfo): ConnectionSource<string> | null {
+    const window = pageWindow(page, `Account:${account.id}.trustingPlatforms`, info);
     return account.trustingPlatforms && connectionOfList(window, account.trustingPlatforms, (id) => id);
   }
 }

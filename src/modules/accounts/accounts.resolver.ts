@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, Extensions, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, Extensions, ID, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { AccountConnectionGql } from './accounts.connection.types';
 import { MAX_PAGE_SIZE } from '../../core/page';
@@ -46,10 +47,11 @@ export class AccountsResolver {
   async accountsConnection(
     @Ctx() { ctx, services }: GraphQLContext,
     @Args() page: ConnectionArgs,
+    @Info() info: GraphQLResolveInfo,
     @Arg('platformId', () => String, { nullable: true, description: 'One of the platforms whose staff the caller is' }) platformId?: string | null,
     @Arg('accountType', () => String, { nullable: true, description: 'platform, user, admin or broker' }) accountType?: string | null,
   ): Promise<ConnectionSource<AccountGql>> {
-    const window = pageWindow(page, 'Query.accountsConnection');
+    const window = pageWindow(page, 'Query.accountsConnection', info);
     const found = await services.accounts.window(ctx, withoutNulls({ platformId, accountType }), window);
     return connectionOfWindow(window, found, (items) => items.map((a) => accountGql(a, 'full')));
   }
@@ -84,18 +86,19 @@ export class AccountsResolver {
     @Arg('platformId', () => String) platformId: string,
     @Ctx() { ctx, services }: GraphQLContext,
     @Args() page: ConnectionArgs,
+    @Info() info: GraphQLResolveInfo,
     @Arg('region', () => String, { nullable: true }) region?: string | null,
     @Arg('lotId', () => ID, { nullable: true }) lotId?: string | null,
   ): Promise<ConnectionSource<AccountGql>> {
     // A cursor belongs to the directory it was read from: another platform's, region's or sale's is refused.
-    const window = pageWindow(page, `Query.brokersConnection:${JSON.stringify([platformId, region ?? null, lotId ?? null])}`);
+    const window = pageWindow(page, `Query.brokersConnection:${JSON.stringify([platformId, region ?? null, lotId ?? null])}`, info);
     const found = await services.accounts.brokersWindow(ctx, { platformId, region, lotId }, window);
     return connectionOfWindow(window, found, (items) => items.map((a) => accountGql(a, 'contact')));
   }
 
   @Query(() => AccountConnectionGql, { description: 'Admin contacts of a platform by name (last name, first name, then id)' })
-  async adminsConnection(@Arg('platformId', () => String) platformId: string, @Ctx() { ctx, services }: GraphQLContext, @Args() page: ConnectionArgs): Promise<ConnectionSource<AccountGql>> {
-    const window = pageWindow(page, `Query.adminsConnection:${platformId}`);
+  async adminsConnection(@Arg('platformId', () => String) platformId: string, @Ctx() { ctx, services }: GraphQLContext, @Args() page: ConnectionArgs, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<AccountGql>> {
+    const window = pageWindow(page, `Query.adminsConnection:${platformId}`, info);
     const found = await services.accounts.adminsWindow(ctx, { platformId }, window);
     return connectionOfWindow(window, found, (items) => items.map((a) => accountGql(a, 'contact')));
   }

@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Int, Resolver, Root } from 'type-graphql';
 import { listBound, MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
@@ -29,8 +30,8 @@ export class BidLogEntriesResolver {
 
   /** In the chain's order, as a verifier walks it: `last` pages back from the newest entry. */
   @FieldResolver(() => BidLogEntryConnectionGql, { description: 'The entries of the chain, oldest first (by `seq`); `last: n` answers its newest n' })
-  entriesConnection(@Root() log: Source<BidLogGql>, @Args(() => ConnectionArgs) page: ConnectionArgs): ConnectionSource<BidLogEntryGql> {
-    const window = pageWindow(page, `BidLog:${log.lotId}.entries`);
+  entriesConnection(@Root() log: Source<BidLogGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Info() info: GraphQLResolveInfo): ConnectionSource<BidLogEntryGql> {
+    const window = pageWindow(page, `BidLog:${log.lotId}.entries`, info);
     return connectionOfList(window, log.entries, (entry) => String(entry.seq));
   }
 }

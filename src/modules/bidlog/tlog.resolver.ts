@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, Extensions, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, Extensions, ID, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { LogEntryConnectionGql } from './tlog.connection.types';
 import { listItems } from '../../graphql/list-items';
@@ -75,11 +76,12 @@ export class TransparencyLogResolver {
   @Query(() => LogEntryConnectionGql, { description: "The log's leaves (or a lot's) by index, from index `from` (0 by default)" })
   async logEntriesConnection(
     @Args() page: ConnectionArgs,
+    @Info() info: GraphQLResolveInfo,
     @Ctx() { ctx, services }: GraphQLContext,
     @Arg('from', () => Int, { nullable: true }) from?: number | null,
     @Arg('lotId', () => ID, { nullable: true }) lotId?: string | null,
   ): Promise<ConnectionSource<LogEntryGql>> {
-    const window = pageWindow(page, 'Query.logEntriesConnection');
+    const window = pageWindow(page, 'Query.logEntriesConnection', info);
     const found = await services.transparencyLog.entriesWindow(ctx, { from: from ?? undefined, lotId: lotId ?? undefined }, window);
     return connectionOfWindow(window, found, (items) => items);
   }

@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { BlacklistEntryConnectionGql } from './blacklist.connection.types';
 import { MAX_PAGE_SIZE } from '../../core/page';
@@ -21,8 +22,8 @@ export class BlacklistResolver {
   }
 
   @Query(() => BlacklistEntryConnectionGql, { description: "The blacklisted accounts of the caller's platforms, oldest first (`last` pages back from the newest); staff only" })
-  async blacklistConnection(@Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext): Promise<ConnectionSource<BlacklistEntryGql>> {
-    const window = pageWindow(page, 'Query.blacklistConnection');
+  async blacklistConnection(@Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<BlacklistEntryGql>> {
+    const window = pageWindow(page, 'Query.blacklistConnection', info);
     return connectionOfWindow(window, await services.blacklist.window(ctx, window), (items) => items);
   }
 

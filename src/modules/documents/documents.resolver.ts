@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, ID, Info, Int, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfList, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { DocumentConnectionGql } from './documents.connection.types';
 import type { GraphQLContext } from '../../graphql/context';
@@ -34,8 +35,9 @@ export class DocumentsResolver {
     @Arg('in', () => [ID], { description: 'Document ids: 1 to 1000' }) ids: string[],
     @Ctx() { ctx, services }: GraphQLContext,
     @Args() page: ConnectionArgs,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<ConnectionSource<DocumentGql>> {
-    const window = pageWindow(page, 'Query.documentsConnection');
+    const window = pageWindow(page, 'Query.documentsConnection', info);
     return connectionOfList(window, await services.documents.owned(ctx, ids), (d) => d.id, (items) => items.map((d) => documentGql(d, '')));
   }
 }

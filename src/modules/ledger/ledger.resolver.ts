@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { notFound } from '../../core/errors';
 import { listBound, MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
@@ -46,14 +47,14 @@ export class LedgerResolver {
   }
 
   @FieldResolver(() => LedgerBalanceConnectionGql, { description: 'The balances by asset code and issuer' })
-  balancesConnection(@Root() account: Source<LedgerAccountGql>, @Args(() => ConnectionArgs) page: ConnectionArgs): ConnectionSource<LedgerBalanceGql> {
-    const window = pageWindow(page, `LedgerAccount:${account.id}.balances`);
+  balancesConnection(@Root() account: Source<LedgerAccountGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Info() info: GraphQLResolveInfo): ConnectionSource<LedgerBalanceGql> {
+    const window = pageWindow(page, `LedgerAccount:${account.id}.balances`, info);
     return connectionOfList(window, account.balances, (b) => `${b.assetCode}:${b.assetIssuer}`);
   }
 
   @FieldResolver(() => LedgerSignerConnectionGql, { description: 'The signers, the account’s own key first' })
-  signersConnection(@Root() account: Source<LedgerAccountGql>, @Args(() => ConnectionArgs) page: ConnectionArgs): ConnectionSource<LedgerSignerGql> {
-    const window = pageWindow(page, `LedgerAccount:${account.id}.signers`);
+  signersConnection(@Root() account: Source<LedgerAccountGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Info() info: GraphQLResolveInfo): ConnectionSource<LedgerSignerGql> {
+    const window = pageWindow(page, `LedgerAccount:${account.id}.signers`, info);
     return connectionOfList(window, account.signers, (s) => s.key);
   }
 

@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Int, Resolver, Root } from 'type-graphql';
 import { notFound } from '../../core/errors';
 import type { ListWindow } from '../../core/list-window';
 import { listBound } from '../../core/page';
@@ -91,32 +92,32 @@ export class LotRelationsResolver {
   }
 
   @FieldResolver(() => BidConnectionGql, { description: "The lot's bids, newest first, each naming its bidder only to those who may know it" })
-  async bidsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<ConnectionSource<BidGql>> {
-    const window = pageWindow(page, `Lot:${lot.id}.bids`);
+  async bidsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { ctx, services, loaders }: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<BidGql>> {
+    const window = pageWindow(page, `Lot:${lot.id}.bids`, info);
     return connectionOfWindow(window, await loaders.lotBidsWindow(window).load(lot.id), (bids) => services.lotRelations.seenBids(ctx, lot, bids).map(bidGql));
   }
 
   @FieldResolver(() => ParticipantConnectionGql, { description: "The lot's participants the caller may see (all to its managers, else the caller's own), newest first" })
-  async participantsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext): Promise<ConnectionSource<ParticipantGql>> {
-    const window = pageWindow(page, `Lot:${lot.id}.participants`);
+  async participantsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<ParticipantGql>> {
+    const window = pageWindow(page, `Lot:${lot.id}.participants`, info);
     return connectionOfWindow(window, await loaders.lotParticipantsWindow(window).load(lot.id), (rows) => rows.map(participantGql));
   }
 
   @FieldResolver(() => DepositConnectionGql, { description: "The lot's deposits the caller may see (all to its managers, else the caller's own), newest first" })
-  async depositsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext): Promise<ConnectionSource<DepositGql>> {
-    const window = pageWindow(page, `Lot:${lot.id}.deposits`);
+  async depositsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<DepositGql>> {
+    const window = pageWindow(page, `Lot:${lot.id}.deposits`, info);
     return connectionOfWindow(window, await loaders.lotDepositsWindow(window).load(lot.id), (rows) => rows.map(depositGql));
   }
 
   @FieldResolver(() => LotCallbackConnectionGql, { description: "The lot's callback requests the caller may see (all to its managers, else the caller's own), newest first" })
-  async callbacksConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext): Promise<ConnectionSource<LotCallbackGql>> {
-    const window = pageWindow(page, `Lot:${lot.id}.callbacks`);
+  async callbacksConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<LotCallbackGql>> {
+    const window = pageWindow(page, `Lot:${lot.id}.callbacks`, info);
     return connectionOfWindow(window, await loaders.lotCallbacksWindow(window).load(lot.id), (rows) => rows);
   }
 
   @FieldResolver(() => LotStarConnectionGql, { description: "The accounts that star the lot, as the caller may see them (all to its managers, else the caller's own), newest first" })
-  async starsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext): Promise<ConnectionSource<LotStarGql>> {
-    const window = pageWindow(page, `Lot:${lot.id}.stars`);
+  async starsConnection(@Root() lot: Source<LotGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<LotStarGql>> {
+    const window = pageWindow(page, `Lot:${lot.id}.stars`, info);
     return connectionOfWindow(window, await loaders.lotStarsWindow(window).load(lot.id), (rows) => rows);
   }
 }

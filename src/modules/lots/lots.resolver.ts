@@ -31,7 +31,7 @@ export async function lotConnection(
   input: Untrusted<Omit<LotPageInput, 'page'>>,
 ): Promise<ConnectionSource<LotGql>> {
   const { ctx, services, loaders } = context;
-  const page = keysetWindow(pageWindow(args, list, DEFAULT_PAGE_SIZE));
+  const page = keysetWindow(pageWindow(args, list, info, DEFAULT_PAGE_SIZE));
   const embed = embeddableOf(new Set([...fieldsUnder(info, 'nodes'), ...fieldsUnder(info, 'edges', 'node')]));
   const view = await services.lots.index(ctx, { ...input, page }, embed);
   for (const [lotId, bids] of view.embedded?.bids ?? []) loaders.bids.prime(lotId, bids);

@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, ID, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { DialogConnectionGql, MessageConnectionGql } from './messages.connection.types';
 import { notFound } from '../../core/errors';
@@ -67,12 +68,13 @@ export class MessagesResolver {
     @Arg('lotId', () => ID) lotId: string,
     @Ctx() { ctx, services }: GraphQLContext,
     @Args() page: ConnectionArgs,
+    @Info() info: GraphQLResolveInfo,
     @Arg('receivers', () => [String], { nullable: true }) receivers?: string[] | null,
     @Arg('sender', () => String, { nullable: true }) sender?: string | null,
     @Arg('platform', () => [String], { nullable: true, description: 'Platforms of the senders; staff of each only' }) platform?: string[] | null,
     @Arg('search', () => String, { nullable: true, description: 'Full-text search in the text' }) search?: string | null,
   ): Promise<ConnectionSource<MessageGql>> {
-    const window = pageWindow(page, `Query.lotMessagesConnection:${lotId}`);
+    const window = pageWindow(page, `Query.lotMessagesConnection:${lotId}`, info);
     const found = await services.messages.window(ctx, { lotId, ...withoutNulls({ receivers, sender, platform, search }) }, window);
     return connectionOfWindow(window, found, (items) => items.map(messageGql));
   }
@@ -95,11 +97,12 @@ export class MessagesResolver {
   async messageDialogsConnection(
     @Ctx() { ctx, services }: GraphQLContext,
     @Args() page: ConnectionArgs,
+    @Info() info: GraphQLResolveInfo,
     @Arg('receivers', () => [String], { nullable: true }) receivers?: string[] | null,
     @Arg('with', () => String, { nullable: true, description: 'The companion' }) withId?: string | null,
     @Arg('lotId', () => ID, { nullable: true }) lotId?: string | null,
   ): Promise<ConnectionSource<DialogGql>> {
-    const window = pageWindow(page, 'Query.messageDialogsConnection');
+    const window = pageWindow(page, 'Query.messageDialogsConnection', info);
     const found = await services.messages.dialogsWindow(ctx, withoutNulls({ receivers, with: withId, lotId }), window);
     return connectionOfWindow(window, found, (items) => items.map(dialogGql));
   }

@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, ID, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { SecondChanceOfferConnectionGql } from './offers.connection.types';
 import { notFound } from '../../core/errors';
@@ -37,8 +38,8 @@ export class OffersResolver {
   }
 
   @Query(() => SecondChanceOfferConnectionGql, { description: "A lot's second-chance offers, oldest first (`last` pages back from the newest): all to the lot's organizer and staff, a bidder's own to a bidder" })
-  async secondChanceOffersConnection(@Arg('lotId', () => ID) lotId: string, @Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext): Promise<ConnectionSource<SecondChanceOfferGql>> {
-    const window = pageWindow(page, `Query.secondChanceOffersConnection:${lotId}`);
+  async secondChanceOffersConnection(@Arg('lotId', () => ID) lotId: string, @Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<SecondChanceOfferGql>> {
+    const window = pageWindow(page, `Query.secondChanceOffersConnection:${lotId}`, info);
     return connectionOfWindow(window, await services.secondChance.window(ctx, { lotId }, window), (items) => items.map(offerGql));
   }
 

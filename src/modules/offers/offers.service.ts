@@ -135,7 +135,7 @@ export class SecondChanceService {
       },
       window,
     );
-    if (!manager && !page.totalCount) throw notOffered();
+    if (!manager && !page.items.length && !page.hasNextPage && !page.hasPreviousPage) throw notOffered();
     return { ...page, items: page.items.map((row) => ctx.em.map(SecondChanceOffer, row)) };
   }
 

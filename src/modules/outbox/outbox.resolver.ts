@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, Int, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, Info, Int, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { OutboxMessageConnectionGql } from './outbox.connection.types';
 import { withoutNulls } from '../../core/validate';
@@ -32,9 +33,10 @@ export class OutboxResolver {
   async outboxConnection(
     @Arg('recipient', () => String, { nullable: true, description: 'Email address or phone number (case-insensitive)' }) recipient: string | null,
     @Args() page: ConnectionArgs,
+    @Info() info: GraphQLResolveInfo,
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<ConnectionSource<OutboxMessageGql>> {
-    const window = pageWindow(page, 'Query.outboxConnection');
+    const window = pageWindow(page, 'Query.outboxConnection', info);
     const found = await services.outbox.window(ctx, withoutNulls({ recipient }), window);
     return connectionOfWindow(window, found, (items) => items.map(outboxMessageGql));
   }

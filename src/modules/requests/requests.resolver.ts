@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, ID, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { withoutNulls, type Untrusted } from '../../core/validate';
 import { sortArg } from '../../graphql/args';
 import type { GraphQLContext } from '../../graphql/context';
@@ -44,8 +45,8 @@ const pageGql = (p: RequestPage): CreateLotRequestPageGql => ({
   size: p.size,
 });
 
-const connectionOf = (list: string, page: ConnectionArgs, read: (window: ReturnType<typeof pageWindow>) => Promise<RequestWindow>) => {
-  const window = pageWindow(page, list);
+const connectionOf = (list: string, page: ConnectionArgs, info: GraphQLResolveInfo, read: (window: ReturnType<typeof pageWindow>) => Promise<RequestWindow>) => {
+  const window = pageWindow(page, list, info);
   return read(window).then((found) => connectionOfWindow(window, found, (items) => items.map((r) => requestGql(r, found.pricing))));
 };
 
@@ -90,9 +91,9 @@ export class RequestsResolver {
   }
 
   @Query(() => CreateLotRequestConnectionGql, { description: "The requests `requests` lists (the caller's own and those of the platforms whose staff it is), newest first" })
-  requestsConnection(@Ctx() { ctx, services }: GraphQLContext, @Args() args: CreateLotRequestConnectionArgs): Promise<ConnectionSource<CreateLotRequestGql>> {
+  requestsConnection(@Ctx() { ctx, services }: GraphQLContext, @Args() args: CreateLotRequestConnectionArgs, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<CreateLotRequestGql>> {
     const { page, filter } = connectionFilterOf(args);
-    return connectionOf('Query.requestsConnection', page, (window) => services.requests.window(ctx, filter, window));
+    return connectionOf('Query.requestsConnection', page, info, (window) => services.requests.window(ctx, filter, window));
   }
 
   @Query(() => CreateLotRequestPageGql, {
@@ -120,9 +121,10 @@ export class RequestsResolver {
     @Arg('accountId', () => String) accountId: string,
     @Ctx() { ctx, services }: GraphQLContext,
     @Args() args: CreateLotRequestConnectionArgs,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<ConnectionSource<CreateLotRequestGql>> {
     const { page, filter } = connectionFilterOf(args);
-    return connectionOf(`Query.accountCreateLotRequestsConnection:${accountId}`, page, (window) => services.requests.windowOfAccount(ctx, { ...filter, accountId }, window));
+    return connectionOf(`Query.accountCreateLotRequestsConnection:${accountId}`, page, info, (window) => services.requests.windowOfAccount(ctx, { ...filter, accountId }, window));
   }
 
   @Mutation(() => CreateLotRequestGql, { description: "PATCH /requests/{id}: staff of the request's platform approve or reject a pending request", deprecationReason: 'Use reviewCreateLotRequest' })

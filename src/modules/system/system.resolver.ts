@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
 import { listBound, MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
@@ -19,7 +20,7 @@ export class SystemResolver {
   }
 
   @FieldResolver(() => AccountIdConnectionGql, { description: 'Account ids of the platforms, oldest first' })
-  platformsConnection(@Root() ping: Source<PingType>, @Args(() => ConnectionArgs) page: ConnectionArgs): ConnectionSource<string> {
-    return connectionOfList(pageWindow(page, 'Ping.platforms'), ping.platforms, (id) => id);
+  platformsConnection(@Root() ping: Source<PingType>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Info() info: GraphQLResolveInfo): ConnectionSource<string> {
+    return connectionOfList(pageWindow(page, 'Ping.platforms', info), ping.platforms, (id) => id);
   }
 }

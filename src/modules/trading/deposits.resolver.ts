@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { sortArg } from '../../graphql/args';
 import type { GraphQLContext } from '../../graphql/context';
 import { payloadOf } from '../../graphql/user-errors';
@@ -21,6 +22,7 @@ export class DepositsResolver {
   async deposits(
     @Ctx() { ctx, services }: GraphQLContext,
     @Args() page: ConnectionArgs,
+    @Info() info: GraphQLResolveInfo,
     @Arg('state', () => [String], { nullable: true, description: 'pending, paid, returned, fee_charged', deprecationReason: 'Use `DepositState` values in `states`' }) state?: string[] | null,
     @Arg('states', () => [DepositStateGql], { nullable: true, description: 'Deposits in any of these states' }) states?: number[] | null,
     @Arg('lotId', () => ID, { nullable: true }) lotId?: string | null,
@@ -28,7 +30,7 @@ export class DepositsResolver {
   ): Promise<ConnectionSource<DepositGql>> {
     if (state && states) throw invalid('invalid_parameter', 'give state or states, not both', { field: 'states' });
     const filter = { state: states ? states.map((code) => DEPOSIT_STATE_NAMES[code as DepositState]) : (state ?? undefined), lotId: lotId ?? undefined };
-    const view = await services.deposits.list(ctx, { filter, sort: sortArg(sort), page: keysetWindow(pageWindow(page, 'Query.deposits', DEFAULT_PAGE_SIZE)) });
+    const view = await services.deposits.list(ctx, { filter, sort: sortArg(sort), page: keysetWindow(pageWindow(page, 'Query.deposits', info, DEFAULT_PAGE_SIZE)) });
     return connectionOfKeyset('Query.deposits', view, view.items.map(depositGql), () => services.deposits.count(ctx, { filter }));
   }
 

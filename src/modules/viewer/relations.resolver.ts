@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, Info, Int, Resolver, Root } from 'type-graphql';
 import { integerId } from '../../core/ids';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
@@ -130,16 +131,16 @@ export class AccountRelationsResolver {
   }
 
   @FieldResolver(() => LotConnectionGql, { description: 'The lots the account organized, newest first, prices in their own currencies, the reserve shown to their managers alone' })
-  async lotsConnection(@Root() account: Source<AccountGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext): Promise<ConnectionSource<LotGql>> {
-    const window = pageWindow(page, `Account:${account.id}.lots`);
+  async lotsConnection(@Root() account: Source<AccountGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<LotGql>> {
+    const window = pageWindow(page, `Account:${account.id}.lots`, info);
     return connectionOfWindow(window, await loaders.accountLotsWindow(window).load(account.id), (lots) => lots);
   }
 
   @FieldResolver(() => BidConnectionGql, {
     description: "The account's bids, newest first, that the caller may see as the account's: the account's own, and those on lots the caller manages",
   })
-  async bidsConnection(@Root() account: Source<AccountGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext): Promise<ConnectionSource<BidGql>> {
-    const window = pageWindow(page, `Account:${account.id}.bids`);
+  async bidsConnection(@Root() account: Source<AccountGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<BidGql>> {
+    const window = pageWindow(page, `Account:${account.id}.bids`, info);
     return connectionOfWindow(window, await loaders.accountBidsWindow(window).load(account.id), (bids) => bids.map((bid) => bidGql({ bid, bidderShown: true })));
   }
 }

@@ -51,14 +51,14 @@ export class ViewerResolver {
   }
 
   @FieldResolver(() => ViewerParticipationConnectionGql, { description: 'The lots the viewer takes part in, newest first, each saying whether its bid leads' })
-  async participations(@Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext): Promise<ConnectionSource<ParticipationGql>> {
-    const window = pageWindow(page, 'Viewer.participations');
+  async participations(@Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<ParticipationGql>> {
+    const window = pageWindow(page, 'Viewer.participations', info);
     return connectionOfWindow(window, await services.participation.standingsWindowOfCaller(ctx, window), (items) => items.map(participationGql));
   }
 
   @FieldResolver(() => ViewerWatchlistConnectionGql, { description: "The lots of the viewer's watchlist, newest first" })
-  async watchlist(@Root() viewer: Source<ViewerGql>, @Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext): Promise<ConnectionSource<WatchlistEntryGql>> {
-    const window = pageWindow(page, 'Viewer.watchlist');
+  async watchlist(@Root() viewer: Source<ViewerGql>, @Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<WatchlistEntryGql>> {
+    const window = pageWindow(page, 'Viewer.watchlist', info);
     return connectionOfWindow(window, await services.watchlist.window(ctx, viewer.id, window), (items) => items.map(watchlistEntryGql));
   }
 
@@ -75,14 +75,14 @@ export class ViewerResolver {
   }
 
   @FieldResolver(() => ViewerNotificationConnectionGql, { description: "The viewer's unread notifications, newest first" })
-  async notifications(@Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext): Promise<ConnectionSource<NotificationGql>> {
-    const window = pageWindow(page, 'Viewer.notifications');
+  async notifications(@Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<NotificationGql>> {
+    const window = pageWindow(page, 'Viewer.notifications', info);
     return connectionOfWindow(window, await services.notifications.unreadWindow(ctx, window), (items) => items.map(notificationGql));
   }
 
   @FieldResolver(() => ViewerSavedSearchConnectionGql, { description: "The viewer's saved searches, newest first" })
-  async savedSearches(@Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext): Promise<ConnectionSource<SavedSearchGql>> {
-    const window = pageWindow(page, 'Viewer.savedSearches');
+  async savedSearches(@Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<SavedSearchGql>> {
+    const window = pageWindow(page, 'Viewer.savedSearches', info);
     return connectionOfWindow(window, await services.searches.window(ctx, window), (items) => items.map(savedSearchGql));
   }
 }

@@ -1,4 +1,5 @@
-import { Arg, Args, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import { notFound } from '../../core/errors';
 import type { GraphQLContext } from '../../graphql/context';
@@ -53,9 +54,10 @@ export class WatchlistResolver {
   async watchlistConnection(
     @Arg('accountId', () => String) accountId: string,
     @Args(() => ConnectionArgs) page: ConnectionArgs,
+    @Info() info: GraphQLResolveInfo,
     @Ctx() { ctx, services }: GraphQLContext,
   ): Promise<ConnectionSource<WatchlistEntryGql>> {
-    const window = pageWindow(page, `Account:${accountId}.watchlist`);
+    const window = pageWindow(page, `Account:${accountId}.watchlist`, info);
     return connectionOfWindow(window, await services.watchlist.window(ctx, accountId, window), (items) => items.map(watchlistEntryGql));
   }
 
