@@ -36,7 +36,19 @@ function plainFieldsReadDirectly(): void {
   for (const type of storage.objectTypes) if (!guarded.has(type.target)) type.simpleResolvers ??= true;
 }
 
+let built: GraphQLSchema | null = null;
+
+/**
+ * The schema, built once a process: it holds no app's state (a resolver reaches the services
+ * through its request's context), and a process that starts several apps (the tests, three
+ * instances on one database) would otherwise build the same schema each time.
+ */
 export function buildAppSchema(): GraphQLSchema {
+  built ??= buildSchemaOnce();
+  return built;
+}
+
+function buildSchemaOnce(): GraphQLSchema {
   plainFieldsReadDirectly();
   const [first, ...rest] = MODULES.flatMap((m) => m.resolvers ?? []);
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
