@@ -25,7 +25,8 @@ beforeAll(async () => {
 });
 
 const bidsOn = () => world.t.orm.em.fork().count(Bid, { lotId });
-const submit = (who: CreatedAccount, input: Record<string, unknown>) => world.t.client.as(who.keypair).graphql(SUBMIT, { input: { lotId, ...input } });
+const submit = (who: CreatedAccount, input: Record<string, unknown>, at?: Date) =>
+  world.t.client.as(who.keypair).graphql(SUBMIT, { input: { lotId, ...input } }, at ? { sign: { keypair: who.keypair, at } } : {});
 const keyRows = async (key: string) => (await world.t.orm.em.fork().getConnection().execute(`select account_id, operation, result is not null as done from idempotency_keys where key = ?`, [key])) as { account_id: string; operation: string; done: boolean }[];
 
 describe('idempotencyKey', () => {
@@ -63,7 +64,9 @@ describe('idempotencyKey', () => {
 
   it('commits once when two calls with one key arrive together, and answers both the same', async () => {
     const before = await bidsOn();
-    const [a, b] = await Promise.all([submit(other, { amount: '1200', idempotencyKey: 'race' }), submit(other, { amount: '1200', idempotencyKey: 'race' })]);
+    // Each call signed anew, as a retry is: two signatures of one millisecond would be one, and the second a replay.
+    const now = Date.now();
+    const [a, b] = await Promise.all([submit(other, { amount: '1200', idempotencyKey: 'race' }, new Date(now)), submit(other, { amount: '1200', idempotencyKey: 'race' }, new Date(now + 1))]);
     expect(a.body.data.submitBid.userErrors).toEqual([]);
     expect(b.body).toEqual(a.body);
     expect(await bidsOn()).toBe(before + 1);
