@@ -100,8 +100,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['jest.config.js', 'test/runtime.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly' } },
+    files: ['jest.config.js', 'test/runtime.js', 'test/grouping.js', 'test/groups/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', __filename: 'readonly', describe: 'readonly', beforeAll: 'readonly', afterAll: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {

@@ -53,11 +53,18 @@ try {
   // machine has redis-server (no npm package carries one). Without either it cannot run, and says so.
   const redis = process.env.REDIS_URL || spawnSync('sh', ['-c', 'command -v redis-server']).status === 0;
   const withoutRedis = redis ? [] : ['--testPathIgnorePatterns=/node_modules/', '--testPathIgnorePatterns=/test/live/redis\\.test\\.ts$'];
+  // A group leaves it out too (test/grouping.js): jest's pattern sees the group's file only.
+  if (!redis) env.TEST_LEAVE_OUT = 'live/redis.test.ts';
   if (!redis) console.log('No REDIS_URL and no redis-server on PATH: test/live/redis.test.ts (fan-out across instances through Redis) is not run.');
   const report = path.join(scratch, 'report.json');
   // What the hardening, fault and concurrency runs tried (test/helpers/notes.ts): CI's log keeps it.
   const notes = path.join(scratch, 'notes.txt');
   env.TEST_NOTES_FILE = notes;
+  // Each grouped file's time (test/grouping.js): jest's report times the groups.
+  const times = path.join(scratch, 'times.jsonl');
+  env.TEST_TIMES_FILE = times;
+  // The whole suite (no paths named, only options): the files run in groups that load the service once each (test/grouping.js).
+  if (process.argv.slice(2).every((arg) => arg.startsWith('-'))) env.TEST_GROUPED = '1';
   const jest = require.resolve('jest/bin/jest');
   // Not spawnSync: this process must keep reading the embedded server's output while jest runs,
   // or the pipe fills and every PostgreSQL process blocks on its next log line. With --json, jest
@@ -73,7 +80,9 @@ try {
   if (summary?.startsWith('{')) {
     const { numPassedTests, numFailedTests, numPendingTests, testResults } = JSON.parse(summary);
     // Where the run's time went: the files that took longest, each from its start to its end in its worker.
-    const slowest = testResults.map((r) => ({ file: path.relative(root, r.name), seconds: (r.endTime - r.startTime) / 1000 })).sort((a, b) => b.seconds - a.seconds).slice(0, 10);
+    const alone = testResults.map((r) => ({ file: path.relative(root, r.name), seconds: (r.endTime - r.startTime) / 1000 })).filter((r) => !r.file.startsWith('test/groups/'));
+    const grouped = existsSync(times) ? readFileSync(times, 'utf8').trim().split('\n').filter(Boolean).map((line) => JSON.parse(line)) : [];
+    const slowest = [...alone, ...grouped].sort((a, b) => b.seconds - a.seconds).slice(0, 10);
     if (slowest.length > 1) console.log(`Slowest files:\n${slowest.map((s) => `  ${s.seconds.toFixed(1).padStart(6)} s  ${s.file}`).join('\n')}`);
     // The plain closing line that CI reads, whatever the runner.
     console.log(`Tests: ${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests} skipped`);
