@@ -1,5 +1,5 @@
-import { createPublicKey, verify, type KeyObject } from 'node:crypto';
-import { StrKey } from '@stellar/stellar-sdk';
+import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { StrKey, type Keypair } from '@stellar/stellar-sdk';
 
 const cache = new Map<string, KeyObject>();
 const CACHE_LIMIT = 10_000;
@@ -21,4 +21,16 @@ export function verifyEd25519(accountId: string, message: Buffer, signature: Buf
   const key = publicKeyObject(accountId);
   if (!key || signature.length !== 64) return false;
   return verify(null, message, key, signature);
+}
+
+const privateKeys = new WeakMap<Keypair, KeyObject>();
+
+/** ed25519 signing through Node's native crypto: the same signature as `keypair.sign`, in a tenth of its time. */
+export function signEd25519(keypair: Keypair, message: Buffer): Buffer {
+  let key = privateKeys.get(keypair);
+  if (!key) {
+    key = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d: keypair.rawSecretKey().toString('base64url'), x: keypair.rawPublicKey().toString('base64url') }, format: 'jwk' });
+    privateKeys.set(keypair, key);
+  }
+  return sign(null, message, key);
 }

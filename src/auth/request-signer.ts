@@ -1,4 +1,5 @@
 import type { Keypair } from '@stellar/stellar-sdk';
+import { signEd25519 } from './keys';
 import { bodyDigest, signingDigest, signingString } from './signature';
 
 export interface SignOptions {
@@ -28,7 +29,7 @@ export function signHeaders(method: string, target: string, headers: Record<stri
   if (hasBody) headers.digest ??= bodyDigest(body);
   const names = opts.headers ?? ['(request-target)', dateHeader, ...(hasBody ? ['digest'] : [])];
   const text = signingString({ method, target, header: (name) => headers[name] }, names);
-  const signature = opts.keypair.sign(signingDigest(text)).toString('base64');
+  const signature = signEd25519(opts.keypair, signingDigest(text)).toString('base64');
   const value = `keyId="${opts.keyId ?? opts.keypair.publicKey()}",algorithm="ed25519-sha256",headers="${names.join(' ')}",signature="${signature}"`;
   if (opts.viaAuthorization) headers.authorization = `Signature ${value}`;
   else headers.signature = value;
