@@ -3,10 +3,9 @@ const { availableParallelism } = require('node:os');
 
 const ESM_ONLY = '(file-type|strtok3|token-types|@tokenizer/inflate|uint8array-extras|@borewit/text-codec)';
 const swc = JSON.parse(readFileSync(`${__dirname}/.swcrc`, 'utf8'));
-const { ALONE } = require('./test/grouping.js');
 
-// `npm test` without arguments sets TEST_GROUPED: the files run in groups (test/grouping.js).
-const testMatch = process.env.TEST_GROUPED === '1' ? ['**/test/groups/*.group.js', ...ALONE.map((file) => `**/test/${file}`)] : ['**/*.test.ts'];
+// `npm test` without paths sets TEST_GROUPED: the files run in groups (test/grouping.js).
+const testMatch = process.env.TEST_GROUPED === '1' ? ['**/test/groups/*.group.js'] : ['**/*.test.ts'];
 
 /** @type {import('jest').Config} */
 module.exports = {
@@ -27,7 +26,7 @@ module.exports = {
   // A spy (jest.spyOn on the shared logger) ends with its test: the files of a group share the loaded modules.
   restoreMocks: true,
   // Most of a file's time is spent waiting (on PostgreSQL, on a child process, on a timer): two workers a
-  // core kept this machine's two cores busy (the suite in 323 s with four, 348 s with three, 385 s with two).
+  // core keep this machine's two cores busy (the grouped suite in 323 s with four, 348 s with three, 385 s with two).
   maxWorkers: Math.min(4, 2 * availableParallelism()),
   // Every file loads the service anew and a worker keeps part of each: over its share of the files a worker's
   // heap grew to 2.5 GB (5 GB for the two), more than a newcomer's machine may spare. Past 1 GB after a file,

@@ -1,2 +1,0 @@
-// One of the groups of `npm test` (test/grouping.js).
-require('../grouping.js').runGroup(__filename);
