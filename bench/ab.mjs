@@ -11,10 +11,10 @@
 //   BENCH_AB_ROUNDS=3      pairs of phases per line
 //   BENCH_AB_LOTS=20000    lots seeded for the listings (the bid lots come on top)
 //   BENCH_BIDS_CLIENTS=64  concurrent bidders
-//   BENCH_AB_STATEMENTS=1  each build on an embedded server with pg_stat_statements: every bid phase
-//                          prints, per accepted bid, the statements, database time and WAL bytes of its
-//                          build, and the first timed round the costliest statements (deterministic
-//                          where throughput is not: which build sends more work for a bid)
+//   BENCH_AB_STATEMENTS=1  each build on an embedded server with pg_stat_statements: every phase prints,
+//                          per accepted bid or listing request, the statements, database time and WAL
+//                          bytes of its build, and the first timed round the costliest statements
+//                          (deterministic where throughput is not: which build sends more work)
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { Agent } from 'node:http';
@@ -141,12 +141,13 @@ export async function abBench(ref) {
       const order = round % 2 ? [builds[1], builds[0]] : builds;
       for (const l of lines) {
         for (const b of order) {
-          if (STATEMENTS && l.kind === 'throughput') await resetStatementStats(b.db.url);
+          if (STATEMENTS) await resetStatementStats(b.db.url);
           const result = await l.phase(b);
           figures.get(l.name)[b.name].push(result);
-          if (STATEMENTS && l.kind === 'throughput') {
-            const stats = await statementStats(b.db.url, result.accepted, { top: 8, width: 160 });
-            process.stderr.write(`ab round ${round + 1}, ${l.name}, ${b.name}, per accepted bid: ${JSON.stringify(stats.perUnit)}\n`);
+          if (STATEMENTS) {
+            const unit = l.kind === 'throughput' ? 'accepted bid' : 'request';
+            const stats = await statementStats(b.db.url, l.kind === 'throughput' ? result.accepted : result.length, { top: 8, width: 160 });
+            process.stderr.write(`ab round ${round + 1}, ${l.name}, ${b.name}, per ${unit}: ${JSON.stringify(stats.perUnit)}\n`);
             if (round === 0) for (const st of stats.statements) process.stderr.write(`    ${JSON.stringify(st)}\n`);
           }
           process.stderr.write(`ab round ${round + 1}, ${l.name}, ${b.name}: ${l.kind === 'latency' ? `${median([...result].sort((x, y) => x - y)).toFixed(2)} ms p50` : `${result.acceptedPerSecond}/s, ${result.failed} 5xx`}\n`);
