@@ -28,8 +28,8 @@ module.exports = {
   // Most of a file's time is spent waiting (on PostgreSQL, on a child process, on a timer): two workers a
   // core keep this machine's two cores busy (the grouped suite in 323 s with four, 348 s with three, 385 s with two).
   maxWorkers: Math.min(4, 2 * availableParallelism()),
-  // Every file loads the service anew and a worker keeps part of each: over its share of the files a worker's
-  // heap grew to 2.5 GB (5 GB for the two), more than a newcomer's machine may spare. Past 1 GB after a file,
-  // a worker is replaced: the suite then peaked at 1.1 GB a worker and ran in 229 s instead of 281 s.
+  // Every jest file (a group, or a file run alone) loads the service anew and a worker keeps part of each: over
+  // its share of the files a worker's heap grew to 2.5 GB, more than a newcomer's machine may spare. Past 1 GB
+  // after a jest file, a worker is replaced.
   workerIdleMemoryLimit: '1GB',
 };
