@@ -1,6 +1,7 @@
-import { createHash, createPrivateKey, sign, type KeyObject } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Keypair } from '@stellar/stellar-sdk';
+import { signEd25519 } from '../../auth/keys';
 import type { RequestContext } from '../../core/context';
 import { invalid, notFound } from '../../core/errors';
 import { integerId } from '../../core/ids';
@@ -161,11 +162,7 @@ export class TransparencyLog {
   ) {
     this.logId = createHash('sha256').update(key.rawPublicKey()).digest('base64');
     this.signer = key.publicKey();
-    this.receiptKey = createPrivateKey({ key: { kty: 'OKP', crv: 'Ed25519', d: key.rawSecretKey().toString('base64url'), x: key.rawPublicKey().toString('base64url') }, format: 'jwk' });
   }
-
-  /** The log key for Node's native Ed25519: a receipt is signed per request, where the SDK's JavaScript signing costs milliseconds of CPU. */
-  private readonly receiptKey: KeyObject;
 
   /**
    * Rounds' leaves committed meanwhile are numbered together, in one short transaction of their
@@ -292,8 +289,9 @@ export class TransparencyLog {
     return { ...unsigned, signer: this.signer, signature: this.signed(receiptMessage(unsigned)) };
   }
 
+  /** Through Node's native Ed25519: a receipt is signed per request, where the SDK's JavaScript signing costs milliseconds of CPU. */
   private signed(message: Buffer): string {
-    return sign(null, message, this.receiptKey).toString('base64');
+    return signEd25519(this.key, message).toString('base64');
   }
 
   /** Appends an outcome of a lot in the close's transaction, then checkpoints the log there, so the close is in a checkpoint when it commits. */
