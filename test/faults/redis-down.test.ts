@@ -1,4 +1,5 @@
 import type { Keypair } from '@stellar/stellar-sdk';
+import { Redis } from 'ioredis';
 import type { DomainError } from '../../src/core/errors';
 import { LiveBus } from '../../src/live/live.bus';
 import { memoryTransport, type LiveTransport } from '../../src/live/live.transport';
@@ -6,7 +7,7 @@ import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { auction, bid, BID_PLACED, connect, until, type Socket } from '../live/support';
-import { REDIS_BINARY, startPrivateRedis, type PrivateRedis } from '../helpers/redis-server';
+import { privateRedis, REDIS_BINARY, startPrivateRedis, type PrivateRedis } from '../helpers/redis-server';
 import { note } from '../helpers/notes';
 
 /**
@@ -117,6 +118,19 @@ if (!REDIS_BINARY) {
     await b?.close();
     await db?.drop();
     await redis?.kill();
+  });
+
+  describe('a private Redis of a test', () => {
+    // Two workers may be handed one free port: the second must not take the first one's server for its own.
+    it('refuses to start on a port that another Redis serves, and leaves that one running', async () => {
+      await expect(privateRedis(redis.port).start()).rejects.toThrow(`port ${redis.port} is`);
+      const probe = new Redis(redis.url, { maxRetriesPerRequest: 0 });
+      try {
+        expect(await probe.ping()).toBe('PONG');
+      } finally {
+        probe.disconnect();
+      }
+    });
   });
 
   describe('Redis killed during fan-out to two instances', () => {

@@ -14,27 +14,49 @@ export interface PrivateRedis {
   start(): Promise<void>;
 }
 
+/** The port was taken by another server between the check that found it free and the start. */
+class PortTaken extends Error {}
+
 /**
  * A Redis server of this test's own on a free port, without persistence: stopping it takes Redis
- * away from this test only, never from whoever else uses the machine's Redis.
+ * away from this test only, never from whoever else uses the machine's Redis. A port found free can
+ * be taken by another test's server before this one binds it: the server that answers must be this
+ * one's process, or a test would kill, or be cut off by, another file's Redis.
  */
 export async function startPrivateRedis(): Promise<PrivateRedis> {
   if (!REDIS_BINARY) throw new Error('redis-server is not on PATH');
-  const port = await freePort();
+  for (let attempt = 1; ; attempt++) {
+    const server = privateRedis(await freePort());
+    try {
+      await server.start();
+      return server;
+    } catch (err) {
+      if (!(err instanceof PortTaken) || attempt === 5) throw err;
+    }
+  }
+}
+
+/** A server of this test's own on `port`, not yet started. */
+export function privateRedis(port: number): PrivateRedis {
   const url = `redis://127.0.0.1:${port}`;
   let child: ChildProcess | null = null;
   const start = async () => {
-    child = spawn(REDIS_BINARY as string, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const own = spawn(REDIS_BINARY as string, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    child = own;
     const deadline = Date.now() + 10_000;
     for (;;) {
+      // It exits at once when it cannot bind the port.
+      if (own.exitCode !== null || own.signalCode !== null) throw new PortTaken(`port ${port} is taken`);
       const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
       probe.on('error', () => undefined);
       try {
         await probe.connect();
-        await probe.ping();
-        return;
+        const pid = Number(/process_id:(\d+)/.exec(await probe.info('server'))?.[1]);
+        if (pid === own.pid) return;
+        await kill();
+        throw new PortTaken(`port ${port} is served by another Redis (process ${pid})`);
       } catch (err) {
-        if (Date.now() > deadline) throw err;
+        if (err instanceof PortTaken || Date.now() > deadline) throw err;
       } finally {
         probe.disconnect();
       }
@@ -45,11 +67,10 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     new Promise<void>((resolve) => {
       const running = child;
       child = null;
-      if (!running || running.exitCode !== null) return resolve();
+      if (!running || running.exitCode !== null || running.signalCode !== null) return resolve();
       running.once('exit', () => resolve());
       running.kill('SIGKILL');
     });
-  await start();
   process.once('exit', () => (child as ChildProcess | null)?.kill('SIGKILL'));
   return { url, port, kill, start };
 }
