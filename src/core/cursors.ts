@@ -93,6 +93,6 @@ export function keysetPage<T>(
     items,
     next: hasNext ? cursor(items[items.length - 1], 'next') : null,
     prev: hasPrev ? cursor(items[0], 'prev') : null,
-    positions: items.map((row) => cursor(row, 'next') as string),
+    positions: () => items.map((row) => cursor(row, 'next') as string),
   };
 }

@@ -6,8 +6,11 @@ export interface KeysetPage<T> {
   items: T[];
   next: string | null;
   prev: string | null;
-  /** Each item's own position as a cursor: the rows after it as `cursor`, before it turned (`turnCursor`). */
-  positions: string[];
+  /**
+   * Each item's own position as a cursor: the rows after it as `cursor`, before it turned (`turnCursor`).
+   * Made when asked: only a connection's edges need them, and a REST page never does.
+   */
+  positions(): string[];
 }
 
 export const MAX_PAGE_SIZE = 100;

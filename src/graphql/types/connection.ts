@@ -156,7 +156,7 @@ export function keysetWindow(window: PageWindow): KeysetWindow {
 /** A connection of a keyset listing's page: each node's cursor is its row's position in the listing, bound to `list`. */
 export function connectionOfKeyset<N>(list: string, page: Pick<KeysetPage<unknown>, 'next' | 'prev' | 'positions'>, nodes: N[], count: () => number | Promise<number>): ConnectionSource<N> {
   return connection(
-    { nodes, cursors: page.positions.map((position) => encodeListCursor(list, position)), hasNextPage: page.next !== null, hasPreviousPage: page.prev !== null },
+    { nodes, cursors: page.positions().map((position) => encodeListCursor(list, position)), hasNextPage: page.next !== null, hasPreviousPage: page.prev !== null },
     count,
   );
 }
