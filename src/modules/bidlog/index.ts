@@ -5,6 +5,7 @@ export type { BidLogService } from './bidlog.service';
 export { type ServedLog, type ServedLot, type Verification, verifyBidLog, type VerifyOptions } from './bidlog.verify';
 export { type AnyReceipt, type BatchReceipt, type HashReceipt, type Receipt, encodeReceipt, isHashReceipt, receiptVersion } from './tlog.receipt';
 export { appendCtes } from './tlog.store';
+export { holdKeyPeriod } from './tlog.signing';
 export { recordLogKey } from './tlog.keys';
 export type { TransparencyLog } from './tlog.service';
 export {

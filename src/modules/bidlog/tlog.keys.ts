@@ -3,6 +3,7 @@ import { inTransaction } from '../../core/transaction';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
 import { keyLeafOf } from './tlog.keyleaf';
+import { endKeyPeriod } from './tlog.signing';
 import { sequence } from './tlog.store';
 
 export interface LogKey {
@@ -53,6 +54,8 @@ export async function logKeyHistory(em: EntityManager): Promise<LogKey[]> {
  * and numbered leaf of the old key ends below the rotation's leaf.
  */
 async function rotate(tx: EntityManager, publicKey: string, replaces: string): Promise<void> {
+  // After the appends under way, which the sequencer then numbers before the key's leaf.
+  await rowsOf(tx, endKeyPeriod);
   await sequence(tx, []);
   await rowsOf(tx, sql`select from tlog_tree for update`);
   const [{ size }] = await rowsOf<SizeRow>(tx, sql`select size::text from tlog_size`);

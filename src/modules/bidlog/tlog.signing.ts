@@ -12,6 +12,16 @@ export const KEY_REPLACED = 'LK001';
 /** A condition true while `publicKey` signs the log; the statement fails with `KEY_REPLACED` once it does not. */
 export const signsAs = (publicKey: string): Sql => sql`tlog_signs(${publicKey})`;
 
+/**
+ * What orders the appends of leaves against a rotation of the log's key (docs/bid-log.md, "A key's
+ * period"). A writer of leaves holds the key's period, shared with the other writers, from a statement
+ * before the one that appends, whose snapshot then sees any rotation that committed first; `rotate`
+ * ends it alone. So a rotation waits for the appends under way and numbers their leaves before its
+ * own, and an append that waited for a rotation finds its key replaced (`KEY_REPLACED`).
+ */
+export const holdKeyPeriod = sql`select pg_advisory_xact_lock_shared(hashtextextended('bid-log:key-period', 0))`;
+export const endKeyPeriod = sql`select pg_advisory_xact_lock(hashtextextended('bid-log:key-period', 0))`;
+
 /** The key that replaced this instance's, when `err` is the database's refusal `KEY_REPLACED`. */
 export function replacingKeyOf(err: unknown): string | null {
   const e = err as { code?: unknown; detail?: unknown } | null;

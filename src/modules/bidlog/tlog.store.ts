@@ -3,7 +3,7 @@ import { rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
 import { DomainError } from '../../core/errors';
 import type { Leaf } from './tlog.leaves';
-import { signsAs } from './tlog.signing';
+import { holdKeyPeriod, signsAs } from './tlog.signing';
 import { nodeHash, nodesCompleted, nodesRead, type NodeKey, type NodeSource } from './tlog.merkle';
 
 /** Leaves hashed into nodes per statement: a backfill of millions is integrated in steps this size. */
@@ -102,6 +102,7 @@ export async function sequence(em: EntityManager, leafHashes: readonly Buffer[])
 
 /** Appends one leaf in `em`'s transaction and numbers it there with every leaf waiting; answers its index. */
 export async function appendLeaf(em: EntityManager, lotId: string, leaf: Leaf, kind: string, signer: string): Promise<number> {
+  await rowsOf(em, holdKeyPeriod);
   const [{ seq }] = await rowsOf<AppendedRow>(em, sql`with ${appendCtes(lotId, [{ ...leaf, bidId: null, kind }], signer)} select seq::text from tlog_appended`);
   await sequence(em, []);
   const [{ idx }] = await rowsOf<Pick<NumberedRow, 'idx'>>(em, sql`select idx::text from tlog_leaves where seq = ${seq}`);

@@ -49,7 +49,7 @@ export class BidsService {
   private readonly rounds = new KeyedBatcher<Pending, PlacedBids>(async (lotId, requests) => {
     const bidders = [...new Set(requests.map((r) => r.caller.accountId))];
     const began = performance.now();
-    const round = await rawTransaction(requests[0].ctx.em, openRound(lotId, bidders, BIDS_PER_REQUEST * requests.length), (tx, opened) =>
+    const round = await rawTransaction(requests[0].ctx.em, openRound(lotId, bidders, BIDS_PER_REQUEST * requests.length, this.tlog.appendsAs !== null), (tx, opened) =>
       runRound(tx, opened, requests, this.notifications, this.tlog.appendsAs),
     ).catch((err) => {
       throw this.tlog.refused(err);

@@ -6,7 +6,7 @@ import { staffQuery } from '../../core/policies';
 import type { BatchRow } from '../notifications';
 import { ParticipantState, type Participant } from '../trading';
 import type { PlannedBid } from './bids.auction';
-import { appendCtes, type LogEntryRow } from '../bidlog';
+import { appendCtes, holdKeyPeriod, type LogEntryRow } from '../bidlog';
 
 /** A bid of a round with its drawn id and its bid log entry. */
 export type LoggedBid = PlannedBid & { id: string; entry: LogEntryRow };
@@ -35,9 +35,9 @@ const text = (m: Money | null) => (m === null ? null : formatMoney(m));
  * the one statement that writes both. Ids drawn under the lock keep a lot's bids increasing in id;
  * unused ones are gaps, as any rolled back insert leaves. They travel with the transaction's `begin`
  * in one round trip; those after the first run once the lock is held and see what the previous
- * holder committed.
+ * holder committed. A round that appends leaves to the transparency log holds its key's period.
  */
-export function openRound(lotId: string, accountIds: string[], bidsAtMost: number): Statement[] {
+export function openRound(lotId: string, accountIds: string[], bidsAtMost: number, appends: boolean): Statement[] {
   return [
     sql.render(sql`select id, lot_type, lot_state, winner_id, start_price, min_step, max_step, highest_bid, reserve_price, start_time, end_time, organizer_id, publisher_id,
                       ${lotRulesColumn}
@@ -47,6 +47,8 @@ export function openRound(lotId: string, accountIds: string[], bidsAtMost: numbe
                                    or current_bid = (select highest_bid from lots where id = ${lotId}))`),
     sql.render(sql`select seq, hash from bid_log where lot_id = ${lotId} order by seq desc limit 1`),
     sql.render(sql`select nextval('bids_id_seq')::text as id from generate_series(1, ${bidsAtMost})`),
+    // Last, once the lot's lock is held: the round's leaves go into the log under its key's period.
+    ...(appends ? [sql.render(holdKeyPeriod)] : []),
   ];
 }
 
