@@ -17,15 +17,16 @@ export interface LogEntryRow {
   seq: number;
   salt: string;
   hash: string;
-  /** The bid's leaf of the transparency log, appended by the same statement. */
-  leaf: Leaf;
+  /** The bid's leaf of the transparency log, appended by the same statement; none in the bench's baseline without the log. */
+  leaf: Leaf | null;
 }
 
 /**
  * Chains a round's bids onto the lot's log, and makes their leaves of the transparency log, in the order they are placed, under the lot's lock:
- * `head` is what `openRound` read of the last entry, `ids` the ids it drew for the round's bids.
+ * `head` is what `openRound` read of the last entry, `ids` the ids it drew for the round's bids, `leaves`
+ * false in the bench's baseline without the transparency log (TLOG_APPEND=off).
  */
-export function chainRound<B extends ChainedBid>(lotId: string, head: Rows, ids: Rows, bids: B[], at: Date): (B & { id: string; entry: LogEntryRow })[] {
+export function chainRound<B extends ChainedBid>(lotId: string, head: Rows, ids: Rows, bids: B[], at: Date, leaves: boolean): (B & { id: string; entry: LogEntryRow })[] {
   if (bids.length > ids.length) throw new RangeError(`a round placed ${bids.length} bids with ${ids.length} ids drawn`);
   let seq = head.length ? Number(head[0].seq) : 0;
   let previous = head.length ? (head[0].hash as string) : GENESIS;
@@ -38,7 +39,7 @@ export function chainRound<B extends ChainedBid>(lotId: string, head: Rows, ids:
     const commitment = bidderCommitment(salt, b.accountId);
     const hash = entryHash({ seq, bidId: id, lotId, amount, createdAt, byProxy: b.byProxy, requestDigest: b.digest, bidderCommitment: commitment, previous });
     previous = hash;
-    const leaf = leafOf({
+    const leaf = !leaves ? null : leafOf({
       v: 'bid_tlog/1',
       kind: 'bid',
       lot_id: lotId,

@@ -157,7 +157,7 @@ export class TransparencyLog {
     /** The log's signing key, the one the start loaded and agreed on (infrastructure's `logKey`). */
     readonly key: Keypair,
     readonly origin: string,
-    /** False only in the bench's baseline (TLOG_APPEND=off): bids append no leaf and get an unsigned, empty receipt. */
+    /** False only in the bench's baseline (TLOG_APPEND=off): bids make and append no leaf, and get no receipt. */
     readonly appending = true,
   ) {
     this.logId = createHash('sha256').update(key.rawPublicKey()).digest('base64');
@@ -214,8 +214,10 @@ export class TransparencyLog {
    * the sequencer did; by hash alone (version 2) when the numbering failed or did not answer
    * within `RECEIPT_WAIT_MS` after the round's commit: the leaves committed, so the promise holds.
    */
-  async receiptOf(ctx: Pick<RequestContext, 'em'>, leaves: { bidId: string; leafHash: Buffer; leafIndex?: number }[], at: Date): Promise<AnyReceipt> {
-    if (!this.appending || !leaves.length) return this.receipt([], at);
+  async receiptOf(ctx: Pick<RequestContext, 'em'>, leaves: { bidId: string; leafHash: Buffer; leafIndex?: number }[], at: Date): Promise<AnyReceipt | null> {
+    // The bench's baseline keeps no log, and so promises nothing.
+    if (!this.appending) return null;
+    if (!leaves.length) return this.receipt([], at);
     if (leaves.every((l) => l.leafIndex !== undefined)) return this.receipt(leaves as { leafIndex: number; leafHash: Buffer }[], at);
     const bids = leaves.map((l) => l.bidId);
     let indexes: Map<string, number> | null;
@@ -280,7 +282,6 @@ export class TransparencyLog {
       timestamp: at.toISOString(),
       entries: entries.map((e) => ({ leaf_index: e.leafIndex, leaf_hash: e.leafHash.toString('base64') })),
     };
-    if (!this.appending) return { ...unsigned, signer: this.signer, signature: '' };
     return { ...unsigned, signer: this.signer, signature: this.signed(receiptMessage(unsigned)) };
   }
 

@@ -101,13 +101,13 @@ export async function runRound(tx: RawTransaction, [locked, participants, logHea
   lot.highestBid = standing.highest;
   const overbids = placed.flatMap((p) => (p.overbid ? [p.overbid] : []));
   const notify = notifications.insertBatch(NotificationType.Overbid, overbidRecipients(lot, overbids), { lot_id: lot.id });
-  const bids = chainRound(lot.id, logHead, ids, placed.flatMap((p) => p.bids), now);
+  const bids = chainRound(lot.id, logHead, ids, placed.flatMap((p) => p.bids), now, signer !== null);
   const extension = bids.length ? softClose(lot, now, notifications) : null;
   const [rows, extended] = await tx.commitWith([writeRound(lot, bids, [...changed], notify, now, signer), ...(extension ? [extension.statement] : [])]);
   const written = writtenRound(lot, rows, now);
   let next = 0;
   for (const p of placed) {
-    const leaves = bids.slice(next, next + p.bids.length).map((b) => ({ bidId: b.id, leafHash: b.entry.leaf.hash, leafIndex: written.indexes.get(b.id) }));
+    const leaves = bids.slice(next, next + p.bids.length).flatMap(({ id, entry: { leaf } }) => (leaf ? [{ bidId: id, leafHash: leaf.hash, leafIndex: written.indexes.get(id) }] : []));
     outcomes[p.request] = { ok: true, value: { lot, bids: written.bids.slice(next, next + p.bids.length), previousLeader: p.overbid, leaves, at: now } };
     next += p.bids.length;
   }

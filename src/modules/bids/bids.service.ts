@@ -83,9 +83,9 @@ export class BidsService {
   /**
    * The lot as the bids left it, the bids placed, each naming its bidder only to those who may
    * know it, and the receipt of their leaves in the transparency log (docs/bid-log.md), null when
-   * the database went out of reach once the bids were placed.
+   * the database went out of reach once the bids were placed, or in the bench's baseline without the log.
    */
-  async place(ctx: RequestContext, input: Untrusted<PlaceBidInput>): Promise<{ lot: LotRow; bids: SeenBid[]; receipt: AnyReceipt }> {
+  async place(ctx: RequestContext, input: Untrusted<PlaceBidInput>): Promise<{ lot: LotRow; bids: SeenBid[]; receipt: AnyReceipt | null }> {
     const caller = requireCaller(ctx);
     const { lotId, amount, maxAmount } = validateInput(placeBidInput, input);
     const id = integerId(lotId);

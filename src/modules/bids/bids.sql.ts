@@ -106,7 +106,7 @@ const NO_LEAVES = sql`tlog_appended as (select null::bigint as bid_id, null::big
  * the bench's baseline). `writtenRound` reads its answer.
  */
 export function writeRound(lot: LotRow, bids: LoggedBid[], changed: ParticipantRow[], notify: Sql, at: Date, signer: string | null): Statement {
-  const leaves = signer === null ? NO_LEAVES : appendCtes(lot.id, bids.map((b) => ({ ...b.entry.leaf, bidId: b.id, kind: 'bid' })), signer, true);
+  const leaves = signer === null ? NO_LEAVES : appendCtes(lot.id, bids.flatMap((b) => (b.entry.leaf ? [{ ...b.entry.leaf, bidId: b.id, kind: 'bid' }] : [])), signer, true);
   return sql.render(sql`with placed as (
        insert into bids (id, lot_id, participant_id, account_id, amount, placed_by_proxy, created_at)
        select b.id, ${lot.id}::bigint, b.participant_id, b.account_id, b.amount, b.by_proxy, ${at}::timestamptz
