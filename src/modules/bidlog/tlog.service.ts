@@ -253,7 +253,7 @@ export class TransparencyLog {
    * baseline without the log.
    */
   roundReceipts(requests: readonly ({ leaves: { leafHash: Buffer; leafIndex?: number }[]; at: Date } | null)[]): (BatchReceipt | null)[] {
-    const numbered = requests.map((r) => this.appending && r !== null && r.leaves.length > 0 && r.leaves.every((l) => l.leafIndex !== undefined));
+    const numbered = requests.map((r) => r !== null && r.leaves.length > 0 && r.leaves.every((l) => l.leafIndex !== undefined));
     const batch = requests.flatMap((r, i) => (r && numbered[i] ? [r.leaves.map((l) => ({ leaf_index: l.leafIndex as number, leaf_hash: l.leafHash.toString('base64') }))] : []));
     if (!batch.length) return requests.map(() => null);
     const size = batch.length;

@@ -49,8 +49,9 @@ export class BidsService {
   private readonly rounds = new KeyedBatcher<Pending, PlacedBids>(async (lotId, requests) => {
     const bidders = [...new Set(requests.map((r) => r.caller.accountId))];
     const began = performance.now();
-    const round = await rawTransaction(requests[0].ctx.em, openRound(lotId, bidders, BIDS_PER_REQUEST * requests.length, this.tlog.appendsAs !== null), (tx, opened) =>
-      runRound(tx, opened, requests, this.notifications, this.tlog.appendsAs),
+    const signer = this.tlog.appendsAs;
+    const round = await rawTransaction(requests[0].ctx.em, openRound(lotId, bidders, BIDS_PER_REQUEST * requests.length, signer !== null), (tx, opened) =>
+      runRound(tx, opened, requests, this.notifications, signer),
     ).catch((err) => {
       throw this.tlog.refused(err);
     });
