@@ -1,7 +1,6 @@
 // The service under test, for the benchmarks: started as a child process (`node dist/main.js`), so
 // that the load generator's own work is not counted as the server's, and requests signed for it.
 import { spawn } from 'node:child_process';
-import { createHash, createPrivateKey, sign } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createRequire } from 'node:module';
@@ -101,24 +100,12 @@ export async function startService(url, env = {}, root = ROOT) {
   throw new Error('the service did not become ready within 30 s');
 }
 
-/** Signs POSTs as `keypair` with Node's native ed25519: target, body → headers. */
+/** Signs POSTs as `keypair` (the service's own signer, Node's native ed25519): target, body → headers. */
 export function signer(keypair) {
-  const key = createPrivateKey({
-    key: { kty: 'OKP', crv: 'Ed25519', d: keypair.rawSecretKey().toString('base64url'), x: keypair.rawPublicKey().toString('base64url') },
-    format: 'jwk',
-  });
   return (target, body) => {
-    const date = new Date().toISOString();
-    const digest = `SHA-256=${createHash('sha256').update(body).digest('base64')}`;
-    const text = `(request-target): post ${target}\nx-date: ${date}\ndigest: ${digest}`;
-    const signature = sign(null, createHash('sha256').update(text).digest(), key).toString('base64');
-    return {
-      'x-date': date,
-      digest,
-      'content-type': 'application/vnd.api+json',
-      'content-length': String(body.length),
-      signature: `keyId="${keypair.publicKey()}",algorithm="ed25519-sha256",headers="(request-target) x-date digest",signature="${signature}"`,
-    };
+    const headers = { 'content-type': 'application/vnd.api+json', 'content-length': String(body.length) };
+    signHeaders('POST', target, headers, body, { keypair });
+    return headers;
   };
 }
 
