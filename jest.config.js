@@ -32,4 +32,10 @@ module.exports = {
   // its share of the files a worker's heap grew to 2.5 GB, more than a newcomer's machine may spare. Past 1 GB
   // after a jest file, a worker is replaced.
   workerIdleMemoryLimit: '1GB',
+  // At the end of a run jest tells each worker to finish and kills any that has not exited 500 ms later,
+  // printing "A worker process has failed to exit gracefully". On a loaded machine (load average 7) the
+  // message took about that long to be handled: three workers exited within 3 ms of handling it, 500 ms
+  // after it was sent, and the fourth was killed 3 ms after them. A worker that holds a handle open is
+  // still killed and reported, 5 s later (CI fails on the report: .ci/run).
+  workerGracefulExitTimeout: 5000,
 };
