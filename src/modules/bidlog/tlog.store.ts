@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { rowsOf } from '../../db/query';
+import { preparedRowsOf, rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
 import { DomainError } from '../../core/errors';
 import type { Leaf } from './tlog.leaves';
@@ -83,7 +83,8 @@ export async function sequence(em: EntityManager, leafHashes: readonly Buffer[])
   // Its own statement: the next one's snapshot must be taken once the lock is held, to see every leaf numbered before.
   await rowsOf(em, sql`select size from tlog_size for update`);
   // The request's leaves numbered before are found by hash, indexed for the proofs by hash: no index holds a leaf's bid, and a scan of the whole log per run grows with it.
-  const rows = await rowsOf<NumberedRow>(
+  // Named, its array one parameter: sent as the ORM sends, each count of hashes was a text of its own, planned at every run (0.6–0.9 ms).
+  const rows = await preparedRowsOf<NumberedRow>(
     em,
     sql`with pending as (
           select seq, (select size from tlog_size) + row_number() over (order by seq) - 1 as idx from tlog_leaves where idx is null
@@ -113,7 +114,8 @@ export async function appendLeaf(em: EntityManager, lotId: string, leaf: Leaf, k
 export async function readNodes(em: EntityManager, keys: readonly NodeKey[]): Promise<Map<string, Buffer>> {
   const leaves = keys.filter((k) => k.level === 0);
   const inner = keys.filter((k) => k.level > 0);
-  const rows = await rowsOf<NodeRow>(
+  // Named, each array one parameter: a checkpoint's leaves were one placeholder each, thousands of them planned at every run.
+  const rows = await preparedRowsOf<NodeRow>(
     em,
     sql`select 0 as level, idx::text, encode(hash, 'hex') as hash from tlog_leaves where idx = any (${sql.array(leaves.map((k) => k.index), 'bigint')})
         union all
@@ -155,7 +157,7 @@ export async function integrate(em: EntityManager): Promise<number> {
     for (const { level, index } of made) {
       nodes.set(keyOf(level, index), nodeHash(stored(level - 1, 2 * index), stored(level - 1, 2 * index + 1)));
     }
-    await rowsOf(
+    await preparedRowsOf(
       em,
       sql`insert into tlog_nodes (level, idx, hash)
           select level, idx, decode(hash, 'hex') from unnest(${sql.array(made.map((k) => k.level), 'smallint')}, ${sql.array(made.map((k) => k.index), 'bigint')},
