@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 
 /** The `previous` of a lot's first entry. */
 export const GENESIS = '0'.repeat(64);
@@ -55,7 +55,22 @@ export function headMessage(h: ChainHead): Buffer {
 
 export const bidderCommitment = (salt: string, accountId: string) => sha256(`${salt}:${accountId}`);
 
-export const newSalt = () => randomBytes(16).toString('hex');
+/**
+ * Salts are cut from a pool the generator fills 256 at a time, as Node's `randomUUID` does its ids:
+ * a call of its own per salt took 7 µs (1.6 % of the service's time in bench/bids.mjs), under the lot's lock.
+ */
+const SALT_BYTES = 16;
+const saltPool = Buffer.alloc(SALT_BYTES * 256);
+let saltAt = saltPool.length;
+
+export const newSalt = (): string => {
+  if (saltAt === saltPool.length) {
+    randomFillSync(saltPool);
+    saltAt = 0;
+  }
+  saltAt += SALT_BYTES;
+  return saltPool.toString('hex', saltAt - SALT_BYTES, saltAt);
+};
 
 /** The digest a bidder keeps of its own signed request: SHA-256 of the Signature header's signature bytes. */
 export const requestDigestOf = (signature: Buffer) => createHash('sha256').update(signature).digest('hex');
