@@ -9,7 +9,7 @@ import { loggable } from '../../core/loggable';
 import { logger } from '../../core/logger';
 import { inTransaction } from '../../core/transaction';
 import { databaseFault, isOutage } from '../../db/faults';
-import { rowsOf } from '../../db/query';
+import { anyIn, rowsOf } from '../../db/query';
 import { sql, type Sql } from '../../db/sql';
 import { windowOf } from '../../db/window';
 import { listBound } from '../../core/page';
@@ -338,7 +338,8 @@ export class TransparencyLog {
    */
   async checkpointNow(ctx: Pick<RequestContext, 'em'>): Promise<SignedCheckpoint | null> {
     if (!this.signing) return null;
-    await inTransaction(ctx, (em) => sequence(em, []));
+    // Numbering holds the log's counter, which bid rounds then skip, leaving their leaves to the sequencer: only when a leaf waits.
+    if (await anyIn(ctx.em, sql`tlog_leaves where idx is null`)) await inTransaction(ctx, (em) => sequence(em, []));
     return inTransaction(ctx, (em) => this.checkpoint(em)).catch((err) => {
       // Said once, by `refused`: the job has nothing more to do here.
       if (!this.signing) return null;

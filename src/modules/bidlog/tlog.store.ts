@@ -91,7 +91,7 @@ export async function sequence(em: EntityManager, leafHashes: readonly Buffer[])
         ), numbered as (
           update tlog_leaves l set idx = p.idx from pending p where l.seq = p.seq returning l.hash, l.idx
         ), grown as (
-          update tlog_size set size = size + (select count(*) from pending)
+          update tlog_size set size = size + (select count(*) from pending) where exists (select from pending)
         )
         select encode(hash, 'hex') as hash, idx::text from numbered
         union all
@@ -165,6 +165,6 @@ export async function integrate(em: EntityManager): Promise<number> {
     );
     from = to;
   }
-  await rowsOf(em, sql`update tlog_tree set integrated = ${end}`);
+  if (end !== Number(integrated)) await rowsOf(em, sql`update tlog_tree set integrated = ${end}`);
   return end;
 }

@@ -1,0 +1,58 @@
+import { Client } from 'pg';
+import { signHeaders } from '../helpers/client';
+import { createLot } from '../helpers/lots';
+import { appWithPlatform } from '../helpers/world';
+import { FREE_LOT, join } from '../trading/trading.helpers';
+
+// The checkpoint job runs every CHECKPOINT_SECONDS. With no leaf waiting for its index it must not
+// take the log's counter row: a bid round that finds the row taken skips numbering its own leaves,
+// and its request then waits for the sequencer's transaction. Nor does an idle run write the
+// counter or the tree's row (a new row version every two seconds, for nothing).
+let holder: Client;
+// Declared before the world's, so run before it drops the database under this connection.
+afterAll(() => holder?.end());
+const world = appWithPlatform({ accounts: 1 });
+
+beforeAll(async () => {
+  holder = new Client({ connectionString: world.t.config.DATABASE_URL });
+  await holder.connect();
+});
+
+const checkpointNow = () => world.t.app.services.transparencyLog.checkpointNow({ em: world.t.orm.em.fork() });
+const versions = async () => (await holder.query(`select (select xmin::text from tlog_size) as size, (select xmin::text from tlog_tree) as tree`)).rows[0];
+
+it('checkpoints an idle log without waiting for the counter row nor writing it', async () => {
+  const { t, platform } = world;
+  const [a] = world.accounts;
+  const lot = await createLot(t, platform, FREE_LOT);
+  await join(t, a.keypair, lot.id);
+  const target = `/lots/${lot.id}/bid_requests`;
+  const body = { data: { type: 'bid_requests', attributes: { lot_id: Number(lot.id), amount: '1000' } } };
+  const headers: Record<string, string> = { 'content-type': 'application/vnd.api+json' };
+  signHeaders('POST', target, headers, Buffer.from(JSON.stringify(body)), { keypair: a.keypair });
+  expect((await t.client.request('POST', target, { body, headers })).status).toBe(204);
+  // The bid's round numbered its leaf; the first run checkpoints it, the second finds nothing to do.
+  expect((await checkpointNow())?.size).toBe(1);
+  const before = await versions();
+
+  await holder.query('begin');
+  await holder.query('select from tlog_size for update');
+  try {
+    const run = checkpointNow();
+    const outcome = await Promise.race([run.then(() => 'done'), new Promise((r) => setTimeout(r, 3000, 'waited for the counter row'))]);
+    expect(outcome).toBe('done');
+    await expect(run).resolves.toBeNull();
+  } finally {
+    await holder.query('rollback');
+  }
+  expect(await versions()).toEqual(before);
+});
+
+it('still numbers a leaf left waiting (its request ended before the sequencer answered)', async () => {
+  await holder.query('update tlog_leaves set idx = null where idx = (select max(idx) from tlog_leaves)');
+  await holder.query('update tlog_size set size = size - 1');
+  await holder.query('update tlog_tree set integrated = least(integrated, (select size from tlog_size))');
+  await checkpointNow();
+  const { rows } = await holder.query('select count(*)::int as waiting from tlog_leaves where idx is null');
+  expect(rows[0].waiting).toBe(0);
+});
