@@ -1,8 +1,8 @@
 import { Client } from 'pg';
-import { signHeaders } from '../helpers/client';
 import { createLot } from '../helpers/lots';
 import { appWithPlatform } from '../helpers/world';
 import { FREE_LOT, join } from '../trading/trading.helpers';
+import { bidForReceipt } from './receipt.helpers';
 
 // The checkpoint job runs every CHECKPOINT_SECONDS. With no leaf waiting for its index it must not
 // take the log's counter row: a bid round that finds the row taken skips numbering its own leaves,
@@ -26,11 +26,7 @@ it('checkpoints an idle log without waiting for the counter row nor writing it',
   const [a] = world.accounts;
   const lot = await createLot(t, platform, FREE_LOT);
   await join(t, a.keypair, lot.id);
-  const target = `/lots/${lot.id}/bid_requests`;
-  const body = { data: { type: 'bid_requests', attributes: { lot_id: Number(lot.id), amount: '1000' } } };
-  const headers: Record<string, string> = { 'content-type': 'application/vnd.api+json' };
-  signHeaders('POST', target, headers, Buffer.from(JSON.stringify(body)), { keypair: a.keypair });
-  expect((await t.client.request('POST', target, { body, headers })).status).toBe(204);
+  await bidForReceipt(t, a.keypair, lot.id, '1000');
   // The bid's round numbered its leaf; the first run checkpoints it, the second finds nothing to do.
   expect((await checkpointNow())?.size).toBe(1);
   const before = await versions();
