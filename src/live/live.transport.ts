@@ -2,6 +2,7 @@ import { PubSub, type PubSubEngine } from 'graphql-subscriptions';
 import type { Config } from '../config';
 import { loggable } from '../core/loggable';
 import type { Logger } from '../core/logger';
+import { ReadyGate } from './ready-gate';
 
 /** A JSON-able message handler; returns nothing, never throws to the transport. */
 export type Handler = (payload: unknown) => void;
@@ -24,23 +25,30 @@ export interface LiveTransport {
   onInterrupted?(fn: () => void): void;
 }
 
+/** Runs the commands of one connection in the order they are given (see ReadyGate). */
+type InOrder = <T>(command: () => Promise<T>) => Promise<T>;
+
+const atOnce: InOrder = (command) => command();
+
 class EngineTransport implements LiveTransport {
   constructor(
     private readonly engine: PubSubEngine,
     private readonly prefix: string,
     private readonly onClose: () => Promise<void>,
+    private readonly order: { publisher: InOrder; subscriber: InOrder } = { publisher: atOnce, subscriber: atOnce },
     readonly onInterrupted?: (fn: () => void) => void,
   ) {}
 
   publish(channel: string, payload: object): Promise<void> {
-    return this.engine.publish(this.prefix + channel, payload);
+    return this.order.publisher(() => this.engine.publish(this.prefix + channel, payload));
   }
 
   async subscribe(channel: string, fn: Handler): Promise<() => void> {
-    const id = await this.engine.subscribe(this.prefix + channel, fn, {});
+    const id = await this.order.subscriber(() => this.engine.subscribe(this.prefix + channel, fn, {}));
     let active = true;
     return () => {
-      if (active) this.engine.unsubscribe(id);
+      // Held when the connection closes for good, it has nothing left to end.
+      if (active) this.order.subscriber(async () => this.engine.unsubscribe(id)).catch(() => undefined);
       active = false;
     };
   }
@@ -74,12 +82,14 @@ export function redisTransport(url: string, prefix: string, log: Logger): LiveTr
   const publisher = connect('publisher');
   const subscriber = connect('subscriber');
   const engine = new RedisPubSub({ publisher, subscriber });
+  const gates = { publisher: new ReadyGate(publisher), subscriber: new ReadyGate(subscriber) };
   return new EngineTransport(
     engine,
     prefix,
     async () => {
       await Promise.allSettled([publisher.quit(), subscriber.quit()]);
     },
+    { publisher: (command) => gates.publisher.run(command), subscriber: (command) => gates.subscriber.run(command) },
     // ioredis subscribes again once it reconnects, but what was published in between is gone.
     (fn) => subscriber.on('close', fn),
   );

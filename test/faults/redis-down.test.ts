@@ -2,13 +2,15 @@ import type { Keypair } from '@stellar/stellar-sdk';
 import { Redis } from 'ioredis';
 import type { DomainError } from '../../src/core/errors';
 import { LiveBus } from '../../src/live/live.bus';
-import { memoryTransport, type LiveTransport } from '../../src/live/live.transport';
+import { logger } from '../../src/core/logger';
+import { memoryTransport, redisTransport, type LiveTransport } from '../../src/live/live.transport';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { auction, bid, BID_PLACED, connect, until, type Socket } from '../live/support';
 import { privateRedis, REDIS_BINARY, startPrivateRedis, type PrivateRedis } from '../helpers/redis-server';
 import { note } from '../helpers/notes';
+import { startHoldingProxy, type HoldingProxy } from '../helpers/holding-proxy';
 
 /**
  * A subscriber as a client should be written: it remembers the last bid it saw and, whenever its
@@ -130,6 +132,73 @@ if (!REDIS_BINARY) {
       } finally {
         probe.disconnect();
       }
+    });
+  });
+
+  /**
+   * The transport through a proxy that cuts its two connections, then accepts them again but
+   * holds Redis's answers: each new connection stays in its ready check (ioredis's status
+   * `connect`) until the test releases them, which is when ioredis once wrote PUBLISH and SUBSCRIBE
+   * at once, ahead of what it had queued during the outage.
+   */
+  describe('Redis commands across a reconnection', () => {
+    let proxy: HoldingProxy;
+    let transport: LiveTransport;
+    let observer: Redis;
+    const heard: string[] = [];
+
+    beforeEach(async () => {
+      proxy = await startHoldingProxy(redis.url);
+      transport = redisTransport(proxy.url, 'order:', logger);
+      observer = new Redis(redis.url);
+      heard.length = 0;
+      observer.on('message', (channel: string, message: string) => heard.push(`${channel} ${(JSON.parse(message) as { n: number }).n}`));
+    });
+    afterEach(async () => {
+      proxy.release();
+      await transport.close();
+      observer.disconnect();
+      await proxy.close();
+    });
+
+    /** Cuts both connections, waits until the subscribing one knows, then lets them reconnect into their held ready checks. */
+    const reconnectHeld = async (duringOutage: () => void) => {
+      const noticed = new Promise<void>((resolve) => transport.onInterrupted?.(resolve));
+      proxy.cut();
+      await noticed;
+      duringOutage();
+      proxy.hold();
+      await proxy.accepted(2);
+    };
+
+    it('publishes in the order published, the outage\'s messages before those of the reconnection', async () => {
+      await observer.subscribe('order:bids');
+      await transport.publish('bids', { n: 1 });
+      const published: Promise<void>[] = [];
+      await reconnectHeld(() => {
+        for (const n of [2, 3, 4]) published.push(transport.publish('bids', { n }));
+      });
+      published.push(transport.publish('bids', { n: 5 }));
+      // Long enough for a command written at once to reach Redis and the observer.
+      await new Promise((r) => setTimeout(r, 300));
+      proxy.release();
+      await Promise.all(published);
+      await until(() => heard.length >= 5, 5000, () => `heard ${heard.join(', ')}`);
+      expect(heard).toEqual([1, 2, 3, 4, 5].map((n) => `order:bids ${n}`));
+    });
+
+    it('keeps a subscription made during the reconnection after one ended during the outage', async () => {
+      const ended = await transport.subscribe('lot', () => undefined);
+      const received: unknown[] = [];
+      let subscribed: Promise<() => void> | null = null;
+      await reconnectHeld(() => ended());
+      subscribed = transport.subscribe('lot', (payload) => received.push(payload));
+      await new Promise((r) => setTimeout(r, 300));
+      proxy.release();
+      await subscribed;
+      await observer.publish('order:lot', JSON.stringify({ n: 1 }));
+      await until(() => received.length >= 1, 3000, () => 'the message published once the subscription was confirmed');
+      expect(received).toEqual([{ n: 1 }]);
     });
   });
 

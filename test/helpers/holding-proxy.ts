@@ -1,0 +1,78 @@
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+
+export interface HoldingProxy {
+  /** `url` with its host and port replaced by the proxy's. */
+  url: string;
+  /** Closes every connection through the proxy and refuses new ones, as a server that went away. */
+  cut(): void;
+  /**
+   * Accepts connections again, passing what clients send at once but holding what the server
+   * answers on them until `release`: a server slow to answer a new connection's first command.
+   */
+  hold(): void;
+  /** Passes what was held, and from then on everything at once. */
+  release(): void;
+  /** Resolves once `n` connections were accepted since the last `hold`. */
+  accepted(n: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A TCP proxy to the server at `url` (a Redis URL, or any other of host and port) that a test can cut and slow. */
+export async function startHoldingProxy(url: string): Promise<HoldingProxy> {
+  const target = new URL(url);
+  const sockets = new Set<Socket>();
+  let state: 'open' | 'cut' | 'holding' = 'open';
+  let held: { client: Socket; chunks: Buffer[] }[] = [];
+  let acceptedSinceHold = 0;
+  const waiters: { n: number; resolve: () => void }[] = [];
+  const server = createServer((client) => {
+    if (state === 'cut') {
+      client.destroy();
+      return;
+    }
+    const upstream = connect({ host: target.hostname, port: Number(target.port) });
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s)).on('error', () => undefined);
+    }
+    const holding = state === 'holding' ? { client, chunks: [] as Buffer[] } : null;
+    if (holding) held.push(holding);
+    client.pipe(upstream);
+    upstream.on('data', (chunk: Buffer) => (holding && state === 'holding' ? holding.chunks.push(chunk) : client.write(chunk)));
+    upstream.on('close', () => client.destroy());
+    client.on('close', () => upstream.destroy());
+    if (state === 'holding') {
+      acceptedSinceHold++;
+      for (const w of waiters.filter((w) => w.n <= acceptedSinceHold)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve();
+      }
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const proxied = new URL(url);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String((server.address() as AddressInfo).port);
+  return {
+    url: proxied.toString(),
+    cut: () => {
+      state = 'cut';
+      for (const s of sockets) s.destroy();
+    },
+    hold: () => {
+      state = 'holding';
+      acceptedSinceHold = 0;
+    },
+    release: () => {
+      state = 'open';
+      for (const { client, chunks } of held) for (const chunk of chunks) client.write(chunk);
+      held = [];
+    },
+    accepted: (n) => (acceptedSinceHold >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve }))),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
