@@ -31,16 +31,26 @@ it('checkpoints an idle log without waiting for the counter row nor writing it',
   expect((await checkpointNow())?.size).toBe(1);
   const before = await versions();
 
+  const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid;
+  const waitsForHolder = async () =>
+    (await holder.query<{ waits: boolean }>('select exists (select from pg_stat_activity where $1 = any(pg_blocking_pids(pid))) as waits', [holderPid])).rows[0].waits;
   await holder.query('begin');
   await holder.query('select from tlog_size for update');
+  const run = checkpointNow();
+  let ran = false;
+  let waited = false;
+  run.then(
+    () => (ran = true),
+    () => (ran = true),
+  );
   try {
-    const run = checkpointNow();
-    const outcome = await Promise.race([run.then(() => 'done'), new Promise((r) => setTimeout(r, 3000, 'waited for the counter row'))]);
-    expect(outcome).toBe('done');
-    await expect(run).resolves.toBeNull();
+    // Until the run ends, or waits for the counter row (which it would until the rollback below).
+    while (!ran && !(waited = await waitsForHolder())) await new Promise((r) => setTimeout(r, 20));
   } finally {
     await holder.query('rollback');
   }
+  expect(waited).toBe(false);
+  await expect(run).resolves.toBeNull();
   expect(await versions()).toEqual(before);
 });
 
