@@ -11,6 +11,8 @@
 //   BENCH_AB_ROUNDS=3      pairs of phases per line
 //   BENCH_AB_LOTS=20000    lots seeded for the listings (the bid lots come on top)
 //   BENCH_BIDS_CLIENTS=64  concurrent bidders
+//   BENCH_AB_LINES=hot,spread,listings  the lines run (all by default): to profile one alone
+//                          (with BENCH_SERVICE_NODE_ARGS="--cpu-prof --cpu-prof-dir=DIR", bench/service.mjs)
 //   BENCH_AB_STATEMENTS=1  each build on an embedded server with pg_stat_statements: every phase prints,
 //                          per accepted bid or listing request, the statements, database time and WAL
 //                          bytes of its build, and the first timed round the costliest statements
@@ -36,6 +38,7 @@ const CLIENTS = Number(process.env.BENCH_BIDS_CLIENTS ?? 64);
 const THROUGHPUT_FLOOR = 0.95;
 const LATENCY_CEILING = 1.05;
 const STATEMENTS = process.env.BENCH_AB_STATEMENTS === '1';
+const LINES = (process.env.BENCH_AB_LINES ?? 'hot,spread,listings').split(',');
 
 function run(command, args, cwd) {
   const done = spawnSync(command, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'] });
@@ -130,10 +133,11 @@ export async function abBench(ref) {
       return ms;
     };
     const lines = [
-      { name: 'bids, one hot lot (accepted/s)', kind: 'throughput', phase: phaseAgent((b, agent) => drive(CLIENTS, bid(b, agent, () => b.bidders.hot))) },
-      { name: 'bids, 100 lots (accepted/s)', kind: 'throughput', phase: phaseAgent((b, agent) => drive(CLIENTS, bid(b, agent, () => b.bidders.spread[Math.floor(Math.random() * b.bidders.spread.length)]))) },
-      { name: 'lot listings, REST (p50 ms)', kind: 'latency', phase: listing },
-    ];
+      { key: 'hot', name: 'bids, one hot lot (accepted/s)', kind: 'throughput', phase: phaseAgent((b, agent) => drive(CLIENTS, bid(b, agent, () => b.bidders.hot))) },
+      { key: 'spread', name: 'bids, 100 lots (accepted/s)', kind: 'throughput', phase: phaseAgent((b, agent) => drive(CLIENTS, bid(b, agent, () => b.bidders.spread[Math.floor(Math.random() * b.bidders.spread.length)]))) },
+      { key: 'listings', name: 'lot listings, REST (p50 ms)', kind: 'latency', phase: listing },
+    ].filter((l) => LINES.includes(l.key));
+    if (!lines.length) throw new Error(`BENCH_AB_LINES names none of hot, spread, listings: ${LINES.join(',')}`);
     const figures = new Map(lines.map((l) => [l.name, { old: [], new: [] }]));
     // Untimed: each build's code optimised and its caches filled before the first timed phase.
     for (const b of builds) for (const l of lines) await l.phase(b);
