@@ -21,8 +21,8 @@ export type InputKind = 'field' | 'parameter';
  * fields its message names beside its own (as paths of the same input).
  */
 export function validateInput<S extends z.ZodType>(schema: S, input: unknown, kind: InputKind = 'field'): z.infer<S> {
-  // Parsed with an error map, an input took 1.7 times as long (a lot listing's 8.7 µs became 14.5):
-  // the map is given only to the second parse of an input the first one refused.
+  // Parsed with an error map, an input took 1.7 times as long (a valid lot listing's 3.5 µs became
+  // 6.0): the map is given only to the second parse of an input the first one refused.
   const first = schema.safeParse(input ?? {});
   if (first.success) return first.data;
   // A strict object's refusal names only the keys it does not know; the fields it has, for the

@@ -188,11 +188,10 @@ if (!REDIS_BINARY) {
     });
 
     it('keeps a subscription made during the reconnection after one ended during the outage', async () => {
-      const ended = await transport.subscribe('lot', () => undefined);
+      const end = await transport.subscribe('lot', () => undefined);
       const received: unknown[] = [];
-      let subscribed: Promise<() => void> | null = null;
-      await reconnectHeld(() => ended());
-      subscribed = transport.subscribe('lot', (payload) => received.push(payload));
+      await reconnectHeld(() => end());
+      const subscribed = transport.subscribe('lot', (payload) => received.push(payload));
       await new Promise((r) => setTimeout(r, 300));
       proxy.release();
       await subscribed;
