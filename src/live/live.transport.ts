@@ -30,17 +30,24 @@ type InOrder = <T>(command: () => Promise<T>) => Promise<T>;
 
 const atOnce: InOrder = (command) => command();
 
+/**
+ * Events held for Redis while it is out of reach, at most (the newest are kept). At a few hundred
+ * bytes each, some megabytes: subscribers lose nothing by the others, since every subscription was
+ * ended with `live_interrupted` and `bidPlaced` resumes from the database.
+ */
+const MAX_HELD_EVENTS = 10_000;
+
 class EngineTransport implements LiveTransport {
   constructor(
     private readonly engine: PubSubEngine,
     private readonly prefix: string,
     private readonly onClose: () => Promise<void>,
-    private readonly order: { publisher: InOrder; subscriber: InOrder } = { publisher: atOnce, subscriber: atOnce },
+    private readonly order: { publish: (command: () => Promise<void>) => Promise<void>; subscriber: InOrder } = { publish: atOnce, subscriber: atOnce },
     readonly onInterrupted?: (fn: () => void) => void,
   ) {}
 
   publish(channel: string, payload: object): Promise<void> {
-    return this.order.publisher(() => this.engine.publish(this.prefix + channel, payload));
+    return this.order.publish(() => this.engine.publish(this.prefix + channel, payload));
   }
 
   async subscribe(channel: string, fn: Handler): Promise<() => void> {
@@ -68,7 +75,7 @@ export function memoryTransport(): LiveTransport {
  * subscribing connection can do nothing else). Channels carry REDIS_PREFIX, so that several
  * deployments (or test runs) can share one Redis.
  */
-export function redisTransport(url: string, prefix: string, log: Logger): LiveTransport {
+export function redisTransport(url: string, prefix: string, log: Logger, maxHeld = MAX_HELD_EVENTS): LiveTransport {
   // ioredis (some 55 modules) is loaded by the instances that use Redis only.
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { Redis } = require('ioredis') as typeof import('ioredis');
@@ -82,14 +89,20 @@ export function redisTransport(url: string, prefix: string, log: Logger): LiveTr
   const publisher = connect('publisher');
   const subscriber = connect('subscriber');
   const engine = new RedisPubSub({ publisher, subscriber });
-  const gates = { publisher: new ReadyGate(publisher), subscriber: new ReadyGate(subscriber) };
+  const gates = {
+    publisher: new ReadyGate(publisher, {
+      max: maxHeld,
+      dropped: (count) => log.warn({ dropped: count, kept: maxHeld }, 'live events published while Redis was out of reach were dropped, the oldest first: subscribers read what they missed from the database'),
+    }),
+    subscriber: new ReadyGate(subscriber),
+  };
   return new EngineTransport(
     engine,
     prefix,
     async () => {
       await Promise.allSettled([publisher.quit(), subscriber.quit()]);
     },
-    { publisher: (command) => gates.publisher.run(command), subscriber: (command) => gates.subscriber.run(command) },
+    { publish: (command) => gates.publisher.publish(command), subscriber: (command) => gates.subscriber.run(command) },
     // ioredis subscribes again once it reconnects, but what was published in between is gone.
     (fn) => subscriber.on('close', fn),
   );

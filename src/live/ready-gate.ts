@@ -1,5 +1,20 @@
 import type { Redis } from 'ioredis';
 
+/** What a gate that may drop publications does with those it dropped. */
+export interface HeldBound {
+  /** The most publications held at once; past it the oldest held is dropped. */
+  max: number;
+  /** Told once the connection is ready again, or closed for good, of the publications dropped meanwhile. */
+  dropped(count: number): void;
+}
+
+interface Held {
+  send: () => void;
+  fail: (err: Error) => void;
+  /** Present for a publication: resolves it unsent. */
+  drop?: () => void;
+}
+
 /**
  * The commands given to one ioredis connection, sent in the order they were given across
  * reconnections. ioredis queues commands while it is disconnected and sends them once the new
@@ -9,40 +24,85 @@ import type { Redis } from 'ioredis';
  * outage; an UNSUBSCRIBE queued during it would end a SUBSCRIBE sent after it. The gate holds every
  * command while the connection is not ready, or while it still holds earlier ones, and sends them
  * in order once ioredis has sent its own queue.
+ *
+ * With a bound, it holds at most `max` publications: an outage of hours would otherwise keep every
+ * event of those hours in memory, for subscribers that were all told `live_interrupted` and read
+ * what they missed from the database.
  */
 export class ReadyGate {
-  private held: { send: () => void; fail: (err: Error) => void }[] = [];
+  private held: Held[] = [];
+  private publications = 0;
+  private droppedSince = 0;
 
-  constructor(private readonly client: Redis) {
+  constructor(
+    private readonly client: Redis,
+    private readonly bound?: HeldBound,
+  ) {
     // Emitted on the next tick, once ioredis has resent what it queued itself.
     client.on('ready', () => this.flush());
     client.on('end', () => this.failHeld());
   }
 
+  /** Runs `command` now if nothing is held and the connection is ready, else once it is, after those held. */
   run<T>(command: () => Promise<T>): Promise<T> {
     if (this.client.status === 'ready' && !this.held.length) return command();
-    return new Promise<T>((resolve, reject) => {
-      const send = () => {
-        try {
-          command().then(resolve, reject);
-        } catch (err) {
-          reject(err);
-        }
-      };
-      this.held.push({ send, fail: reject });
+    return new Promise<T>((resolve, reject) => this.held.push({ send: sendOf(command, resolve, reject), fail: reject }));
+  }
+
+  /** `run` for a publication, which a bounded gate may drop rather than hold. */
+  publish(command: () => Promise<void>): Promise<void> {
+    if (this.client.status === 'ready' && !this.held.length) return command();
+    return new Promise<void>((resolve, reject) => {
+      this.held.push({ send: sendOf(command, resolve, reject), fail: reject, drop: resolve });
+      this.publications++;
+      if (this.bound && this.publications > this.bound.max) this.dropOldest();
     });
+  }
+
+  private dropOldest(): void {
+    const index = this.held.findIndex((h) => h.drop);
+    const [oldest] = this.held.splice(index, 1);
+    this.publications--;
+    this.droppedSince++;
+    oldest.drop?.();
   }
 
   private flush(): void {
     if (this.client.status !== 'ready') return;
     const held = this.held;
     this.held = [];
+    this.publications = 0;
+    this.reportDropped();
     for (const { send } of held) send();
   }
 
   private failHeld(): void {
     const held = this.held;
     this.held = [];
-    for (const { fail } of held) fail(new Error('the Redis connection was closed'));
+    this.publications = 0;
+    for (const h of held) {
+      if (h.drop) {
+        this.droppedSince++;
+        h.drop();
+      } else {
+        h.fail(new Error('the Redis connection was closed'));
+      }
+    }
+    this.reportDropped();
   }
+
+  private reportDropped(): void {
+    if (this.droppedSince) this.bound?.dropped(this.droppedSince);
+    this.droppedSince = 0;
+  }
+}
+
+function sendOf<T>(command: () => Promise<T>, resolve: (value: T) => void, reject: (err: unknown) => void): () => void {
+  return () => {
+    try {
+      command().then(resolve, reject);
+    } catch (err) {
+      reject(err);
+    }
+  };
 }

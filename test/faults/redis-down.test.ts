@@ -1,5 +1,6 @@
 import type { Keypair } from '@stellar/stellar-sdk';
 import { Redis } from 'ioredis';
+import pino from 'pino';
 import type { DomainError } from '../../src/core/errors';
 import { LiveBus } from '../../src/live/live.bus';
 import { logger } from '../../src/core/logger';
@@ -198,6 +199,32 @@ if (!REDIS_BINARY) {
       await observer.publish('order:lot', JSON.stringify({ n: 1 }));
       await until(() => received.length >= 1, 3000, () => 'the message published once the subscription was confirmed');
       expect(received).toEqual([{ n: 1 }]);
+    });
+
+    it('holds the newest events of an outage up to its bound, and says once how many it dropped', async () => {
+      const lines: string[] = [];
+      const own = await startHoldingProxy(redis.url);
+      const bounded = redisTransport(own.url, 'order:', pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) }), 3);
+      try {
+        await observer.subscribe('order:bids');
+        await bounded.publish('bids', { n: 1 });
+        own.cut();
+        // Four attempts to reconnect, ioredis's first after 50 ms and the next ones later: each of
+        // the two connections has seen the server go (neither is ready), unless one learned it
+        // half a second after the other.
+        await own.refused(4);
+        const published = [2, 3, 4, 5, 6, 7, 8].map((n) => bounded.publish('bids', { n }));
+        own.release();
+        await Promise.all(published);
+        await until(() => heard.length >= 4, 5000, () => `heard ${heard.join(', ')}`);
+        await new Promise((r) => setTimeout(r, 200));
+        expect(heard).toEqual([1, 6, 7, 8].map((n) => `order:bids ${n}`));
+        const told = lines.map((l) => JSON.parse(l) as { msg: string; dropped?: number }).filter((l) => l.dropped !== undefined);
+        expect(told).toEqual([expect.objectContaining({ dropped: 4, msg: expect.stringContaining('were dropped') })]);
+      } finally {
+        await bounded.close();
+        await own.close();
+      }
     });
   });
 

@@ -14,6 +14,8 @@ export interface HoldingProxy {
   release(): void;
   /** Resolves once `n` connections were accepted since the last `hold`. */
   accepted(n: number): Promise<void>;
+  /** Resolves once `n` connections were refused since the last `cut`: their clients know the server is gone. */
+  refused(n: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -24,10 +26,19 @@ export async function startHoldingProxy(url: string): Promise<HoldingProxy> {
   let state: 'open' | 'cut' | 'holding' = 'open';
   let held: { client: Socket; chunks: Buffer[] }[] = [];
   let acceptedSinceHold = 0;
+  let refusedSinceCut = 0;
   const waiters: { n: number; resolve: () => void }[] = [];
+  const refusals: { n: number; resolve: () => void }[] = [];
+  const counted = (list: { n: number; resolve: () => void }[], count: number) => {
+    for (const w of list.filter((w) => w.n <= count)) {
+      list.splice(list.indexOf(w), 1);
+      w.resolve();
+    }
+  };
   const server = createServer((client) => {
     if (state === 'cut') {
       client.destroy();
+      counted(refusals, ++refusedSinceCut);
       return;
     }
     const upstream = connect({ host: target.hostname, port: Number(target.port) });
@@ -41,13 +52,7 @@ export async function startHoldingProxy(url: string): Promise<HoldingProxy> {
     upstream.on('data', (chunk: Buffer) => (holding && state === 'holding' ? holding.chunks.push(chunk) : client.write(chunk)));
     upstream.on('close', () => client.destroy());
     client.on('close', () => upstream.destroy());
-    if (state === 'holding') {
-      acceptedSinceHold++;
-      for (const w of waiters.filter((w) => w.n <= acceptedSinceHold)) {
-        waiters.splice(waiters.indexOf(w), 1);
-        w.resolve();
-      }
-    }
+    if (state === 'holding') counted(waiters, ++acceptedSinceHold);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const proxied = new URL(url);
@@ -57,6 +62,7 @@ export async function startHoldingProxy(url: string): Promise<HoldingProxy> {
     url: proxied.toString(),
     cut: () => {
       state = 'cut';
+      refusedSinceCut = 0;
       for (const s of sockets) s.destroy();
     },
     hold: () => {
@@ -69,6 +75,7 @@ export async function startHoldingProxy(url: string): Promise<HoldingProxy> {
       held = [];
     },
     accepted: (n) => (acceptedSinceHold >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve }))),
+    refused: (n) => (refusedSinceCut >= n ? Promise.resolve() : new Promise((resolve) => refusals.push({ n, resolve }))),
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
