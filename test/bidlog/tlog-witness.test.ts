@@ -222,7 +222,8 @@ describe('a split view: two checkpoints of the same size served to two clients',
     const verifier = await cli('verify-bids', quorum);
     expect(verifier.stdout).toMatch(new RegExp(`^FAIL the checkpoint of size ${seenByA.size} carries 0 valid co-signatures of the 1 witnesses given, fewer than the quorum of 1, and no earlier checkpoint it extends has more$`, 'm'));
     expect(verifier.code).toBe(1);
-  });
+    // Six command-line processes, each loading its modules afresh: 30 s ran out once at load 10.
+  }, 60_000);
 
   it('the monitor follows every checkpoint the log lists and reports one that does not extend the one before', async () => {
     const data = dir();
