@@ -1,4 +1,5 @@
-import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
+import { listenInstead, track } from './loopback-proxy';
 
 export interface HoldingProxy {
   /** `url` with its host and port replaced by the proxy's. */
@@ -42,10 +43,7 @@ export async function startHoldingProxy(url: string): Promise<HoldingProxy> {
       return;
     }
     const upstream = connect({ host: target.hostname, port: Number(target.port) });
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s)).on('error', () => undefined);
-    }
+    track(sockets, client, upstream);
     const holding = state === 'holding' ? { client, chunks: [] as Buffer[] } : null;
     if (holding) held.push(holding);
     client.pipe(upstream);
@@ -54,12 +52,9 @@ export async function startHoldingProxy(url: string): Promise<HoldingProxy> {
     client.on('close', () => upstream.destroy());
     if (state === 'holding') counted(waiters, ++acceptedSinceHold);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const proxied = new URL(url);
-  proxied.hostname = '127.0.0.1';
-  proxied.port = String((server.address() as AddressInfo).port);
+  const listening = await listenInstead(server, url, sockets);
   return {
-    url: proxied.toString(),
+    ...listening,
     cut: () => {
       state = 'cut';
       refusedSinceCut = 0;
@@ -76,10 +71,5 @@ export async function startHoldingProxy(url: string): Promise<HoldingProxy> {
     },
     accepted: (n) => (acceptedSinceHold >= n ? Promise.resolve() : new Promise((resolve) => waiters.push({ n, resolve }))),
     refused: (n) => (refusedSinceCut >= n ? Promise.resolve() : new Promise((resolve) => refusals.push({ n, resolve }))),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
   };
 }

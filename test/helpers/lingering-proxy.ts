@@ -1,4 +1,5 @@
-import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
+import { listenInstead, track } from './loopback-proxy';
 
 export interface LingeringProxy {
   /** `url` with its host and port replaced by the proxy's. */
@@ -17,25 +18,11 @@ export async function startLingeringProxy(url: string, lingerMs: number): Promis
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
     const upstream = connect({ host: target.hostname, port: Number(target.port || 5432) });
-    for (const s of [client, upstream]) {
-      sockets.add(s);
-      s.on('close', () => sockets.delete(s)).on('error', () => undefined);
-    }
+    track(sockets, client, upstream);
     client.pipe(upstream);
     upstream.on('data', (chunk) => client.write(chunk));
     upstream.on('end', () => setTimeout(() => client.end(), lingerMs));
     client.on('close', () => upstream.destroy());
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const proxied = new URL(url);
-  proxied.hostname = '127.0.0.1';
-  proxied.port = String((server.address() as AddressInfo).port);
-  return {
-    url: proxied.toString(),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return listenInstead(server, url, sockets);
 }
