@@ -42,7 +42,7 @@ class EngineTransport implements LiveTransport {
     private readonly engine: PubSubEngine,
     private readonly prefix: string,
     private readonly onClose: () => Promise<void>,
-    private readonly order: { publish: (command: () => Promise<void>) => Promise<void>; subscriber: InOrder } = { publish: atOnce, subscriber: atOnce },
+    private readonly order: { publish: (command: () => Promise<void>) => Promise<void>; subscriptions: InOrder } = { publish: atOnce, subscriptions: atOnce },
     readonly onInterrupted?: (fn: () => void) => void,
   ) {}
 
@@ -51,11 +51,11 @@ class EngineTransport implements LiveTransport {
   }
 
   async subscribe(channel: string, fn: Handler): Promise<() => void> {
-    const id = await this.order.subscriber(() => this.engine.subscribe(this.prefix + channel, fn, {}));
+    const id = await this.order.subscriptions(() => this.engine.subscribe(this.prefix + channel, fn, {}));
     let active = true;
     return () => {
       // Held when the connection closes for good, it has nothing left to end.
-      if (active) this.order.subscriber(async () => this.engine.unsubscribe(id)).catch(() => undefined);
+      if (active) this.order.subscriptions(async () => this.engine.unsubscribe(id)).catch(() => undefined);
       active = false;
     };
   }
@@ -102,7 +102,7 @@ export function redisTransport(url: string, prefix: string, log: Logger, maxHeld
     async () => {
       await Promise.allSettled([publisher.quit(), subscriber.quit()]);
     },
-    { publish: (command) => gates.publisher.publish(command), subscriber: (command) => gates.subscriber.run(command) },
+    { publish: (command) => gates.publisher.publish(command), subscriptions: (command) => gates.subscriber.run(command) },
     // ioredis subscribes again once it reconnects, but what was published in between is gone.
     (fn) => subscriber.on('close', fn),
   );

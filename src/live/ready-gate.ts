@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 
 /** What a gate that may drop publications does with those it dropped. */
 export interface HeldBound {
-  /** The most publications held at once; past it the oldest held is dropped. */
+  /** The most commands held at once; past it the oldest publication held is dropped. */
   max: number;
   /** Told once the connection is ready again, or closed for good, of the publications dropped meanwhile. */
   dropped(count: number): void;
@@ -31,7 +31,6 @@ interface Held {
  */
 export class ReadyGate {
   private held: Held[] = [];
-  private publications = 0;
   private droppedSince = 0;
 
   constructor(
@@ -45,33 +44,35 @@ export class ReadyGate {
 
   /** Runs `command` now if nothing is held and the connection is ready, else once it is, after those held. */
   run<T>(command: () => Promise<T>): Promise<T> {
-    if (this.client.status === 'ready' && !this.held.length) return command();
-    return new Promise<T>((resolve, reject) => this.held.push({ send: sendOf(command, resolve, reject), fail: reject }));
+    if (this.open) return command();
+    return new Promise<T>((resolve, reject) => this.hold({ send: sendOf(command, resolve, reject), fail: reject }));
   }
 
   /** `run` for a publication, which a bounded gate may drop rather than hold. */
   publish(command: () => Promise<void>): Promise<void> {
-    if (this.client.status === 'ready' && !this.held.length) return command();
-    return new Promise<void>((resolve, reject) => {
-      this.held.push({ send: sendOf(command, resolve, reject), fail: reject, drop: resolve });
-      this.publications++;
-      if (this.bound && this.publications > this.bound.max) this.dropOldest();
-    });
+    if (this.open) return command();
+    return new Promise<void>((resolve, reject) => this.hold({ send: sendOf(command, resolve, reject), fail: reject, drop: resolve }));
   }
 
-  private dropOldest(): void {
-    const index = this.held.findIndex((h) => h.drop);
-    const [oldest] = this.held.splice(index, 1);
-    this.publications--;
+  private get open(): boolean {
+    return this.client.status === 'ready' && !this.held.length;
+  }
+
+  /** Holds a command; past the bound, drops the oldest publication held (a publisher's gate holds nothing else). */
+  private hold(command: Held): void {
+    this.held.push(command);
+    if (!this.bound || this.held.length <= this.bound.max) return;
+    const oldest = this.held.findIndex((h) => h.drop);
+    if (oldest < 0) return;
+    const [dropped] = this.held.splice(oldest, 1);
     this.droppedSince++;
-    oldest.drop?.();
+    dropped.drop?.();
   }
 
   private flush(): void {
     if (this.client.status !== 'ready') return;
     const held = this.held;
     this.held = [];
-    this.publications = 0;
     this.reportDropped();
     for (const { send } of held) send();
   }
@@ -79,7 +80,6 @@ export class ReadyGate {
   private failHeld(): void {
     const held = this.held;
     this.held = [];
-    this.publications = 0;
     for (const h of held) {
       if (h.drop) {
         this.droppedSince++;
