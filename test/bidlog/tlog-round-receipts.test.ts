@@ -78,6 +78,8 @@ describe('receipts of a bid round under one signature (version 3)', () => {
       ['its leaf index', { ...r, entries: [{ ...r.entries[0], leaf_index: r.entries[0].leaf_index + 1 }] }],
       ['its leaf hash', { ...r, entries: [{ ...r.entries[0], leaf_hash: flipped(r.entries[0].leaf_hash) }] }],
       ["another receipt's entries under its path", { ...r, entries: other.entries }],
+      // Signed as version 3 (the batch's size and root), read as no version that proves its entries.
+      ['its version, with entries of its own', { ...r, version: 4, entries: [{ leaf_index: 0, leaf_hash: flipped(r.entries[0].leaf_hash) }] } as unknown as BatchReceipt],
     ];
     for (const [what, receipt] of tampered) {
       expect([what, receiptSignedBy(receipt, tlog().signer)]).toEqual([what, false]);
