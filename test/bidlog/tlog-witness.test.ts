@@ -99,6 +99,9 @@ describe('witnesses', () => {
     const raw = Buffer.from(goodLine.split(' ')[2], 'base64');
     raw[40] ^= 1;
     const tampered = `\u2014 ${W2} ${raw.toString('base64')}\n`;
+    const [origin, size, root] = body.split('\n');
+    const padded = `${origin}\n00${size}\n${root}\n`;
+    const extended = `${body}extension line\n`;
     const cases: [string, number, string][] = [
       [`${body}\n${cosignatureLine('stranger.example.org', stranger, body, now())}`, 403, 'witness_unknown'],
       [`${body}\n${signedByW2AsW1}`, 403, 'witness_unknown'],
@@ -108,6 +111,8 @@ describe('witnesses', () => {
       ['not a note', 400, 'cosignature_invalid'],
       [`auction.local/bid-log\n${forged}\n${cosignatureLine(W2, w2, `auction.local/bid-log\n${forged}`, now())}`, 409, 'checkpoint_not_issued'],
       [`other.example/log\n${body.split('\n').slice(1).join('\n')}\n${cosignatureLine(W2, w2, `other.example/log\n${body.split('\n').slice(1).join('\n')}`, now())}`, 409, 'checkpoint_not_issued'],
+      // The issued checkpoint written otherwise, each co-signed over what it says: no such line verifies against the note served.
+      ...[padded, extended].map((other): [string, number, string] => [`${other}\n${cosignatureLine(W2, w2, other, now())}`, 400, 'cosignature_invalid']),
     ];
     for (const [note, status, code] of cases) {
       const res = await cosign(note);

@@ -11,6 +11,7 @@ import { Migration20261128013000TlogKeys } from './migrations/Migration202611280
 import { Migration20261128050000TlogLeafHash } from './migrations/Migration20261128050000TlogLeafHash';
 import { Migration20261128090000TlogSigningKey } from './migrations/Migration20261128090000TlogSigningKey';
 import { Migration20261128150000TlogKeyPeriods } from './migrations/Migration20261128150000TlogKeyPeriods';
+import { Migration20261129100000TlogWitnessed } from './migrations/Migration20261129100000TlogWitnessed';
 import { LogAnchors } from './tlog.anchor';
 import { LogEntryConnectionResolver } from './tlog.connection.types';
 import { TransparencyLogResolver } from './tlog.resolver';
@@ -38,6 +39,7 @@ export const bidLogModule: AppModule = {
     { name: 'Migration20261128050000TlogLeafHash', class: Migration20261128050000TlogLeafHash },
     { name: 'Migration20261128090000TlogSigningKey', class: Migration20261128090000TlogSigningKey },
     { name: 'Migration20261128150000TlogKeyPeriods', class: Migration20261128150000TlogKeyPeriods },
+    { name: 'Migration20261129100000TlogWitnessed', class: Migration20261129100000TlogWitnessed },
   ],
   services: {
     bidLog: (s, infra) => new BidLogService(infra.master, s.transparencyLog),

@@ -21,6 +21,7 @@ import { batchLeaf, receiptMessage, type AnyReceipt, type BatchReceipt, type Has
 import { appendLeaf, integrate, overTree, sequence } from './tlog.store';
 import { logKeyHistory, type LogKey } from './tlog.keys';
 import { keyReplaced, replacingKeyOf, signsAs } from './tlog.signing';
+import { witnessedSize } from './tlog.witnessed';
 import { KeyedBatcher, type Settled } from '../../core/batcher';
 
 /**
@@ -357,9 +358,11 @@ export class TransparencyLog {
     const cosignatures = input.cosignatures === undefined || input.cosignatures === null ? 0 : count(input.cosignatures, 'cosignatures', 1);
     const [row] = await rowsOf<CheckpointRow>(
       ctx.em,
-      sql`${SELECT_CHECKPOINT} where (not ${anchored} or anchor_tx is not null)
-           and (${cosignatures} = 0 or (select count(*) from tlog_cosignatures c where c.size = tlog_checkpoints.size) >= ${cosignatures})
-         order by tlog_checkpoints.size desc limit 1`,
+      anchored || cosignatures
+        ? // The row found still has what was asked (a checkpoint's anchor or co-signatures deleted in the database are not vouched for).
+          sql`${SELECT_CHECKPOINT} where tlog_checkpoints.size = ${witnessedSize(anchored, cosignatures)} and (not ${anchored} or anchor_tx is not null)
+                and (select count(*) from tlog_cosignatures c where c.size = tlog_checkpoints.size) >= ${cosignatures}`
+        : sql`${SELECT_CHECKPOINT} order by tlog_checkpoints.size desc limit 1`,
     );
     if (row) return checkpointOf(row);
     if (anchored || cosignatures) throw notFound('checkpoint_not_found', `no checkpoint is ${anchored ? 'anchored' : `co-signed by ${cosignatures} witnesses`} yet`, { field: anchored ? 'anchored' : 'cosignatures' });

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import type { RequestContext } from '../../core/context';
 import { conflict, forbidden, invalid } from '../../core/errors';
+import { inTransaction } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
 import { cosignedAt, parseWitnessKey, type WitnessKey } from './tlog.cosign';
-import { parseNote } from './tlog.note';
+import { checkpointBody, parseNote } from './tlog.note';
 import { checkpointOfSize, type SignedCheckpoint } from './tlog.service';
+import { recordCosigned } from './tlog.witnessed';
 
 /** The most witnesses a log is configured with: a checkpoint's co-signatures are listed whole. */
 export const MOST_WITNESSES = 20;
@@ -46,6 +48,11 @@ export class LogWitnesses {
     if (!issued || issued.rootHash !== checkpoint.root.toString('base64')) {
       throw conflict('checkpoint_not_issued', `the log issued no checkpoint of ${checkpoint.origin} of size ${checkpoint.size} with this root`, { field: 'note' });
     }
+    // A witness signs the body's bytes: one written otherwise (a size as `007`, a line added) names the
+    // same checkpoint, but its co-signature would not verify against the note served with it.
+    if (parsed.body !== checkpointBody(checkpoint)) {
+      throw invalid('cosignature_invalid', 'note: its checkpoint is not written as the log issued it (origin, size and root, one line each, nothing more)', { field: 'note' });
+    }
     const lines = parsed.signatures.filter((s) => s.name !== this.origin);
     if (!lines.length) throw invalid('cosignature_invalid', 'note: it carries no co-signature line', { field: 'note' });
     const cosigned: { witness: WitnessKey; timestamp: number; line: string }[] = [];
@@ -57,16 +64,19 @@ export class LogWitnesses {
       if (timestamp > Date.now() / 1000 + CLOCK_SKEW_SECONDS) throw invalid('cosignature_invalid', `note: the co-signature of ${s.name} is dated in the future`, { field: 'note' });
       cosigned.push({ witness, timestamp, line: `\u2014 ${s.name} ${Buffer.concat([s.keyHash, s.signature]).toString('base64')}\n` });
     }
-    for (const c of cosigned) {
-      // A witness's newer co-signature of the same checkpoint replaces its older one.
-      await rowsOf(
-        ctx.em,
-        sql`insert into tlog_cosignatures (size, witness, key_id, signed_at, line)
-            values (${checkpoint.size}, ${c.witness.name}, decode(${c.witness.keyId.toString('hex')}, 'hex'), ${c.timestamp}, ${c.line})
-            on conflict (size, witness) do update set key_id = excluded.key_id, signed_at = excluded.signed_at, line = excluded.line, created_at = now()
-              where tlog_cosignatures.signed_at < excluded.signed_at`,
-      );
-    }
+    await inTransaction(ctx, async (tx) => {
+      for (const c of cosigned) {
+        // A witness's newer co-signature of the same checkpoint replaces its older one.
+        await rowsOf(
+          tx,
+          sql`insert into tlog_cosignatures (size, witness, key_id, signed_at, line)
+              values (${checkpoint.size}, ${c.witness.name}, decode(${c.witness.keyId.toString('hex')}, 'hex'), ${c.timestamp}, ${c.line})
+              on conflict (size, witness) do update set key_id = excluded.key_id, signed_at = excluded.signed_at, line = excluded.line, created_at = now()
+                where tlog_cosignatures.signed_at < excluded.signed_at`,
+        );
+      }
+      await recordCosigned(tx, checkpoint.size);
+    });
     return (await checkpointOfSize(ctx.em, checkpoint.size)) as SignedCheckpoint;
   }
 }
