@@ -22,6 +22,25 @@ const withDate = (raw: unknown): unknown => {
 const asIs = (raw: unknown): unknown => raw;
 
 /**
+ * A subscription waits this long for the transport's confirmation. While Redis is out of reach a
+ * SUBSCRIBE is held until it is back; a listener waiting for it could not be ended by its client
+ * meanwhile, and an outage of hours with clients coming and going would keep every one of them.
+ */
+const CONFIRM_WITHIN_MS = 10_000;
+
+const unconfirmed = () =>
+  DomainError.of('unavailable', 'live_interrupted', 'live events are not reaching this instance (its connection to the other instances is down); subscribe again');
+
+/** `promise`, or a refusal after `ms`. */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(unconfirmed()), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/**
  * The announcement of committed live activity: accepted bids, lot changes, notifications and
  * accounts stopped by the blacklist. Publishers call it after their transaction committed; each
  * event goes through the transport once and reaches the listeners of every instance once. The
@@ -32,7 +51,11 @@ export class LiveBus implements LivePublisher, LiveSource {
   private readonly channels = new Map<string, Channel>();
   private received = 0;
 
-  constructor(private readonly transport: LiveTransport = memoryTransport()) {
+  constructor(
+    private readonly transport: LiveTransport = memoryTransport(),
+    /** How long a new listener waits for its subscription to be confirmed (Redis may be out of reach) before it is refused. */
+    private readonly confirmWithinMs = CONFIRM_WITHIN_MS,
+  ) {
     transport.onInterrupted?.(() => this.interrupt());
   }
 
@@ -104,7 +127,7 @@ export class LiveBus implements LivePublisher, LiveSource {
       );
     };
     try {
-      await channel.active;
+      await within(channel.active, this.confirmWithinMs);
     } catch (err) {
       off();
       throw err;

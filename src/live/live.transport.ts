@@ -100,6 +100,8 @@ export function redisTransport(url: string, prefix: string, log: Logger, maxHeld
     engine,
     prefix,
     async () => {
+      gates.publisher.close();
+      gates.subscriber.close();
       await Promise.allSettled([publisher.quit(), subscriber.quit()]);
     },
     { publish: (command) => gates.publisher.publish(command), subscriptions: (command) => gates.subscriber.run(command) },

@@ -32,6 +32,7 @@ interface Held {
 export class ReadyGate {
   private held: Held[] = [];
   private droppedSince = 0;
+  private closed = false;
 
   constructor(
     private readonly client: Redis,
@@ -39,19 +40,31 @@ export class ReadyGate {
   ) {
     // Emitted on the next tick, once ioredis has resent what it queued itself.
     client.on('ready', () => this.flush());
-    client.on('end', () => this.failHeld());
+    client.on('end', () => this.close());
   }
 
   /** Runs `command` now if nothing is held and the connection is ready, else once it is, after those held. */
   run<T>(command: () => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(closedError());
     if (this.open) return command();
     return new Promise<T>((resolve, reject) => this.hold({ send: sendOf(command, resolve, reject), fail: reject }));
   }
 
   /** `run` for a publication, which a bounded gate may drop rather than hold. */
   publish(command: () => Promise<void>): Promise<void> {
+    if (this.closed) return Promise.reject(closedError());
     if (this.open) return command();
     return new Promise<void>((resolve, reject) => this.hold({ send: sendOf(command, resolve, reject), fail: reject, drop: resolve }));
+  }
+
+  /**
+   * Settles what it holds and refuses what comes after, as the connection is closed for good.
+   * ioredis emits no 'end' when it is closed between two attempts to reconnect (its socket is
+   * already gone), so the gate cannot wait for it: what it held would never settle.
+   */
+  close(): void {
+    this.closed = true;
+    this.failHeld();
   }
 
   private get open(): boolean {
@@ -85,7 +98,7 @@ export class ReadyGate {
         this.droppedSince++;
         h.drop();
       } else {
-        h.fail(new Error('the Redis connection was closed'));
+        h.fail(closedError());
       }
     }
     this.reportDropped();
@@ -96,6 +109,8 @@ export class ReadyGate {
     this.droppedSince = 0;
   }
 }
+
+const closedError = () => new Error('the Redis connection was closed');
 
 function sendOf<T>(command: () => Promise<T>, resolve: (value: T) => void, reject: (err: unknown) => void): () => void {
   return () => {

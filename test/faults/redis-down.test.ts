@@ -96,6 +96,29 @@ describe('the live bus when its transport is interrupted', () => {
   });
 });
 
+describe('the live bus when its transport cannot confirm a subscription', () => {
+  it('refuses the listener with live_interrupted after its wait and keeps nothing of it', async () => {
+    let subscriptions = 0;
+    let ended = 0;
+    let confirm = (_end: () => void) => undefined as void;
+    // A SUBSCRIBE held while Redis is out of reach: confirmed only when the test says.
+    const transport: LiveTransport = {
+      publish: async () => undefined,
+      subscribe: () => (subscriptions++, new Promise((resolve) => (confirm = resolve))),
+      close: async () => undefined,
+    };
+    const bus = new LiveBus(transport, 200);
+    const refused = bus.onBid('7', () => undefined).then(() => null, (err: DomainError) => err.code);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await Promise.race([refused, 'still waiting'])).toBe('live_interrupted');
+    expect(bus.listenerCount()).toBe(0);
+    // Confirmed later (Redis back): nobody listens, so the subscription is ended at once.
+    confirm(() => void ended++);
+    await new Promise((r) => setImmediate(r));
+    expect([subscriptions, ended]).toEqual([1, 1]);
+  });
+});
+
 if (!REDIS_BINARY) {
   // No Redis server on this machine (none comes with npm): the fan-out through Redis cannot be faulted here.
   note('redis-server is not on PATH: the Redis fault test is not registered; the bus interruption test above still runs');
@@ -223,6 +246,32 @@ if (!REDIS_BINARY) {
         expect(told).toEqual([expect.objectContaining({ dropped: 4, msg: expect.stringContaining('were dropped') })]);
       } finally {
         await bounded.close();
+        await own.close();
+      }
+    });
+  });
+
+  describe('the transport closed while Redis is out of reach', () => {
+    it('settles what it held (publications dropped and said once, subscriptions refused) and refuses what comes after', async () => {
+      const lines: string[] = [];
+      const own = await startHoldingProxy(redis.url);
+      const closing = redisTransport(own.url, 'closed:', pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) }));
+      try {
+        await closing.publish('bids', { n: 1 });
+        own.cut();
+        // Both connections between two attempts to reconnect, as in the bound's test above.
+        await own.refused(4);
+        const published = [2, 3].map((n) => closing.publish('bids', { n }));
+        const settled = (p: Promise<unknown>) => Promise.race([p.then(() => 'resolved', () => 'rejected'), new Promise((r) => setTimeout(() => r('pending'), 2000))]);
+        const outcomes = [...published, closing.subscribe('lot', () => undefined)].map(settled);
+        await closing.close();
+        expect(await Promise.all(outcomes)).toEqual(['resolved', 'resolved', 'rejected']);
+        const told = lines.map((l) => JSON.parse(l) as { msg: string; dropped?: number }).filter((l) => l.dropped !== undefined);
+        expect(told).toEqual([expect.objectContaining({ dropped: 2 })]);
+        expect(await settled(closing.publish('bids', { n: 4 }))).toBe('rejected');
+        expect(await settled(closing.subscribe('lot', () => undefined))).toBe('rejected');
+      } finally {
+        own.release();
         await own.close();
       }
     });
