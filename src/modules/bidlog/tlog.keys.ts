@@ -28,6 +28,25 @@ interface KeyRow {
   leaf_index: string | null;
 }
 
+/**
+ * How long a rotation waits for the appends under way (and the tree's row) before it gives up: far
+ * longer than an append takes, and within the 5 s the service waits for any answer of the
+ * database by default (DB_ANSWER_TIMEOUT), which would otherwise end the wait as a dead connection.
+ */
+const ROTATION_WAIT_SECONDS = 3;
+
+/** PostgreSQL's SQLSTATE of a lock not had within `lock_timeout`. */
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/** A rotation that gave up waiting: nothing of it was kept, and the log's key is unchanged. */
+export class RotationBlocked extends Error {
+  constructor(waitSeconds: number) {
+    super(
+      `the rotation of the bid log's key waited ${waitSeconds} s for the appends under way to end, in vain (a transaction holds them: see pg_stat_activity); nothing was changed, the log's key is still the one it replaces: start this instance again`,
+    );
+  }
+}
+
 /** The leaves numbered so far. */
 type SizeRow = { size: string };
 
@@ -53,7 +72,11 @@ export async function logKeyHistory(em: EntityManager): Promise<LogKey[]> {
  * checkpoint is signed (a checkpoint asks `tlog_signs` once it holds that row): every checkpoint
  * and numbered leaf of the old key ends below the rotation's leaf.
  */
-async function rotate(tx: EntityManager, publicKey: string, replaces: string): Promise<void> {
+async function rotate(tx: EntityManager, publicKey: string, replaces: string, waitSeconds: number): Promise<void> {
+  // Waiting for the period's lock, the rotation holds back every append queued behind it, on every
+  // instance: a transaction stuck in an append (a commit without answer) must not stall the bids
+  // for as long as it lasts.
+  await rowsOf(tx, sql`select set_config('lock_timeout', ${`${waitSeconds * 1000}ms`}, true)`);
   // After the appends under way, which the sequencer then numbers before the key's leaf.
   await rowsOf(tx, endKeyPeriod);
   await sequence(tx, []);
@@ -71,7 +94,7 @@ async function rotate(tx: EntityManager, publicKey: string, replaces: string): P
  * start that names the current key as the one it `replaces`, `publicKey` from now on (a key that
  * signed before never comes back). Answers the current key after it, which the caller compares.
  */
-export async function recordLogKey(em: EntityManager, publicKey: string, replaces: string | null): Promise<string> {
+export async function recordLogKey(em: EntityManager, publicKey: string, replaces: string | null, waitSeconds = ROTATION_WAIT_SECONDS): Promise<string> {
   return inTransaction({ em }, async (tx) => {
     // Instances starting together take turns: the first records, the others read.
     await rowsOf(tx, sql`lock table tlog_keys in share row exclusive mode`);
@@ -82,7 +105,9 @@ export async function recordLogKey(em: EntityManager, publicKey: string, replace
       return publicKey;
     }
     if (current !== publicKey && replaces === current && !keys.some((k) => k.publicKey === publicKey)) {
-      await rotate(tx, publicKey, current);
+      await rotate(tx, publicKey, current, waitSeconds).catch((err: unknown) => {
+        throw (err as { code?: unknown } | null)?.code === LOCK_NOT_AVAILABLE ? new RotationBlocked(waitSeconds) : err;
+      });
       return publicKey;
     }
     return current;
