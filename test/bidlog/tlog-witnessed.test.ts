@@ -85,6 +85,25 @@ describe(`the newest checkpoint witnessed, behind ${SHORT_OF_IT} newer ones that
     }
   });
 
+  it('follows co-signatures and anchors whoever writes them, an instance of an earlier release too', async () => {
+    // Written as a release before the table wrote them, straight into the tables.
+    const [older, newer] = [1_000_400, 1_000_500];
+    await stats.query(`insert into tlog_cosignatures (size, witness, key_id, signed_at, line) values ($1, 'a', '\\x00', 1, ''), ($1, 'b', '\\x00', 1, ''), ($2, 'a', '\\x00', 1, '')`, [older, newer]);
+    await stats.query(`update tlog_checkpoints set anchor_tx = 'tx' where size = $1`, [older]);
+    const answers: Record<string, unknown> = {};
+    for (const query of ['cosignatures=1', 'cosignatures=2', 'cosignatures=3', 'anchored=true', 'anchored=true&cosignatures=2']) {
+      const res = await t.client.get(`/log/checkpoint?${query}`);
+      answers[query] = res.status === 200 ? Number(res.body.data.attributes.size) : res.body.errors[0].detail;
+    }
+    expect(answers).toEqual({
+      'cosignatures=1': newer,
+      'cosignatures=2': older,
+      'cosignatures=3': 'no checkpoint is co-signed by 3 witnesses yet',
+      'anchored=true': older,
+      'anchored=true&cosignatures=2': older,
+    });
+  });
+
   /** Rows each table gave to scans, and scans made, as the server's statistics count them. */
   const read = async () => {
     const { rows } = await stats.query<{ relname: string; rows: string; scans: string }>(

@@ -5,7 +5,6 @@ import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
 import type { Checkpoint } from './tlog.note';
 import { keyReplaced, replacingKeyOf, signsAs } from './tlog.signing';
-import { recordAnchored } from './tlog.witnessed';
 
 /**
  * Anchors (docs/bid-log.md): each checkpoint's size and root written on the Stellar ledger by a
@@ -102,7 +101,6 @@ export class LogAnchors {
         sql`update tlog_checkpoints set anchor_tx = ${written.hash}, anchor_ledger = ${written.ledger}, anchor_account = ${written.account}
              where size = any (${sql.array(rows.map((r) => r.size), 'bigint')})`,
       );
-      await recordAnchored(tx, rows.map((r) => r.size));
       return rows.length;
     });
   }

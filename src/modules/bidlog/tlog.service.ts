@@ -21,7 +21,6 @@ import { batchLeaf, receiptMessage, type AnyReceipt, type BatchReceipt, type Has
 import { appendLeaf, integrate, overTree, sequence } from './tlog.store';
 import { logKeyHistory, type LogKey } from './tlog.keys';
 import { keyReplaced, replacingKeyOf, signsAs } from './tlog.signing';
-import { witnessedSize } from './tlog.witnessed';
 import { KeyedBatcher, type Settled } from '../../core/batcher';
 
 /**
@@ -120,6 +119,10 @@ const SELECT_CHECKPOINT = sql`select size::text, encode(root, 'hex') as root, no
     (select json_agg(json_build_object('witness', c.witness, 'key_id', encode(c.key_id, 'hex'), 'signed_at', c.signed_at, 'line', c.line) order by c.witness)
        from tlog_cosignatures c where c.size = tlog_checkpoints.size) as cosignatures
   from tlog_checkpoints`;
+
+/** The size of the newest checkpoint anchored (or not) with at least `cosignatures` co-signatures (`tlog_witnessed`, kept by the database), as SQL. */
+const witnessedSize = (anchored: boolean, cosignatures: number) =>
+  sql`(select size from tlog_witnessed where anchored = ${anchored} and cosignatures = ${cosignatures})`;
 
 /** The checkpoint of this size, or null. */
 export async function checkpointOfSize(em: EntityManager, size: number): Promise<SignedCheckpoint | null> {
@@ -365,7 +368,10 @@ export class TransparencyLog {
         : sql`${SELECT_CHECKPOINT} order by tlog_checkpoints.size desc limit 1`,
     );
     if (row) return checkpointOf(row);
-    if (anchored || cosignatures) throw notFound('checkpoint_not_found', `no checkpoint is ${anchored ? 'anchored' : `co-signed by ${cosignatures} witnesses`} yet`, { field: anchored ? 'anchored' : 'cosignatures' });
+    if (anchored || cosignatures) {
+      const asked = [anchored ? 'anchored' : '', cosignatures ? `co-signed by ${cosignatures} witnesses` : ''].filter(Boolean).join(' and ');
+      throw notFound('checkpoint_not_found', `no checkpoint is ${asked} yet`, { field: cosignatures ? 'cosignatures' : 'anchored' });
+    }
     const made = await this.checkpointNow(ctx);
     if (made) return made;
     this.requireSigning();

@@ -8,7 +8,6 @@ import { sql } from '../../db/sql';
 import { cosignedAt, parseWitnessKey, type WitnessKey } from './tlog.cosign';
 import { checkpointBody, parseNote } from './tlog.note';
 import { checkpointOfSize, type SignedCheckpoint } from './tlog.service';
-import { recordCosigned } from './tlog.witnessed';
 
 /** The most witnesses a log is configured with: a checkpoint's co-signatures are listed whole. */
 export const MOST_WITNESSES = 20;
@@ -75,7 +74,6 @@ export class LogWitnesses {
                 where tlog_cosignatures.signed_at < excluded.signed_at`,
         );
       }
-      await recordCosigned(tx, checkpoint.size);
     });
     return (await checkpointOfSize(ctx.em, checkpoint.size)) as SignedCheckpoint;
   }
