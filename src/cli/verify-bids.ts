@@ -66,17 +66,17 @@ const SIGNED = { origin: z.string(), log_id: z.string(), timestamp: z.string(), 
 
 const INDEXED = z.array(z.object({ leaf_index: z.number().int().nonnegative(), leaf_hash: z.string() }));
 
-/** Versions 3 (a round's batch) and 2 (by leaf hash) first: a version 1 receipt has no `version`, and would read any other without its fields. */
-const RECEIPT = z.union([
-  z.object({
+/** Each version's fields; a version 1 receipt has no `version`. Chosen by the receipt's own `version`, never by the fields that happen to match. */
+const RECEIPTS = {
+  1: z.object({ ...SIGNED, entries: INDEXED }),
+  2: z.object({ version: z.literal(2), ...SIGNED, entries: z.array(z.object({ leaf_hash: z.string() })) }),
+  3: z.object({
     version: z.literal(3),
     ...SIGNED,
     entries: INDEXED,
     batch: z.object({ size: z.number().int().positive(), index: z.number().int().nonnegative(), root: z.string(), path: z.array(z.string()) }),
   }),
-  z.object({ version: z.literal(2), ...SIGNED, entries: z.array(z.object({ leaf_hash: z.string() })) }),
-  z.object({ ...SIGNED, entries: INDEXED }),
-]) satisfies z.ZodType<AnyReceipt>;
+} satisfies Record<number, z.ZodType<AnyReceipt>>;
 
 /** A receipt file: the header's base64 JSON, or the JSON. */
 function readReceipt(file: string): AnyReceipt {
@@ -92,8 +92,12 @@ function readReceipt(file: string): AnyReceipt {
   } catch {
     parsed = null;
   }
+  const version = parsed !== null && typeof parsed === 'object' && 'version' in parsed ? (parsed as { version: unknown }).version : 1;
+  // A version read as another would drop the fields its signature covers (a batch's path): refused by name.
+  if (version !== 1 && version !== 2 && version !== 3) throw new UsageError(`--receipt: the receipt's version ${JSON.stringify(version)} is none this verifier knows (1, which names none, 2 and 3)`);
+  if (version === 1 && parsed !== null && typeof parsed === 'object' && 'version' in parsed) throw new UsageError('--receipt: a receipt of version 1 names no version');
   // GraphQL's receipt object (camelCase) or a whole answer would otherwise reach the checks and fail there as a bug.
-  const receipt = RECEIPT.safeParse(parsed);
+  const receipt = RECEIPTS[version].safeParse(parsed);
   if (!receipt.success) throw new UsageError("--receipt: the file holds no receipt (the Bid-Receipt header's base64 JSON, GraphQL's receipt.encoded, or that JSON)");
   return receipt.data;
 }

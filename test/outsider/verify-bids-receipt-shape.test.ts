@@ -42,3 +42,22 @@ it.each([
   expect(run.stderr).toMatch(/^--receipt: the file holds no receipt/m);
   expect(run.code).toBe(2);
 });
+
+// A receipt's version says which fields its signature covers: one of a version this verifier does
+// not know, or of version 3 without its batch, read as version 1 dropped the rest and checked it so.
+it.each([
+  ['an unknown version', (r: Record<string, unknown>) => ({ ...r, version: 4 }), /^--receipt: the receipt's version 4 is none this verifier knows/m],
+  ['a version written as a string', (r: Record<string, unknown>) => ({ ...r, version: '3' }), /^--receipt: the receipt's version "3" is none this verifier knows/m],
+  ['version 3 without its batch', ({ batch: _, ...r }: Record<string, unknown>) => r, /^--receipt: the file holds no receipt/m],
+  ['version 1 named', ({ batch: _, ...r }: Record<string, unknown>) => ({ ...r, version: 1 }), /^--receipt: a receipt of version 1 names no version/m],
+])('refuses as a usage error a receipt of %s', async (_name, change, message) => {
+  const { encoded } = await graphqlReceipt();
+  const receipt = JSON.parse(Buffer.from(encoded as string, 'base64').toString('utf8')) as Record<string, unknown>;
+  expect(receipt.version).toBe(3);
+  const dir = mkdtempSync(path.join(tmpdir(), 'receipt-version-'));
+  const file = path.join(dir, 'receipt.json');
+  writeFileSync(file, JSON.stringify(change(receipt)));
+  const run = await exec(process.execPath, ['dist/cli/verify-bids.js', world.t.baseUrl, '--receipt', file, '--log-key', receipt.signer as string], { PATH: process.env.PATH, DATA_DIR: dir });
+  expect(run.stderr).toMatch(message);
+  expect(run.code).toBe(2);
+});
