@@ -157,7 +157,10 @@ export class LiveBus implements LivePublisher, LiveSource {
   private interrupt(): void {
     const error = DomainError.of('unavailable', 'live_interrupted', 'live events were interrupted (the connection between instances was lost); subscribe again');
     for (const [name, channel] of [...this.channels]) {
-      if (!channel.live) continue;
+      // A channel none of whose listeners can be told (the socket servers' stopped accounts) keeps
+      // its subscription, which the transport renews once it is back: detached, its listeners would
+      // still hear it, but no longer count, nor be ended with it.
+      if (!channel.live || ![...channel.listeners].some((l) => l.lost)) continue;
       this.channels.delete(name);
       for (const { lost } of [...channel.listeners]) lost?.(error);
     }

@@ -96,6 +96,29 @@ describe('the live bus when its transport is interrupted', () => {
   });
 });
 
+describe('the live bus interrupted, for listeners that cannot be told', () => {
+  it('keeps the stopped accounts\' listener counted and hearing on the subscription it had', async () => {
+    const inner = memoryTransport();
+    let interrupt = () => undefined as void;
+    let subscriptions = 0;
+    const transport: LiveTransport = {
+      publish: (channel, payload) => inner.publish(channel, payload),
+      subscribe: (channel, fn) => (subscriptions++, inner.subscribe(channel, fn)),
+      close: () => inner.close(),
+      onInterrupted: (fn) => (interrupt = fn),
+    };
+    const bus = new LiveBus(transport);
+    const stopped: string[] = [];
+    await bus.onAccountStopped((e) => stopped.push(e.accountId));
+    await bus.onBid('7', () => undefined, () => undefined);
+    interrupt();
+    expect(bus.listenerCount()).toBe(1);
+    bus.publishAccountStopped('42');
+    await new Promise((r) => setTimeout(r, 20));
+    expect([stopped, subscriptions]).toEqual([['42'], 2]);
+  });
+});
+
 describe('the live bus when its transport cannot confirm a subscription', () => {
   it('refuses the listener with live_interrupted after its wait and keeps nothing of it', async () => {
     let subscriptions = 0;
