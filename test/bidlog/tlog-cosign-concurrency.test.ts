@@ -65,4 +65,17 @@ describe('co-signatures posted at once', () => {
     const served = await b.client.get('/log/checkpoint?cosignatures=2');
     expect([served.status, served.body.data.attributes.size, witnessesIn(served)]).toEqual([200, size, [W1, W2]]);
   });
+
+  it('answers 200 to notes carrying both witnesses in opposite orders, posted together again and again', async () => {
+    const { size, body } = await latest();
+    const statuses: number[] = [];
+    for (let round = 0; round < 10; round++) {
+      const at = Math.floor(Date.now() / 1000) + 2 + round;
+      const [one, two] = [cosignatureLine(W1, w1, body, at), cosignatureLine(W2, w2, body, at)];
+      const answers = await Promise.all([cosign(a, `${body}\n${one}${two}`), cosign(b, `${body}\n${two}${one}`)]);
+      statuses.push(...answers.map((r) => r.status));
+    }
+    expect(statuses).toEqual(Array(20).fill(200));
+    expect(await rows(size)).toEqual([{ witness: W1 }, { witness: W2 }]);
+  });
 });

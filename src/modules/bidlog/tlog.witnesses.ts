@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { RequestContext } from '../../core/context';
 import { conflict, forbidden, invalid } from '../../core/errors';
-import { inTransaction } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { rowsOf } from '../../db/query';
 import { sql } from '../../db/sql';
@@ -63,18 +62,19 @@ export class LogWitnesses {
       if (timestamp > Date.now() / 1000 + CLOCK_SKEW_SECONDS) throw invalid('cosignature_invalid', `note: the co-signature of ${s.name} is dated in the future`, { field: 'note' });
       cosigned.push({ witness, timestamp, line: `\u2014 ${s.name} ${Buffer.concat([s.keyHash, s.signature]).toString('base64')}\n` });
     }
-    await inTransaction(ctx, async (tx) => {
-      for (const c of cosigned) {
-        // A witness's newer co-signature of the same checkpoint replaces its older one.
-        await rowsOf(
-          tx,
-          sql`insert into tlog_cosignatures (size, witness, key_id, signed_at, line)
-              values (${checkpoint.size}, ${c.witness.name}, decode(${c.witness.keyId.toString('hex')}, 'hex'), ${c.timestamp}, ${c.line})
-              on conflict (size, witness) do update set key_id = excluded.key_id, signed_at = excluded.signed_at, line = excluded.line, created_at = now()
-                where tlog_cosignatures.signed_at < excluded.signed_at`,
-        );
-      }
-    });
+    // One statement, one commit each: the trigger that keeps `tlog_witnessed` holds its checkpoint's
+    // lock to the commit, and two notes naming the same witnesses in another order, in one
+    // transaction each, would each wait for the other's.
+    for (const c of cosigned) {
+      // A witness's newer co-signature of the same checkpoint replaces its older one.
+      await rowsOf(
+        ctx.em,
+        sql`insert into tlog_cosignatures (size, witness, key_id, signed_at, line)
+            values (${checkpoint.size}, ${c.witness.name}, decode(${c.witness.keyId.toString('hex')}, 'hex'), ${c.timestamp}, ${c.line})
+            on conflict (size, witness) do update set key_id = excluded.key_id, signed_at = excluded.signed_at, line = excluded.line, created_at = now()
+              where tlog_cosignatures.signed_at < excluded.signed_at`,
+      );
+    }
     return (await checkpointOfSize(ctx.em, checkpoint.size)) as SignedCheckpoint;
   }
 }
