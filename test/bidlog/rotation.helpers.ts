@@ -62,3 +62,9 @@ export function rotationWorld(env: Record<string, string> = {}): Rotation {
     },
   };
 }
+
+/** Connections of `app`'s database waiting for an advisory lock (the key's period), as PostgreSQL shows them. */
+export async function waitingForPeriod(app: TestApp): Promise<number> {
+  const rows = await app.orm.em.fork().getConnection().execute(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event = 'advisory'`);
+  return Number(rows[0].n);
+}

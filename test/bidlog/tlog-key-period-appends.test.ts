@@ -3,7 +3,7 @@ import { appendCtes, holdKeyPeriod } from '../../src/modules/bidlog';
 import { leafOf } from '../../src/modules/bidlog/tlog.leaves';
 import { rowsOf } from '../../src/db/query';
 import { sql } from '../../src/db/sql';
-import { rotationWorld } from './rotation.helpers';
+import { rotationWorld, waitingForPeriod } from './rotation.helpers';
 
 // docs/bid-log.md, "A key's period": a rotation waits for the appends under way and numbers their
 // leaves before its own, and an append that waited for the rotation finds its key replaced. Without
@@ -15,8 +15,6 @@ const { oldKey, newKey } = world;
 it('numbers the leaves of an append under way before the rotation, and refuses a bid that waited for it', async () => {
   const before = world.before();
   const db = () => before.orm.em.fork().getConnection();
-  const waitingForPeriod = async () =>
-    Number((await db().execute(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event = 'advisory'`))[0].n);
   const { bidder, lotId } = await world.bidderOnLot();
 
   // A round of the old instance under way: it holds the key's period and has appended its leaf,
@@ -27,11 +25,11 @@ it('numbers the leaves of an append under way before the rotation, and refuses a
   const leaf = leafOf({ v: 'bid_tlog/1', kind: 'lapse', lot_id: lotId, lot_state: 'pending', highest_bid: null, winner_id: null, bids: 0, at: new Date().toISOString(), backfilled_at: null });
   await rowsOf(inFlight, sql`with ${appendCtes(lotId, [{ ...leaf, bidId: null, kind: 'lapse' }], oldKey.publicKey())} select seq from tlog_appended`);
   const rotating = world.rotate();
-  for (let i = 0; i < 250 && (await waitingForPeriod()) < 1; i++) await sleep(20);
+  for (let i = 0; i < 250 && (await waitingForPeriod(before)) < 1; i++) await sleep(20);
 
   // A bid on the old instance now queues behind the rotation.
   const bid = before.client.as(bidder).post(`/lots/${lotId}/bid_requests`, { data: { type: 'bid_requests', attributes: { amount: '1000' } } });
-  for (let i = 0; i < 250 && (await waitingForPeriod()) < 2; i++) await sleep(20);
+  for (let i = 0; i < 250 && (await waitingForPeriod(before)) < 2; i++) await sleep(20);
   await inFlight.commit();
   await rotating;
 

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { holdKeyPeriod, recordLogKey, RotationBlocked } from '../../src/modules/bidlog';
 import { rowsOf } from '../../src/db/query';
-import { rotationWorld } from './rotation.helpers';
+import { rotationWorld, waitingForPeriod } from './rotation.helpers';
 
 // docs/bid-log.md, "A key's period": a rotation waits for the appends under way, and every append
 // of every instance queues behind it meanwhile. An append whose transaction is stuck (its commit
@@ -14,8 +14,6 @@ const WAIT_S = 1;
 it('gives up after its wait on an append that does not end, keeps the old key, and holds bids back no longer', async () => {
   const before = world.before();
   const db = () => before.orm.em.fork().getConnection();
-  const waitingForPeriod = async () =>
-    Number((await db().execute(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event = 'advisory'`))[0].n);
   const { bidder, lotId } = await world.bidderOnLot();
 
   const stuck = before.orm.em.fork();
@@ -26,7 +24,7 @@ it('gives up after its wait on an append that does not end, keeps the old key, a
       () => 'rotated',
       (err: unknown) => (err instanceof RotationBlocked ? 'gave up' : `failed: ${String(err)}`),
     );
-    for (let i = 0; i < 250 && (await waitingForPeriod()) < 1; i++) await sleep(20);
+    for (let i = 0; i < 250 && (await waitingForPeriod(before)) < 1; i++) await sleep(20);
     // A bid now queues behind the rotation's request for the period.
     const bid = before.client.as(bidder).post(`/lots/${lotId}/bid_requests`, { data: { type: 'bid_requests', attributes: { amount: '1000' } } });
     expect(await Promise.race([rotating, sleep(WAIT_S * 1000 + 5000, 'still waiting')])).toBe('gave up');

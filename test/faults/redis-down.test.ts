@@ -69,17 +69,23 @@ class ResumingSubscriber {
   }
 }
 
+/** An in-process transport that the test interrupts, as a lost Redis connection would, counting its subscriptions. */
+function interruptible(): { transport: LiveTransport; interrupt(): void; subscriptions(): number } {
+  const inner = memoryTransport();
+  let interrupted = () => undefined as void;
+  let subscriptions = 0;
+  const transport: LiveTransport = {
+    publish: (channel, payload) => inner.publish(channel, payload),
+    subscribe: (channel, fn) => (subscriptions++, inner.subscribe(channel, fn)),
+    close: () => inner.close(),
+    onInterrupted: (fn) => (interrupted = fn),
+  };
+  return { transport, interrupt: () => interrupted(), subscriptions: () => subscriptions };
+}
+
 describe('the live bus when its transport is interrupted', () => {
   it('ends the confirmed subscriptions with live_interrupted, and gives a new listener a fresh subscription', async () => {
-    const inner = memoryTransport();
-    let interrupt = () => undefined as void;
-    let subscriptions = 0;
-    const transport: LiveTransport = {
-      publish: (channel, payload) => inner.publish(channel, payload),
-      subscribe: (channel, fn) => (subscriptions++, inner.subscribe(channel, fn)),
-      close: () => inner.close(),
-      onInterrupted: (fn) => (interrupt = fn),
-    };
+    const { transport, interrupt, subscriptions } = interruptible();
     const bus = new LiveBus(transport);
     const lost: unknown[] = [];
     const heard: string[] = [];
@@ -89,7 +95,7 @@ describe('the live bus when its transport is interrupted', () => {
     expect(lost.map((e) => (e as DomainError).code)).toEqual(['live_interrupted', 'live_interrupted']);
     expect((lost[0] as DomainError).status).toBe(503);
     await bus.onBid('7', (e) => heard.push(`new ${e.id}`));
-    expect(subscriptions).toBe(2);
+    expect(subscriptions()).toBe(2);
     bus.publishBid({ id: '1', lotId: '7', amount: '1.00', highestBid: '1.00', bidderId: 'b', placedByProxy: false, createdAt: new Date() });
     await new Promise((r) => setTimeout(r, 20));
     expect(heard.sort()).toEqual(['new 1', 'old 1', 'old 1']);
@@ -98,15 +104,7 @@ describe('the live bus when its transport is interrupted', () => {
 
 describe('the live bus interrupted, for listeners that cannot be told', () => {
   it('keeps the stopped accounts\' listener counted and hearing on the subscription it had', async () => {
-    const inner = memoryTransport();
-    let interrupt = () => undefined as void;
-    let subscriptions = 0;
-    const transport: LiveTransport = {
-      publish: (channel, payload) => inner.publish(channel, payload),
-      subscribe: (channel, fn) => (subscriptions++, inner.subscribe(channel, fn)),
-      close: () => inner.close(),
-      onInterrupted: (fn) => (interrupt = fn),
-    };
+    const { transport, interrupt, subscriptions } = interruptible();
     const bus = new LiveBus(transport);
     const stopped: string[] = [];
     await bus.onAccountStopped((e) => stopped.push(e.accountId));
@@ -115,7 +113,7 @@ describe('the live bus interrupted, for listeners that cannot be told', () => {
     expect(bus.listenerCount()).toBe(1);
     bus.publishAccountStopped('42');
     await new Promise((r) => setTimeout(r, 20));
-    expect([stopped, subscriptions]).toEqual([['42'], 2]);
+    expect([stopped, subscriptions()]).toEqual([['42'], 2]);
   });
 });
 
