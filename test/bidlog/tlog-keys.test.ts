@@ -93,5 +93,6 @@ describe('verify-bids without --log-key', () => {
     expect([confirmed.code, fails(confirmed)]).toEqual([0, []]);
     const after = await verify(dir, lotId);
     expect([after.code, fails(after)]).toEqual([0, []]);
-  });
+    // Four command-line processes, each loading its modules afresh: 30 s ran out once at load 9.
+  }, 60_000);
 });
