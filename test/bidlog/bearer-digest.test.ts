@@ -71,5 +71,5 @@ describe('the request digest of a bid sent with a bearer token', () => {
     const other = await exec(process.execPath, ['dist/cli/verify-bids.js', t.baseUrl, lot.id, '--request', `POST ${target}`, '--body', bodyFile], env);
     expect(other.stdout).toMatch(/^FAIL no entry cites the request digest [0-9a-f]{64}$/m);
     expect(other.code).toBe(1);
-  });
+  }, 60_000);
 });

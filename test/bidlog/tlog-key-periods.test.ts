@@ -105,7 +105,7 @@ it('refuses, without state, a checkpoint past the rotation signed with the repla
   await resignLatest(t, newKey);
   expect(await monitor(behind)).toMatchObject({ code: 0 });
   expect((await checkLog(t.baseUrl, { logKeys })).problems).toEqual([]);
-});
+}, 60_000);
 
 it('refuses a receipt signed with the replaced seed for a leaf past the rotation', async () => {
   const t = world.after();

@@ -61,7 +61,7 @@ describe('verify-bids without --log-key', () => {
     expect(fails(swapped)).toEqual([
       `FAIL the log's key history no longer names ${key}, trusted here before, but ${replacement.publicKey()}: its key was replaced, not rotated; pass --log-key to trust another key`,
     ]);
-  });
+  }, 60_000);
 
   it('makes the folder of its state file, and refuses a state file that is no JSON in one line', async () => {
     const { lotId } = await loggedLot();
@@ -74,7 +74,7 @@ describe('verify-bids without --log-key', () => {
     const corrupt = await verify(missing, lotId);
     expect(corrupt.code).not.toBe(0);
     expect(corrupt.stderr.trim().split('\n')).toEqual([expect.stringContaining('verify-bids-state.json holds no state this verifier wrote')]);
-  });
+  }, 60_000);
 
   it('fails on a rotation the verifier did not confirm, and follows it once given both keys with --log-key', async () => {
     const { lotId, key } = await loggedLot();

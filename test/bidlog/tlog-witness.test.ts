@@ -148,7 +148,7 @@ describe('witnesses', () => {
     const both = await cli('verify-bids', ['--witness', witnessVkey(W1, w1), '--witness', witnessVkey('stranger.example.org', stranger)]);
     expect(both.stdout).toMatch(/^FAIL the checkpoint of size \d+ carries 1 valid co-signatures of the 2 witnesses given, fewer than the quorum of 2, and no earlier checkpoint it extends has more$/m);
     expect(both.code).toBe(1);
-  });
+  }, 60_000);
 });
 
 describe('anchors', () => {
@@ -178,7 +178,7 @@ describe('anchors', () => {
     const unanchored = await cli('verify-bids', ['--anchor', '--log-key', served.signer]);
     expect(unanchored.stdout).toMatch(/^FAIL no checkpoint of the log is anchored on the ledger$/m);
     expect(unanchored.code).toBe(1);
-  });
+  }, 60_000);
 
   it('answers the anchored checkpoint and the ledger transaction over GraphQL, and 404s an unknown one', async () => {
     await lotWithBids('1000');
