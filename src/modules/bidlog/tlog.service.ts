@@ -18,7 +18,7 @@ import { leafOf, type Leaf, type OutcomeLeaf } from './tlog.leaves';
 import { consistencyProof, inclusionProof, memoryTree, rootOf } from './tlog.merkle';
 import { checkpointBody, signNote } from './tlog.note';
 import { batchLeaf, receiptMessage, type AnyReceipt, type BatchReceipt, type HashReceipt, type Receipt } from './tlog.receipt';
-import { appendLeaf, integrate, overTree, sequence } from './tlog.store';
+import { appendLeaf, integrate, overTree, sequenceAlone } from './tlog.store';
 import { logKeyHistory, type LogKey } from './tlog.keys';
 import { keyReplaced, replacingKeyOf, signsAs } from './tlog.signing';
 import { KeyedBatcher, type Settled } from '../../core/batcher';
@@ -170,15 +170,12 @@ export class TransparencyLog {
 
   /**
    * Rounds' leaves committed meanwhile are numbered together, in one short transaction of their
-   * own (`sequence`); another run of this instance waits for it, another instance's for its lock.
+   * own (`sequenceAlone`); another run of this instance waits for it, another instance's for its lock.
    */
   private readonly sequencer = new KeyedBatcher<Unsequenced, Map<string, number>>(async (_key, items): Promise<Settled<Map<string, number>>[]> => {
-    // A fork of its own: the run answers many requests, and must not share the unit of work of the one that happened to start it.
-    const indexes = await inTransaction({ em: items[0].ctx.em.fork() }, (em) =>
-      sequence(
-        em,
-        items.flatMap((i) => i.leafHashes),
-      ),
+    const indexes = await sequenceAlone(
+      items[0].ctx.em,
+      items.flatMap((i) => i.leafHashes),
     );
     return items.map(() => ({ ok: true, value: indexes }));
   }, SEQUENCE_BATCH);
@@ -233,8 +230,8 @@ export class TransparencyLog {
       indexes = await Promise.race([numbered, late]).finally(() => clearTimeout(timer));
     } catch (err) {
       // The round committed: its bids stand whatever stopped the numbering (the database going
-      // away ends the transaction under it, and knex then says only that it is complete), and an
-      // error would tell the bidder they did not. The checkpoint job numbers the leaves later.
+      // away, say), and an error would tell the bidder they did not. The checkpoint job numbers
+      // the leaves later.
       if (databaseFault(err) !== null || isOutage(err)) logger.warn({ bids }, 'bids receipted by leaf hash: the database went out of reach before the log numbered their leaves');
       else logger.error({ bids, err: loggable(err) }, 'bids receipted by leaf hash: the log could not number their leaves');
       return this.hashReceipt(leaves, at);
@@ -343,7 +340,7 @@ export class TransparencyLog {
   async checkpointNow(ctx: Pick<RequestContext, 'em'>): Promise<SignedCheckpoint | null> {
     if (!this.signing) return null;
     // Numbering holds the log's counter, which bid rounds then skip, leaving their leaves to the sequencer: only when a leaf waits.
-    if (await anyIn(ctx.em, sql`tlog_leaves where idx is null`)) await inTransaction(ctx, (em) => sequence(em, []));
+    if (await anyIn(ctx.em, sql`tlog_leaves where idx is null`)) await sequenceAlone(ctx.em, []);
     return inTransaction(ctx, (em) => this.checkpoint(em)).catch((err) => {
       // Said once, by `refused`: the job has nothing more to do here.
       if (!this.signing) return null;
