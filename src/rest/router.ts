@@ -20,6 +20,8 @@ export interface RouteRequest {
   path: string;
   body: unknown;
   koa: Context;
+  /** Whether the request asks for the document of an operation that answers 204 otherwise (`represented`): unasked, none is built. */
+  representation: boolean;
 }
 
 /** What the OpenAPI document says of an operation (`rest/openapi.ts`): every route has a summary. */
@@ -170,6 +172,7 @@ export class AppRouter {
       if (refuseUntaken) refuseUntaken(koa.state.body);
       else if (!options.body) refuseBody(koa.state.rawBody);
       const query = parseQuery(options.query ?? {}, koa.query as Record<string, string | string[] | undefined>);
+      const representation = options.represented !== undefined && prefersRepresentation(koa.get('prefer'));
       const result = await handler({
         ctx,
         params: koa.params,
@@ -178,14 +181,13 @@ export class AppRouter {
         path: koa.path,
         body: koa.state.body,
         koa,
+        representation,
       });
       koa.status = options.status ?? 200;
-      if (options.represented !== undefined) {
-        koa.vary('Prefer');
-        if (prefersRepresentation(koa.get('prefer'))) {
-          koa.status = 200;
-          koa.set('Preference-Applied', 'return=representation');
-        }
+      if (options.represented !== undefined) koa.vary('Prefer');
+      if (representation) {
+        koa.status = 200;
+        koa.set('Preference-Applied', 'return=representation');
       }
       if (koa.status !== 204) {
         koa.type = JSONAPI;

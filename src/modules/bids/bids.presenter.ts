@@ -1,7 +1,7 @@
 import { formatMoney } from '../../core/money';
 import { rfc3339 } from '../../core/time';
 import type { Resource, TopLevel } from '../../rest/document';
-import { encodeReceipt, type AnyReceipt } from '../bidlog';
+import type { AnyReceipt } from '../bidlog';
 import type { BidRow } from './bids.entity';
 import type { SeenBid } from './bids.view';
 
@@ -20,9 +20,9 @@ export const presentBid = (b: BidRow, showBidder: boolean): Resource => ({
 
 /**
  * A bid request's answer under `Prefer: return=representation`: the bids it placed (its own, then
- * the automatic raises it caused) and their receipt, as the `Bid-Receipt` header also carries it.
+ * the automatic raises it caused) and their receipt, with `encoded`, the `Bid-Receipt` header's value.
  */
-export const presentPlacedBids = (bids: SeenBid[], receipt: AnyReceipt | null): TopLevel => ({
+export const presentPlacedBids = (bids: SeenBid[], receipt: AnyReceipt | null, encoded: string | null): TopLevel => ({
   data: bids.map((s) => presentBid(s.bid, s.bidderShown)),
-  meta: { receipt, bid_receipt: receipt && encodeReceipt(receipt) },
+  meta: { receipt, bid_receipt: encoded },
 });

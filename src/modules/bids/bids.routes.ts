@@ -17,12 +17,13 @@ export function bidsRoutes(router: AppRouter): void {
       represented: ['bids'],
       body: { type: 'bid_requests', input: placeBidInput },
     },
-    async ({ ctx, params, body, koa }) => {
+    async ({ ctx, params, body, koa, representation }) => {
     const attributes = parseDocument(inputDocument('bid_requests'), body).data.attributes ?? {};
     requireBodyLotId(attributes.lot_id, params.id);
     const placed = await bids.place(ctx, { lotId: params.id, amount: attributes.amount, maxAmount: attributes.max_amount });
     // The 204 stays bodiless for existing clients; the receipt rides in a header (docs/bid-log.md).
-    if (placed.receipt) koa.set('Bid-Receipt', encodeReceipt(placed.receipt));
-    return presentPlacedBids(placed.bids, placed.receipt);
+    const encoded = placed.receipt && encodeReceipt(placed.receipt);
+    if (encoded) koa.set('Bid-Receipt', encoded);
+    return representation ? presentPlacedBids(placed.bids, placed.receipt, encoded) : undefined;
   });
 }
