@@ -104,6 +104,18 @@ describe(`the newest checkpoint witnessed, behind ${SHORT_OF_IT} newer ones that
     });
   });
 
+  it('counts the co-signatures that arrive after the anchor among the anchored checkpoint\'s', async () => {
+    const size = 1_000_600;
+    await stats.query(`update tlog_checkpoints set anchor_tx = 'tx' where size = $1`, [size]);
+    const before = await t.client.get('/log/checkpoint?anchored=true&cosignatures=3');
+    expect([before.status, before.body.errors?.[0]?.code]).toEqual([404, 'checkpoint_not_found']);
+    await stats.query(`insert into tlog_cosignatures (size, witness, key_id, signed_at, line) values ($1, 'a', '\\x00', 1, ''), ($1, 'b', '\\x00', 1, ''), ($1, 'c', '\\x00', 1, '')`, [size]);
+    for (const query of ['anchored=true', 'cosignatures=3', 'anchored=true&cosignatures=3']) {
+      const res = await t.client.get(`/log/checkpoint?${query}`);
+      expect([query, res.status, Number(res.body.data?.attributes.size)]).toEqual([query, 200, size]);
+    }
+  });
+
   /** Rows each table gave to scans, and scans made, as the server's statistics count them. */
   const read = async () => {
     const { rows } = await stats.query<{ relname: string; rows: string; scans: string }>(
