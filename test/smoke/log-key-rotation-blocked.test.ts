@@ -1,0 +1,66 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Keypair } from '@stellar/stellar-sdk';
+import { Client } from 'pg';
+import { freePort } from '../../src/db/embedded.host';
+import { holdKeyPeriod } from '../../src/modules/bidlog';
+import { sql } from '../../src/db/sql';
+import { createTestDatabase, type TestDatabase } from '../helpers/db';
+import { launch, reapAll, untilServing } from './launch';
+
+// docs/bid-log.md, "The log's key": a start that rotates the key (LOG_KEY_REPLACES) waits 3 s at
+// most for the appends under way. An append that does not end (a transaction left open) must not
+// hold the start for as long as it lasts, nor leave it half done: the operator gets one line, the
+// log keeps its key, and the same start goes through once the append ended.
+const master = Keypair.random();
+const oldKey = Keypair.random();
+const newKey = Keypair.random();
+let db: TestDatabase;
+let holder: Client;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  holder = new Client({ connectionString: db.url });
+  await holder.connect();
+  await holder.query('insert into tlog_keys (public_key) values ($1)', [oldKey.publicKey()]);
+}, 60_000);
+
+afterAll(async () => {
+  reapAll();
+  await holder?.end();
+  await db?.drop();
+});
+
+const rotating = async () =>
+  launch(process.execPath, ['dist/main.js'], mkdtempSync(path.join(tmpdir(), 'rotation-blocked-')), await freePort(), {
+    DATABASE_URL: db.url,
+    MASTER_SEED: master.secret(),
+    LOG_SIGNING_SEED: newKey.secret(),
+    LOG_KEY_REPLACES: oldKey.publicKey(),
+  });
+
+const currentKeys = async () => (await holder.query<{ public_key: string }>('select public_key from tlog_keys where until is null')).rows.map((r) => r.public_key);
+
+it('refuses in one line while an append holds the period, changes nothing, and rotates once it ended', async () => {
+  await holder.query('begin');
+  await holder.query(sql.render(holdKeyPeriod).text);
+  const started = Date.now();
+  const blocked = await rotating();
+  const code = await blocked.exited;
+  expect({ code, output: blocked.output() }).toEqual({
+    code: 1,
+    output:
+      "Cannot start: the rotation of the bid log's key waited 3 s for the appends under way to end, in vain (a transaction holds them: see pg_stat_activity); nothing was changed, the log's key is still the one it replaces: start this instance again\n",
+  });
+  expect(Date.now() - started).toBeLessThan(30_000);
+  expect(await currentKeys()).toEqual([oldKey.publicKey()]);
+  expect((await holder.query(`select count(*)::int as n from tlog_leaves where kind = 'key'`)).rows).toEqual([{ n: 0 }]);
+
+  await holder.query('commit');
+  const again = await rotating();
+  await untilServing(again);
+  expect(await currentKeys()).toEqual([newKey.publicKey()]);
+  again.child.kill('SIGTERM');
+  expect(await again.exited).toBe(0);
+}, 90_000);
