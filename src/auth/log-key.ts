@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Keypair } from '@stellar/stellar-sdk';
 import type { Config } from '../config';
 import type { Logger } from '../core/logger';
-import { recordLogKey, RotationBlocked } from '../modules/bidlog';
+import { KeyRecordingBlocked, recordLogKey } from '../modules/bidlog';
 import { StartRefusal } from '../start-refusal';
 
 /** The log's key file holds no seed, or the log would sign with the master key. */
@@ -73,7 +73,7 @@ export async function startLogKey(em: EntityManager, config: Pick<Config, 'DATA_
  */
 export async function agreeOnLogKey(em: EntityManager, keypair: Keypair, config: Pick<Config, 'DATA_DIR' | 'LOG_KEY_FILE' | 'LOG_SIGNING_SEED' | 'LOG_KEY_REPLACES'>): Promise<void> {
   const current = await recordLogKey(em, keypair.publicKey(), config.LOG_KEY_REPLACES ?? null).catch((err: unknown) => {
-    throw err instanceof RotationBlocked ? new LogKeyError(err.message) : err;
+    throw err instanceof KeyRecordingBlocked ? new LogKeyError(err.message) : err;
   });
   if (current === keypair.publicKey()) return;
   const source = config.LOG_SIGNING_SEED ? 'LOG_SIGNING_SEED' : keyFile(config);

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { holdKeyPeriod, recordLogKey, RotationBlocked } from '../../src/modules/bidlog';
+import { holdKeyPeriod, KeyRecordingBlocked, recordLogKey } from '../../src/modules/bidlog';
 import { rowsOf } from '../../src/db/query';
 import { rotationWorld, waitingForPeriod } from './rotation.helpers';
 
@@ -22,7 +22,7 @@ it('gives up after its wait on an append that does not end, keeps the old key, a
   try {
     const rotating = recordLogKey(before.orm.em.fork(), newKey.publicKey(), oldKey.publicKey(), WAIT_S).then(
       () => 'rotated',
-      (err: unknown) => (err instanceof RotationBlocked ? 'gave up' : `failed: ${String(err)}`),
+      (err: unknown) => (err instanceof KeyRecordingBlocked ? 'gave up' : `failed: ${String(err)}`),
     );
     for (let i = 0; i < 250 && (await waitingForPeriod(before)) < 1; i++) await sleep(20);
     // A bid now queues behind the rotation's request for the period.

@@ -6,7 +6,7 @@ export { type ServedLog, type ServedLot, type Verification, verifyBidLog, type V
 export { type AnyReceipt, type BatchReceipt, type HashReceipt, type Receipt, encodeReceipt, isHashReceipt, receiptVersion } from './tlog.receipt';
 export { appendCtes } from './tlog.store';
 export { holdKeyPeriod } from './tlog.signing';
-export { recordLogKey, RotationBlocked } from './tlog.keys';
+export { KeyRecordingBlocked, recordLogKey } from './tlog.keys';
 export type { TransparencyLog } from './tlog.service';
 export {
   type KeyPeriod,

@@ -38,14 +38,20 @@ const ROTATION_WAIT_SECONDS = 3;
 /** PostgreSQL's SQLSTATE of a lock not had within `lock_timeout`. */
 const LOCK_NOT_AVAILABLE = '55P03';
 
-/** A rotation that gave up waiting: nothing of it was kept, and the log's key is unchanged. */
-export class RotationBlocked extends Error {
-  constructor(waitSeconds: number) {
-    super(
-      `the rotation of the bid log's key waited ${waitSeconds} s for the appends under way to end, in vain (a transaction holds them: see pg_stat_activity); nothing was changed, the log's key is still the one it replaces: start this instance again`,
-    );
-  }
-}
+/** A start that gave up waiting to record the log's key: nothing of it was kept, and the log's key is unchanged. */
+export class KeyRecordingBlocked extends Error {}
+
+const rotationBlocked = (waitSeconds: number) =>
+  new KeyRecordingBlocked(
+    `the rotation of the bid log's key waited ${waitSeconds} s for the appends under way to end, in vain (a transaction holds them: see pg_stat_activity); nothing was changed, the log's key is still the one it replaces: start this instance again`,
+  );
+
+const keysHeld = (waitSeconds: number) =>
+  new KeyRecordingBlocked(
+    `this start waited ${waitSeconds} s for another one recording the bid log's key, in vain (a transaction holds the table tlog_keys: see pg_stat_activity); nothing was changed: start this instance again`,
+  );
+
+const lockNotHad = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === LOCK_NOT_AVAILABLE;
 
 /** The leaves numbered so far. */
 type SizeRow = { size: string };
@@ -96,8 +102,14 @@ async function rotate(tx: EntityManager, publicKey: string, replaces: string, wa
  */
 export async function recordLogKey(em: EntityManager, publicKey: string, replaces: string | null, waitSeconds = ROTATION_WAIT_SECONDS): Promise<string> {
   return inTransaction({ em }, async (tx) => {
-    // Instances starting together take turns: the first records, the others read.
-    await rowsOf(tx, sql`lock table tlog_keys in share row exclusive mode`);
+    // Instances starting together take turns: the first records, the others read. A turn lasts
+    // milliseconds, or a rotation's wait at most: a longer one is a start stuck with the table
+    // (a process stopped mid-start), which must not hold every later start with it.
+    const turn = waitSeconds + 1;
+    await rowsOf(tx, sql`select set_config('lock_timeout', ${`${turn * 1000}ms`}, true)`);
+    await rowsOf(tx, sql`lock table tlog_keys in share row exclusive mode`).catch((err: unknown) => {
+      throw lockNotHad(err) ? keysHeld(turn) : err;
+    });
     const keys = await logKeyHistory(tx);
     const current = keys.find((k) => k.until === null)?.publicKey ?? null;
     if (current === null) {
@@ -106,7 +118,7 @@ export async function recordLogKey(em: EntityManager, publicKey: string, replace
     }
     if (current !== publicKey && replaces === current && !keys.some((k) => k.publicKey === publicKey)) {
       await rotate(tx, publicKey, current, waitSeconds).catch((err: unknown) => {
-        throw (err as { code?: unknown } | null)?.code === LOCK_NOT_AVAILABLE ? new RotationBlocked(waitSeconds) : err;
+        throw lockNotHad(err) ? rotationBlocked(waitSeconds) : err;
       });
       return publicKey;
     }

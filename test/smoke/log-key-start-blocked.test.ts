@@ -10,9 +10,10 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { launch, reapAll, untilServing } from './launch';
 
 // docs/bid-log.md, "The log's key": a start that rotates the key (LOG_KEY_REPLACES) waits 3 s at
-// most for the appends under way. An append that does not end (a transaction left open) must not
-// hold the start for as long as it lasts, nor leave it half done: the operator gets one line, the
-// log keeps its key, and the same start goes through once the append ended.
+// most for the appends under way, and any start waits 4 s at most for another one recording the
+// key. An append that does not end (a transaction left open), or a start stopped while it held the
+// key's table, must not hold the start for as long as it lasts, nor leave it half done: the
+// operator gets one line, the log keeps its key, and the same start goes through once it ended.
 const master = Keypair.random();
 const oldKey = Keypair.random();
 const newKey = Keypair.random();
@@ -32,13 +33,14 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const rotating = async () =>
-  launch(process.execPath, ['dist/main.js'], mkdtempSync(path.join(tmpdir(), 'rotation-blocked-')), await freePort(), {
+const starting = async (extra: NodeJS.ProcessEnv = {}) =>
+  launch(process.execPath, ['dist/main.js'], mkdtempSync(path.join(tmpdir(), 'start-blocked-')), await freePort(), {
     DATABASE_URL: db.url,
     MASTER_SEED: master.secret(),
     LOG_SIGNING_SEED: newKey.secret(),
-    LOG_KEY_REPLACES: oldKey.publicKey(),
+    ...extra,
   });
+const rotating = () => starting({ LOG_KEY_REPLACES: oldKey.publicKey() });
 
 const currentKeys = async () => (await holder.query<{ public_key: string }>('select public_key from tlog_keys where until is null')).rows.map((r) => r.public_key);
 
@@ -59,6 +61,27 @@ it('refuses in one line while an append holds the period, changes nothing, and r
 
   await holder.query('commit');
   const again = await rotating();
+  await untilServing(again);
+  expect(await currentKeys()).toEqual([newKey.publicKey()]);
+  again.child.kill('SIGTERM');
+  expect(await again.exited).toBe(0);
+}, 90_000);
+
+it("refuses in one line while another start holds the key's table, and starts once it let go", async () => {
+  await holder.query('begin');
+  await holder.query('lock table tlog_keys in share row exclusive mode');
+  const started = Date.now();
+  const blocked = await starting();
+  const code = await blocked.exited;
+  expect({ code, output: blocked.output() }).toEqual({
+    code: 1,
+    output:
+      "Cannot start: this start waited 4 s for another one recording the bid log's key, in vain (a transaction holds the table tlog_keys: see pg_stat_activity); nothing was changed: start this instance again\n",
+  });
+  expect(Date.now() - started).toBeLessThan(30_000);
+
+  await holder.query('commit');
+  const again = await starting();
   await untilServing(again);
   expect(await currentKeys()).toEqual([newKey.publicKey()]);
   again.child.kill('SIGTERM');
