@@ -7,7 +7,7 @@ import { freePort } from '../../src/db/embedded.host';
 import { holdKeyPeriod } from '../../src/modules/bidlog';
 import { sql } from '../../src/db/sql';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
-import { launch, reapAll, untilServing } from './launch';
+import { launch, type Launched, reapAll, untilServing } from './launch';
 
 // docs/bid-log.md, "The log's key": a start that rotates the key (LOG_KEY_REPLACES) waits 3 s at
 // most for the appends under way, and any start waits 4 s at most for another one recording the
@@ -33,7 +33,7 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const starting = async (extra: NodeJS.ProcessEnv = {}) =>
+const starting = async (extra: NodeJS.ProcessEnv = {}): Promise<Launched> =>
   launch(process.execPath, ['dist/main.js'], mkdtempSync(path.join(tmpdir(), 'start-blocked-')), await freePort(), {
     DATABASE_URL: db.url,
     MASTER_SEED: master.secret(),
@@ -44,46 +44,43 @@ const rotating = () => starting({ LOG_KEY_REPLACES: oldKey.publicKey() });
 
 const currentKeys = async () => (await holder.query<{ public_key: string }>('select public_key from tlog_keys where until is null')).rows.map((r) => r.public_key);
 
-it('refuses in one line while an append holds the period, changes nothing, and rotates once it ended', async () => {
+/** How a start held by `hold` (a statement of the open transaction of another session) ended, within 30 s. */
+async function whileHeld(hold: string, start: () => Promise<Launched>): Promise<{ code: number | null; output: string }> {
   await holder.query('begin');
-  await holder.query(sql.render(holdKeyPeriod).text);
-  const started = Date.now();
-  const blocked = await rotating();
+  await holder.query(hold);
+  const began = Date.now();
+  const blocked = await start();
   const code = await blocked.exited;
-  expect({ code, output: blocked.output() }).toEqual({
+  expect(Date.now() - began).toBeLessThan(30_000);
+  return { code, output: blocked.output() };
+}
+
+/** Once the other session let go, the same start serves, with the new key. */
+async function startsOnceLetGo(start: () => Promise<Launched>): Promise<void> {
+  await holder.query('commit');
+  const again = await start();
+  await untilServing(again);
+  expect(await currentKeys()).toEqual([newKey.publicKey()]);
+  again.child.kill('SIGTERM');
+  expect(await again.exited).toBe(0);
+}
+
+it('refuses in one line while an append holds the period, changes nothing, and rotates once it ended', async () => {
+  expect(await whileHeld(sql.render(holdKeyPeriod).text, rotating)).toEqual({
     code: 1,
     output:
       "Cannot start: the rotation of the bid log's key waited 3 s for the appends under way to end, in vain (a transaction holds them: see pg_stat_activity); nothing was changed, the log's key is still the one it replaces: start this instance again\n",
   });
-  expect(Date.now() - started).toBeLessThan(30_000);
   expect(await currentKeys()).toEqual([oldKey.publicKey()]);
   expect((await holder.query(`select count(*)::int as n from tlog_leaves where kind = 'key'`)).rows).toEqual([{ n: 0 }]);
-
-  await holder.query('commit');
-  const again = await rotating();
-  await untilServing(again);
-  expect(await currentKeys()).toEqual([newKey.publicKey()]);
-  again.child.kill('SIGTERM');
-  expect(await again.exited).toBe(0);
+  await startsOnceLetGo(rotating);
 }, 90_000);
 
 it("refuses in one line while another start holds the key's table, and starts once it let go", async () => {
-  await holder.query('begin');
-  await holder.query('lock table tlog_keys in share row exclusive mode');
-  const started = Date.now();
-  const blocked = await starting();
-  const code = await blocked.exited;
-  expect({ code, output: blocked.output() }).toEqual({
+  expect(await whileHeld('lock table tlog_keys in share row exclusive mode', starting)).toEqual({
     code: 1,
     output:
       "Cannot start: this start waited 4 s for another one recording the bid log's key, in vain (a transaction holds the table tlog_keys: see pg_stat_activity); nothing was changed: start this instance again\n",
   });
-  expect(Date.now() - started).toBeLessThan(30_000);
-
-  await holder.query('commit');
-  const again = await starting();
-  await untilServing(again);
-  expect(await currentKeys()).toEqual([newKey.publicKey()]);
-  again.child.kill('SIGTERM');
-  expect(await again.exited).toBe(0);
+  await startsOnceLetGo(starting);
 }, 90_000);
