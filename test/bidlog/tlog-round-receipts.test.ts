@@ -1,7 +1,10 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { checkLog } from '../../src/cli/tlog-check';
+import { rowsOf } from '../../src/db/query';
+import { sql } from '../../src/db/sql';
 import type { BatchReceipt, Receipt } from '../../src/modules/bidlog';
 import { memoryTree, inclusionProof, leafHash, rootOf, verifyInclusion } from '../../src/modules/bidlog/tlog.merkle';
 import { receiptMessage, receiptSignedBy } from '../../src/modules/bidlog/tlog.receipt';
@@ -60,6 +63,34 @@ describe('receipts of a bid round under one signature (version 3)', () => {
       expect(check.notes).toContain(`the receipt's leaf ${r.entries[0].leaf_index} is in the checkpoint`);
     }
   });
+
+  it("signs a sequencer's run once: bids on several lots whose rounds found the log's counter held share one signature, each proving its bids", async () => {
+    const lots = [await openLot(), await openLot(), await openLot(), await openLot()];
+    const waiting = async () => Number((await world.t.orm.em.fork().getConnection().execute(`select count(*)::int as n from tlog_leaves where idx is null`))[0].n);
+    let run: BatchReceipt[] = [];
+    for (let attempt = 0; attempt < 3 && run.length < 2; attempt++) {
+      // Another session holds the counter: each round leaves its leaves to the sequencer, whose first run waits for it.
+      const holder = world.t.orm.em.fork();
+      await holder.begin();
+      await rowsOf(holder, sql`select size from tlog_size for update`);
+      const bids = lots.map((lotId, i) => bidForReceipt(world.t, world.accounts[i].keypair, lotId, String(2000 + 100 * attempt)));
+      for (let i = 0; i < 100 && (await waiting()) < lots.length; i++) await sleep(20);
+      await holder.commit();
+      const receipts = (await Promise.all(bids)) as unknown as BatchReceipt[];
+      // The first request's run took the counter alone; those that came while it waited form the next run.
+      const shared = receipts.find((r) => r.version === 3 && r.batch.size > 1);
+      run = shared ? receipts.filter((r) => r.signature === shared.signature) : [];
+    }
+    expect(run.length).toBeGreaterThan(1);
+    const [first] = run;
+    expect(run.map((r) => r.batch.index).sort((a, b) => a - b)).toEqual(Array.from({ length: first.batch.size }, (_, i) => i));
+    for (const r of run) {
+      expect(r).toMatchObject({ version: 3, signer: tlog().signer, timestamp: first.timestamp, batch: { size: run.length, root: first.batch.root } });
+      expect(receiptSignedBy(r, tlog().signer)).toBe(true);
+    }
+    await checkpoint();
+    for (const r of run) expect((await checkLog(world.t.baseUrl, { logKeys: [tlog().signer], receipt: r })).problems).toEqual([]);
+  }, 60_000);
 
   it('fails a receipt whose path, root, place or entries were changed, and one moved onto another receipt of the round', async () => {
     const round = await sharedRound();

@@ -33,10 +33,11 @@ const RECEIPT_WAIT_MS = 2000;
 /** The most requests whose leaves one run of the sequencer answers. */
 const SEQUENCE_BATCH = 1000;
 
-/** A request whose bids' leaves committed and wait for their indexes. */
+/** A request whose bids' leaves committed and wait for their indexes, and the time of its round. */
 interface Unsequenced {
   ctx: Pick<RequestContext, 'em'>;
   leafHashes: Buffer[];
+  at: Date;
 }
 
 /** The most checkpoints or entries one read answers. */
@@ -170,14 +171,17 @@ export class TransparencyLog {
 
   /**
    * Rounds' leaves committed meanwhile are numbered together, in one short transaction of their
-   * own (`sequenceAlone`); another run of this instance waits for it, another instance's for its lock.
+   * own (`sequenceAlone`); another run of this instance waits for it, another instance's for its
+   * lock. The run's requests get their receipts as a round's do, under one signature; null for a
+   * request whose leaves it did not find numbered.
    */
-  private readonly sequencer = new KeyedBatcher<Unsequenced, Map<string, number>>(async (_key, items): Promise<Settled<Map<string, number>>[]> => {
+  private readonly sequencer = new KeyedBatcher<Unsequenced, BatchReceipt | null>(async (_key, items): Promise<Settled<BatchReceipt | null>[]> => {
     const indexes = await sequenceAlone(
       items[0].ctx.em,
       items.flatMap((i) => i.leafHashes),
     );
-    return items.map(() => ({ ok: true, value: indexes }));
+    const receipts = this.roundReceipts(items.map((i) => ({ at: i.at, leaves: i.leafHashes.map((leafHash) => ({ leafHash, leafIndex: indexes.get(leafHash.toString('hex')) })) })));
+    return receipts.map((value) => ({ ok: true, value }));
   }, SEQUENCE_BATCH);
 
   /** The key that replaced this instance's since it started (a rotation by another instance): it then signs nothing more. */
@@ -210,24 +214,25 @@ export class TransparencyLog {
   }
 
   /**
-   * The receipt of bids whose round committed, signed as the log's promise to include their leaves
-   * in its next checkpoint: by index and hash (version 1) when the round numbered them, or once
-   * the sequencer did; by hash alone (version 2) when the numbering failed or did not answer
-   * within `RECEIPT_WAIT_MS` after the round's commit: the leaves committed, so the promise holds.
+   * The receipt of bids whose round committed without numbering their leaves (`roundReceipts`
+   * answers the others), signed as the log's promise to include them in its next checkpoint: once
+   * the sequencer numbered them (version 3, one signature for its run's requests), or by hash alone
+   * (version 2) when the numbering failed or did not answer within `RECEIPT_WAIT_MS` after the
+   * round's commit: the leaves committed, so the promise holds. A request that placed no bid gets
+   * one of no entries (version 1).
    */
-  async receiptOf(ctx: Pick<RequestContext, 'em'>, leaves: { bidId: string; leafHash: Buffer; leafIndex?: number }[], at: Date): Promise<AnyReceipt | null> {
+  async receiptOf(ctx: Pick<RequestContext, 'em'>, leaves: { bidId: string; leafHash: Buffer }[], at: Date): Promise<AnyReceipt | null> {
     // The bench's baseline keeps no log, and so promises nothing.
     if (!this.appending) return null;
     if (!leaves.length) return this.receipt([], at);
-    if (leaves.every((l) => l.leafIndex !== undefined)) return this.receipt(leaves as { leafIndex: number; leafHash: Buffer }[], at);
     const bids = leaves.map((l) => l.bidId);
-    let indexes: Map<string, number> | null;
+    let receipt: BatchReceipt | null | 'late';
     try {
-      const numbered = this.sequencer.submit('log', { ctx, leafHashes: leaves.map((l) => l.leafHash) });
+      const numbered = this.sequencer.submit('log', { ctx, leafHashes: leaves.map((l) => l.leafHash), at });
       numbered.catch(() => undefined);
       let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<null>((resolve) => (timer = setTimeout(resolve, RECEIPT_WAIT_MS, null)));
-      indexes = await Promise.race([numbered, late]).finally(() => clearTimeout(timer));
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(resolve, RECEIPT_WAIT_MS, 'late')));
+      receipt = await Promise.race([numbered, late]).finally(() => clearTimeout(timer));
     } catch (err) {
       // The round committed: its bids stand whatever stopped the numbering (the database going
       // away, say), and an error would tell the bidder they did not. The checkpoint job numbers
@@ -236,22 +241,23 @@ export class TransparencyLog {
       else logger.error({ bids, err: loggable(err) }, 'bids receipted by leaf hash: the log could not number their leaves');
       return this.hashReceipt(leaves, at);
     }
-    if (indexes === null) {
+    if (receipt === 'late') {
       logger.warn({ bids }, 'bids receipted by leaf hash: the log did not number their leaves in time');
       return this.hashReceipt(leaves, at);
     }
-    return this.receipt(
-      leaves.map((l) => ({ leafIndex: indexes.get(l.leafHash.toString('hex')) as number, leafHash: l.leafHash })),
-      at,
-    );
+    if (receipt === null) {
+      logger.error({ bids }, 'bids receipted by leaf hash: the log numbered their leaves but did not find them');
+      return this.hashReceipt(leaves, at);
+    }
+    return receipt;
   }
 
   /**
-   * The receipts (version 3) of a round's requests whose leaves the round numbered, under one
-   * signature: the Merkle root of their entries, each receipt carrying its audit path, so a
-   * hot lot's round of dozens of requests costs one Ed25519 signature, not one each. Null for the
-   * requests `receiptOf` answers instead: no leaf, a leaf left to the sequencer, the bench's
-   * baseline without the log.
+   * The receipts (version 3) of a round's requests whose leaves the round numbered, or of a
+   * sequencer's run, under one signature: the Merkle root of their entries, each receipt carrying
+   * its audit path, so a hot lot's round of dozens of requests costs one Ed25519 signature, not one
+   * each. Null for the requests `receiptOf` answers instead: no leaf, a leaf left to the
+   * sequencer, the bench's baseline without the log.
    */
   roundReceipts(requests: readonly ({ leaves: { leafHash: Buffer; leafIndex?: number }[]; at: Date } | null)[]): (BatchReceipt | null)[] {
     const numbered = requests.map((r) => r !== null && r.leaves.length > 0 && r.leaves.every((l) => l.leafIndex !== undefined));
@@ -260,8 +266,8 @@ export class TransparencyLog {
     const size = batch.length;
     const tree = memoryTree(batch.map(batchLeaf));
     const root = tree.root.toString('base64');
-    // One round, one time (`runRound`'s `now`): the first request's is every request's.
-    const timestamp = (requests[numbered.indexOf(true)] as { at: Date }).at.toISOString();
+    // One time for the batch: a round's (`runRound`'s `now`), or the latest of a run's rounds, so that no receipt dates its promise before its round.
+    const timestamp = new Date(Math.max(...requests.flatMap((r, i) => (r && numbered[i] ? [r.at.getTime()] : [])))).toISOString();
     const unsigned = batch.map((entries, index) => ({
       version: 3 as const,
       origin: this.origin,
