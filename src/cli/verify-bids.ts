@@ -92,10 +92,11 @@ function readReceipt(file: string): AnyReceipt {
   } catch {
     parsed = null;
   }
-  const version = parsed !== null && typeof parsed === 'object' && 'version' in parsed ? (parsed as { version: unknown }).version : 1;
+  const named = parsed !== null && typeof parsed === 'object' && 'version' in parsed;
+  const version = named ? (parsed as { version: unknown }).version : 1;
   // A version read as another would drop the fields its signature covers (a batch's path): refused by name.
   if (version !== 1 && version !== 2 && version !== 3) throw new UsageError(`--receipt: the receipt's version ${JSON.stringify(version)} is none this verifier knows (1, which names none, 2 and 3)`);
-  if (version === 1 && parsed !== null && typeof parsed === 'object' && 'version' in parsed) throw new UsageError('--receipt: a receipt of version 1 names no version');
+  if (version === 1 && named) throw new UsageError('--receipt: a receipt of version 1 names no version');
   // GraphQL's receipt object (camelCase) or a whole answer would otherwise reach the checks and fail there as a bug.
   const receipt = RECEIPTS[version].safeParse(parsed);
   if (!receipt.success) throw new UsageError("--receipt: the file holds no receipt (the Bid-Receipt header's base64 JSON, GraphQL's receipt.encoded, or that JSON)");
