@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { randomInt } from 'node:crypto';
 import { chmodSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -39,6 +40,30 @@ export function freePort(): Promise<number> {
       const { port } = srv.address() as { port: number };
       srv.close(() => resolve(port));
     });
+  });
+}
+
+/**
+ * Below the default ephemeral ranges of Linux (32768 up), macOS and Windows (49152 up): the
+ * system gives none of these ports to an outgoing connection, which could otherwise take the
+ * database's port while a restart after a crash waits to bind it again.
+ */
+const QUIET = { from: 20000, to: 32767 };
+
+/** A free port for the embedded database, outside the ephemeral range where one is free. */
+export async function quietPort(): Promise<number> {
+  for (let i = 0; i < 20; i++) {
+    const port = randomInt(QUIET.from, QUIET.to + 1);
+    if (await canListen(port)) return port;
+  }
+  return freePort();
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
   });
 }
 

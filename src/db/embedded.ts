@@ -5,7 +5,7 @@ import { constants } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import type { Logger } from '../core/logger';
-import { EmbeddedPostgresError, freePort, postgresBinaries, runAsUser, type RunAs } from './embedded.host';
+import { EmbeddedPostgresError, postgresBinaries, quietPort, runAsUser, type RunAs } from './embedded.host';
 
 export interface EmbeddedPostgres {
   /** The connection URL, password included: never log it. */
@@ -21,8 +21,10 @@ export interface EmbeddedPostgres {
 export interface EmbeddedOptions {
   /** The cluster lives in `<dir>/pg`, its password in `<dir>/pgpass`, its log in `<dir>/postgres.log`. */
   dir: string;
-  /** 0 takes a free port. */
+  /** 0 takes a free port, chosen by `choosePort`. */
   port?: number;
+  /** Chooses a free port when `port` is 0; by default one outside the ephemeral range. */
+  choosePort?: () => Promise<number>;
   /** Told, in one line, of a server left running by a service that is gone, and stopped. */
   log?: Pick<Logger, 'warn'>;
   /** Called when the server ends without stop(), with how it ended and its log's last lines. */
@@ -34,6 +36,7 @@ export { EmbeddedPostgresError };
 const USER = 'postgres';
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 30_000;
+const PORT_ATTEMPTS = 5;
 // From src/ (jest) the keeper is the .mjs itself; the build compiles it to .js in dist/.
 const KEEPER = ['embedded.keeper.js', 'embedded.keeper.mjs'].map((f) => path.join(__dirname, f)).find((f) => existsSync(f)) as string;
 
@@ -44,7 +47,7 @@ const KEEPER = ['embedded.keeper.js', 'embedded.keeper.mjs'].map((f) => path.joi
  * database away before the service has finished its graceful shutdown. The server runs under a
  * keeper process (embedded.keeper.mjs) that stops it when this process ends in any way.
  */
-export async function startEmbeddedPostgres({ dir, port = 0, log, onExit }: EmbeddedOptions): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres({ dir, port = 0, choosePort = quietPort, log, onExit }: EmbeddedOptions): Promise<EmbeddedPostgres> {
   const bin = postgresBinaries();
   const root = path.resolve(dir);
   mkdirSync(root, { recursive: true });
@@ -55,16 +58,41 @@ export async function startEmbeddedPostgres({ dir, port = 0, log, onExit }: Embe
   await clearStaleLock(dataDir, log);
 
   const password = readPassword(passFile);
-  const chosen = port || (await freePort());
+  const server = { postgres: bin.postgres, root, dataDir, passFile, password, runAs, onExit };
+  // A port of our choosing can be taken between our check and the server's bind: another is chosen.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await serve(port || (await choosePort()), server);
+    } catch (err) {
+      if (port || attempt === PORT_ATTEMPTS || !(err instanceof PortInUse)) throw err;
+    }
+  }
+}
+
+/** The server's exit at start because its port was bound meanwhile. */
+class PortInUse extends EmbeddedPostgresError {}
+
+interface Server {
+  postgres: string;
+  root: string;
+  dataDir: string;
+  passFile: string;
+  password: string;
+  runAs: RunAs;
+  onExit: EmbeddedOptions['onExit'];
+}
+
+async function serve(chosen: number, { postgres, root, dataDir, passFile, password, runAs, onExit }: Server): Promise<EmbeddedPostgres> {
   const logPath = path.join(root, 'postgres.log');
   const spec = {
-    postgres: bin.postgres,
+    postgres,
     args: ['-D', dataDir, '-p', String(chosen), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', 'max_connections=300'],
     log: logPath,
     ...runAs.ids,
     stopTimeoutMs: STOP_TIMEOUT_MS,
   };
   const logFd = openSync(logPath, 'a');
+  const logFrom = statSync(logPath).size;
   // Its own session: a Ctrl-C in the terminal reaches the service, which stops the database after its own shutdown.
   const keeper = fork(KEEPER, [JSON.stringify(spec)], { detached: true, stdio: ['ignore', logFd, logFd, 'ipc'], execArgv: [] });
   closeSync(logFd);
@@ -81,7 +109,7 @@ export async function startEmbeddedPostgres({ dir, port = 0, log, onExit }: Embe
     await ended;
   };
   try {
-    await ready(keeper, url, logPath, dataDir);
+    await ready(keeper, url, logPath, logFrom, dataDir);
   } catch (err) {
     await stop();
     throw err;
@@ -153,12 +181,12 @@ function lockOwner(pid: number, dataDir: string): 'stale' | 'ours' | 'unknown' {
   return cmdline.split('\0').includes(dataDir) ? 'ours' : 'stale';
 }
 
-/** The server log's last lines, for an error message. */
-function tail(file: string): string {
+/** The server log's last lines, written from offset `from` on, for an error message. */
+function tail(file: string, from = 0): string {
   const size = statSync(file).size;
   const fd = openSync(file, 'r');
   try {
-    const chunk = Buffer.alloc(Math.min(size, 8192));
+    const chunk = Buffer.alloc(Math.min(size - from, 8192));
     readSync(fd, chunk, 0, chunk.length, size - chunk.length);
     return chunk.toString('utf8').split('\n').filter(Boolean).slice(-20).join('\n');
   } finally {
@@ -177,18 +205,20 @@ const NOT_OURS = new Set(['28P01', '28000']);
 
 /** A server on the chosen port that is not ours: its port was taken (EMBEDDED_DB_PORT) before ours could bind. */
 const portTaken = (url: string, whose: string) =>
-  new EmbeddedPostgresError(`port ${new URL(url).port} is served by another PostgreSQL (${whose}): set EMBEDDED_DB_PORT to a free port, or leave it unset to take any free one`);
+  new PortInUse(`port ${new URL(url).port} is served by another PostgreSQL (${whose}): set EMBEDDED_DB_PORT to a free port, or leave it unset to take any free one`);
 
 /**
  * Waits until the server answers, and checks that the server answering is this one: a port that
  * another PostgreSQL holds makes ours exit, while the other one, if it trusts local connections,
  * would answer in its place and take the service's schema.
  */
-async function ready(keeper: ChildProcess, url: string, logPath: string, dataDir: string): Promise<void> {
+async function ready(keeper: ChildProcess, url: string, logPath: string, logFrom: number, dataDir: string): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     if (keeper.exitCode !== null || keeper.signalCode !== null) {
-      throw new EmbeddedPostgresError(`the embedded PostgreSQL exited (${keeper.signalCode ?? exitReason(keeper.exitCode)}) at start:\n${tail(logPath)}`);
+      const said = tail(logPath, logFrom);
+      const Failure = /could not bind .*Address already in use/.test(said) ? PortInUse : EmbeddedPostgresError;
+      throw new Failure(`the embedded PostgreSQL exited (${keeper.signalCode ?? exitReason(keeper.exitCode)}) at start:\n${said}`);
     }
     const client = new Client({ connectionString: url, connectionTimeoutMillis: 1000 });
     client.on('error', () => undefined);
