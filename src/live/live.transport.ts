@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { PubSub, type PubSubEngine } from 'graphql-subscriptions';
 import type { Config } from '../config';
 import { loggable } from '../core/loggable';
@@ -37,6 +38,35 @@ const atOnce: InOrder = (command) => command();
  */
 const MAX_HELD_EVENTS = 10_000;
 
+/**
+ * The fields that name a message's publisher and its number among that publisher's messages. Once
+ * it has reconnected, ioredis sends again every command whose answer the lost connection never
+ * brought: a PUBLISH that Redis ran and delivered before the connection broke reached the
+ * subscribers twice. A subscription drops a message numbered at most the last it took from the
+ * same publisher, whose messages reach it in the order they were published.
+ */
+const FROM = '_live_from';
+const NUMBER = '_live_n';
+
+/** Numbers what one publisher publishes. */
+function stamper(): (payload: object) => object {
+  const from = randomUUID();
+  let sent = 0;
+  return (payload) => ({ ...payload, [FROM]: from, [NUMBER]: ++sent });
+}
+
+/** `fn` for each message once: a stamped message numbered at most the last one taken from its publisher is dropped, and its stamp removed. */
+function onceEach(fn: Handler): Handler {
+  const last = new Map<string, number>();
+  return (message) => {
+    const { [FROM]: from, [NUMBER]: n, ...payload } = message as Record<string, unknown>;
+    if (typeof from !== 'string' || typeof n !== 'number') return fn(message);
+    if (n <= (last.get(from) ?? 0)) return;
+    last.set(from, n);
+    fn(payload);
+  };
+}
+
 class EngineTransport implements LiveTransport {
   constructor(
     private readonly engine: PubSubEngine,
@@ -44,14 +74,19 @@ class EngineTransport implements LiveTransport {
     private readonly onClose: () => Promise<void>,
     private readonly order: { publish: (command: () => Promise<void>) => Promise<void>; subscriptions: InOrder } = { publish: atOnce, subscriptions: atOnce },
     readonly onInterrupted?: (fn: () => void) => void,
+    /** Numbers each message, for a transport that may deliver one twice. */
+    private readonly stamp?: (payload: object) => object,
   ) {}
 
   publish(channel: string, payload: object): Promise<void> {
-    return this.order.publish(() => this.engine.publish(this.prefix + channel, payload));
+    // Numbered when given, not when sent: the gate and ioredis send in that order.
+    const message = this.stamp ? this.stamp(payload) : payload;
+    return this.order.publish(() => this.engine.publish(this.prefix + channel, message));
   }
 
   async subscribe(channel: string, fn: Handler): Promise<() => void> {
-    const id = await this.order.subscriptions(() => this.engine.subscribe(this.prefix + channel, fn, {}));
+    const handler = this.stamp ? onceEach(fn) : fn;
+    const id = await this.order.subscriptions(() => this.engine.subscribe(this.prefix + channel, handler, {}));
     let active = true;
     return () => {
       // Held when the connection closes for good, it has nothing left to end.
@@ -107,6 +142,7 @@ export function redisTransport(url: string, prefix: string, log: Logger, maxHeld
     { publish: (command) => gates.publisher.publish(command), subscriptions: (command) => gates.subscriber.run(command) },
     // ioredis subscribes again once it reconnects, but what was published in between is gone.
     (fn) => subscriber.on('close', fn),
+    stamper(),
   );
 }
 

@@ -13,6 +13,8 @@ export interface HoldingProxy {
   hold(): void;
   /** Passes what was held, and from then on everything at once. */
   release(): void;
+  /** Drops what the server answers on every connection, until `cut`: answers lost with the connection that was to bring them. */
+  swallow(): void;
   /** Resolves once `n` connections were accepted since the last `hold`. */
   accepted(n: number): Promise<void>;
   /** Resolves once `n` connections were refused since the last `cut`: their clients know the server is gone. */
@@ -24,7 +26,7 @@ export interface HoldingProxy {
 export async function startHoldingProxy(url: string): Promise<HoldingProxy> {
   const target = new URL(url);
   const sockets = new Set<Socket>();
-  let state: 'open' | 'cut' | 'holding' = 'open';
+  let state: 'open' | 'cut' | 'holding' | 'swallowing' = 'open';
   let held: { client: Socket; chunks: Buffer[] }[] = [];
   let acceptedSinceHold = 0;
   let refusedSinceCut = 0;
@@ -47,7 +49,11 @@ export async function startHoldingProxy(url: string): Promise<HoldingProxy> {
     const holding = state === 'holding' ? { client, chunks: [] as Buffer[] } : null;
     if (holding) held.push(holding);
     client.pipe(upstream);
-    upstream.on('data', (chunk: Buffer) => (holding && state === 'holding' ? holding.chunks.push(chunk) : client.write(chunk)));
+    upstream.on('data', (chunk: Buffer) => {
+      if (state === 'swallowing') return;
+      if (holding && state === 'holding') holding.chunks.push(chunk);
+      else client.write(chunk);
+    });
     upstream.on('close', () => client.destroy());
     client.on('close', () => upstream.destroy());
     if (state === 'holding') counted(waiters, ++acceptedSinceHold);
@@ -63,6 +69,9 @@ export async function startHoldingProxy(url: string): Promise<HoldingProxy> {
     hold: () => {
       state = 'holding';
       acceptedSinceHold = 0;
+    },
+    swallow: () => {
+      state = 'swallowing';
     },
     release: () => {
       state = 'open';
