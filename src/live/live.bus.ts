@@ -168,7 +168,14 @@ export class LiveBus implements LivePublisher, LiveSource {
 
   private dispatch(channel: Channel, raw: unknown): void {
     if (!channel.listeners.size) return;
-    const event = channel.revive(raw) as never;
+    let event: never;
+    try {
+      event = channel.revive(raw) as never;
+    } catch (err) {
+      // Thrown here, it would end the process from inside the Redis client: anyone who can publish on Redis could stop every instance.
+      logger.warn({ err: loggable(err), channel: channel.name }, 'a live message that is no event of its channel was dropped');
+      return;
+    }
     const message = String(++this.received);
     for (const { fn } of channel.listeners) {
       try {

@@ -48,18 +48,22 @@ const MAX_HELD_EVENTS = 10_000;
 const FROM = '_live_from';
 const NUMBER = '_live_n';
 
+/** A JSON object, which a stamp can be added to: whatever else arrives (from anyone who can publish on Redis) passes as it is. */
+const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
 /** Numbers what one publisher publishes. */
 function stamper(): (payload: object) => object {
   const from = randomUUID();
   let sent = 0;
-  return (payload) => ({ ...payload, [FROM]: from, [NUMBER]: ++sent });
+  return (payload) => (isRecord(payload) ? { ...payload, [FROM]: from, [NUMBER]: ++sent } : payload);
 }
 
 /** `fn` for each message once: a stamped message numbered at most the last one taken from its publisher is dropped, and its stamp removed. */
 function onceEach(fn: Handler): Handler {
   const last = new Map<string, number>();
   return (message) => {
-    const { [FROM]: from, [NUMBER]: n, ...payload } = message as Record<string, unknown>;
+    if (!isRecord(message)) return fn(message);
+    const { [FROM]: from, [NUMBER]: n, ...payload } = message;
     if (typeof from !== 'string' || typeof n !== 'number') return fn(message);
     if (n <= (last.get(from) ?? 0)) return;
     last.set(from, n);
