@@ -155,7 +155,7 @@ async function main(): Promise<number> {
   let embedded: EmbeddedPostgres | null = null;
   let orm: MikroORM | null = null;
   try {
-    if (!config.DATABASE_URL) embedded = await startEmbeddedPostgres({ dir: config.DATA_DIR, port: config.EMBEDDED_DB_PORT });
+    if (!config.DATABASE_URL) embedded = await startEmbeddedPostgres({ dir: config.DATA_DIR, port: config.EMBEDDED_DB_PORT, portSetting: 'EMBEDDED_DB_PORT' });
     orm = await openDatabase(config.DATABASE_URL ?? (embedded as EmbeddedPostgres).url);
     if (embedded) await migrate(orm);
     const platformId = args.platform ?? (await masterAccountId(config, orm));

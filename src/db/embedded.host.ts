@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { chmodSync, statSync } from 'node:fs';
+import { chmodSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -44,16 +44,28 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Below the default ephemeral ranges of Linux (32768 up), macOS and Windows (49152 up): the
- * system gives none of these ports to an outgoing connection, which could otherwise take the
- * database's port while a restart after a crash waits to bind it again.
+ * Ports the system gives no outgoing connection, which could otherwise take the database's port
+ * while a restart after a crash waits to bind it again: from 20000 to below the ephemeral range,
+ * which Linux says begins at 32768 by default (macOS and Windows: 49152). Null when the range was
+ * moved so low that there is no such port to speak of.
  */
-const QUIET = { from: 20000, to: 32767 };
+function quietRange(): { from: number; to: number } | null {
+  const from = 20000;
+  let ephemeral = 32768;
+  try {
+    ephemeral = Number.parseInt(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8'), 10) || ephemeral;
+  } catch {
+    // Not Linux: its defaults are above 32767.
+  }
+  const to = Math.min(32767, ephemeral - 1);
+  return to - from >= 1000 ? { from, to } : null;
+}
 
 /** A free port for the embedded database, outside the ephemeral range where one is free. */
 export async function quietPort(): Promise<number> {
-  for (let i = 0; i < 20; i++) {
-    const port = randomInt(QUIET.from, QUIET.to + 1);
+  const range = quietRange();
+  for (let i = 0; range && i < 20; i++) {
+    const port = randomInt(range.from, range.to + 1);
     if (await canListen(port)) return port;
   }
   return freePort();

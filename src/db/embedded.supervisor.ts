@@ -21,8 +21,8 @@ export async function superviseEmbeddedPostgres(dir: string, port: number, log: 
   let timer: NodeJS.Timeout | undefined;
   let attempt: Promise<void> | undefined;
 
-  const start = (at: number) => startEmbeddedPostgres({ dir, port: at, log, onExit: restart });
-  let current = await start(port);
+  const start = (at: number, portSetting?: string) => startEmbeddedPostgres({ dir, port: at, portSetting, log, onExit: restart });
+  let current = await start(port, 'EMBEDDED_DB_PORT');
 
   function restart(reason: string): void {
     if (stopped) return;

@@ -25,6 +25,8 @@ export interface EmbeddedOptions {
   port?: number;
   /** Chooses a free port when `port` is 0; by default one outside the ephemeral range. */
   choosePort?: () => Promise<number>;
+  /** The setting that gave `port`, named when the port is in use. */
+  portSetting?: string;
   /** Told, in one line, of a server left running by a service that is gone, and stopped. */
   log?: Pick<Logger, 'warn'>;
   /** Called when the server ends without stop(), with how it ended and its log's last lines. */
@@ -36,6 +38,7 @@ export { EmbeddedPostgresError };
 const USER = 'postgres';
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 30_000;
+/** Ports of our choosing tried before a start gives up: each was free when chosen. */
 const PORT_ATTEMPTS = 5;
 // From src/ (jest) the keeper is the .mjs itself; the build compiles it to .js in dist/.
 const KEEPER = ['embedded.keeper.js', 'embedded.keeper.mjs'].map((f) => path.join(__dirname, f)).find((f) => existsSync(f)) as string;
@@ -47,7 +50,7 @@ const KEEPER = ['embedded.keeper.js', 'embedded.keeper.mjs'].map((f) => path.joi
  * database away before the service has finished its graceful shutdown. The server runs under a
  * keeper process (embedded.keeper.mjs) that stops it when this process ends in any way.
  */
-export async function startEmbeddedPostgres({ dir, port = 0, choosePort = quietPort, log, onExit }: EmbeddedOptions): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres({ dir, port = 0, choosePort = quietPort, portSetting, log, onExit }: EmbeddedOptions): Promise<EmbeddedPostgres> {
   const bin = postgresBinaries();
   const root = path.resolve(dir);
   mkdirSync(root, { recursive: true });
@@ -60,17 +63,31 @@ export async function startEmbeddedPostgres({ dir, port = 0, choosePort = quietP
   const password = readPassword(passFile);
   const server = { postgres: bin.postgres, root, dataDir, passFile, password, runAs, onExit };
   // A port of our choosing can be taken between our check and the server's bind: another is chosen.
-  for (let attempt = 1; ; attempt++) {
+  const taken: number[] = [];
+  for (;;) {
     try {
       return await serve(port || (await choosePort()), server);
     } catch (err) {
-      if (port || attempt === PORT_ATTEMPTS || !(err instanceof PortInUse)) throw err;
+      if (!(err instanceof PortInUse)) throw err;
+      if (port && portSetting) throw new EmbeddedPostgresError(`${portSetting} ${port} is in use on 127.0.0.1 (${err.by}): set ${portSetting} to a free port, or leave it unset to take any free one`);
+      if (port) throw err;
+      taken.push(err.port);
+      if (taken.length === PORT_ATTEMPTS) {
+        throw new EmbeddedPostgresError(`no port could be had for the embedded PostgreSQL: ports ${taken.join(', ')} were each taken before its server bound them; set EMBEDDED_DB_PORT to a free port`);
+      }
     }
   }
 }
 
-/** The server's exit at start because its port was bound meanwhile. */
-class PortInUse extends EmbeddedPostgresError {}
+/** The server cannot have its port: another process (`by`) holds it. */
+class PortInUse extends EmbeddedPostgresError {
+  constructor(
+    readonly port: number,
+    readonly by: string,
+  ) {
+    super(`port ${port} is in use on 127.0.0.1 (${by})`);
+  }
+}
 
 interface Server {
   postgres: string;
@@ -109,7 +126,7 @@ async function serve(chosen: number, { postgres, root, dataDir, passFile, passwo
     await ended;
   };
   try {
-    await ready(keeper, url, logPath, logFrom, dataDir);
+    await ready(keeper, { url, port: chosen, logPath, logFrom, dataDir, passFile });
   } catch (err) {
     await stop();
     throw err;
@@ -200,42 +217,48 @@ function exitReason(code: number | null): string {
   return signal ? `killed by ${signal}` : `exit code ${code}`;
 }
 
-/** SQLSTATEs of a refused password or role: never our own server's answer, which knows both. */
+/** SQLSTATEs of a refused password or role: our own server's answer only when the password file was changed. */
 const NOT_OURS = new Set(['28P01', '28000']);
-
-/** A server on the chosen port that is not ours: its port was taken (EMBEDDED_DB_PORT) before ours could bind. */
-const portTaken = (url: string, whose: string) =>
-  new PortInUse(`port ${new URL(url).port} is served by another PostgreSQL (${whose}): set EMBEDDED_DB_PORT to a free port, or leave it unset to take any free one`);
 
 /**
  * Waits until the server answers, and checks that the server answering is this one: a port that
  * another PostgreSQL holds makes ours exit, while the other one, if it trusts local connections,
  * would answer in its place and take the service's schema.
  */
-async function ready(keeper: ChildProcess, url: string, logPath: string, logFrom: number, dataDir: string): Promise<void> {
+async function ready(keeper: ChildProcess, at: { url: string; port: number; logPath: string; logFrom: number; dataDir: string; passFile: string }): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     if (keeper.exitCode !== null || keeper.signalCode !== null) {
-      const said = tail(logPath, logFrom);
-      const Failure = /could not bind .*Address already in use/.test(said) ? PortInUse : EmbeddedPostgresError;
-      throw new Failure(`the embedded PostgreSQL exited (${keeper.signalCode ?? exitReason(keeper.exitCode)}) at start:\n${said}`);
+      const said = tail(at.logPath, at.logFrom);
+      if (/could not bind .*Address already in use/.test(said)) throw new PortInUse(at.port, 'by another process');
+      throw new EmbeddedPostgresError(`the embedded PostgreSQL exited (${keeper.signalCode ?? exitReason(keeper.exitCode)}) at start:\n${said}`);
     }
-    const client = new Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+    const client = new Client({ connectionString: at.url, connectionTimeoutMillis: 1000 });
     client.on('error', () => undefined);
     try {
       await client.connect();
       const served = (await client.query<{ data_directory: string }>('show data_directory')).rows[0].data_directory;
-      if (path.resolve(served) !== dataDir) throw portTaken(url, `its data directory is ${served}`);
+      if (path.resolve(served) !== at.dataDir) throw new PortInUse(at.port, `by another PostgreSQL, whose data directory is ${served}`);
       return;
     } catch (err) {
       if (err instanceof EmbeddedPostgresError) throw err;
-      if (NOT_OURS.has((err as { code?: string }).code ?? '')) throw portTaken(url, 'it refused our password');
-      if (Date.now() > deadline) throw new EmbeddedPostgresError(`the embedded PostgreSQL did not accept connections within ${READY_TIMEOUT_MS / 1000} s:\n${tail(logPath)}`);
+      if (NOT_OURS.has((err as { code?: string }).code ?? '')) throw refusal(at);
+      if (Date.now() > deadline) throw new EmbeddedPostgresError(`the embedded PostgreSQL did not accept connections within ${READY_TIMEOUT_MS / 1000} s:\n${tail(at.logPath)}`);
     } finally {
       await client.end().catch(() => undefined);
     }
     await sleep(100);
   }
+}
+
+/**
+ * A refused password: another PostgreSQL on the port, unless ours says it listens there, when the
+ * password file no longer holds the one the cluster was made with.
+ */
+function refusal(at: { port: number; logPath: string; logFrom: number; dataDir: string; passFile: string }): EmbeddedPostgresError {
+  const ours = tail(at.logPath, at.logFrom).includes(`listening on IPv4 address "127.0.0.1", port ${at.port}`);
+  if (!ours) return new PortInUse(at.port, 'by another PostgreSQL, which refused our password');
+  return new EmbeddedPostgresError(`the embedded PostgreSQL of ${at.dataDir} refused the password in ${at.passFile}: put back the one it was created with, or start with another DATA_DIR`);
 }
 
 function run(file: string, args: string[], runAs: RunAs): Promise<{ code: number | null; output: string }> {

@@ -1,4 +1,4 @@
-import { readFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -60,10 +60,38 @@ describe('the embedded database port', () => {
     expect(await serves(pg.url)).toBe('1');
   }, 60_000);
 
-  it('set by the operator and bound by another, fails at once, naming the bind', async () => {
+  // The three below are the outside tester's probes of the first version of this retry.
+  it('set by the operator and bound by a process that is no PostgreSQL: one line naming EMBEDDED_DB_PORT', async () => {
     const taken = await holdPort();
-    const failure = await startEmbeddedPostgres({ dir: mkdtempSync(path.join(tmpdir(), 'embedded-port-')), port: taken }).catch((err: unknown) => err);
+    const failure = await startEmbeddedPostgres({ dir: mkdtempSync(path.join(tmpdir(), 'embedded-port-')), port: taken, portSetting: 'EMBEDDED_DB_PORT' }).catch((err: unknown) => err);
     expect(failure).toBeInstanceOf(EmbeddedPostgresError);
-    expect((failure as Error).message).toMatch(/exited \(exit code 1\) at start:\n[^]*could not bind IPv4 address "127\.0\.0\.1": Address already in use/);
+    expect((failure as Error).message).toBe(
+      `EMBEDDED_DB_PORT ${taken} is in use on 127.0.0.1 (by another process): set EMBEDDED_DB_PORT to a free port, or leave it unset to take any free one`,
+    );
+  }, 60_000);
+
+  it('chosen by the service and taken at each of its attempts: one line saying so', async () => {
+    const taken = await holdPort();
+    let offered = 0;
+    const choosePort = async () => (offered++, taken);
+    const failure = await startEmbeddedPostgres({ dir: mkdtempSync(path.join(tmpdir(), 'embedded-port-')), choosePort }).catch((err: unknown) => err);
+    expect(offered).toBe(5);
+    expect((failure as Error).message).toBe(
+      `no port could be had for the embedded PostgreSQL: ports ${Array(5).fill(taken).join(', ')} were each taken before its server bound them; set EMBEDDED_DB_PORT to a free port`,
+    );
+  }, 60_000);
+
+  it('refusing the password of DATA_DIR/pgpass is told as such, not taken for another PostgreSQL, nor tried on other ports', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'embedded-port-'));
+    await (await startEmbeddedPostgres({ dir })).stop();
+    const passFile = path.join(dir, 'pgpass');
+    writeFileSync(passFile, readFileSync(passFile, 'utf8').replace(/:[^:\n]+\n$/, ':not-the-password\n'));
+    let offered = 0;
+    const choosePort = async () => (offered++, quietPort());
+    const failure = await startEmbeddedPostgres({ dir, choosePort }).catch((err: unknown) => err);
+    expect(offered).toBe(1);
+    expect((failure as Error).message).toBe(
+      `the embedded PostgreSQL of ${path.join(dir, 'pg')} refused the password in ${passFile}: put back the one it was created with, or start with another DATA_DIR`,
+    );
   }, 60_000);
 });
