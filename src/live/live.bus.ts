@@ -3,6 +3,7 @@ import { loggable } from '../core/loggable';
 import { logger } from '../core/logger';
 import type { Listener, LivePublisher, LiveSource, Lost, Unsubscribe } from './live.port';
 import { TOPIC, type AccountStoppedEvent, type BidPlacedEvent, type LotChangedEvent, type NotificationEvent } from './live.topics';
+import { bidOf, lotChangeOf, notificationOf, stoppedOf } from './live.messages';
 import { memoryTransport, type LiveTransport } from './live.transport';
 
 interface Channel {
@@ -14,19 +15,14 @@ interface Channel {
   live: boolean;
 }
 
-// Dates travel as RFC 3339 strings through Redis.
-const withDate = (raw: unknown): unknown => {
-  const e = raw as { createdAt: Date | string; endTime?: Date | string };
-  return { ...e, createdAt: new Date(e.createdAt), ...(e.endTime === undefined ? {} : { endTime: new Date(e.endTime) }) };
-};
-const asIs = (raw: unknown): unknown => raw;
-
 /**
  * A subscription waits this long for the transport's confirmation. While Redis is out of reach a
  * SUBSCRIBE is held until it is back; a listener waiting for it could not be ended by its client
  * meanwhile, and an outage of hours with clients coming and going would keep every one of them.
  */
 const CONFIRM_WITHIN_MS = 10_000;
+
+const REFUSED_TOLD_EVERY_MS = 60_000;
 
 const unconfirmed = () =>
   DomainError.of('unavailable', 'live_interrupted', 'live events are not reaching this instance (its connection to the other instances is down); subscribe again');
@@ -50,6 +46,8 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T> {
 export class LiveBus implements LivePublisher, LiveSource {
   private readonly channels = new Map<string, Channel>();
   private received = 0;
+  private refusedSinceTold = 0;
+  private refusedToldAt = 0;
 
   constructor(
     private readonly transport: LiveTransport = memoryTransport(),
@@ -77,23 +75,23 @@ export class LiveBus implements LivePublisher, LiveSource {
   }
 
   onBid(lotId: string, fn: Listener<BidPlacedEvent>, lost?: Lost): Promise<Unsubscribe> {
-    return this.listen(TOPIC.bid(lotId), withDate, fn, lost);
+    return this.listen(TOPIC.bid(lotId), bidOf({ lotId }), fn, lost);
   }
 
   onPlatformBid(platformId: string, fn: Listener<BidPlacedEvent>, lost?: Lost): Promise<Unsubscribe> {
-    return this.listen(TOPIC.platformBid(platformId), withDate, fn, lost);
+    return this.listen(TOPIC.platformBid(platformId), bidOf({ platformId }), fn, lost);
   }
 
   onLotChanged(lotId: string, fn: Listener<LotChangedEvent>, lost?: Lost): Promise<Unsubscribe> {
-    return this.listen(TOPIC.lot(lotId), asIs, fn, lost);
+    return this.listen(TOPIC.lot(lotId), lotChangeOf(lotId), fn, lost);
   }
 
   onNotification(accountId: string, fn: Listener<NotificationEvent>, lost?: Lost): Promise<Unsubscribe> {
-    return this.listen(TOPIC.notification(accountId), withDate, fn, lost);
+    return this.listen(TOPIC.notification(accountId), notificationOf(accountId), fn, lost);
   }
 
   onAccountStopped(fn: Listener<AccountStoppedEvent>): Promise<Unsubscribe> {
-    return this.listen(TOPIC.stopped, asIs, fn);
+    return this.listen(TOPIC.stopped, stoppedOf, fn);
   }
 
   /** Listeners across channels: one per running subscription (and one per socket server, for stopped accounts). */
@@ -166,6 +164,15 @@ export class LiveBus implements LivePublisher, LiveSource {
     }
   }
 
+  /** Told once a minute at most, with how many: a flood of them would otherwise flood the log. */
+  private refused(channel: Channel, err: unknown): void {
+    this.refusedSinceTold++;
+    if (Date.now() - this.refusedToldAt < REFUSED_TOLD_EVERY_MS) return;
+    logger.warn({ err: loggable(err), channel: channel.name, dropped: this.refusedSinceTold }, 'live messages that are no event of their channel were dropped');
+    this.refusedToldAt = Date.now();
+    this.refusedSinceTold = 0;
+  }
+
   private dispatch(channel: Channel, raw: unknown): void {
     if (!channel.listeners.size) return;
     let event: never;
@@ -173,7 +180,7 @@ export class LiveBus implements LivePublisher, LiveSource {
       event = channel.revive(raw) as never;
     } catch (err) {
       // Thrown here, it would end the process from inside the Redis client: anyone who can publish on Redis could stop every instance.
-      logger.warn({ err: loggable(err), channel: channel.name }, 'a live message that is no event of its channel was dropped');
+      this.refused(channel, err);
       return;
     }
     const message = String(++this.received);

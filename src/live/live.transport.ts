@@ -47,6 +47,18 @@ const MAX_HELD_EVENTS = 10_000;
  */
 const FROM = '_live_from';
 const NUMBER = '_live_n';
+const PUBLISHER = /^[0-9a-f-]{36}$/;
+
+/**
+ * How far behind the last number a message counts as sent again: a resent PUBLISH was unanswered
+ * when its connection broke, a few behind. One further behind is taken (and the count starts from
+ * it), so that a number forged far ahead (anyone who can publish on Redis can) silences its
+ * publisher for this many messages at most.
+ */
+const RESENT_WITHIN = 10_000;
+
+/** The publishers a subscription keeps the last number of: the least recently heard is forgotten first. */
+const PUBLISHERS_KEPT = 1024;
 
 /** A JSON object, which a stamp can be added to: whatever else arrives (from anyone who can publish on Redis) passes as it is. */
 const isRecord = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -58,15 +70,18 @@ function stamper(): (payload: object) => object {
   return (payload) => (isRecord(payload) ? { ...payload, [FROM]: from, [NUMBER]: ++sent } : payload);
 }
 
-/** `fn` for each message once: a stamped message numbered at most the last one taken from its publisher is dropped, and its stamp removed. */
+/** `fn` for each message once: a message numbered a little behind the last one taken from its publisher is dropped, and the stamp removed. */
 function onceEach(fn: Handler): Handler {
   const last = new Map<string, number>();
   return (message) => {
     if (!isRecord(message)) return fn(message);
     const { [FROM]: from, [NUMBER]: n, ...payload } = message;
-    if (typeof from !== 'string' || typeof n !== 'number') return fn(message);
-    if (n <= (last.get(from) ?? 0)) return;
-    last.set(from, n);
+    if (typeof from !== 'string' || !PUBLISHER.test(from) || !Number.isSafeInteger(n) || (n as number) < 1) return fn(payload);
+    const before = last.get(from);
+    if (before !== undefined && (n as number) <= before && before - (n as number) <= RESENT_WITHIN) return;
+    last.delete(from);
+    last.set(from, n as number);
+    if (last.size > PUBLISHERS_KEPT) last.delete(last.keys().next().value as string);
     fn(payload);
   };
 }

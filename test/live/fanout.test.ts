@@ -73,11 +73,12 @@ describe('shared delivery of bidPlaced', () => {
     const slow = await rawSubscriber(lotId);
     slow.ws.pause();
     const before = slow.nexts();
-    // Large events fill the kernel's socket buffers soon; each is published on its own turn of
-    // the event loop, so that the healthy subscriber (in this process) reads between them.
+    // Large events (amounts of 32 KB of digits) fill the kernel's socket buffers soon; each is
+    // published on its own turn of the event loop, so that the healthy subscriber (in this
+    // process) reads between them.
     const published = 400;
     for (let i = 1; i <= published; i++) {
-      world.t.app.services.live.publishBid({ ...probeBid(lotId), id: String(i), amount: 'x'.repeat(32 * 1024) });
+      world.t.app.services.live.publishBid({ ...probeBid(lotId), id: String(i), amount: '9'.repeat(32 * 1024) });
       await new Promise((r) => setImmediate(r));
     }
     await healthy.take(published, 10_000);

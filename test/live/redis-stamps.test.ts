@@ -125,6 +125,28 @@ if (!REDIS_BINARY && !process.env.REDIS_URL) {
       expect(heard).toHaveLength(200);
     });
 
+    it('keeps the last numbers of 1024 publishers at most: the least recently heard is forgotten first', async () => {
+      const heard: { i: number }[] = [];
+      await subscriber.subscribe('many', (m) => heard.push(m as { i: number }));
+      const first = randomUUID();
+      const raw = new Redis(url);
+      try {
+        const sent = raw.pipeline();
+        const send = (i: number, from: string, n: number) => sent.publish(`${prefix}many`, JSON.stringify({ i, _live_from: from, _live_n: n }));
+        send(0, first, 5);
+        send(1, first, 5);
+        // Forged publishers by the thousand (anyone who can publish on Redis can): none is kept beyond the bound.
+        for (let k = 0; k < 1024; k++) send(2, randomUUID(), 1);
+        send(3, first, 5);
+        await sent.exec();
+      } finally {
+        raw.disconnect();
+      }
+      await until(() => heard.some((m) => m.i === 3), 'the last heard');
+      expect(heard.filter((m) => m.i !== 2).map((m) => m.i)).toEqual([0, 3]);
+      expect(heard.filter((m) => m.i === 2)).toHaveLength(1024);
+    });
+
     it('held by a bounded gate while the publisher is cut off: the newest kept, none dropped by its number', async () => {
       const cutOff = await startHoldingProxy(url);
       try {
