@@ -104,6 +104,23 @@ if (!REDIS_BINARY && !process.env.REDIS_URL) {
     });
   });
 
+  describe('lotUpdated under a flood', () => {
+    // Each change was one read of the lot per instance: 10,000 of them took the pool's connections, and the stream ended (database_unavailable).
+    it('reads the lot a few times for 10,000 changes, and the stream goes on', async () => {
+      const lotId = await auction(t, platform, [users[0].id]);
+      const feed = (await sockets.open(t)).subscribe(LOT_UPDATED, { lotId });
+      await subscribed(`lot.${lotId}`);
+      const pipe = raw.pipeline();
+      for (let i = 0; i < 10_000; i++) pipe.publish(env.REDIS_PREFIX + `lot.${lotId}`, JSON.stringify({ lotId }));
+      await pipe.exec();
+      await bid(t, users[0].keypair, lotId, { amount: '1000' });
+      await within(() => feed.events.some((e: any) => e.highestBid === '1000.00') || feed.errors.length > 0, 60_000);
+      expect(feed.errors).toEqual([]);
+      expect(feed.events.some((e: any) => e.highestBid === '1000.00')).toBe(true);
+      expect(feed.events.length).toBeLessThan(1000);
+    }, 90_000);
+  });
+
   describe('bidPlaced', () => {
     it('drops what is no bid of the lot, without an error frame, and delivers the next real bid', async () => {
       const lotId = await auction(t, platform, [users[0].id]);

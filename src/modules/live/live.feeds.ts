@@ -6,6 +6,7 @@ import { isStaffOf, requireCaller, seesLiveBidder } from '../../core/policies';
 import type { LiveSource } from '../../live/live.port';
 import { LiveStream } from '../../live/live.stream';
 import type { BidPlacedEvent, NotificationEvent } from '../../live/live.topics';
+import { FoldedReads, type FoldedRead } from './live.folded-reads';
 import { PerMessage } from './live.per-message';
 import { NotificationType } from '../notifications';
 import { findLot, type LotsService, type LotsView } from '../lots';
@@ -53,8 +54,9 @@ interface Keyed {
  * for, listens to the live source, and ends (unsubscribing) when the stream is returned.
  */
 export class LiveFeeds {
-  /** One load of a changed lot per message and instance, shared by its subscribers. */
-  private readonly loads = new PerMessage<Promise<LotsView>>();
+  /** The reads of changed lots, folded per lot and instance and shared by their subscribers. */
+  private readonly reads = new FoldedReads<LotsView>();
+  private readonly loads = new PerMessage<FoldedRead<LotsView>>();
   /**
    * The two views of a bid, made once per message and instance and shared by the subscribers
    * that see it alike: with the bidder, and without. Each is pushed with a key naming the message
@@ -193,7 +195,10 @@ export class LiveFeeds {
     return lookup;
   }
 
-  /** `lotUpdated(lotId)`: the lot as it is after each committed change, in the order of the changes. */
+  /**
+   * `lotUpdated(lotId)`: the lot as it is after each committed change, in the order of the
+   * changes; changes that come while the lot is read are shown together, by the next read.
+   */
   async lot(ctx: RequestContext, lotId: string): Promise<LiveStream<LotsView>> {
     return this.changes(ctx, [await this.lotOf(ctx, lotId)]);
   }
@@ -214,13 +219,18 @@ export class LiveFeeds {
   private async changes(ctx: RequestContext, lots: readonly SubscribedLot[]): Promise<LiveStream<LotsView>> {
     const stream = new LiveStream<LotsView>();
     let delivered: Promise<void> = Promise.resolve();
+    const awaited = new Map<string, FoldedRead<LotsView>>();
     for (const lot of lots) {
       stream.onEnd(
-        await this.source.onLotChanged(lot.id, (e, message) => {
-          const load = this.loads.get(message, () => this.lots.get({ ...ctx, em: ctx.em.fork() }, { id: e.lotId }));
-          // Keyed by the message: the subscribers of one selection and visibility share its result.
-          delivered = delivered.then(() => load).then(
-            (v) => stream.push(v, message),
+        await this.source.onLotChanged(lot.id, (_, message) => {
+          // One read for all the listeners of a message, which the bus calls one after the other.
+          const read = this.loads.get(message, () => this.reads.after(lot.id, () => this.lots.get({ ...ctx, em: ctx.em.fork() }, { id: lot.id })));
+          // The changes that arrive while a read waits to begin are all in it: the stream takes it once.
+          if (awaited.get(lot.id) === read) return;
+          awaited.set(lot.id, read);
+          // Keyed by the read: the subscribers of one selection and visibility share its result.
+          delivered = delivered.then(() => read.value).then(
+            (v) => stream.push(v, read.key),
             (err: unknown) => stream.fail(err),
           );
         }, (err) => stream.fail(err)),

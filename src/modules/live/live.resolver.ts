@@ -46,7 +46,7 @@ export class LiveResolver {
   }
 
   @Subscription(() => LotGql, {
-    description: 'The lot after each change of its state, highest bid, winner, times or winner details',
+    description: 'The lot after each change of its state, highest bid, winner, times or winner details; changes that come while the lot is read are shown together, by the next read',
     subscribe: ({ args, context }: Subscribed<{ lotId: string }>) => context.services.feeds.lot(context.ctx, args.lotId),
   })
   lotUpdated(@Root() view: LotsView, @Arg('lotId', () => ID) _lotId: string, @Ctx() { ctx, services }: GraphQLContext): LotGql {
@@ -55,7 +55,7 @@ export class LiveResolver {
 
   @Extensions(itemsPerArgument('ids'))
   @Subscription(() => LotGql, {
-    description: 'Each of the lots (1 to 100 ids) after each change of its state, highest bid, winner, times or winner details; the selection costs once per lot',
+    description: 'Each of the lots (1 to 100 ids) after each change of its state, highest bid, winner, times or winner details (changes that come while a lot is read are shown together, by the next read); the selection costs once per lot',
     subscribe: ({ args, context }: Subscribed<{ ids: string[] }>) => context.services.feeds.lotsChanged(context.ctx, args.ids),
   })
   lotsUpdated(@Root() view: LotsView, @Arg('ids', () => [ID]) _ids: string[], @Ctx() { ctx, services }: GraphQLContext): LotGql {
