@@ -21,7 +21,10 @@ async function withClient(url, fn) {
   }
 }
 
-const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
+// Through the script `npm start` and the commands use, which records the build: built without its
+// record, dist/ was built again by the first `npm start` or `npm run …` of the suite, while the other
+// worker's processes were loading it (CI, 29 November: a command died loading a half-written module).
+const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-if-stale.mjs')], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'auction-tests-'));
