@@ -203,7 +203,8 @@ function tail(file: string, from = 0): string {
   const size = statSync(file).size;
   const fd = openSync(file, 'r');
   try {
-    const chunk = Buffer.alloc(Math.min(size - from, 8192));
+    // A log cut short since `from` (rotated by hand) is read from its start.
+    const chunk = Buffer.alloc(Math.min(size - (from > size ? 0 : from), 8192));
     readSync(fd, chunk, 0, chunk.length, size - chunk.length);
     return chunk.toString('utf8').split('\n').filter(Boolean).slice(-20).join('\n');
   } finally {
@@ -217,15 +218,25 @@ function exitReason(code: number | null): string {
   return signal ? `killed by ${signal}` : `exit code ${code}`;
 }
 
-/** SQLSTATEs of a refused password or role: our own server's answer only when the password file was changed. */
-const NOT_OURS = new Set(['28P01', '28000']);
+/** SQLSTATEs of a refused password or role: another server's answer, or ours when the password file was changed. */
+const REFUSED = new Set(['28P01', '28000']);
 
 /**
  * Waits until the server answers, and checks that the server answering is this one: a port that
  * another PostgreSQL holds makes ours exit, while the other one, if it trusts local connections,
  * would answer in its place and take the service's schema.
  */
-async function ready(keeper: ChildProcess, at: { url: string; port: number; logPath: string; logFrom: number; dataDir: string; passFile: string }): Promise<void> {
+/** One start of the server: where it answers, and where its log of this start begins. */
+interface Attempt {
+  url: string;
+  port: number;
+  logPath: string;
+  logFrom: number;
+  dataDir: string;
+  passFile: string;
+}
+
+async function ready(keeper: ChildProcess, at: Attempt): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     if (keeper.exitCode !== null || keeper.signalCode !== null) {
@@ -242,7 +253,7 @@ async function ready(keeper: ChildProcess, at: { url: string; port: number; logP
       return;
     } catch (err) {
       if (err instanceof EmbeddedPostgresError) throw err;
-      if (NOT_OURS.has((err as { code?: string }).code ?? '')) throw refusal(at);
+      if (REFUSED.has((err as { code?: string }).code ?? '')) throw refusal(at);
       if (Date.now() > deadline) throw new EmbeddedPostgresError(`the embedded PostgreSQL did not accept connections within ${READY_TIMEOUT_MS / 1000} s:\n${tail(at.logPath)}`);
     } finally {
       await client.end().catch(() => undefined);
@@ -255,7 +266,7 @@ async function ready(keeper: ChildProcess, at: { url: string; port: number; logP
  * A refused password: another PostgreSQL on the port, unless ours says it listens there, when the
  * password file no longer holds the one the cluster was made with.
  */
-function refusal(at: { port: number; logPath: string; logFrom: number; dataDir: string; passFile: string }): EmbeddedPostgresError {
+function refusal(at: Attempt): EmbeddedPostgresError {
   const ours = tail(at.logPath, at.logFrom).includes(`listening on IPv4 address "127.0.0.1", port ${at.port}`);
   if (!ours) return new PortInUse(at.port, 'by another PostgreSQL, which refused our password');
   return new EmbeddedPostgresError(`the embedded PostgreSQL of ${at.dataDir} refused the password in ${at.passFile}: put back the one it was created with, or start with another DATA_DIR`);
