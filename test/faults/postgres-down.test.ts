@@ -10,6 +10,7 @@ import type { TestResponse } from '../helpers/client';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
 import { note } from '../helpers/notes';
+import { connect, LOT_UPDATED, ready, until } from '../live/support';
 
 /**
  * A private PostgreSQL for this file: stopping it takes the database away from this service
@@ -147,3 +148,37 @@ describe('PostgreSQL stopped during a bid load', () => {
     );
   }, 120_000);
 });
+
+describe('PostgreSQL stopped while a lotUpdated subscription reads the lot', () => {
+  it('ends that subscription with database_unavailable, and one made once the database is back follows the lot', async () => {
+    const socket = connect(t);
+    try {
+      const before = socket.subscribe<{ highestBid: string }>(LOT_UPDATED, { lotId });
+      await ready(before, () => t.app.services.live.publishLotChanged(lotId));
+      await pg.stop();
+      // A change another instance announces (through Redis) while this one's database is gone: the read of the lot fails.
+      t.app.services.live.publishLotChanged(lotId);
+      const failure = await before.failure(HANG_MS);
+      expect(failure).toMatchObject({ extensions: { code: 'database_unavailable', status: 503 } });
+      expect(failure.extensions.stacktrace).toBeUndefined();
+
+      pg = await startEmbeddedPostgres({ dir, port: pg.port });
+      const deadline = Date.now() + HANG_MS;
+      for (let r = await within(t.client.get('/readyz')); r === 'hang' || r.status !== 200; r = await within(t.client.get('/readyz'))) {
+        if (Date.now() > deadline) throw new Error('the service was not ready again within 10 s of the database');
+        await sleep(100);
+      }
+      const after = socket.subscribe<{ highestBid: string }>(LOT_UPDATED, { lotId });
+      await ready(after, () => t.app.services.live.publishLotChanged(lotId));
+      const [{ amount: highest }] = await query<{ amount: string }>('select max(amount)::text as amount from bids where lot_id = $1', [lotId]);
+      const amount = (Number(highest) + 100).toFixed(2);
+      const placed = await t.client.as(bidders[1].keypair).post(`/lots/${lotId}/bid_requests`, { data: { type: 'bid_requests', attributes: { amount } } });
+      expect(placed.status).toBe(204);
+      await until(() => after.events.some((e) => e.highestBid === amount), HANG_MS, () => `the lot with its highest bid ${amount}`);
+      expect(after.errors).toEqual([]);
+    } finally {
+      await socket.dispose();
+    }
+  }, 120_000);
+});
+
