@@ -121,6 +121,36 @@ if (!REDIS_BINARY && !process.env.REDIS_URL) {
     }, 90_000);
   });
 
+  describe('platformActivity', () => {
+    const ACTIVITY = 'subscription ($platformId: String!) { platformActivity(platformId: $platformId) { id lotId amount bidderId } }';
+
+    it("drops another platform's bid and what is no bid on the platform's channel, and delivers the next real bid", async () => {
+      const platformId = platform.publicKey();
+      const lotId = await auction(t, platform, [users[0].id]);
+      const other = await createPlatform(t);
+      const rivalLot = await auction(t, other, []);
+      const feed = (await sockets.open(t, platform)).subscribe(ACTIVITY, { platformId });
+      await subscribed(`platform.${platformId}.bid`);
+      const hostile = [
+        ...GARBAGE,
+        'null',
+        // A bid of another platform's lot, as that platform's activity would carry it: its staff's view, bidders named.
+        forgedBid(rivalLot, { publisherId: other.publicKey() }),
+        forgedBid(lotId),
+        forgedBid(lotId, { publisherId: 7 }),
+      ];
+      for (const text of hostile) await publish(`platform.${platformId}.bid`, text);
+      await settle();
+      await bid(t, users[0].keypair, lotId, { amount: '1000' });
+      await within(() => feed.events.length > 0 || feed.errors.length > 0 || feed.completed, 5000);
+      expect({ events: feed.events.map((e: any) => [e.lotId, e.amount]), errors: feed.errors, completed: feed.completed }).toEqual({
+        events: [[lotId, '1000.00']],
+        errors: [],
+        completed: false,
+      });
+    });
+  });
+
   describe('bidPlaced', () => {
     it('drops what is no bid of the lot, without an error frame, and delivers the next real bid', async () => {
       const lotId = await auction(t, platform, [users[0].id]);
