@@ -1,5 +1,5 @@
-// `npm start`, `call`, `demo`, `verify-bids`: builds dist/ only when src/ changed since the last
-// build of this script. The fingerprint lists every file and folder under src/ with its size and
+// `npm start`, `call`, `demo`, `verify-bids` and every other command that runs dist/: builds
+// dist/ only when src/ changed since the last build of this script. The fingerprint lists every file and folder under src/ with its size and
 // modification time, and the build's own settings: an edited, added, deleted or renamed file
 // changes it, even one restored with an older time. Computed before the build, so that a file
 // saved during a build is built next time. One command builds at a time: a second one started
@@ -8,10 +8,13 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
+import { fileURLToPath } from 'node:url';
+import { BuildLockError, withBuildLock } from './build-lock.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+// Not the URL's pathname, which keeps a space as %20.
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
 const stamp = path.join(dist, '.build-stamp');
 
@@ -28,34 +31,49 @@ function fingerprint() {
 
 const recorded = () => (existsSync(stamp) ? readFileSync(stamp, 'utf8') : null);
 
-if (recorded() !== fingerprint()) {
-  mkdirSync(dist, { recursive: true });
-  // The lock's file is touched every few seconds while it is held; one left by a command killed
-  // midway is stale 10 s later and taken over. A build takes a few seconds: five minutes of waiting
-  // means something else is wrong, and the command says which file it waited on.
-  const lockPath = path.join(dist, '.build-lock');
-  const release = await lockfile
-    .lock(dist, {
-      lockfilePath: lockPath,
-      realpath: false,
-      stale: 10_000,
-      retries: { retries: 3000, factor: 1, minTimeout: 100, maxTimeout: 100 },
-      // Taken over by another command that found it stale (this one was frozen ten seconds): both build, as before there was a lock.
-      onCompromised: () => console.error(`${lockPath} was taken over by another build while this one ran`),
-    })
-    .catch((err) => {
-      console.error(`could not take ${lockPath} to build dist/: ${err.code === 'ELOCKED' ? 'another build held it for five minutes' : err.message}`);
-      process.exit(1);
-    });
-  try {
-    const current = fingerprint();
-    if (recorded() !== current) {
-      // Not spawnSync: the lock's file is touched from this process's event loop while the build runs.
-      const status = await new Promise((resolve) => spawn('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' }).once('close', resolve));
-      if (status !== 0) process.exitCode = status ?? 1;
-      else writeFileSync(stamp, current);
+/**
+ * `npm run build`, stopped with this command. npm dies of a SIGTERM and leaves the build running,
+ * writing dist/ after the lock is released: the build runs in a process group of its own, sent
+ * every signal this command is (a terminal's Ctrl-C reaches this command's group only). Answers
+ * the build's exit status.
+ */
+function runBuild() {
+  const child = spawn('npm', ['run', 'build', '--silent'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+  const forward = (signal) => {
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      // Ended already.
     }
-  } finally {
-    await release();
+  };
+  for (const signal of signals) process.on(signal, forward);
+  return new Promise((resolve) =>
+    child.once('close', (code, signal) => {
+      for (const s of signals) process.off(s, forward);
+      resolve(code ?? 128 + constants.signals[signal]);
+    }),
+  );
+}
+
+if (recorded() !== fingerprint()) {
+  try {
+    mkdirSync(dist, { recursive: true });
+  } catch (err) {
+    // One line, no stack; and the command after this one (npm start's node dist/main.js) does not run.
+    console.error(`cannot build into ${dist} (${err.code ?? err.message}): remove what is there, or make it a folder this user may write`);
+    process.exit(1);
   }
+  const failure = await withBuildLock(dist, async (held) => {
+    const current = fingerprint();
+    if (recorded() === current) return null;
+    const status = await runBuild();
+    if (status !== 0) return { status };
+    if (!held()) return { status: 1, message: `${path.join(dist, '.build-lock')} was lost during the build (dist/ removed, or this command suspended and another build took over): run the command again` };
+    writeFileSync(stamp, current);
+    return null;
+  }).catch((err) => (err instanceof BuildLockError ? { status: 1, message: err.message } : Promise.reject(err)));
+  // After the lock is released: a command waiting for it goes on at once.
+  if (failure?.message) console.error(failure.message);
+  if (failure) process.exit(failure.status);
 }
