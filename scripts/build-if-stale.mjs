@@ -1,10 +1,11 @@
 // `npm start`, `call`, `demo`, `verify-bids` and every other command that runs dist/: builds
-// dist/ only when src/ changed since the last build of this script. The fingerprint lists every file and folder under src/ with its size and
-// modification time, and the build's own settings: an edited, added, deleted or renamed file
-// changes it, even one restored with an older time. Computed before the build, so that a file
-// saved during a build is built next time. One command builds at a time: a second one started
-// meanwhile (npm start in one terminal, npm run demo in another) waits for that build, then finds
-// dist/ current, rather than rewriting files the first one's service is loading.
+// dist/ only when src/ changed since the last build of this script. The fingerprint lists every
+// file and folder under src/ with its size and modification time, and the build's own settings:
+// an edited, added, deleted or renamed file changes it, even one restored with an older time.
+// Computed before the build, so that a file saved during a build is built next time. One command
+// builds at a time (scripts/build-lock.mjs): a second one started meanwhile (npm start in one
+// terminal, npm run demo in another) waits for that build, then finds dist/ current, rather than
+// rewriting files the first one's service is loading.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
