@@ -66,6 +66,21 @@ describe('npm start stopped by a signal to its process group', () => {
   }, 600_000);
 });
 
+describe('npm start when its terminal closes', () => {
+  // A closed terminal (or an ended ssh session) sends SIGHUP to the group: by default it ended the
+  // service at once, its requests in flight unanswered and its pool unclosed.
+  it('shuts down as on Ctrl-C: the service says so, and it and its PostgreSQL are gone within 10 s', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'signals-'));
+    const npm = launch('npm', ['start', '--silent'], dataDir, await freePort(), { LOG_LEVEL: 'info' });
+    await untilServing(npm);
+    const pg = postgresPid(dataDir) as number;
+    const members = groupMembers(npm.child.pid as number);
+    process.kill(-(npm.child.pid as number), 'SIGHUP');
+    expect(await allGone([...members, pg, parentOf(pg) as number], 10_000)).not.toBeNull();
+    expect(npm.output()).toMatch(/"signal":"SIGHUP","msg":"shutting down"/);
+  }, 120_000);
+});
+
 describe('the embedded PostgreSQL and a service that dies', () => {
   it('stops within 10 s when the service is killed with SIGKILL, which it cannot catch', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'signals-'));
