@@ -7,6 +7,7 @@ import type { SupervisedPostgres } from './db/embedded.supervisor';
 import { ensureDataDir, holdDataDir } from './instance-lock';
 import { holdPort, portError, type HeldPort } from './port-check';
 import { StartRefusal } from './start-refusal';
+import { shellWord } from './core/shell-word';
 
 async function main(): Promise<void> {
   let config;
@@ -96,7 +97,7 @@ async function embeddedDatabase(dir: string, port: number): Promise<SupervisedPo
   try {
     const { superviseEmbeddedPostgres } = await import('./db/embedded.supervisor.js');
     const embedded = await superviseEmbeddedPostgres(dir, port, logger);
-    const psql = `PGPASSFILE=${embedded.passFile} psql -h 127.0.0.1 -p ${embedded.port} -U postgres postgres`;
+    const psql = `PGPASSFILE=${shellWord(embedded.passFile)} psql -h 127.0.0.1 -p ${embedded.port} -U postgres postgres`;
     logger.info({ dataDir: embedded.dataDir, psql }, 'embedded PostgreSQL ready (set DATABASE_URL to use a server of your own)');
     return embedded;
   } catch (err) {

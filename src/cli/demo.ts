@@ -12,6 +12,7 @@ import { amountAbove, closeSold, trade } from './demo-trading';
 import { keyFileIn, keysDir, writeKeyFile } from './keys';
 import { expectStatus } from './resources';
 import { out, runCommand, UsageError } from './run';
+import { shellWord } from '../core/shell-word';
 
 const USAGE = `usage: npm run demo -- [--base URL]
 
@@ -27,9 +28,6 @@ service has none of its own (another service, or a database started afresh).
 
 The master seed is MASTER_SEED, else DATA_DIR/master.seed, where npm start keeps the one it
 generates (DATA_DIR: ./.data by default).`;
-
-/** A word as a shell reads it back: quoted when it holds anything but plain path symbols. */
-const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 function report(api: Api, defaultBase: string, made: Marketplace, keys: string, kept: boolean): void {
   const { cast, lots, bids, rulesVersion, closed } = made;
