@@ -84,11 +84,23 @@ export interface RunAs {
   ids: { uid?: number; gid?: number };
   /** Lets that user into `dir`, and fails clearly when a folder above it keeps the user out. */
   reach(dir: string): void;
+  /** Fails clearly when a folder above the server's programs keeps that user out: spawning them would fail with EACCES alone. */
+  reachPrograms(file: string): void;
+}
+
+/** The first folder from `dir` up that a user of these ids may not enter, or null. */
+export function barredFolder(dir: string, { uid, gid }: { uid: number; gid: number }): string | null {
+  for (let up = dir; ; up = path.dirname(up)) {
+    const s = statSync(up);
+    const enters = s.uid === uid ? s.mode & 0o100 : s.gid === gid ? s.mode & 0o010 : s.mode & 0o001;
+    if (!enters) return up;
+    if (up === path.dirname(up)) return null;
+  }
 }
 
 /** PostgreSQL refuses to run as root: as root, the server runs as `name`, created if missing. */
 export function runAsUser(name: string): RunAs {
-  if (process.getuid?.() !== 0) return { ids: {}, reach: () => undefined };
+  if (process.getuid?.() !== 0) return { ids: {}, reach: () => undefined, reachPrograms: () => undefined };
   let ids = idsOf(name);
   if (!ids) {
     try {
@@ -98,17 +110,21 @@ export function runAsUser(name: string): RunAs {
     }
     ids = idsOf(name) as { uid: number; gid: number };
   }
-  const { uid, gid } = ids;
+  const user = ids;
   return {
     ids,
     reach(dir) {
       const own = statSync(dir);
       if (!(own.mode & 0o001)) chmodSync(dir, own.mode | 0o001);
-      for (let up = path.dirname(dir); ; up = path.dirname(up)) {
-        const s = statSync(up);
-        const enters = s.uid === uid ? s.mode & 0o100 : s.gid === gid ? s.mode & 0o010 : s.mode & 0o001;
-        if (!enters) throw new EmbeddedPostgresError(`the embedded PostgreSQL runs as user "${name}", which cannot enter ${up}: set DATA_DIR to a folder it can reach`);
-        if (up === path.dirname(up)) return;
+      const up = barredFolder(path.dirname(dir), user);
+      if (up) throw new EmbeddedPostgresError(`it runs as user "${name}", which cannot enter ${up}: set DATA_DIR to a folder it can reach`);
+    },
+    reachPrograms(file) {
+      const up = barredFolder(path.dirname(file), user);
+      if (up) {
+        throw new EmbeddedPostgresError(
+          `it runs as user "${name}", which cannot enter ${up}, where its programs are: move the project to a folder that user can enter, or start the service as a user other than root`,
+        );
       }
     },
   };

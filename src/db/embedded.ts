@@ -55,6 +55,8 @@ export async function startEmbeddedPostgres({ dir, port = 0, choosePort = quietP
   const root = path.resolve(dir);
   mkdirSync(root, { recursive: true });
   const runAs = runAsUser(USER);
+  // Before anything is written: a start refused here leaves DATA_DIR as it was.
+  runAs.reachPrograms(bin.postgres);
   const dataDir = path.join(root, 'pg');
   const passFile = path.join(root, 'pgpass');
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initialise(bin.initdb, root, dataDir, passFile, runAs);
