@@ -5,11 +5,11 @@ import type { Keypair } from '@stellar/stellar-sdk';
 import { readMasterKeypair } from '../auth/master';
 import { Api } from './api';
 import { createCast } from './demo-cast';
-import { earlierMarketplace, keyFilesIn, type Marketplace } from './demo-earlier';
+import { earlierMarketplace, keyFilesIn, platformOfKeys, type Marketplace } from './demo-earlier';
 import { createLots } from './demo-lots';
 import { DEMO_RESERVE, setDemoRules } from './demo-rules';
 import { amountAbove, closeSold, trade } from './demo-trading';
-import { keyFileIn, keysDir, writeKeyFile } from './keys';
+import { keyFileIn, keysDir, setAside, writeKeyFile } from './keys';
 import { expectStatus } from './resources';
 import { out, runCommand, UsageError } from './run';
 import { shellWord } from '../core/shell-word';
@@ -21,8 +21,9 @@ master seed) and its auction rules, its admin, two users (alice, bob), a saved s
 participations with paid deposits, and bids; one lot is closed sold, its bid log signed. Each account's key (its secret seed) goes to a key file DATA_DIR/keys/NAME.key,
 which npm run call signs with; secrets are never printed. A later run finds the marketplace an
 earlier one made (its key files, and its platform and lots on the service) and shows it again as it
-is now, creating nothing; it makes a new one, and says which key files it replaced, only where the
-service has none of its own (another service, or a database started afresh).
+is now, creating nothing. It makes a new one where the service has none of its own (another
+service, a database started afresh, a run stopped before it finished), and moves the key files it
+replaces to DATA_DIR/keys/earlier-TIME/, saying so.
 
   --base URL  the service (default http://127.0.0.1:PORT, PORT from the environment, else 8080)
 
@@ -114,11 +115,15 @@ runCommand(USAGE, {}, async ({ positionals, config, base }) => {
     return 0;
   }
   const replaced = keyFilesIn(dir);
+  const unfinished = replaced.length ? await platformOfKeys(api, dir) : null;
+  const aside = replaced.length ? setAside(dir, replaced) : null;
   const made = await makeMarketplace(api, master, dir);
   report(api, defaultBase, made, dir, false);
-  if (replaced.length) {
+  if (aside) {
+    const files = replaced.map((name) => `${name}.key`).join(', ');
+    const whose = unfinished ? `a demo that stopped before it finished (its platform ${unfinished} is on this service)` : 'a demo this service does not have';
     out('');
-    out(`The key files ${replaced.map((name) => `${name}.key`).join(', ')} in ${dir} were of a demo this service does not have; they now hold the keys above.`);
+    out(`The key files ${files} in ${dir} were of ${whose}: they are kept in ${aside}, and the files in ${dir} now hold the keys above.`);
   }
   return 0;
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
 import { UsageError } from './run';
@@ -33,3 +33,15 @@ export function keyFileOf(given: string, dir: string): string {
   if (/^[\w-]+$/.test(given) && existsSync(named)) return named;
   throw new UsageError(`${given}: no such key file (nor ${named})`);
 }
+
+/**
+ * Moves the key files of `names` out of `dir` into a folder of their own beside them, and answers
+ * it: keys that a new run would replace may still be the only way into accounts the service has.
+ */
+export function setAside(dir: string, names: readonly string[]): string {
+  const aside = path.join(dir, `earlier-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  mkdirSync(aside, { mode: 0o700 });
+  for (const name of names) renameSync(keyFileIn(dir, name), keyFileIn(aside, name));
+  return aside;
+}
+

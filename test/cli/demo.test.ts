@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
 import Decimal from 'decimal.js';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { exec, ROOT, type Run } from '../helpers/process';
+import { createPlatform } from '../helpers/factories';
 
 const NAMES = ['platform', 'admin', 'alice', 'bob'] as const;
 const SECRET_SEED = /S[A-Z2-7]{55}/;
@@ -273,5 +274,48 @@ describe('a second npm run demo', () => {
       const userErrors = Object.values((body.data ?? {}) as Record<string, { userErrors?: unknown[] } | null>).flatMap((payload) => payload?.userErrors ?? []);
       expect({ command: words.join(' '), code: run.code, status, errors: body.errors, userErrors }).toEqual({ command: words.join(' '), code: 0, status: '200 OK', errors: undefined, userErrors: [] });
     }
+  }, 120_000);
+});
+
+describe('npm run demo over key files it would replace', () => {
+  /** A data directory of its own with the service's master key, and the demo's four key files as `platform` and three random keys. */
+  function dataDirWithKeys(platform: Keypair): { dir: string; secrets: Record<string, string> } {
+    const dir = mkdtempSync(path.join(tmpdir(), 'auction-demo-'));
+    writeFileSync(path.join(dir, 'master.seed'), `${t.master.secret()}\n`, { mode: 0o600 });
+    mkdirSync(path.join(dir, 'keys'), { mode: 0o700 });
+    const secrets: Record<string, string> = {};
+    for (const name of NAMES) {
+      secrets[name] = (name === 'platform' ? platform : Keypair.random()).secret();
+      writeFileSync(path.join(dir, 'keys', `${name}.key`), `${secrets[name]}\n`, { mode: 0o600 });
+    }
+    return { dir, secrets };
+  }
+  const demoIn = (dir: string) => exec(process.execPath, ['dist/cli/demo.js', '--base', t.baseUrl], { PATH: process.env.PATH, DATA_DIR: dir });
+
+  /** The folder the run says it kept the key files in, holding each with its secret, private. */
+  function keptIn(run: Run, dir: string, whose: RegExp, secrets: Record<string, string>): void {
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    const said = new RegExp(`^The key files platform\\.key, admin\\.key, alice\\.key, bob\\.key in ${path.join(dir, 'keys')} were of (.+): they are kept in (\\S+), and the files in \\S+ now hold the keys above\\.$`, 'm').exec(run.stdout);
+    expect(said?.[1]).toMatch(whose);
+    const aside = said![2];
+    expect(path.dirname(aside)).toBe(path.join(dir, 'keys'));
+    for (const name of NAMES) {
+      const file = path.join(aside, `${name}.key`);
+      expect(readFileSync(file, 'utf8').trim()).toBe(secrets[name]);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(readFileSync(path.join(dir, 'keys', `${name}.key`), 'utf8').trim()).not.toBe(secrets[name]);
+    }
+  }
+
+  // A run stopped by Ctrl-C after it made its platform: its key files were the only way into that platform's accounts.
+  it('keeps those of a run that stopped before it finished, whose platform the service has, and says so', async () => {
+    const platform = await createPlatform(t);
+    const { dir, secrets } = dataDirWithKeys(platform);
+    keptIn(await demoIn(dir), dir, new RegExp(`^a demo that stopped before it finished \\(its platform ${platform.publicKey()} is on this service\\)$`), secrets);
+  }, 120_000);
+
+  it('keeps those of a demo the service does not have, and says so', async () => {
+    const { dir, secrets } = dataDirWithKeys(Keypair.random());
+    keptIn(await demoIn(dir), dir, /^a demo this service does not have$/, secrets);
   }, 120_000);
 });
