@@ -17,6 +17,7 @@ import { migrate, openDatabase } from '../db/orm';
 import { AccountType } from '../core/account-type';
 import type { AccountColumns } from '../core/account-columns';
 import { DEFAULT_BATCH_SIZE, IMPORT_SOURCES, importLots, type ImportProgress, type ImportSource, type ImportSummary } from '../modules/lots';
+import { userPath } from './run';
 
 const USAGE = `usage: npm run import:lots -- --source partnerA|partnerB [--platform G…] [--batch N] FILE
 
@@ -59,7 +60,7 @@ function parse(argv: string[]): Args | 'help' {
   const batch = values.batch === undefined ? DEFAULT_BATCH_SIZE : Number(values.batch);
   if (!Number.isInteger(batch) || batch < 1 || batch > 5000) throw new UsageError('--batch must be an integer from 1 to 5000');
   if (positionals.length !== 1) throw new UsageError(positionals.length ? 'give exactly one FILE' : 'FILE is required');
-  const file = positionals[0];
+  const file = userPath(positionals[0]);
   if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`${file}: no such file`);
   return { source: values.source as ImportSource, platform: values.platform ?? null, batch, file };
 }

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
-import { UsageError } from './run';
+import { UsageError, userPath } from './run';
 
 /** Key files hold a secret seed on one line, mode 0600, like DATA_DIR/master.seed. */
 export const keysDir = (dataDir: string) => path.resolve(dataDir, 'keys');
@@ -28,7 +28,7 @@ export function readKeyFile(file: string): Keypair {
 
 /** A key file's path, or the name of one in `dir` (`alice` for `dir/alice.key`). */
 export function keyFileOf(given: string, dir: string): string {
-  if (existsSync(given)) return given;
+  if (existsSync(userPath(given))) return userPath(given);
   const named = keyFileIn(dir, given);
   if (/^[\w-]+$/.test(given) && existsSync(named)) return named;
   throw new UsageError(`${given}: no such key file (nor ${named})`);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { checkpointPeriodProblem, checkpointSigners, consistencyProblem, trustedCheckpoint, type Checkpoint, type SeenCheckpoint } from '../modules/bidlog';
 import { Api } from './api';
-import { out, runCommand, UsageError } from './run';
+import { out, runCommand, UsageError, userPath } from './run';
 import { servedHistory } from './tlog-keys';
 import { attributes, consistencyHashes, data, readState, writeState, type ServedCheckpoint } from './tlog-state';
 
@@ -76,7 +76,7 @@ runCommand(
     if (rest.length) throw new UsageError(`unexpected ${rest.join(' ')}`);
     const every = values.every === undefined ? 5 : Number(values.every);
     if (!(every >= 0.5 && every <= 3600)) throw new UsageError('--every must be 0.5 to 3600 seconds');
-    const statePath = typeof values.state === 'string' ? values.state : path.join(config.DATA_DIR, 'monitor-state.json');
+    const statePath = typeof values.state === 'string' ? userPath(values.state) : path.join(config.DATA_DIR, 'monitor-state.json');
     const logKeys = Array.isArray(values['log-key']) ? values['log-key'].filter((k): k is string => typeof k === 'string') : [];
     const api = new Api(url.replace(/\/$/, ''), null);
     for (;;) {

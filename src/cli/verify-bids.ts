@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { bearerRequestDigestOf, parseWitnessKey, type AnyReceipt, type WitnessKey } from '../modules/bidlog';
 import { fetchAndVerifyBidLog } from './bid-log';
 import { keyFileOf, keysDir, readKeyFile } from './keys';
-import { out, runCommand, UsageError } from './run';
+import { out, runCommand, UsageError, userPath } from './run';
 import { checkLog } from './tlog-check';
 
 const USAGE = `usage: npm run verify-bids -- URL [LOT] [--receipt FILE] [--log-key KEY]… [--state FILE] [--anchor] [--horizon URL] [--witness VKEY]… [--quorum N] [--signer KEY] [--digest HEX | --request 'METHOD TARGET' [--body FILE]] [--as KEYFILE]
@@ -54,7 +54,7 @@ function digestOf(values: Record<string, unknown>): string | undefined {
   let body: Buffer | null = null;
   if (typeof values.body === 'string') {
     try {
-      body = readFileSync(values.body);
+      body = readFileSync(userPath(values.body));
     } catch (e) {
       throw new UsageError(`--body: ${(e as Error).message}`);
     }
@@ -145,9 +145,9 @@ runCommand(
     if (lot === undefined && values.receipt === undefined && !values.anchor && values.witness === undefined) throw new UsageError('give a LOT, a --receipt FILE, --anchor or --witness');
     if (rest.length) throw new UsageError(`unexpected ${rest.join(' ')}`);
     const base = url.replace(/\/$/, '');
-    const receipt = typeof values.receipt === 'string' ? readReceipt(values.receipt) : undefined;
+    const receipt = typeof values.receipt === 'string' ? readReceipt(userPath(values.receipt)) : undefined;
     const logKeys = Array.isArray(values['log-key']) ? values['log-key'].filter((k): k is string => typeof k === 'string') : undefined;
-    const statePath = typeof values.state === 'string' ? values.state : path.join(config.DATA_DIR, 'verify-bids-state.json');
+    const statePath = typeof values.state === 'string' ? userPath(values.state) : path.join(config.DATA_DIR, 'verify-bids-state.json');
     const problems: string[] = [];
 
     const outside = { anchor: values.anchor ? ('require' as const) : ('auto' as const), horizon: horizonOf(values.horizon), networkPassphrase: config.NETWORK_PASSPHRASE, ...quorumOf(values) };

@@ -7,7 +7,7 @@ import { Keypair } from '@stellar/stellar-sdk';
 import { checkpointPeriodProblem, checkpointSigners, consistencyProblem, cosignatureLine, parseNote, trustedCheckpoint, witnessVkey } from '../modules/bidlog';
 import { Api } from './api';
 import { readKeyFile } from './keys';
-import { out, runCommand, UsageError } from './run';
+import { out, runCommand, UsageError, userPath } from './run';
 import { servedHistory } from './tlog-keys';
 import { attributes, consistencyHashes, readState, writeState, type ServedCheckpoint } from './tlog-state';
 
@@ -43,8 +43,8 @@ runCommand(
     if (rest.length) throw new UsageError(`unexpected ${rest.join(' ')}`);
     const name = typeof values.name === 'string' ? values.name : 'witness.local';
     if (!/^[^\s+]+$/.test(name)) throw new UsageError('--name must hold no spaces nor "+"');
-    const key = witnessKey(typeof values.key === 'string' ? values.key : path.join(config.DATA_DIR, 'witness.seed'));
-    const statePath = typeof values.state === 'string' ? values.state : path.join(config.DATA_DIR, 'witness-state.json');
+    const key = witnessKey(typeof values.key === 'string' ? userPath(values.key) : path.join(config.DATA_DIR, 'witness.seed'));
+    const statePath = typeof values.state === 'string' ? userPath(values.state) : path.join(config.DATA_DIR, 'witness-state.json');
     const logKeys = Array.isArray(values['log-key']) ? values['log-key'].filter((k): k is string => typeof k === 'string') : [];
     const api = new Api(url.replace(/\/$/, ''), null);
 

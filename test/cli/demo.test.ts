@@ -187,6 +187,14 @@ describe('npm run call', () => {
     for (const run of [signed, unsigned, me]) expect(run.stdout + run.stderr).not.toMatch(SECRET_SEED);
   });
 
+  // npm runs the command in the project's folder: a path the user typed is from the folder they typed it in (INIT_CWD).
+  it('reads a key file named from the folder the command was typed in', async () => {
+    const fromKeys = { PATH: process.env.PATH, DATA_DIR: dataDir, INIT_CWD: path.join(dataDir, 'keys') };
+    const me = await exec(process.execPath, ['dist/cli/call.js', '--base', t.baseUrl, '--as', 'alice.key', 'POST', '/graphql', '{"query": "{ me { id } }"}'], fromKeys);
+    expect({ code: me.code, stderr: me.stderr }).toEqual({ code: 0, stderr: `signed as ${keys.alice.publicKey()} (${path.join(dataDir, 'keys', 'alice.key')})\n` });
+    expect(answer(me).body).toEqual({ data: { me: { id: keys.alice.publicKey() } } });
+  });
+
   it('runs the command the demo prints: a signed bid that outbids the leader', async () => {
     const line = /^Outbid as \w+: +npm run call -- (.+)$/m.exec(demo.stdout);
     expect(line).not.toBeNull();
