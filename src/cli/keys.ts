@@ -28,7 +28,8 @@ export function readKeyFile(file: string): Keypair {
 
 /** A key file's path, or the name of one in `dir` (`alice` for `dir/alice.key`). */
 export function keyFileOf(given: string, dir: string): string {
-  if (existsSync(userPath(given))) return userPath(given);
+  const file = userPath(given);
+  if (existsSync(file)) return file;
   const named = keyFileIn(dir, given);
   if (/^[\w-]+$/.test(given) && existsSync(named)) return named;
   throw new UsageError(`${given}: no such key file (nor ${named})`);
@@ -44,4 +45,3 @@ export function setAside(dir: string, names: readonly string[]): string {
   for (const name of names) renameSync(keyFileIn(dir, name), keyFileIn(aside, name));
   return aside;
 }
-

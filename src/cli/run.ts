@@ -8,13 +8,13 @@ import { Refused } from './resources';
 export class UsageError extends Error {}
 
 export const out = (text: string) => process.stdout.write(`${text}\n`);
+const err = (text: string) => process.stderr.write(`${text}\n`);
 
 /**
  * A file the user named, from the folder the command was typed in: npm runs a script in the
  * project's folder, and passes the user's own as INIT_CWD.
  */
 export const userPath = (given: string): string => path.resolve(process.env.INIT_CWD ?? process.cwd(), given);
-const err = (text: string) => process.stderr.write(`${text}\n`);
 
 export interface CommandLine {
   values: Record<string, string | boolean | undefined>;
