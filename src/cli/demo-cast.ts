@@ -22,14 +22,18 @@ const EMAIL_DOMAIN = 'demo-motors.example';
 /** Who each of the demo's accounts is: the name of its key file, and its name in the report. */
 export const CAST_LABELS: Readonly<Record<keyof Cast, string>> = { platform: 'Demo Motors', admin: 'Nino Beridze', alice: 'Alice Morgan', bob: 'Bob Kovalenko' };
 
+/** The demo's accounts with new keys, made nowhere yet. */
+export function newCast(): Cast {
+  const member = (name: keyof Cast): Member => ({ name, label: CAST_LABELS[name], keypair: Keypair.random() });
+  return { platform: member('platform'), admin: member('admin'), alice: member('alice'), bob: member('bob') };
+}
+
 /**
  * Creates the platform with the master seed (POST /platforms), its admin signed by the platform,
  * and two users who sign their own creation. Passwords are random and kept nowhere: the key
  * files are how the demo's accounts act.
  */
-export async function createCast(api: Api, master: Keypair): Promise<Cast> {
-  const member = (name: keyof Cast): Member => ({ name, label: CAST_LABELS[name], keypair: Keypair.random() });
-  const cast: Cast = { platform: member('platform'), admin: member('admin'), alice: member('alice'), bob: member('bob') };
+export async function createCast(api: Api, master: Keypair, cast: Cast): Promise<void> {
   const platformId = cast.platform.keypair.publicKey();
   const platform = await api.json('POST', '/platforms', {
     data: {
@@ -62,5 +66,4 @@ export async function createCast(api: Api, master: Keypair): Promise<Cast> {
   await create(cast.admin, 'admin', cast.platform);
   await create(cast.alice, 'user', cast.alice);
   await create(cast.bob, 'user', cast.bob);
-  return cast;
 }

@@ -68,8 +68,9 @@ export async function earlierMarketplace(api: Api, dir: string): Promise<Marketp
   if (account.status !== 200 || one(account).attributes.account_type !== PLATFORM_TYPE) return null;
 
   const staff = api.as(cast.admin.keypair);
-  // Refused when the run stopped before it made the admin: a marketplace not finished.
-  const listed = await staff.json('GET', `/lots?filter[publisher]=${platformId}&include=bids&page[limit]=100`);
+  // Refused when the run stopped before it made the admin: a marketplace not finished. The demo's
+  // lots are its platform's first, whatever was put up on it since (an import of a thousand).
+  const listed = await staff.json('GET', `/lots?filter[publisher]=${platformId}&sort=created_at&include=bids&page[limit]=100`);
   if (listed.status !== 200) return null;
   const published = many(listed).sort((a, b) => Number(a.id) - Number(b.id));
   const lots: DemoLot[] = [];

@@ -4,14 +4,14 @@ import path from 'node:path';
 import type { Keypair } from '@stellar/stellar-sdk';
 import { readMasterKeypair } from '../auth/master';
 import { Api } from './api';
-import { createCast } from './demo-cast';
+import { createCast, newCast } from './demo-cast';
 import { earlierMarketplace, keyFilesIn, platformOfKeys, type Marketplace } from './demo-earlier';
 import { createLots } from './demo-lots';
 import { DEMO_RESERVE, setDemoRules } from './demo-rules';
 import { amountAbove, closeSold, trade } from './demo-trading';
 import { keyFileIn, keysDir, setAside, writeKeyFile } from './keys';
 import { expectStatus } from './resources';
-import { out, runCommand, UsageError } from './run';
+import { out, runCommand, UsageError, userFolder } from './run';
 import { shellWord } from '../core/shell-word';
 
 const USAGE = `usage: npm run demo -- [--base URL]
@@ -33,7 +33,7 @@ generates (DATA_DIR: ./.data by default).`;
 function report(api: Api, defaultBase: string, made: Marketplace, keys: string, kept: boolean): void {
   const { cast, lots, bids, rulesVersion, closed } = made;
   const shown = (file: string) => {
-    const relative = path.relative(process.cwd(), file);
+    const relative = path.relative(userFolder(), file);
     return relative.startsWith('..') ? file : relative;
   };
   out(kept ? `Demo marketplace on ${api.base}, made by an earlier run and shown as it is now: nothing was created, the key files are unchanged` : `Demo marketplace on ${api.base}`);
@@ -82,8 +82,10 @@ function report(api: Api, defaultBase: string, made: Marketplace, keys: string, 
 
 /** A new platform with its rules, accounts (their key files written), saved search, lots and bids; one lot closed sold. */
 async function makeMarketplace(api: Api, master: Keypair, dir: string): Promise<Marketplace> {
-  const cast = await createCast(api, master);
+  const cast = newCast();
+  // Kept before any account is made: a run stopped midway, or refused, leaves no account without its key.
   for (const who of Object.values(cast)) writeKeyFile(dir, who.name, who.keypair);
+  await createCast(api, master, cast);
   const staff = api.as(cast.admin.keypair);
   const rulesVersion = await setDemoRules(staff, cast.platform.keypair.publicKey());
   // Saved before the lots are put up, so that the Toyotas among them alert alice (docs/saved-searches.md).
@@ -121,7 +123,7 @@ runCommand(USAGE, {}, async ({ positionals, config, base }) => {
   report(api, defaultBase, made, dir, false);
   if (aside) {
     const files = replaced.map((name) => `${name}.key`).join(', ');
-    const whose = unfinished ? `a demo that stopped before it finished (its platform ${unfinished} is on this service)` : 'a demo this service does not have';
+    const whose = unfinished ? `a demo not found whole on this service (its platform ${unfinished} is on it)` : 'a demo whose platform key is missing, or whose platform this service does not have';
     out('');
     out(`The key files ${files} in ${dir} were of ${whose}: they are kept in ${aside}, and the files in ${dir} now hold the keys above.`);
   }

@@ -30,8 +30,9 @@ export function readKeyFile(file: string): Keypair {
 export function keyFileOf(given: string, dir: string): string {
   const file = userPath(given);
   if (existsSync(file)) return file;
+  if (!/^[\w-]+$/.test(given)) throw new UsageError(`${given}: no such key file (${file})`);
   const named = keyFileIn(dir, given);
-  if (/^[\w-]+$/.test(given) && existsSync(named)) return named;
+  if (existsSync(named)) return named;
   throw new UsageError(`${given}: no such key file (nor ${named})`);
 }
 

@@ -10,11 +10,11 @@ export class UsageError extends Error {}
 export const out = (text: string) => process.stdout.write(`${text}\n`);
 const err = (text: string) => process.stderr.write(`${text}\n`);
 
-/**
- * A file the user named, from the folder the command was typed in: npm runs a script in the
- * project's folder, and passes the user's own as INIT_CWD.
- */
-export const userPath = (given: string): string => path.resolve(process.env.INIT_CWD ?? process.cwd(), given);
+/** The folder the command was typed in: npm runs a script in the project's folder, and passes the user's own as INIT_CWD. */
+export const userFolder = (): string => process.env.INIT_CWD ?? process.cwd();
+
+/** A file the user named, from the folder the command was typed in. */
+export const userPath = (given: string): string => path.resolve(userFolder(), given);
 
 export interface CommandLine {
   values: Record<string, string | boolean | undefined>;
@@ -47,8 +47,10 @@ export function runCommand(usage: string, options: ParseArgsConfig['options'], m
     },
     (e: Error) => {
       const usageError = e instanceof UsageError || e instanceof ConfigError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-      // The service's answer says what went wrong; anything else is a bug, shown with its stack.
-      err(usageError ? `${e.message}\n\n${usage}` : e instanceof Unreachable || e instanceof Refused ? e.message : `failed: ${e.stack ?? e.message}`);
+      // The service's answer says what went wrong, and so does a file that cannot be read or
+      // written (EACCES: …, open '…'); anything else is a bug, shown with its stack.
+      const said = e instanceof Unreachable || e instanceof Refused || typeof (e as NodeJS.ErrnoException).syscall === 'string';
+      err(usageError ? `${e.message}\n\n${usage}` : said ? e.message : `failed: ${e.stack ?? e.message}`);
       process.exitCode = usageError ? 2 : 1;
     },
   );

@@ -319,11 +319,23 @@ describe('npm run demo over key files it would replace', () => {
   it('keeps those of a run that stopped before it finished, whose platform the service has, and says so', async () => {
     const platform = await createPlatform(t);
     const { dir, secrets } = dataDirWithKeys(platform);
-    keptIn(await demoIn(dir), dir, new RegExp(`^a demo that stopped before it finished \\(its platform ${platform.publicKey()} is on this service\\)$`), secrets);
+    keptIn(await demoIn(dir), dir, new RegExp(`^a demo not found whole on this service \\(its platform ${platform.publicKey()} is on it\\)$`), secrets);
   }, 120_000);
 
   it('keeps those of a demo the service does not have, and says so', async () => {
     const { dir, secrets } = dataDirWithKeys(Keypair.random());
-    keptIn(await demoIn(dir), dir, /^a demo this service does not have$/, secrets);
+    keptIn(await demoIn(dir), dir, /^a demo whose platform key is missing, or whose platform this service does not have$/, secrets);
+  }, 120_000);
+
+  // Before, the four accounts were made first and their keys written after: a keys/ it could not write left them keyless.
+  it('makes no account when it cannot write its key files, and says why in one line', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'auction-demo-'));
+    writeFileSync(path.join(dir, 'master.seed'), `${t.master.secret()}\n`, { mode: 0o600 });
+    writeFileSync(path.join(dir, 'keys'), 'not a folder');
+    const accounts = () => t.orm.em.fork().getConnection().execute('select count(*)::int as n from accounts');
+    const before = await accounts();
+    const run = await demoIn(dir);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 1, stderr: `EEXIST: file already exists, mkdir '${path.join(dir, 'keys')}'\n` });
+    expect(await accounts()).toEqual(before);
   }, 120_000);
 });
