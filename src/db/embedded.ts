@@ -223,11 +223,6 @@ function exitReason(code: number | null): string {
 /** SQLSTATEs of a refused password or role: another server's answer, or ours when the password file was changed. */
 const REFUSED = new Set(['28P01', '28000']);
 
-/**
- * Waits until the server answers, and checks that the server answering is this one: a port that
- * another PostgreSQL holds makes ours exit, while the other one, if it trusts local connections,
- * would answer in its place and take the service's schema.
- */
 /** One start of the server: where it answers, and where its log of this start begins. */
 interface Attempt {
   url: string;
@@ -238,6 +233,11 @@ interface Attempt {
   passFile: string;
 }
 
+/**
+ * Waits until the server answers, and checks that the server answering is this one: a port that
+ * another PostgreSQL holds makes ours exit, while the other one, if it trusts local connections,
+ * would answer in its place and take the service's schema.
+ */
 async function ready(keeper: ChildProcess, at: Attempt): Promise<void> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
