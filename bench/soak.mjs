@@ -22,7 +22,7 @@ const { Keypair } = require('@stellar/stellar-sdk');
 const { createClient } = require('graphql-ws');
 const WebSocket = require('ws');
 const { Api, multipartPayload } = require('../dist/cli/api.js');
-const { createCast } = require('../dist/cli/demo-cast.js');
+const { createCast, newCast } = require('../dist/cli/demo-cast.js');
 const { createLots } = require('../dist/cli/demo-lots.js');
 const { trade } = require('../dist/cli/demo-trading.js');
 const { expectStatus } = require('../dist/cli/resources.js');
@@ -78,7 +78,8 @@ const pick = (list) => list[randomInt(list.length)];
 async function setUp(api) {
   const master = readMasterKeypair(loadConfig());
   if (!master) throw new Error('no master seed: set MASTER_SEED, or DATA_DIR to the service data directory');
-  const cast = await createCast(api, master);
+  const cast = newCast();
+  await createCast(api, master, cast);
   const staff = api.as(cast.admin.keypair);
   const lots = await createLots(staff);
   await trade(api, staff, cast, lots);
