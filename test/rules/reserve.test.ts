@@ -170,6 +170,9 @@ describe('reserve_met', () => {
     await ready(staffFeed, () => world.t.app.services.live.publishLotChanged(lot.id));
     expect((await bid(world.t, a.keypair, lot.id, { amount: '1500' })).status).toBe(204);
     expect((await attributesAs(lot.id)).reserve_met).toBe(false);
+    // lotUpdated carries the lot as it is when the event is sent: sent after the next bid (a loaded
+    // machine, 29 November), the event of this one would show that bid's amount.
+    await until(() => feed.events.some((e) => e.highestBid === '1500.00'), 5000, () => `lotUpdated at 1500.00 (got ${JSON.stringify(feed.events)})`);
     expect((await bid(world.t, b.keypair, lot.id, { amount: '2000' })).status).toBe(204);
     expect((await bid(world.t, a.keypair, lot.id, { amount: '2160' })).status).toBe(204);
     expect((await attributesAs(lot.id)).reserve_met).toBe(true);
