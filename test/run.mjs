@@ -28,11 +28,21 @@ async function withClient(url, fn) {
 const build = spawnSync(process.execPath, [path.join(root, 'scripts/build-if-stale.mjs')], { cwd: root, stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 
-const scratch = mkdtempSync(path.join(tmpdir(), 'auction-tests-'));
+let scratch;
+try {
+  scratch = mkdtempSync(path.join(tmpdir(), 'auction-tests-'));
+} catch (err) {
+  // A TMPDIR that names no folder (left in a shell's profile, say).
+  console.error(`Cannot run the tests: no folder of theirs can be made in ${tmpdir()} (TMPDIR): ${err.message}`);
+  process.exit(1);
+}
 // The embedded server runs as another user when this is root: it must be able to enter.
 chmodSync(scratch, 0o755);
 const env = { ...process.env, TMPDIR: scratch };
 delete env.DATABASE_URL;
+
+/** Why the run cannot begin, in one line as `npm start` says it: not a stack trace. */
+class Refused extends Error {}
 
 let embedded = null;
 let status = 1;
@@ -41,8 +51,11 @@ try {
   if (server) {
     env.TEST_DATABASE_URL = server;
   } else {
-    const { startEmbeddedPostgres } = require('../dist/db/embedded.js');
-    embedded = await startEmbeddedPostgres({ dir: path.join(scratch, 'embedded') });
+    const { EmbeddedPostgresError, startEmbeddedPostgres } = require('../dist/db/embedded.js');
+    embedded = await startEmbeddedPostgres({ dir: path.join(scratch, 'embedded'), dirSetting: 'TMPDIR' }).catch((err) => {
+      // As root from a folder its user cannot enter, say.
+      throw err instanceof EmbeddedPostgresError ? new Refused(`Cannot start the embedded PostgreSQL for the tests: ${err.message}`) : err;
+    });
     // This server's files are thrown away at the end of the run: nothing needs to reach the disk.
     // Without a flush per commit, CREATE DATABASE and DROP DATABASE (a checkpoint each) take
     // tens of milliseconds instead of a second or two on a busy machine.
@@ -91,6 +104,9 @@ try {
     // The plain closing line that CI reads, whatever the runner.
     console.log(`Tests: ${numPassedTests} passed, ${numFailedTests} failed, ${numPendingTests} skipped`);
   }
+} catch (err) {
+  if (!(err instanceof Refused)) throw err;
+  console.error(err.message);
 } finally {
   await embedded?.stop();
   rmSync(scratch, { recursive: true, force: true });

@@ -82,8 +82,8 @@ function canListen(port: number): Promise<boolean> {
 export interface RunAs {
   /** The uid and gid to spawn the server with; empty when this process may run it itself. */
   ids: { uid?: number; gid?: number };
-  /** Lets that user into `dir`, and fails clearly when a folder above it keeps the user out. */
-  reach(dir: string): void;
+  /** Lets that user into `dir`, and fails clearly when a folder above it keeps the user out, naming the setting that chose `dir`. */
+  reach(dir: string, setting: string): void;
   /** Fails clearly when a folder above the server's programs keeps that user out: spawning them would fail with EACCES alone. */
   reachPrograms(file: string): void;
 }
@@ -113,11 +113,11 @@ export function runAsUser(name: string): RunAs {
   const user = ids;
   return {
     ids,
-    reach(dir) {
+    reach(dir, setting) {
       const own = statSync(dir);
       if (!(own.mode & 0o001)) chmodSync(dir, own.mode | 0o001);
       const up = barredFolder(path.dirname(dir), user);
-      if (up) throw new EmbeddedPostgresError(`it runs as user "${name}", which cannot enter ${up}: set DATA_DIR to a folder it can reach`);
+      if (up) throw new EmbeddedPostgresError(`it runs as user "${name}", which cannot enter ${up}: set ${setting} to a folder it can reach`);
     },
     reachPrograms(file) {
       const up = barredFolder(path.dirname(file), user);

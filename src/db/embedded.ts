@@ -27,6 +27,8 @@ export interface EmbeddedOptions {
   choosePort?: () => Promise<number>;
   /** The setting that gave `port`, named when the port is in use. */
   portSetting?: string;
+  /** The setting that gave `dir`, named when the server's user cannot reach it: DATA_DIR by default. */
+  dirSetting?: string;
   /** Told, in one line, of a server left running by a service that is gone, and stopped. */
   log?: Pick<Logger, 'warn'>;
   /** Called when the server ends without stop(), with how it ended and its log's last lines. */
@@ -50,7 +52,7 @@ const KEEPER = ['embedded.keeper.js', 'embedded.keeper.mjs'].map((f) => path.joi
  * database away before the service has finished its graceful shutdown. The server runs under a
  * keeper process (embedded.keeper.mjs) that stops it when this process ends in any way.
  */
-export async function startEmbeddedPostgres({ dir, port = 0, choosePort = quietPort, portSetting, log, onExit }: EmbeddedOptions): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres({ dir, port = 0, choosePort = quietPort, portSetting, dirSetting = 'DATA_DIR', log, onExit }: EmbeddedOptions): Promise<EmbeddedPostgres> {
   const bin = postgresBinaries();
   const root = path.resolve(dir);
   mkdirSync(root, { recursive: true });
@@ -59,7 +61,7 @@ export async function startEmbeddedPostgres({ dir, port = 0, choosePort = quietP
   runAs.reachPrograms(bin.postgres);
   const dataDir = path.join(root, 'pg');
   const passFile = path.join(root, 'pgpass');
-  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initialise(bin.initdb, root, dataDir, passFile, runAs);
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initialise(bin.initdb, root, dataDir, passFile, runAs, dirSetting);
   await clearStaleLock(dataDir, log);
 
   const password = readPassword(passFile);
@@ -137,14 +139,14 @@ async function serve(chosen: number, { postgres, root, dataDir, passFile, passwo
   return { url, port: chosen, dataDir, passFile, stop };
 }
 
-async function initialise(initdb: string, root: string, dataDir: string, passFile: string, runAs: RunAs): Promise<void> {
+async function initialise(initdb: string, root: string, dataDir: string, passFile: string, runAs: RunAs, dirSetting: string): Promise<void> {
   const password = randomBytes(24).toString('base64url');
   writeFileSync(passFile, `*:*:*:${USER}:${password}\n`, { mode: 0o600 });
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const pwFile = path.join(dataDir, '..', `.initdb-${randomBytes(4).toString('hex')}`);
   writeFileSync(pwFile, `${password}\n`, { mode: 0o600 });
   if (runAs.ids.uid !== undefined) {
-    runAs.reach(root);
+    runAs.reach(root, dirSetting);
     chownSync(dataDir, runAs.ids.uid, runAs.ids.gid as number);
     chownSync(pwFile, runAs.ids.uid, runAs.ids.gid as number);
   }
