@@ -128,6 +128,7 @@ const schema = z.object({
   JOBS: z.enum(['on', 'off']).default('on'),
   JOBS_POLL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
   JOBS_STOP_SECONDS: z.coerce.number().min(1).max(600).default(10),
+  JOBS_EXPIRE_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   FINISHING_NOTICE_SECONDS: z.coerce.number().int().min(1).default(10800),
   UNPAID_INVOICE_REMINDER_SECONDS: z.coerce.number().int().min(1).default(43200),
   CLEANUP_INTERVAL_SECONDS: z.coerce.number().int().min(1).default(300),

@@ -64,6 +64,9 @@ export async function startJobs({ config, orm, services, log }: JobsDeps): Promi
     schema: JOBS_SCHEMA,
     // No cron schedules: the recurring work reschedules itself, at intervals of seconds.
     schedule: false,
+    // A job whose instance died while running it is failed, and so run again, only by this
+    // maintenance once its expiry has passed: by default every 120 s, after 300 s.
+    maintenanceIntervalSeconds: Math.max(1, Math.ceil(config.JOBS_EXPIRE_SECONDS / 2)),
   });
   boss.on('error', queueError);
   const jobs = jobsOf(services, config);
@@ -77,8 +80,13 @@ export async function startJobs({ config, orm, services, log }: JobsDeps): Promi
   // routed with the table's partitions as they were and fail with "no partition found for row".
   await underAdvisoryLock(orm.config.get('clientUrl') as string, 'job queues', async () => {
     await boss.start();
+    // A lot's jobs end within the statement timeout, and running one twice sends nothing twice
+    // (each notice is claimed first): they expire soon. A queue keeps the options it was created
+    // with unless updated.
+    const lotQueue = { policy: 'short', retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: config.JOBS_EXPIRE_SECONDS } as const;
     for (const name of Object.values(LOT_QUEUES)) {
-      await boss.createQueue(name, { name, policy: 'short', retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 300 });
+      await boss.createQueue(name, { name, ...lotQueue });
+      await boss.updateQueue(name, { name, ...lotQueue });
     }
     for (const { queue } of recurrings) {
       await boss.createQueue(queue, { name: queue, policy: 'short', retryLimit: 1, retryDelay: 1, expireInSeconds: 900 });

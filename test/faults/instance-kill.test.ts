@@ -17,7 +17,8 @@ import { note } from '../helpers/notes';
  */
 // A lot of the shortest duration (60 s) is told 15 s after its creation. At 3 s, on a machine at load 9
 // (CI, 29 November), the twelve lots and the bids through X took longer than that: X took the first
-// lot's notice and died with it held, which no instance takes again before pg-boss's expiry (300 s).
+// lot's notice and died with it held, which no instance takes again before its expiry (JOBS_EXPIRE_SECONDS,
+// then the queue's maintenance: test/faults/held-job.test.ts).
 const FINISHING_NOTICE_SECONDS = 45;
 
 let db: TestDatabase;
