@@ -66,7 +66,7 @@ export async function startJobs({ config, orm, services, log }: JobsDeps): Promi
     schedule: false,
     // A job whose instance died while running it is failed, and so run again, only by this
     // maintenance once its expiry has passed: by default every 120 s, after 300 s.
-    maintenanceIntervalSeconds: Math.max(1, Math.ceil(config.JOBS_EXPIRE_SECONDS / 2)),
+    maintenanceIntervalSeconds: Math.ceil(config.JOBS_EXPIRE_SECONDS / 2),
   });
   boss.on('error', queueError);
   const jobs = jobsOf(services, config);
