@@ -2,11 +2,10 @@ import { Keypair } from '@stellar/stellar-sdk';
 import { Client } from 'pg';
 import { ParticipantState } from '../../src/modules/trading/trading.entity';
 import type { AnyReceipt } from '../../src/modules/bidlog/tlog.receipt';
-import type { TestApp } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createAccount, createPlatform } from '../helpers/factories';
 import { FREE_LOT } from '../trading/trading.helpers';
-import { startServiceProcess, type ServiceProcess } from '../faults/service-process';
+import { asTestApp, startServiceProcess, type ServiceProcess } from '../faults/service-process';
 
 // A rotation of the log's key (LOG_KEY_REPLACES, docs/bid-log.md "The log's key") between two
 // service processes on one database, each with its job queue: once the new-key process started,
@@ -33,8 +32,7 @@ async function service(key: Keypair, replaces?: Keypair): Promise<ServiceProcess
   return p;
 }
 
-/** The factories take a TestApp; a process offers what they use: its client, port and master key. */
-const asApp = (p: ServiceProcess) => ({ client: p.client, port: p.port, master, baseUrl: `http://127.0.0.1:${p.port}` }) as unknown as TestApp;
+const asApp = (p: ServiceProcess) => asTestApp(p, master);
 
 beforeAll(async () => {
   db = await createTestDatabase();

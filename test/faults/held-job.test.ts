@@ -2,11 +2,11 @@ import { Keypair } from '@stellar/stellar-sdk';
 import { Client } from 'pg';
 import { NotificationType } from '../../src/modules/notifications/notifications.entity';
 import { ParticipantState } from '../../src/modules/trading/trading.entity';
-import type { TestApp } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createAccount, createPlatform } from '../helpers/factories';
 import { ENG_LOT } from '../helpers/lots';
-import { startServiceProcess, type ServiceProcess } from './service-process';
+import { until } from '../live/support';
+import { asTestApp, startServiceProcess, type ServiceProcess } from './service-process';
 
 /**
  * An instance that dies while it runs a lot's job cannot fail it: the job stays taken until the
@@ -36,16 +36,7 @@ const instance = async () => {
   return p;
 };
 
-/** Waits until `test` holds, for `ms` at most. */
-async function waitFor(test: () => Promise<boolean>, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await test())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-const asApp = (p: ServiceProcess) => ({ client: p.client, port: p.port, master, baseUrl: `http://127.0.0.1:${p.port}` }) as unknown as TestApp;
+const asApp = (p: ServiceProcess) => asTestApp(p, master);
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -73,7 +64,7 @@ describe('an instance killed while it runs a lot job', () => {
     await sql.query('select 1 from lots where id = $1 for update', [lotId]);
     const taken = async () => (await sql.query("select 1 from pgboss.job where name = 'lot-finishing' and state = 'active' and data->>'lotId' = $1", [lotId])).rowCount;
     // Read outside the held transaction's snapshot: each query of this client sees what committed before it.
-    await waitFor(async () => (await taken()) === 1, 20_000, 'the finishing notice taken by the instance');
+    await until(async () => (await taken()) === 1, 20_000, () => 'the finishing notice taken by the instance');
     await x.kill();
     await sql.query('rollback');
     const killedAt = Date.now();
@@ -82,7 +73,7 @@ describe('an instance killed while it runs a lot job', () => {
     const type = NotificationType.RegisteredFinishingIn3h;
     const sent = async () => (await sql.query<{ recipient: string }>('select recipient from notifications where type = $1 order by recipient', [type])).rows.map((r) => r.recipient);
     // The expiry, then the queue's maintenance (every half of it), then the retry's delay (10 s).
-    await waitFor(async () => (await sent()).length >= users.length, 1000 * (2 * EXPIRE_SECONDS + 20), 'the finishing notices');
+    await until(async () => (await sent()).length >= users.length, 1000 * (2 * EXPIRE_SECONDS + 20), () => 'the finishing notices');
     expect(Date.now() - killedAt).toBeLessThan(1000 * (2 * EXPIRE_SECONDS + 20));
     await new Promise((r) => setTimeout(r, 1500));
     expect(await sent()).toEqual(users.map((u) => u.id).sort());

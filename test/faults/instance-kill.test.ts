@@ -2,13 +2,12 @@ import { Keypair } from '@stellar/stellar-sdk';
 import { Client } from 'pg';
 import { NotificationType } from '../../src/modules/notifications/notifications.entity';
 import { ParticipantState } from '../../src/modules/trading/trading.entity';
-import type { TestApp } from '../helpers/app';
 import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { ENG_LOT } from '../helpers/lots';
 import { BID_PLACED, connect, NOTIFICATION_ADDED, until, type Socket } from '../live/support';
 import { REDIS_BINARY, startPrivateRedis, type PrivateRedis } from '../helpers/redis-server';
-import { startServiceProcess, type ServiceProcess } from './service-process';
+import { asTestApp, startServiceProcess, type ServiceProcess } from './service-process';
 import { note } from '../helpers/notes';
 
 /**
@@ -45,8 +44,7 @@ async function instance(): Promise<ServiceProcess> {
   return p;
 }
 
-/** The factories take a TestApp; a process offers what they use: its client, port and master key. */
-const asApp = (p: ServiceProcess) => ({ client: p.client, port: p.port, master, baseUrl: `http://127.0.0.1:${p.port}` }) as unknown as TestApp;
+const asApp = (p: ServiceProcess) => asTestApp(p, master);
 
 beforeAll(async () => {
   if (REDIS_BINARY) redis = await startPrivateRedis();

@@ -6,12 +6,11 @@ import { Client } from 'pg';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../../src/db/embedded';
 import { migrate, openDatabase } from '../../src/db/orm';
 import { ParticipantState } from '../../src/modules/trading/trading.entity';
-import type { TestApp } from '../helpers/app';
 import type { TestResponse } from '../helpers/client';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { ENG_LOT } from '../helpers/lots';
 import { freezePostgres } from './freeze';
-import { startServiceProcess, type ServiceProcess } from './service-process';
+import { asTestApp, startServiceProcess, type ServiceProcess } from './service-process';
 import { note } from '../helpers/notes';
 
 /**
@@ -36,7 +35,7 @@ const RECOVERY_MS = 5000;
 const HANG_MS = 20_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const asApp = (p: ServiceProcess) => ({ client: p.client, port: p.port, master, baseUrl: `http://127.0.0.1:${p.port}` }) as unknown as TestApp;
+const asApp = (p: ServiceProcess) => asTestApp(p, master);
 
 async function query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]> {
   const client = new Client({ connectionString: pg.url });

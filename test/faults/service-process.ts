@@ -2,7 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { Keypair } from '@stellar/stellar-sdk';
 import { freePort } from '../../src/db/embedded.host';
+import type { TestApp } from '../helpers/app';
 import { TestClient } from '../helpers/client';
 import { ROOT } from '../helpers/process';
 
@@ -50,3 +52,7 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
   }
   return { port, client, kill: () => ended('SIGKILL'), stop: () => ended('SIGTERM'), output: () => output };
 }
+
+/** What the factories (test/helpers/factories.ts) use of a TestApp, offered by a process: its client, port and master key. */
+export const asTestApp = (p: ServiceProcess, master: Keypair): TestApp =>
+  ({ client: p.client, port: p.port, master, baseUrl: `http://127.0.0.1:${p.port}` }) as unknown as TestApp;

@@ -154,9 +154,9 @@ export async function ready(feed: Feed<unknown>, probe: () => void): Promise<voi
 /** How long no probe may have arrived before `ready` counts them all in. */
 const QUIET_MS = 250;
 
-export async function until(test: () => boolean, ms: number, what: () => string): Promise<void> {
+export async function until(test: () => boolean | Promise<boolean>, ms: number, what: () => string): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!test()) {
+  while (!(await test())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
     await new Promise((r) => setTimeout(r, 25));
   }
