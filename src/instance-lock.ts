@@ -28,21 +28,27 @@ export function ensureDataDir(dir: string, parentMade = false): void {
   if (!statSync(folder).isDirectory()) throw new DataDirError(`DATA_DIR ${folder} is a file, not a folder: set DATA_DIR to a folder`);
 }
 
-const FILE = 'service.pid';
-
 /**
  * Takes `<dir>/service.pid` for this process, or throws InstanceLockError naming the live
- * process that holds it. A file left by a process that is gone is taken over. The lock goes
- * with this process's exit; one killed with SIGKILL leaves a file that the next start finds stale.
+ * process that holds it. The lock goes with this process's exit; one killed with SIGKILL leaves
+ * a file that the next start finds stale.
  */
 export function holdDataDir(dir: string): void {
+  holdLock(dir, 'service.pid', (holder) => `${path.resolve(dir)} is in use by another instance of the service (PID ${holder}): stop it, or set DATA_DIR to another folder`);
+}
+
+/**
+ * Takes `<dir>/<name>` for this process, or throws InstanceLockError with `inUse` of the live
+ * process that holds it. A file left by a process that is gone is taken over.
+ */
+export function holdLock(dir: string, name: string, inUse: (holder: number) => string): void {
   ensureDataDir(dir);
-  const file = path.join(dir, FILE);
+  const file = path.join(dir, name);
   const mine = `${process.pid}\n${startTime(process.pid)}\n`;
   const draft = `${file}.${process.pid}`;
   writeFileSync(draft, mine);
   try {
-    // A link is created whole or not at all: two instances starting together cannot both hold it.
+    // A link is created whole or not at all: two processes starting together cannot both hold it.
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         linkSync(draft, file);
@@ -53,11 +59,10 @@ export function holdDataDir(dir: string): void {
       }
       const held = read(file);
       if (held === null) continue;
-      const holder = Number.parseInt(held, 10);
-      if (alive(held)) throw new InstanceLockError(`${path.resolve(dir)} is in use by another instance of the service (PID ${holder}): stop it, or set DATA_DIR to another folder`);
+      if (alive(held)) throw new InstanceLockError(inUse(Number.parseInt(held, 10)));
       discardStale(file, held);
     }
-    throw new InstanceLockError(`${path.resolve(dir)}: could not take ${FILE}, which keeps changing`);
+    throw new InstanceLockError(`${path.resolve(dir)}: could not take ${name}, which keeps changing`);
   } finally {
     unlinkSync(draft);
   }

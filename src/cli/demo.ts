@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { Keypair } from '@stellar/stellar-sdk';
 import { readMasterKeypair } from '../auth/master';
+import { holdLock } from '../instance-lock';
 import { Api } from './api';
 import { createCast, newCast } from './demo-cast';
 import { earlierMarketplace, keyFilesIn, platformOfKeys, type Marketplace } from './demo-earlier';
@@ -23,7 +24,8 @@ which npm run call signs with; secrets are never printed. A later run finds the 
 earlier one made (its key files, and its platform and lots on the service) and shows it again as it
 is now, creating nothing. It makes a new one where the service has none of its own (another
 service, a database started afresh, a run stopped before it finished), and moves the key files it
-replaces to DATA_DIR/keys/earlier-TIME/, saying so.
+replaces to DATA_DIR/keys/earlier-TIME/, saying so. While it runs it holds DATA_DIR/demo.pid: a
+second run on the same DATA_DIR meanwhile refuses in one line naming the first one's PID.
 
   --base URL  the service (default http://127.0.0.1:PORT, PORT from the environment, else 8080)
 
@@ -109,6 +111,8 @@ runCommand(USAGE, {}, async ({ positionals, config, base }) => {
     throw new UsageError(`the service's master account is ${masterId}, and ${found}: set MASTER_SEED to its seed, or DATA_DIR to the service's data directory`);
   }
 
+  // Two runs at once would each make a marketplace, and the later one's key files replace the earlier one's.
+  holdLock(config.DATA_DIR, 'demo.pid', (holder) => `another npm run demo (PID ${holder}) is filling ${path.resolve(config.DATA_DIR)} now: wait for it to end, then run npm run demo again to see what it made`);
   const dir = keysDir(config.DATA_DIR);
   const defaultBase = `http://127.0.0.1:${config.PORT}`;
   const earlier = await earlierMarketplace(api, dir);

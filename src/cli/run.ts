@@ -3,6 +3,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config';
 import { Unreachable } from './api';
 import { Refused } from './resources';
+import { StartRefusal } from '../start-refusal';
 
 /** A mistake in the command line or the environment: answered with the usage, exit code 2. */
 export class UsageError extends Error {}
@@ -47,9 +48,9 @@ export function runCommand(usage: string, options: ParseArgsConfig['options'], m
     },
     (e: Error) => {
       const usageError = e instanceof UsageError || e instanceof ConfigError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-      // The service's answer says what went wrong, and so does a file that cannot be read or
-      // written (EACCES: …, open '…'); anything else is a bug, shown with its stack.
-      const said = e instanceof Unreachable || e instanceof Refused || typeof (e as NodeJS.ErrnoException).syscall === 'string';
+      // The service's answer says what went wrong, and so do a refusal (another run holds DATA_DIR) and a file
+      // that cannot be read or written (EACCES: …, open '…'); anything else is a bug, shown with its stack.
+      const said = e instanceof Unreachable || e instanceof Refused || e instanceof StartRefusal || typeof (e as NodeJS.ErrnoException).syscall === 'string';
       err(usageError ? `${e.message}\n\n${usage}` : said ? e.message : `failed: ${e.stack ?? e.message}`);
       process.exitCode = usageError ? 2 : 1;
     },

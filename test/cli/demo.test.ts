@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
@@ -18,6 +19,18 @@ const keys = {} as Record<(typeof NAMES)[number], Keypair>;
 /** The tools run as a user runs them: their own environment, DATA_DIR holding the service's master key. */
 const tool = (name: 'demo' | 'call', ...args: string[]) => exec(process.execPath, [`dist/cli/${name}.js`, ...args], { PATH: process.env.PATH, DATA_DIR: dataDir });
 const call = (...args: string[]) => tool('call', '--base', t.baseUrl, ...args);
+
+/** `npm run demo` on a data directory of the test's own. */
+const demoIn = (dir: string) => exec(process.execPath, ['dist/cli/demo.js', '--base', t.baseUrl], { PATH: process.env.PATH, DATA_DIR: dir });
+
+/** A data directory of its own holding the service's master key, as `npm start` leaves it. */
+function dataDirWithSeed(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'auction-demo-'));
+  writeFileSync(path.join(dir, 'master.seed'), `${t.master.secret()}\n`, { mode: 0o600 });
+  return dir;
+}
+
+const platformCount = async () => (await t.orm.em.fork().getConnection().execute('select count(*)::int as n from accounts where account_type = 2'))[0].n as number;
 
 /** The status line and the JSON body that `npm run call` prints. */
 function answer(run: Run): { status: string; body: any } {
@@ -288,8 +301,7 @@ describe('a second npm run demo', () => {
 describe('npm run demo over key files it would replace', () => {
   /** A data directory of its own with the service's master key, and the demo's four key files as `platform` and three random keys. */
   function dataDirWithKeys(platform: Keypair): { dir: string; secrets: Record<string, string> } {
-    const dir = mkdtempSync(path.join(tmpdir(), 'auction-demo-'));
-    writeFileSync(path.join(dir, 'master.seed'), `${t.master.secret()}\n`, { mode: 0o600 });
+    const dir = dataDirWithSeed();
     mkdirSync(path.join(dir, 'keys'), { mode: 0o700 });
     const secrets: Record<string, string> = {};
     for (const name of NAMES) {
@@ -298,8 +310,6 @@ describe('npm run demo over key files it would replace', () => {
     }
     return { dir, secrets };
   }
-  const demoIn = (dir: string) => exec(process.execPath, ['dist/cli/demo.js', '--base', t.baseUrl], { PATH: process.env.PATH, DATA_DIR: dir });
-
   /** The folder the run says it kept the key files in, holding each with its secret, private. */
   function keptIn(run: Run, dir: string, whose: RegExp, secrets: Record<string, string>): void {
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
@@ -329,13 +339,55 @@ describe('npm run demo over key files it would replace', () => {
 
   // Before, the four accounts were made first and their keys written after: a keys/ it could not write left them keyless.
   it('makes no account when it cannot write its key files, and says why in one line', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'auction-demo-'));
-    writeFileSync(path.join(dir, 'master.seed'), `${t.master.secret()}\n`, { mode: 0o600 });
+    const dir = dataDirWithSeed();
     writeFileSync(path.join(dir, 'keys'), 'not a folder');
     const accounts = () => t.orm.em.fork().getConnection().execute('select count(*)::int as n from accounts');
     const before = await accounts();
     const run = await demoIn(dir);
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 1, stderr: `EEXIST: file already exists, mkdir '${path.join(dir, 'keys')}'\n` });
     expect(await accounts()).toEqual(before);
+  }, 120_000);
+});
+
+describe('npm run demo beside another run on the same DATA_DIR', () => {
+  const refusal = (dir: string, pid: number) => `another npm run demo (PID ${pid}) is filling ${dir} now: wait for it to end, then run npm run demo again to see what it made\n`;
+
+  it('refuses while a live run holds DATA_DIR, in one line naming its PID, and makes nothing', async () => {
+    const dir = dataDirWithSeed();
+    // A run under way: its lock names a live process, this one.
+    writeFileSync(path.join(dir, 'demo.pid'), `${process.pid}\n`);
+    const before = await platformCount();
+    const run = await demoIn(dir);
+    expect(run).toEqual({ code: 1, stdout: '', stderr: refusal(dir, process.pid) });
+    expect(await platformCount()).toBe(before);
+    expect(existsSync(path.join(dir, 'keys'))).toBe(false);
+    expect(readFileSync(path.join(dir, 'demo.pid'), 'utf8')).toBe(`${process.pid}\n`);
+  }, 60_000);
+
+  it('takes over the lock a killed run left, and lets it go when it ends', async () => {
+    const dir = dataDirWithSeed();
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    writeFileSync(path.join(dir, 'demo.pid'), `${gone}\n`);
+    const run = await demoIn(dir);
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(run.stdout).toMatch(/^Demo marketplace on \S+$/m);
+    expect(existsSync(path.join(dir, 'demo.pid'))).toBe(false);
+  }, 120_000);
+
+  // Before, both made a marketplace, and the key files of the one that wrote last replaced the other's.
+  it('two runs started together make one marketplace, whose keys the key files hold', async () => {
+    const dir = dataDirWithSeed();
+    const before = await platformCount();
+    const runs = await Promise.all([demoIn(dir), demoIn(dir)]);
+    expect(await platformCount()).toBe(before + 1);
+    const made = runs.filter((r) => /^Demo marketplace on \S+$/m.test(r.stdout));
+    expect(made).toHaveLength(1);
+    for (const run of runs.filter((r) => r !== made[0])) {
+      // The other waited for nothing: refused while the first ran, or shown what it made once it had ended.
+      expect(run.code === 1 ? run.stderr : run.stdout).toMatch(run.code === 1 ? /^another npm run demo \(PID \d+\) is filling / : /made by an earlier run/);
+    }
+    const platform = Keypair.fromSecret(readFileSync(path.join(dir, 'keys', 'platform.key'), 'utf8').trim());
+    expect(made[0].stdout).toContain(platform.publicKey());
+    expect((await t.client.as(platform).get(`/accounts/${platform.publicKey()}`)).status).toBe(200);
   }, 120_000);
 });
