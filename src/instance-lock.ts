@@ -9,23 +9,34 @@ export class InstanceLockError extends StartRefusal {}
 export class DataDirError extends StartRefusal {}
 
 /**
- * Makes `dir` and its missing parents, or throws DataDirError saying why it cannot. Not
- * `mkdirSync(…, {recursive: true})`: under a parent that refuses new entries without saying
- * EACCES (`/proc/nope`), Node's retries it for ever at full speed.
+ * Makes `dir` and its missing parents, or throws DataDirError saying why it cannot. A folder it
+ * makes gets a `.gitignore` that ignores all of it: a DATA_DIR inside a clone (`DATA_DIR=data`)
+ * holds keys and a database, and stays out of `git status` as `.data/` does.
  */
-export function ensureDataDir(dir: string, parentMade = false): void {
+export function ensureDataDir(dir: string): void {
   const folder = path.resolve(dir);
+  if (makeFolder(folder)) writeFileSync(path.join(folder, '.gitignore'), '# Made by the auction service: nothing in its DATA_DIR belongs in git.\n*\n');
+  if (!statSync(folder).isDirectory()) throw new DataDirError(`DATA_DIR ${folder} is a file, not a folder: set DATA_DIR to a folder`);
+}
+
+/**
+ * Makes `folder` and its missing parents; answers whether it made `folder`. Not `mkdirSync(…,
+ * {recursive: true})`: under a parent that refuses new entries without saying EACCES
+ * (`/proc/nope`), Node's retries it for ever at full speed.
+ */
+function makeFolder(folder: string, parentMade = false): boolean {
   try {
     mkdirSync(folder);
+    return true;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' && !parentMade && path.dirname(folder) !== folder) {
-      ensureDataDir(path.dirname(folder));
-      return ensureDataDir(folder, true);
+      makeFolder(path.dirname(folder));
+      return makeFolder(folder, true);
     }
     if (code !== 'EEXIST') throw new DataDirError(`DATA_DIR: cannot create ${folder} (${code ?? (err as Error).message}): set DATA_DIR to a folder this user may write`);
+    return false;
   }
-  if (!statSync(folder).isDirectory()) throw new DataDirError(`DATA_DIR ${folder} is a file, not a folder: set DATA_DIR to a folder`);
 }
 
 /**
