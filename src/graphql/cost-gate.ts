@@ -36,7 +36,7 @@ function operationOf(body: unknown): Operation | null {
  * its variables, so that asking it again costs a lookup, not a parse.
  */
 export class CostGate {
-  private readonly passed = new PassedOperations(new LRUCache<string, Set<string>>({ maxSize: PASSED_TEXTS_SIZE, sizeCalculation: (_, text) => Math.max(1, text.length) }));
+  private readonly passed = new PassedOperations(new LRUCache<string, Map<string, number>>({ maxSize: PASSED_TEXTS_SIZE, sizeCalculation: (_, text) => Math.max(1, text.length) }));
   private readonly admitted = new WeakSet<object>();
 
   constructor(
@@ -62,15 +62,14 @@ export class CostGate {
     // Before anything recurses into the variables (JSON of them, the measure).
     assertVariablesBounded(variables);
     const key = this.passed.keyOf(operationName, variables);
-    if (this.passed.has(query, key)) return true;
+    if (this.passed.costOf(query, key) !== undefined) return true;
     let document;
     try {
       document = parse(query, { noLocation: true, maxTokens: this.limits.maxTokens });
     } catch {
       return false;
     }
-    checkCost(this.schema, document, variables, operationName, this.limits);
-    this.passed.add(query, key);
+    this.passed.add(query, key, checkCost(this.schema, document, variables, operationName, this.limits));
     return true;
   }
 

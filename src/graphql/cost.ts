@@ -144,14 +144,13 @@ function refusal(err: unknown): unknown {
  * An operation `gate` admitted before Apollo (cost-gate.ts) is not measured again.
  */
 export function costLimit(limits: CostLimits, gate?: CostGate): { plugin: ApolloServerPlugin<GraphQLContext>; rule: ValidationRule } {
-  const passed = new PassedOperations(new WeakMap<DocumentNode, Set<string>>());
+  const passed = new PassedOperations(new WeakMap<DocumentNode, Map<string, number>>());
   const refused = new WeakMap<DocumentNode, DomainError>();
   const check = (schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName: string | null | undefined) => {
     assertVariablesBounded(variables);
     const key = passed.keyOf(operationName, variables);
-    if (passed.has(document, key)) return;
-    checkCost(schema, document, variables, operationName, limits);
-    passed.add(document, key);
+    if (passed.costOf(document, key) !== undefined) return;
+    passed.add(document, key, checkCost(schema, document, variables, operationName, limits));
   };
   const plugin: ApolloServerPlugin<GraphQLContext> = {
     async requestDidStart() {

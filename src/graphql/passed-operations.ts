@@ -3,16 +3,16 @@ const PASSED_PER_DOCUMENT = 100;
 /** Variables longer than this (as JSON) are costed every time rather than kept. */
 const LONGEST_REMEMBERED_VARIABLES = 1000;
 
-/** Where the passed variable sets of each document live: a WeakMap by syntax tree, an LRU by text. */
+/** Where the passed variable sets of each document live, with their costs: a WeakMap by syntax tree, an LRU by text. */
 interface Store<K> {
-  get(owner: K): Set<string> | undefined;
-  set(owner: K, kept: Set<string>): unknown;
+  get(owner: K): Map<string, number> | undefined;
+  set(owner: K, kept: Map<string, number>): unknown;
 }
 
 /**
- * The operations known to be within the cost limits, by their document and variables: asked again,
- * an operation costs a lookup instead of a measure. Call `assertVariablesBounded` before `keyOf`,
- * which writes the variables as JSON.
+ * The operations known to be within the cost limits, by their document and variables, with their
+ * costs: asked again, an operation costs a lookup instead of a measure. Call
+ * `assertVariablesBounded` before `keyOf`, which writes the variables as JSON.
  */
 export class PassedOperations<K> {
   constructor(private readonly store: Store<K>) {}
@@ -21,16 +21,17 @@ export class PassedOperations<K> {
     return `${operationName ?? ''}:${JSON.stringify(variables ?? null)}`;
   }
 
-  has(owner: K, key: string): boolean {
-    return this.store.get(owner)?.has(key) ?? false;
+  /** The cost the operation was measured at, if it passed before. */
+  costOf(owner: K, key: string): number | undefined {
+    return this.store.get(owner)?.get(key);
   }
 
-  add(owner: K, key: string): void {
+  add(owner: K, key: string, cost: number): void {
     if (key.length > LONGEST_REMEMBERED_VARIABLES) return;
     const known = this.store.get(owner);
-    const kept = known ?? new Set<string>();
-    if (kept.size >= PASSED_PER_DOCUMENT) kept.delete(kept.values().next().value as string);
-    kept.add(key);
+    const kept = known ?? new Map<string, number>();
+    if (kept.size >= PASSED_PER_DOCUMENT) kept.delete(kept.keys().next().value as string);
+    kept.set(key, cost);
     if (!known) this.store.set(owner, kept);
   }
 }

@@ -14,9 +14,10 @@ import { LiveFanout } from '../live/live.fanout';
 import { assertUncompressed } from '../live/ws-frames';
 import { addressGroup } from '../modules/limits';
 import type { Services } from '../services';
-import { checkCost, type CostLimits } from './cost';
+import { assertVariablesBounded, checkCost, type CostLimits } from './cost';
 import { eventContext, lazyGraphqlContext, type GraphQLContext } from './context';
 import { graphqlErrorFormatter } from './errors';
+import { PassedOperations } from './passed-operations';
 import { WsAdmission, type AdmissionLimits } from './ws.admission';
 import { WsBudget, type BudgetLimits } from './ws.budget';
 import { CLOSE, WsSessions } from './ws.sessions';
@@ -74,6 +75,7 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
   const formatAll = (errors: readonly GraphQLError[]) => errors.map((e) => format(e.toJSON(), e));
   const sessions = new WsSessions();
   const documents = new Map<string, DocumentNode>();
+  const measured = new PassedOperations(new WeakMap<DocumentNode, Map<string, number>>());
   // Every subscription message passes `accepts` before it is sent: the metrics count them there.
   const figures = {
     deliveries: 0,
@@ -125,9 +127,17 @@ export function serveGraphqlWs(wss: WebSocketServer, schema: GraphQLSchema, orm:
     // Measured before validation, as over HTTP (cost.ts): graphql-js's rules take time
     // superlinear in the fragments a document spreads. The cost is held to the budgets and to
     // GRAPHQL_MAX_COST when charged.
-    let cost: number;
+    // A kept document is measured once per variables: a burst of one text's subscriptions, two
+    // thirds of whose time the measures took, costs lookups.
+    let cost: number | undefined;
     try {
-      cost = checkCost(schema, document, payload.variables ?? undefined, payload.operationName, { ...options.cost, maxCost: Number.POSITIVE_INFINITY });
+      assertVariablesBounded(payload.variables ?? undefined);
+      const key = measured.keyOf(payload.operationName, payload.variables);
+      cost = measured.costOf(document, key);
+      if (cost === undefined) {
+        cost = checkCost(schema, document, payload.variables ?? undefined, payload.operationName, { ...options.cost, maxCost: Number.POSITIVE_INFINITY });
+        measured.add(document, key, cost);
+      }
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       return [new GraphQLError(err.message, { originalError: err })];

@@ -126,6 +126,19 @@ describe('the live cost budget of an address and of an account', () => {
     expect(await outcome(second, '2', lotId)).toBe('live');
   });
 
+  // The service measures a text once per variables: a measure kept by text alone would charge the second the first's cost.
+  it('charges the same text at the cost of its own variables: a list bound of 1 is admitted, then one of 100 refused', async () => {
+    const text = 'subscription ($lotId: ID!, $n: Int) { lotUpdated(lotId: $lotId) { id bids(last: $n) { id amount } } }';
+    const a = await open('127.0.0.18');
+    a.subscribe('small', text, { lotId, n: 1 });
+    expect(await a.outcome('small', 1000)).toBe('running');
+    const b = await open('127.0.0.19');
+    b.subscribe('large', text, { lotId, n: 100 });
+    expect(await b.outcome('large', 5000)).toBe('subscription_budget_exceeded');
+    b.subscribe('small again', text, { lotId, n: 1 });
+    expect(await b.outcome('small again', 1000)).toBe('running');
+  });
+
   it('refuses one subscription that costs more than the budget by itself, and runs nothing for it', async () => {
     const a = await open('127.0.0.17');
     const lists = Array.from({ length: 12 }, (_, i) => `b${i}: bids { id amount bidderId }`).join(' ');
