@@ -72,11 +72,18 @@ export class DomainError extends Error {
   /** A rate limit's seconds until the operation is taken again; REST sends them as `Retry-After`. */
   retryAfter?: number;
 
-  constructor(
-    readonly kind: ErrorKind,
-    readonly items: [ErrorItem, ...ErrorItem[]],
-  ) {
+  readonly kind: ErrorKind;
+  readonly items: [ErrorItem, ...ErrorItem[]];
+
+  constructor(kind: ErrorKind, items: [ErrorItem, ...ErrorItem[]]) {
+    // A refusal is an answer, its stack of no use to anyone: captured, and formatted by graphql-js's
+    // GraphQLError, it was a quarter of the time a burst of refused subscriptions held the event loop.
+    const limit = Error.stackTraceLimit;
+    if (STATUS_OF_KIND[kind] < 500) Error.stackTraceLimit = 0;
     super(items[0].detail);
+    Error.stackTraceLimit = limit;
+    this.kind = kind;
+    this.items = items;
     this.name = 'DomainError';
     this.status = STATUS_OF_KIND[kind];
   }
