@@ -30,6 +30,9 @@ function fingerprint() {
   return hash.digest('hex');
 }
 
+/** A line of the stack of @swc/cli's "Error: Failed to compile". */
+const SWC_STACK = /^\s+at .*[\\/]node_modules[\\/]@swc[\\/]/;
+
 const recorded = () => (existsSync(stamp) ? readFileSync(stamp, 'utf8') : null);
 
 /**
@@ -39,7 +42,17 @@ const recorded = () => (existsSync(stamp) ? readFileSync(stamp, 'utf8') : null);
  * the build's exit status.
  */
 function runBuild() {
-  const child = spawn('npm', ['run', 'build', '--silent'], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+  // A syntax error is told as swc's diagnostic (file, line, caret) and the files it failed on: not
+  // with swc's Rust backtrace (printed where the user's RUST_BACKTRACE asks for one) nor its CLI's stack.
+  const child = spawn('npm', ['run', 'build', '--silent'], { cwd: root, stdio: ['ignore', 'inherit', 'pipe'], detached: true, env: { ...process.env, RUST_BACKTRACE: '0' } });
+  let pending = '';
+  const relay = (text) => {
+    const lines = (pending + text).split('\n');
+    pending = lines.pop();
+    const told = lines.filter((line) => !SWC_STACK.test(line));
+    if (told.length) process.stderr.write(`${told.join('\n')}\n`);
+  };
+  child.stderr.setEncoding('utf8').on('data', relay).on('end', () => pending && relay('\n'));
   const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'];
   const forward = (signal) => {
     try {

@@ -143,6 +143,19 @@ describe('npm start and the other commands that run dist/ build only when src/ c
     expect(Date.now() - started).toBeLessThan(5000);
   }, 60_000);
 
+  it('tells a syntax error as swc diagnoses it, with no Rust backtrace nor JavaScript stack, and records no build', async () => {
+    const { dir } = project('swc src -d dist --strip-leading-paths --quiet');
+    writeFileSync(path.join(dir, 'src', 'broken.ts'), 'export const x = ;\n');
+    // As on a machine whose user asked Rust programs for their backtraces.
+    const res = await exec(process.execPath, [path.join(dir, 'scripts', 'build-if-stale.mjs')], { ...process.env, RUST_BACKTRACE: '1' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('Expression expected');
+    expect(res.stderr).toMatch(/src\/broken\.ts:1:/);
+    expect(res.stderr).not.toContain('Stack backtrace');
+    expect(res.stderr.split('\n').filter((line) => /^\s+at /.test(line))).toEqual([]);
+    expect(existsSync(path.join(dir, 'dist', '.build-stamp'))).toBe(false);
+  });
+
   it('says in one line that dist is no folder it can build into', async () => {
     const { dir, builds, command } = project();
     writeFileSync(path.join(dir, 'dist'), 'x');
