@@ -28,8 +28,13 @@ const HISTORY = 100;
 const SHOWN_BIDS = 100;
 /** WS_MAX_SUBSCRIPTIONS's default: an attacker spreads its subscriptions over sockets. */
 const PER_SOCKET = 20;
-// Liveness, not speed: a generous ceiling per GET on a shared machine (bench/stall-live.mjs measures p99).
+// Liveness, not speed (bench/stall-live.mjs measures p99): the attack adds at most a second to the
+// slowest GET / the service gave just before it, on the machine as loaded as it is then. CI runs
+// other files beside this one: on a 2-core machine three times slower than the one this was written
+// on, at load 10–13, the slowest GET / of the attack took 589–829 ms with every guard in place.
 const CEILING_MS = 1000;
+/** GET / answers timed before the attack, after the warm-up: the machine's own slowest answer. */
+const BASELINE_ANSWERS = 40;
 
 let db: TestDatabase;
 let t: TestApp;
@@ -63,10 +68,11 @@ const REPLAY = 'subscription ($lotId: ID!, $after: ID) { bidPlaced(lotId: $lotId
 const PROBE = `
 const http = require('node:http');
 const agent = new http.Agent({ keepAlive: true });
-const ms = [];
+let ms = [];
+let baseline = [];
 const failed = [];
 let done = false;
-let warm = false;
+let phase = 'warm';
 process.stdin.on('end', () => (done = true)).resume();
 (async () => {
   while (!done) {
@@ -77,14 +83,18 @@ process.stdin.on('end', () => (done = true)).resume();
     ms.push(performance.now() - started);
     if (status !== 200) failed.push(status);
     // The first answers (a new connection, code paths run for the first time) are no measurement.
-    if (!warm && ms.length === 5) {
-      warm = true;
-      ms.length = 0;
-      process.stdout.write('warm\\n');
+    if (phase === 'warm' && ms.length === 5) {
+      phase = 'baseline';
+      ms = [];
+    } else if (phase === 'baseline' && ms.length === ${BASELINE_ANSWERS}) {
+      phase = 'attack';
+      baseline = ms;
+      ms = [];
+      process.stdout.write('ready\\n');
     }
     await new Promise((r) => setTimeout(r, 20));
   }
-  process.stdout.write(JSON.stringify({ ms, failed }), () => process.exit(0));
+  process.stdout.write(JSON.stringify({ baseline, ms, failed }), () => process.exit(0));
 })();
 `;
 
@@ -94,11 +104,11 @@ function startProbe(port: number) {
   child.stdout.on('data', (c: Buffer) => (out += c.toString()));
   const exited = once(child, 'exit');
   return {
-    warm: () => until(() => out.startsWith('warm\n'), 10_000, () => 'the probe to warm up'),
-    async stop(): Promise<{ ms: number[]; failed: number[] }> {
+    ready: () => until(() => out.startsWith('ready\n'), 20_000, () => 'the probe to warm up and time the baseline'),
+    async stop(): Promise<{ baseline: number[]; ms: number[]; failed: number[] }> {
       child.stdin.end();
       await exited;
-      return JSON.parse(out.slice('warm\n'.length));
+      return JSON.parse(out.slice('ready\n'.length));
     },
   };
 }
@@ -147,7 +157,7 @@ async function oldHistory(lotId: string, count: number): Promise<string> {
 }
 
 describe('live subscriptions cannot amplify a bid into a stall', () => {
-  it('refuses or answers every subscription of ten amplifying attackers while GET / keeps answering within a second', async () => {
+  it('refuses or answers every subscription of ten amplifying attackers while GET / keeps answering within a second of its slowest answer before them', async () => {
     const [bidder, rival] = accounts;
     const lotId = await auction(t, platform, [bidder.id, rival.id]);
     // The replays start after it, at the bids placed through the service.
@@ -155,7 +165,7 @@ describe('live subscriptions cannot amplify a bid into a stall', () => {
     for (let i = 0; i < BIDS; i++) await bid(t, accounts[i % 2].keypair, lotId, { amount: String(1000 + 50 * i) });
 
     const probe = startProbe(service.port);
-    await probe.warm();
+    await probe.ready();
     const failure = await (async () => {
       const attacks = await Promise.all(
         Array.from({ length: ATTACKERS }, async (_, k) => {
@@ -211,6 +221,6 @@ describe('live subscriptions cannot amplify a bid into a stall', () => {
     if (failure) throw failure;
     expect(latencies.failed).toEqual([]);
     expect(latencies.ms.length).toBeGreaterThan(10);
-    expect(Math.max(...latencies.ms)).toBeLessThanOrEqual(CEILING_MS);
+    expect(Math.max(...latencies.ms)).toBeLessThanOrEqual(CEILING_MS + Math.max(...latencies.baseline));
   }, 60_000);
 });
