@@ -6,7 +6,7 @@ import { Keypair } from '@stellar/stellar-sdk';
 import Decimal from 'decimal.js';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { exec, ROOT, type Run } from '../helpers/process';
-import { createPlatform } from '../helpers/factories';
+import { AccountType, createPlatform } from '../helpers/factories';
 
 const NAMES = ['platform', 'admin', 'alice', 'bob'] as const;
 const SECRET_SEED = /S[A-Z2-7]{55}/;
@@ -30,7 +30,7 @@ function dataDirWithSeed(): string {
   return dir;
 }
 
-const platformCount = async () => (await t.orm.em.fork().getConnection().execute('select count(*)::int as n from accounts where account_type = 2'))[0].n as number;
+const platformCount = async () => (await t.orm.em.fork().getConnection().execute('select count(*)::int as n from accounts where account_type = ?', [AccountType.Platform]))[0].n as number;
 
 /** The status line and the JSON body that `npm run call` prints. */
 function answer(run: Run): { status: string; body: any } {
