@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/db/embedded.host';
-import { allGone, launch, parentOf, postgresPid, reapAll, sleep, untilServing } from './launch';
+import { allGone, launch, parentOf, postgresPid, reapAll, sleep, untilReady, untilServing } from './launch';
 
 afterEach(reapAll);
 
@@ -27,7 +27,7 @@ describe('two starts on one DATA_DIR', () => {
     // No database is started: the refusal costs loading the configuration (a generous ceiling for a shared machine).
     expect(took).toBeLessThan(30_000);
     expect(postgresPid(dataDir)).toBe(pg);
-    expect((await first.client.get('/readyz')).status).toBe(200);
+    await untilReady(first);
   }, 120_000);
 
   it('takes over from an instance that is gone, stopping the server it left running, and says so in one line', async () => {
@@ -46,7 +46,7 @@ describe('two starts on one DATA_DIR', () => {
 
     const second = node(dataDir, port);
     await untilServing(second);
-    expect((await second.client.get('/readyz')).status).toBe(200);
+    await untilReady(second);
     expect(postgresPid(dataDir)).not.toBe(orphan);
     const told = second.output().split('\n').filter((l) => l.includes('left running'));
     expect(told.map((l) => JSON.parse(l).msg)).toEqual([`stopping the PostgreSQL (PID ${orphan}) left running on ${path.join(dataDir, 'pg')} by a service that is gone`]);

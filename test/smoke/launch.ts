@@ -54,6 +54,21 @@ export async function untilServing(service: Launched, ms = 90_000): Promise<void
   }
 }
 
+/**
+ * Waits until the service answers /readyz with 200, as a load balancer would before sending it
+ * work: its first probe opens a connection of its own within 700 ms, which a loaded machine may
+ * miss once (a 503 seen in CI right after a start at load 6).
+ */
+export async function untilReady(service: Launched, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  let last = 0;
+  while ((last = await service.client.get('/readyz').then((r) => r.status, () => 0)) !== 200) {
+    if (service.child.exitCode !== null) throw new Error(`the service exited with ${service.child.exitCode}:\n${service.output()}`);
+    if (Date.now() > deadline) throw new Error(`/readyz still answered ${last} after ${ms / 1000} s:\n${service.output()}`);
+    await sleep(200);
+  }
+}
+
 /** SIGKILL to every group and process this file started, and to its PostgreSQL servers. */
 export function reapAll(): void {
   for (const group of groups) signal(-group, 'SIGKILL');
