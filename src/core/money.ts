@@ -19,6 +19,9 @@ const MONEY_CEILING = new Money('1e18');
  */
 const NUMBER_DIGITS = 15;
 
+/** Whether an amount fits the numeric(20,2) columns that keep every amount; a computed one (a fee on a price) may not. */
+export const fitsMoneyColumn = (amount: Decimal): boolean => amount.lt(MONEY_CEILING);
+
 /** Whether a JSON number carries the amount exactly, both ways (see NUMBER_DIGITS). */
 export const fitsJsonNumber = (amount: Decimal): boolean => amount.precision(true) <= NUMBER_DIGITS;
 

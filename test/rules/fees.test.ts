@@ -1,4 +1,5 @@
-import { Participant } from '../../src/modules/trading/trading.entity';
+import { Lot } from '../../src/modules/lots/lots.entity';
+import { Participant, ParticipantState, WinnerDetails } from '../../src/modules/trading/trading.entity';
 import { createAccount, createPlatform } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
 import { chooseWinner } from '../trading/trading.helpers';
@@ -59,6 +60,35 @@ describe("the buyer's fee in winner details", () => {
     const details = async (id: string) => (await world.t.client.as(world.platform).get(`/lots/${id}?include=winner_details`)).body.included;
     expect(await details(world.lot.id)).toEqual([expect.objectContaining({ type: 'winner_details', attributes: expect.objectContaining({ fee_amount: 120, fee_currency: 'USD' }) })]);
     expect(await details(world.plain.id)).toEqual([]);
+  });
+});
+
+describe('a fee larger than any amount kept', () => {
+  // Each value in range, the fee on the top price is not: 999999999999999999.99 + 100 % of it.
+  const HUGE = { start_price: '999999999999999990.00', buy_now_price: '999999999999999999.99', deposit: '1.00', min_step: '0.01', max_step: '999999999999999999.99' };
+  const CHOOSE = /* GraphQL */ `mutation ($lot: ID!, $participant: ID!) { chooseWinner(lotId: $lot, participantId: $participant) { id } }`;
+
+  it('refuses the winner choice with a 400 naming the participant, on both edges, and changes nothing', async () => {
+    const { t } = world;
+    const platform = await createPlatform(t);
+    const rich = await createAccount(t, platform);
+    await setRules(t, platform, { buyer_fees: [{ up_to: null, fixed: '999999999999999999.99', percent: '100' }] });
+    const lot = await createLot(t, platform, { ...ENG_LOT, ...HUGE });
+    await seat(t, lot.id, [rich.id]);
+    expect((await bid(t, rich.keypair, lot.id, { amount: '999999999999999990.00' })).status).toBe(204);
+    const participant = await t.orm.em.fork().findOneOrFail(Participant, { lotId: lot.id, accountId: rich.id });
+
+    const rest = await chooseWinner(t, platform, lot.id, participant);
+    expect(rest.status).toBe(400);
+    expect(rest.body.errors).toEqual([expect.objectContaining({ status: '400', code: 'fee_out_of_range', source: { pointer: '/data/id' } })]);
+    expect(rest.body.errors[0].detail).toContain('1999999999999999989.99');
+    const gql = await t.client.as(platform).graphql(CHOOSE, { lot: lot.id, participant: participant.id });
+    expect(gql.body.errors[0].extensions).toMatchObject({ code: 'fee_out_of_range', status: 400, errors: [{ field: 'participantId' }] });
+
+    const em = t.orm.em.fork();
+    expect((await em.findOneOrFail(Lot, { id: lot.id })).winnerId).toBeNull();
+    expect((await em.findOneOrFail(Participant, { id: participant.id })).state).toBe(ParticipantState.Pending);
+    expect(await em.count(WinnerDetails, { lotId: lot.id })).toBe(0);
   });
 });
 

@@ -12,7 +12,7 @@ import { type NotificationsService, NotificationType } from '../notifications';
 import type { LivePublisher } from '../../live/live.port';
 import { requireInvoice } from '../documents';
 import type { LotClock } from '../lots';
-import type { Money } from '../../core/money';
+import { fitsMoneyColumn, formatMoney, type Money } from '../../core/money';
 import { buyerFee, type RulesService } from '../rules';
 import {
   chooseWinnerInput,
@@ -143,7 +143,7 @@ export class WinnersService {
     participant.state = buyNow ? ParticipantState.BuyNowWinner : ParticipantState.Winner;
     lot.winnerId = participant.accountId;
     const { lost, returned } = await settleLosers(em, lot.id, participant.id);
-    await this.chargeBuyerFee(em, lot, price);
+    await this.chargeBuyerFee(em, lot, price, choice.chosenBy);
     await em.flush();
     await this.notifications.emit(em, scope, NotificationType.Winner, [participant.accountId], { lot_id: lot.id });
     scope.afterCommit(() => this.live?.publishLotChanged(lot.id));
@@ -241,12 +241,20 @@ export class WinnersService {
     });
   }
 
-  /** A lot created under a buyer's fee schedule records the winner's fee in its winner details. */
-  private async chargeBuyerFee(em: EntityManager, lot: Lot, price: Money): Promise<void> {
+  /**
+   * A lot created under a buyer's fee schedule records the winner's fee in its winner details. A
+   * schedule and a price that are each in range can make a fee that no amount column holds: the
+   * choice is refused (naming the input that chose the winner), not failed on the insert.
+   */
+  private async chargeBuyerFee(em: EntityManager, lot: Lot, price: Money, chosenBy: AwardChoice['chosenBy']): Promise<void> {
     const schedule = (await this.rules.ofLot(em, lot))?.buyerFees;
     if (!schedule) return;
+    const fee = buyerFee(schedule, price);
+    if (!fitsMoneyColumn(fee)) {
+      throw invalid('fee_out_of_range', `the buyer's fee on ${formatMoney(price)} ${lot.currency} under this lot's rules would be ${formatMoney(fee)}, more than the largest amount the marketplace keeps (999999999999999999.99): choose another winner, or lower the platform's buyer_fees for later lots`, { field: chosenBy });
+    }
     const details = (await em.findOne(WinnerDetails, { lotId: lot.id }, { refresh: true })) ?? em.create(WinnerDetails, { lotId: lot.id });
-    details.feeAmount = buyerFee(schedule, price);
+    details.feeAmount = fee;
     details.feeCurrency = lot.currency;
   }
 
