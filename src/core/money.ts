@@ -25,6 +25,13 @@ export const fitsMoneyColumn = (amount: Decimal): boolean => amount.lt(MONEY_CEI
 /** Whether a JSON number carries the amount exactly, both ways (see NUMBER_DIGITS). */
 export const fitsJsonNumber = (amount: Decimal): boolean => amount.precision(true) <= NUMBER_DIGITS;
 
+/**
+ * An amount where the contract types it as a JSON number: the number when it carries the amount
+ * exactly, else the decimal string, which is never read as a nearby amount (999999999999999999.99
+ * as a number is read as 1000000000000000000).
+ */
+export const jsonAmount = (amount: Decimal): number | string => (fitsJsonNumber(amount) ? amount.toNumber() : formatMoney(amount));
+
 /** Parses a price as accepted on input ("110", "110.5", "110.50"); null when malformed. */
 export function parseMoney(value: unknown): Decimal | null {
   if (typeof value === 'number') {

@@ -92,6 +92,22 @@ describe('a fee larger than any amount kept', () => {
   });
 });
 
+describe("a buyer's fee of more digits than a JSON number carries", () => {
+  it('is answered in winner details as its decimal string, not as a nearby number', async () => {
+    const { t } = world;
+    const platform = await createPlatform(t);
+    const user = await createAccount(t, platform);
+    await setRules(t, platform, { buyer_fees: [{ up_to: null, percent: '1' }] });
+    const lot = await createLot(t, platform, { ...ENG_LOT, start_price: '99999999999999999', buy_now_price: '999999999999999999.99', max_step: '999999999999999' });
+    await seat(t, lot.id, [user.id]);
+    expect((await bid(t, user.keypair, lot.id, { amount: '99999999999999999' })).status).toBe(204);
+    const participant = await t.orm.em.fork().findOneOrFail(Participant, { lotId: lot.id, accountId: user.id });
+    expect((await chooseWinner(t, platform, lot.id, participant)).status).toBe(200);
+    const res = await t.client.as(platform).get(`/lots/${lot.id}?include=winner_details`);
+    expect(res.body.included[0].attributes).toMatchObject({ fee_amount: '999999999999999.99', fee_currency: 'USD' });
+  });
+});
+
 describe('a fee schedule in which a higher price costs less', () => {
   const UPDATE = /* GraphQL */ `mutation ($id: ID!, $rules: PlatformRulesInput!) { updatePlatformRules(platformId: $id, rules: $rules) { version buyerFees { upTo fixed percent } } }`;
   const current = async () => (await world.t.client.as(world.platform).get(`/platforms/${world.platform.publicKey()}/rules`)).body.data.attributes;

@@ -136,6 +136,18 @@ describe('PATCH /deposits/{id}', () => {
     expect((await participantOf(t, lot.id, p.accountId)).state).toBe(ParticipantState.Pending);
   });
 
+  it('answers an amount no JSON number carries exactly as its decimal string, never as a nearby number', async () => {
+    const amounts: (number | string)[] = [];
+    for (const deposit of ['9999999999999.99', '999999999999999999.99']) {
+      const lot = await createLot(t, platform, { ...ENG_LOT, start_price: '999999999999999000', buy_now_price: '999999999999999999.99', max_step: '999999999999999', deposit });
+      const res = await setDeposit(t, admin.keypair, (await depositOf(t, await join(t, users[2].keypair, lot.id))).id, 'paid');
+      expect(res.status).toBe(200);
+      amounts.push(res.body.data.attributes.amount);
+    }
+    // 15 digits: a number; 20: as a number it was 1000000000000000000.
+    expect(amounts).toEqual([9999999999999.99, '999999999999999999.99']);
+  });
+
   it('answers 400 invalid_deposit_transition to any other move', async () => {
     const lot = await createLot(t, platform, ENG_LOT);
     const deposit = await depositOf(t, await join(t, users[1].keypair, lot.id));

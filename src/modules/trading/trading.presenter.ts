@@ -1,4 +1,4 @@
-import { formatMoney } from '../../core/money';
+import { formatMoney, jsonAmount, type Money } from '../../core/money';
 import { rfc3339 } from '../../core/time';
 import type { Resource } from '../../rest/document';
 import { type Deposit, DEPOSIT_STATE_NAMES, type Participant, PARTICIPANT_STATE_NAMES, type WinnerDetails } from './trading.entity';
@@ -39,7 +39,7 @@ export function presentDeposit(d: Deposit): Resource {
 }
 
 export function presentWinnerDetails(w: WinnerDetails): Resource {
-  const number = (v: { toNumber(): number } | null) => (v === null ? null : v.toNumber());
+  const number = (v: Money | null) => (v === null ? null : jsonAmount(v));
   return {
     type: 'winner_details',
     id: w.lotId,
@@ -56,8 +56,8 @@ export function presentWinnerDetails(w: WinnerDetails): Resource {
   };
 }
 
-/** The set-state response (PATCH /deposits/{id}): `amount` is a JSON number there (the contract keeps it so, unlike other money). */
+/** The set-state response (PATCH /deposits/{id}): `amount` is a JSON number there (the contract keeps it so, unlike other money) when one carries it exactly. */
 export function presentDepositState(d: Deposit): Resource {
   const resource = presentDeposit(d);
-  return { ...resource, attributes: { ...resource.attributes, amount: d.amount.toNumber() } };
+  return { ...resource, attributes: { ...resource.attributes, amount: jsonAmount(d.amount) } };
 }
