@@ -21,12 +21,13 @@ export function presentParticipant(p: Participant): Resource {
   };
 }
 
-export function presentDeposit(d: Deposit): Resource {
+/** A deposit; `amount` a decimal string but in the set-state answer (`presentDepositState`). */
+export function presentDeposit(d: Deposit, amount: string | number = formatMoney(d.amount)): Resource {
   return {
     type: 'deposits',
     id: d.id,
     attributes: {
-      amount: formatMoney(d.amount),
+      amount,
       currency: d.currency,
       participant_id: Number(d.participantId),
       account_id: d.accountId,
@@ -57,7 +58,4 @@ export function presentWinnerDetails(w: WinnerDetails): Resource {
 }
 
 /** The set-state response (PATCH /deposits/{id}): `amount` is a JSON number there (the contract keeps it so, unlike other money) when one carries it exactly. */
-export function presentDepositState(d: Deposit): Resource {
-  const resource = presentDeposit(d);
-  return { ...resource, attributes: { ...resource.attributes, amount: jsonAmount(d.amount) } };
-}
+export const presentDepositState = (d: Deposit): Resource => presentDeposit(d, jsonAmount(d.amount));
