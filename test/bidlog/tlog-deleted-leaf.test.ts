@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { checkLog } from '../../src/cli/tlog-check';
+import { logger } from '../../src/core/logger';
 import { createLot } from '../helpers/lots';
 import { exec } from '../helpers/process';
 import { appWithPlatform } from '../helpers/world';
@@ -31,10 +32,16 @@ it('names the deleted leaf in the proofs that need it, in the receipts it breaks
   await db().execute(`delete from tlog_leaves where idx = ?`, [gone]);
 
   // The first leaf's proof needs the deleted one (its sibling): the service says which leaf it lacks.
+  const error = jest.spyOn(logger, 'error');
   const proof = await world.t.client.get(`/log/proof/inclusion?leaf_index=${first.entries[0].leaf_index}&tree_size=${size}`);
   expect(proof.status).toBe(500);
   expect(proof.body.errors[0]).toMatchObject({ code: 'log_damaged', detail: expect.stringContaining(`lacks leaf ${gone} (deleted or lost outside the service)`) });
   expect(JSON.stringify(proof.body)).not.toMatch(/at .*\.(js|ts):\d+/);
+  // A refusal under 500 is made without a stack (src/core/errors.ts); a 5xx keeps its own for the operator's log.
+  const [fields, message] = error.mock.calls.at(-1) as [{ err: Record<string, string> }, string];
+  expect(message).toBe('request failed');
+  expect(fields.err.stack).toMatch(new RegExp(`^DomainError: the log's database lacks leaf ${gone} .*\n\\s+at `));
+  error.mockRestore();
 
   const lacks = `lacks leaf ${gone} (deleted or lost outside the service)`;
   const byFirst = await checkLog(world.t.baseUrl, { logKeys, receipt: first });
