@@ -83,7 +83,7 @@ export const ERROR_CODES = [
   { code: 'participant_not_rejectable', status: 400, meaning: '`DELETE /v2/lots/{id}/participants/{account}`: only a pending or deposit_pending participant can be rejected' },
   { code: 'not_participant', status: 400, meaning: '`POST /v2/lots/{id}/winners`: the participant belongs to another lot, or `account_id` is not its account' },
   { code: 'transaction_failed', status: 400, meaning: '`POST /transactions` (GraphQL `submitTransaction`, and `sendTransaction` in `userErrors`): the ledger rejected the transaction; `meta["auction-xdr"]` is the `TransactionResult` XDR (base64), `meta.result_codes` Horizon\'s names of its codes' },
-  { code: 'invalid_deposit_transition', status: 400, meaning: '`PATCH /deposits/{id}`: only pending → paid and paid → returned' },
+  { code: 'invalid_deposit_transition', status: 400, meaning: '`PATCH /deposits/{id}`: only pending → paid, paid → returned, and returned → paid while the deposit\'s participant still takes part (deposit_pending since the return)' },
   { code: 'winner_details_final', status: 400, meaning: '`PUT /lots/{id}/winner_details`: `deal_canceled` or `invoice_paid` cannot be undone once true' },
   { code: 'recipient_not_found', status: 400, meaning: '`POST /notifications/events`: `recipient` is no account of the calling platform (the platform itself, its accounts, admins trusting it)' },
   { code: 'too_many_items', status: 400, meaning: '`POST /notifications` (GraphQL `markNotificationsRead`): more than 100 notifications' },

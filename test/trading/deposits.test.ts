@@ -3,7 +3,8 @@ import { Deposit, DepositState, ParticipantState } from '../../src/modules/tradi
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
-import { codeOf, depositOf, join, participantOf, setDeposit } from './trading.helpers';
+import { bid } from '../rules/rules.helpers';
+import { chooseWinner, codeOf, depositOf, join, participantOf, setDeposit } from './trading.helpers';
 
 let t: TestApp;
 let platform: Keypair;
@@ -133,7 +134,45 @@ describe('PATCH /deposits/{id}', () => {
     const returned = await setDeposit(t, platform, deposit.id, 'returned');
     expect(returned.status).toBe(200);
     expect(returned.body.data.attributes).toMatchObject({ state: 3, state_str: 'returned', amount: 120.5 });
-    expect((await participantOf(t, lot.id, p.accountId)).state).toBe(ParticipantState.Pending);
+    expect((await participantOf(t, lot.id, p.accountId)).state).toBe(ParticipantState.DepositPending);
+  });
+
+  it('returning the deposit of a participant still taking part takes back its right to bid until it is paid again; its bids stand (REST and GraphQL)', async () => {
+    const lot = await createLot(t, platform, ENG_LOT);
+    const [bidder, rival] = [users[2], users[1]];
+    const deposit = await depositOf(t, await join(t, bidder.keypair, lot.id));
+    const rivalDeposit = await depositOf(t, await join(t, rival.keypair, lot.id));
+    for (const d of [deposit, rivalDeposit]) expect((await setDeposit(t, admin.keypair, d.id, 'paid')).status).toBe(200);
+    expect((await bid(t, bidder.keypair, lot.id, { amount: '1000' })).status).toBe(204);
+
+    expect((await setDeposit(t, admin.keypair, deposit.id, 'returned')).status).toBe(200);
+    expect((await participantOf(t, lot.id, bidder.id)).state).toBe(ParticipantState.DepositPending);
+    const refused = await bid(t, bidder.keypair, lot.id, { amount: '1100' });
+    expect(refused.status).toBe(403);
+    expect(codeOf(refused)).toBe('deposit_not_paid');
+    // Its bid stands; others bid on as before.
+    expect((await bid(t, rival.keypair, lot.id, { amount: '1050' })).status).toBe(204);
+
+    const SET = /* GraphQL */ `mutation ($id: ID!, $state: String!) { setDepositState(id: $id, state: $state) { state stateStr } }`;
+    const again = await t.client.as(admin.keypair).graphql(SET, { id: deposit.id, state: 'paid' });
+    expect(again.body).toEqual({ data: { setDepositState: { state: 2, stateStr: 'paid' } } });
+    expect((await participantOf(t, lot.id, bidder.id)).state).toBe(ParticipantState.Pending);
+    expect((await bid(t, bidder.keypair, lot.id, { amount: '1100' })).status).toBe(204);
+  });
+
+  it('refuses to pay again a deposit returned to a participant that no longer takes part', async () => {
+    const lot = await createLot(t, platform, ENG_LOT);
+    const loser = await join(t, users[0].keypair, lot.id);
+    const winner = await join(t, users[1].keypair, lot.id);
+    const deposit = await depositOf(t, loser);
+    expect((await setDeposit(t, admin.keypair, deposit.id, 'paid')).status).toBe(200);
+    expect((await setDeposit(t, admin.keypair, (await depositOf(t, winner)).id, 'paid')).status).toBe(200);
+    expect((await chooseWinner(t, admin.keypair, lot.id, winner)).status).toBe(200);
+    // Losing returned the deposit.
+    expect((await t.orm.em.fork().findOneOrFail(Deposit, { id: deposit.id })).state).toBe(DepositState.Returned);
+    const res = await setDeposit(t, admin.keypair, deposit.id, 'paid');
+    expect(res.body.errors[0]).toMatchObject({ status: '400', code: 'invalid_deposit_transition', source: { pointer: '/data/attributes/state' } });
+    expect((await t.orm.em.fork().findOneOrFail(Deposit, { id: deposit.id })).state).toBe(DepositState.Returned);
   });
 
   it('answers an amount no JSON number carries exactly as its decimal string, never as a nearby number', async () => {
@@ -156,7 +195,8 @@ describe('PATCH /deposits/{id}', () => {
     expect((await setDeposit(t, platform, deposit.id, 'paid')).status).toBe(200);
     expect(codeOf(await setDeposit(t, admin.keypair, deposit.id, 'paid'))).toBe('invalid_deposit_transition');
     expect((await setDeposit(t, platform, deposit.id, 'returned')).status).toBe(200);
-    for (const state of ['paid', 'returned']) expect(codeOf(await setDeposit(t, admin.keypair, deposit.id, state))).toBe('invalid_deposit_transition');
+    // Returned twice: refused. (Paid again, while its participant takes part, is a move of its own: above.)
+    expect(codeOf(await setDeposit(t, admin.keypair, deposit.id, 'returned'))).toBe('invalid_deposit_transition');
     expect((await t.orm.em.fork().findOneOrFail(Deposit, { id: deposit.id })).state).toBe(DepositState.Returned);
   });
 

@@ -24,10 +24,13 @@ export interface DepositChange {
   activated: Participant | null;
 }
 
-/** The moves staff may make: pending → paid, paid → returned. */
-const MOVES: Record<'paid' | 'returned', { from: DepositState; to: DepositState }> = {
-  paid: { from: DepositState.Pending, to: DepositState.Paid },
-  returned: { from: DepositState.Paid, to: DepositState.Returned },
+/**
+ * The moves staff may make: pending → paid, paid → returned, and returned → paid again for a
+ * participant still taking part (returning its deposit took back its right to bid).
+ */
+const MOVES: Record<'paid' | 'returned', { from: readonly DepositState[]; to: DepositState }> = {
+  paid: { from: [DepositState.Pending, DepositState.Returned], to: DepositState.Paid },
+  returned: { from: [DepositState.Paid], to: DepositState.Returned },
 };
 
 /**
@@ -74,8 +77,11 @@ export class DepositsService {
       const { state } = validateInput(depositStateInput, input);
       const deposit = await em.findOneOrFail(Deposit, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       const move = MOVES[state];
-      if (deposit.state !== move.from) {
-        throw invalid('invalid_deposit_transition', `a deposit becomes ${state} only from ${move.from === DepositState.Pending ? 'pending' : 'paid'}`, { field: 'state' });
+      if (!move.from.includes(deposit.state)) {
+        throw invalid('invalid_deposit_transition', state === 'paid' ? 'a deposit becomes paid only from pending, or from returned while its participant takes part' : 'a deposit becomes returned only from paid', { field: 'state' });
+      }
+      if (deposit.state === DepositState.Returned && (await em.findOne(Participant, { id: deposit.participantId }, { refresh: true }))?.state !== ParticipantState.DepositPending) {
+        throw invalid('invalid_deposit_transition', 'a returned deposit becomes paid again only while its participant takes part (deposit_pending): this one lost, was rejected or won', { field: 'state' });
       }
       return this.move(em, scope, lot, deposit, move.to);
     });
@@ -94,17 +100,20 @@ export class DepositsService {
     return this.move(em, scope, lot, deposit, DepositState.Paid);
   }
 
-  /** A paid deposit activates its deposit_pending participant; both are announced after the commit. */
+  /**
+   * A paid deposit activates its deposit_pending participant; both are announced after the
+   * commit. A deposit returned to a participant still taking part (pending) takes back its right
+   * to bid: it is deposit_pending again until the deposit is paid again. Its bids stand.
+   */
   private async move(em: EntityManager, scope: TransactionScope, lot: Lot, deposit: Deposit, to: DepositState): Promise<DepositChange> {
     deposit.state = to;
     let activated: Participant | null = null;
-    if (to === DepositState.Paid) {
-      const participant = await em.findOne(Participant, { id: deposit.participantId }, { refresh: true });
-      if (participant?.state === ParticipantState.DepositPending) {
-        participant.state = ParticipantState.Pending;
-        activated = participant;
-      }
+    const participant = await em.findOne(Participant, { id: deposit.participantId }, { refresh: true });
+    if (to === DepositState.Paid && participant?.state === ParticipantState.DepositPending) {
+      participant.state = ParticipantState.Pending;
+      activated = participant;
     }
+    if (to === DepositState.Returned && participant?.state === ParticipantState.Pending) participant.state = ParticipantState.DepositPending;
     await em.flush();
     if (deposit.state === DepositState.Paid) {
       await this.notifications.emit(em, scope, NotificationType.DepositReceived, [deposit.accountId], { lot_id: lot.id });
