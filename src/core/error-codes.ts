@@ -177,6 +177,8 @@ export const ERROR_CODES = [
   { code: 'unsupported_media_type', status: 415, meaning: 'a body that is neither JSON nor (for uploads) multipart, or JSON compressed (`Content-Encoding` other than identity) or in a charset other than UTF-8; the source names the header' },
   { code: 'resend_too_soon', status: 429, meaning: 'a verification token was resent less than a minute ago' },
   { code: 'too_many_attempts', status: 429, meaning: '`POST /jwt`: 10 failed sign-ins for the account or email in the last 15 minutes; the password is not checked' },
+  { code: 'uploads_in_progress', status: 429, meaning: '`POST /documents`: the account is sending two uploads already, as many as it may at once; `Retry-After` is 1 second (a slot frees when one of them is answered)' },
+  { code: 'uploads_busy', status: 503, meaning: '`POST /documents`: the instance is receiving `UPLOADS_AT_ONCE` uploads already (each held in memory until stored); `Retry-After` is 1 second' },
   { code: 'too_many_requests', status: 429, meaning: 'a rate limit of `RATE_LIMIT_*` (writes, account creation, sign-in) for the caller\'s address or account is used up; `Retry-After` says when to try again' },
   { code: 'log_damaged', status: 500, meaning: '`GET /log/proof/…`, `GET /log/checkpoint` (GraphQL `logInclusionProof`, `logConsistencyProof`, `logCheckpoint`): the log\'s database lacks a leaf or a node that the answer needs, deleted or lost outside the service (which never removes one); the detail names it. Nothing can be proven over it until the operator restores it: `npm run verify-bids` reports it as a problem' },
   { code: 'internal_error', status: 500, meaning: 'an unexpected failure; see `meta.request_id` (GraphQL: `extensions.requestId`)' },
