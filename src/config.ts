@@ -117,6 +117,7 @@ const schema = z.object({
   HORIZON_ANSWER_SECONDS: z.coerce.number().int().min(1).max(600).default(15),
   UPLOAD_LIMIT: z.coerce.number().int().positive().default(20 * 1024 * 1024),
   UPLOADS_AT_ONCE: z.coerce.number().int().min(1).max(1000).default(8),
+  UPLOADS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(2),
   DOCUMENT_QUOTA_BYTES: z.coerce.number().int().positive().default(1024 * 1024 * 1024),
   STORAGE_LINK_TTL: duration.refine((v) => v >= 1 && v <= 7 * 86400, 'must be 1 second to 7 days').default(900),
   STORAGE_LINK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

@@ -7,7 +7,8 @@ import { FILES, upload } from '../documents/documents.helpers';
 const pdfOf = (size: number) => Buffer.concat([FILES.pdf, Buffer.from(`%${'x'.repeat(size - FILES.pdf.length - 2)}\n`)]);
 
 const QUOTA = 10_000;
-const world = appWithPlatform({ env: { DOCUMENT_QUOTA_BYTES: String(QUOTA) } });
+// Eight uploads of one account at once, for the race below (two by default: test/documents/upload-slots.test.ts).
+const world = appWithPlatform({ env: { DOCUMENT_QUOTA_BYTES: String(QUOTA), UPLOADS_PER_ACCOUNT: '8' } });
 
 describe('the per-account storage quota of documents (DOCUMENT_QUOTA_BYTES)', () => {
   it('answers 413 storage_quota_exceeded naming the quota once an account’s documents would exceed it; others still upload', async () => {

@@ -7,7 +7,6 @@ import { presentDocument } from './documents.presenter';
 import { contentDisposition } from './documents.storage';
 import { readUpload } from './documents.upload.routes';
 import { UploadSlots } from './documents.upload-slots';
-import { requireCaller } from '../../core/policies';
 
 const INDEX_QUERY: QuerySpec = {
   plain: { in: { kind: 'list', required: true, item: /^.{1,100}$/ } },
@@ -16,13 +15,14 @@ const INDEX_QUERY: QuerySpec = {
 };
 
 /** Documents and the bytes behind the local storage's signed links. */
-export function documentsRoutes(router: AppRouter, config: Pick<Config, 'UPLOAD_LIMIT' | 'UPLOADS_AT_ONCE' | 'SIGNATURE_LEGACY'>): void {
+export function documentsRoutes(router: AppRouter, config: Pick<Config, 'UPLOAD_LIMIT' | 'UPLOADS_AT_ONCE' | 'UPLOADS_PER_ACCOUNT' | 'SIGNATURE_LEGACY'>): void {
   const { documents } = router.services;
-  const slots = new UploadSlots(config.UPLOADS_AT_ONCE);
+  const slots = new UploadSlots(config.UPLOADS_AT_ONCE, config.UPLOADS_PER_ACCOUNT);
 
   router.post('/documents', { summary: 'Upload a document (multipart: file, and file[attributes] as a JSON:API document)', authenticated: true, status: 201, fields: 'form', body: 'multipart', response: 'documents' }, async ({ ctx, koa }) => {
     // Held until the answer is sent or the connection ends (a stalled upload: at REQUEST_TIMEOUT).
-    koa.res.once('close', slots.take(requireCaller(ctx).accountId));
+    // The route is authenticated: the caller is known by then.
+    koa.res.once('close', slots.take(ctx.caller?.accountId ?? koa.ip));
     const { bytes, fileName, attributes } = await readUpload(koa, ctx, config.UPLOAD_LIMIT, config.SIGNATURE_LEGACY);
     const { document_type, owners, expires } = attributes;
     const { document, storageLink } = await documents.upload(ctx, { file: bytes, fileName, documentType: document_type, owners, expires });
