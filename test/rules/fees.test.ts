@@ -2,7 +2,8 @@ import { Lot } from '../../src/modules/lots/lots.entity';
 import { Participant, ParticipantState, WinnerDetails } from '../../src/modules/trading/trading.entity';
 import { createAccount, createPlatform } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
-import { chooseWinner } from '../trading/trading.helpers';
+import { chooseWinner, putWinnerDetails } from '../trading/trading.helpers';
+import { answer, offered } from '../offers/offers.helpers';
 import { appWith } from '../helpers/world';
 import { bid, patchRules, seat, setRules } from './rules.helpers';
 
@@ -89,6 +90,28 @@ describe('a fee larger than any amount kept', () => {
     expect((await em.findOneOrFail(Lot, { id: lot.id })).winnerId).toBeNull();
     expect((await em.findOneOrFail(Participant, { id: participant.id })).state).toBe(ParticipantState.Pending);
     expect(await em.count(WinnerDetails, { lotId: lot.id })).toBe(0);
+  });
+
+  it('refuses a second-chance acceptance at such a price with a 400 naming state; the bidder does not win', async () => {
+    const { t } = world;
+    const platform = await createPlatform(t);
+    const [first, second] = [await createAccount(t, platform), await createAccount(t, platform)];
+    // No fee up to 1,000,000; above it, a fixed fee near the top plus 1 %.
+    await setRules(t, platform, { buyer_fees: [{ up_to: '1000000', fixed: '0' }, { up_to: null, fixed: '999999999999999999.99', percent: '1' }] });
+    const lot = await createLot(t, platform, { ...ENG_LOT, deposit: '0', max_step: '999999999999999' });
+    await seat(t, lot.id, [first.id, second.id]);
+    expect((await bid(t, first.keypair, lot.id, { amount: '1000' })).status).toBe(204);
+    expect((await bid(t, second.keypair, lot.id, { amount: '2000000' })).status).toBe(204);
+    const em = t.orm.em.fork();
+    const chosen = await em.findOneOrFail(Participant, { lotId: lot.id, accountId: first.id });
+    expect((await chooseWinner(t, platform, lot.id, chosen)).status).toBe(200);
+    expect((await putWinnerDetails(t, platform, lot.id, { deal_canceled: true })).status).toBe(200);
+
+    const offerId = await offered(t, platform, lot.id);
+    const res = await answer(t, second.keypair, lot.id, offerId, 'accepted');
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([expect.objectContaining({ code: 'fee_out_of_range', source: { pointer: '/data/attributes/state' } })]);
+    expect((await t.orm.em.fork().findOneOrFail(Participant, { lotId: lot.id, accountId: second.id })).state).not.toBe(ParticipantState.Winner);
   });
 });
 
