@@ -4,7 +4,8 @@ import { DepositState, ParticipantState } from '../../src/modules/trading/tradin
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
-import { depositOf, join, participantOf } from '../trading/trading.helpers';
+import { bid } from '../rules/rules.helpers';
+import { depositOf, join, participantOf, setDeposit } from '../trading/trading.helpers';
 import { build, ledgerAccount, pay, submit } from './ledger.helpers';
 
 let t: TestApp;
@@ -60,5 +61,19 @@ describe('a deposit paid by a ledger payment', () => {
     expect(res.status).toBe(200);
     expect((await depositOf(t, participant)).state).toBe(DepositState.Paid);
     expect(await t.orm.em.fork().count(Notification, { recipient: user.id, type: NotificationType.DepositReceived })).toBe(1);
+  });
+
+  it('pays again, as staff could, a deposit returned to a participant still taking part: it is pending again and may bid', async () => {
+    const participant = await participantOf(t, lotId, user.id);
+    const deposit = await depositOf(t, participant);
+    expect((await setDeposit(t, platform, deposit.id, 'returned')).status).toBe(200);
+    expect((await participantOf(t, lotId, user.id)).state).toBe(ParticipantState.DepositPending);
+    // Returned off the ledger: the user's balance is what the earlier payments left, 48.5000001 USD.
+    expect((await submit(t, await build(t, platform, [pay(user.id, 'USD', platform.publicKey(), '100')]))).status).toBe(200);
+    const res = await submit(t, await build(t, user.keypair, [usdToPlatform('100.5')], { memo: Memo.text(`deposit:${deposit.id}`) }));
+    expect(res.status).toBe(200);
+    expect((await depositOf(t, participant)).state).toBe(DepositState.Paid);
+    expect((await participantOf(t, lotId, user.id)).state).toBe(ParticipantState.Pending);
+    expect((await bid(t, user.keypair, lotId, { amount: '1000' })).status).toBe(204);
   });
 });

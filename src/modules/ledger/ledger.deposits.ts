@@ -11,8 +11,9 @@ const DEPOSIT_MEMO = /^deposit:(\d{1,18})$/;
 /**
  * A payment to the lot's publisher, in the asset coded as the deposit's
  * currency and issued by the publisher, of at least the deposit's amount, with memo text
- * `deposit:<id>`, marks a pending deposit paid. Any other payment is just a payment. Paying a
- * deposit twice changes nothing, so a relayed payment may be completed again safely.
+ * `deposit:<id>`, marks the deposit paid when staff could (a pending one, or one returned to a
+ * participant still taking part). Any other payment is just a payment. Paying a deposit twice
+ * changes nothing, so a relayed payment may be completed again safely.
  */
 export class DepositPayments {
   constructor(private readonly deposits: DepositsService) {}

@@ -25,13 +25,15 @@ export interface DepositChange {
 }
 
 /**
- * The moves staff may make: pending → paid, paid → returned, and returned → paid again for a
- * participant still taking part (returning its deposit took back its right to bid).
+ * Whether a deposit may become paid, by staff or by a ledger payment: a pending one, or one
+ * returned to a participant still taking part (returning it took back the right to bid, and
+ * paying it again gives it back).
  */
-const MOVES: Record<'paid' | 'returned', { from: readonly DepositState[]; to: DepositState }> = {
-  paid: { from: [DepositState.Pending, DepositState.Returned], to: DepositState.Paid },
-  returned: { from: [DepositState.Paid], to: DepositState.Returned },
-};
+async function payable(em: EntityManager, deposit: Deposit): Promise<boolean> {
+  if (deposit.state === DepositState.Pending) return true;
+  if (deposit.state !== DepositState.Returned) return false;
+  return (await em.findOne(Participant, { id: deposit.participantId }, { refresh: true }))?.state === ParticipantState.DepositPending;
+}
 
 /**
  * Deposits: listed for their depositors and
@@ -76,27 +78,24 @@ export class DepositsService {
       if (!isStaffOf(caller, lot.publisherId)) throw forbidden('not_allowed', "only staff of the lot's publisher may set a deposit's state");
       const { state } = validateInput(depositStateInput, input);
       const deposit = await em.findOneOrFail(Deposit, { id: found.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-      const move = MOVES[state];
-      if (!move.from.includes(deposit.state)) {
-        throw invalid('invalid_deposit_transition', state === 'paid' ? 'a deposit becomes paid only from pending, or from returned while its participant takes part' : 'a deposit becomes returned only from paid', { field: 'state' });
+      if (state === 'paid' ? !(await payable(em, deposit)) : deposit.state !== DepositState.Paid) {
+        const detail = state === 'paid' ? 'a deposit becomes paid only from pending, or from returned while its participant takes part (deposit_pending)' : 'a deposit becomes returned only from paid';
+        throw invalid('invalid_deposit_transition', detail, { field: 'state' });
       }
-      if (deposit.state === DepositState.Returned && (await em.findOne(Participant, { id: deposit.participantId }, { refresh: true }))?.state !== ParticipantState.DepositPending) {
-        throw invalid('invalid_deposit_transition', 'a returned deposit becomes paid again only while its participant takes part (deposit_pending): this one lost, was rejected or won', { field: 'state' });
-      }
-      return this.move(em, scope, lot, deposit, move.to);
+      return this.move(em, scope, lot, deposit, state === 'paid' ? DepositState.Paid : DepositState.Returned);
     });
   }
 
   /**
-   * Marks a pending deposit paid inside the caller's transaction (a ledger payment with its
-   * memo), with the same locks, participant move and notifications as PATCH /deposits/{id}.
-   * Null when the deposit is not pending.
+   * Marks a deposit paid inside the caller's transaction (a ledger payment with its memo), with
+   * the same locks, rule (`payable`), participant move and notifications as PATCH /deposits/{id}.
+   * Null when the deposit may not become paid.
    */
   async markPaid(em: EntityManager, scope: TransactionScope, depositId: string): Promise<DepositChange | null> {
     const found = await em.findOneOrFail(Deposit, { id: depositId }, { refresh: true });
     const lot = await em.findOneOrFail(Lot, { id: found.lotId }, { lockMode: LockMode.PESSIMISTIC_READ, refresh: true });
     const deposit = await em.findOneOrFail(Deposit, { id: depositId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    if (deposit.state !== DepositState.Pending) return null;
+    if (!(await payable(em, deposit))) return null;
     return this.move(em, scope, lot, deposit, DepositState.Paid);
   }
 
