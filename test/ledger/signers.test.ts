@@ -119,3 +119,34 @@ describe('signers added through ledger transactions', () => {
     expect(minted.status).toBe(200);
   });
 });
+
+describe("the master account's signers through the ledger", () => {
+  // The rule of POST /master/signers: a caller elsewhere (here, behind a proxy) cannot add a master signer, by either edge.
+  const FORWARDED = { 'x-forwarded-for': '203.0.113.9' };
+  const envelope = async (key: Keypair) =>
+    (await build(t, t.master, [Operation.setOptions({ signer: { ed25519PublicKey: key.publicKey(), weight: 1 } })])).toEnvelope().toXDR('base64');
+  const signersOfMaster = async () => ((await ledgerAccount(t, t.master.publicKey())).signers as { key: string }[]).map((s) => s.key);
+
+  it('are changed from the local machine only: a forwarded caller gets 403 local_only on REST and GraphQL, and the key signs nothing', async () => {
+    const key = Keypair.random();
+    const rest = await t.client.post('/transactions', { data: { type: 'transactions', attributes: { tx: await envelope(key) } } }, { headers: FORWARDED });
+    expect(rest.status).toBe(403);
+    expect(rest.body.errors[0]).toMatchObject({ status: '403', code: 'local_only' });
+    const gql = await t.client.graphql('mutation ($tx: String!) { submitTransaction(tx: $tx) { hash } }', { tx: await envelope(key) }, { headers: FORWARDED });
+    expect(gql.body.errors[0].extensions).toMatchObject({ code: 'local_only', status: 403 });
+    expect(await signersOfMaster()).not.toContain(key.publicKey());
+    const asMaster = await t.client.as(key).get('/deposits', { headers: { 'x-account-id': t.master.publicKey() }, sign: { keypair: key, headers: ['(request-target)', 'x-date', 'x-account-id'] } });
+    expect(asMaster.status).toBe(401);
+
+    const local = await submit(t, await envelope(key));
+    expect(local.status).toBe(200);
+    expect(await signersOfMaster()).toContain(key.publicKey());
+  });
+
+  it("leaves other accounts' signers to their own transactions, wherever they come from", async () => {
+    const [key, owner] = [Keypair.random(), await createAccount(t, platform)];
+    const tx = await build(t, owner.keypair, [Operation.setOptions({ signer: { ed25519PublicKey: key.publicKey(), weight: 1 } })]);
+    const res = await t.client.post('/transactions', { data: { type: 'transactions', attributes: { tx: tx.toEnvelope().toXDR('base64') } } }, { headers: FORWARDED });
+    expect(res.status).toBe(200);
+  });
+});

@@ -29,11 +29,11 @@ export const ledgerModule: AppModule = {
   ],
   services: {
     ledgerAccounts: () => new EmbeddedLedgerAccounts(),
-    ledger: (s, { config }) => {
+    ledger: (s, { config, master }) => {
       const payments = new DepositPayments(s.deposits);
       const horizon = config.HORIZON_URL ? new HorizonRelay(config.HORIZON_URL, config.HORIZON_ANSWER_SECONDS * 1000) : null;
       const relay = horizon ? new RelayedSubmissions(horizon, config.NETWORK_PASSPHRASE, payments, config.HORIZON_RETRY_SECONDS * 1000) : null;
-      return new LedgerService(config.NETWORK_PASSPHRASE, payments, relay, horizon);
+      return new LedgerService(config.NETWORK_PASSPHRASE, payments, relay, horizon, master.publicKey());
     },
     ledgerData: (s, { config }) => new LedgerDataWriter(config.NETWORK_PASSPHRASE, s.ledger.embeddedLedger, config.HORIZON_URL ? new HorizonRelay(config.HORIZON_URL, config.HORIZON_ANSWER_SECONDS * 1000) : null),
   },

@@ -1,4 +1,4 @@
-import { extractBaseAddress, StrKey, type Operation, type xdr } from '@stellar/stellar-sdk';
+import { extractBaseAddress, StrKey, type Operation, type Transaction, type xdr } from '@stellar/stellar-sdk';
 import type { AssetRef, EntryKey, LedgerState } from './ledger.state';
 import { opFailure, opSuccess } from './ledger.xdr';
 
@@ -35,6 +35,17 @@ export function thresholdOf(op: SupportedOperation): Threshold {
   if (op.type !== 'setOptions') return 'medium';
   const changesAuth = op.masterWeight !== undefined || op.lowThreshold !== undefined || op.medThreshold !== undefined || op.highThreshold !== undefined || op.signer !== undefined;
   return changesAuth ? 'high' : 'medium';
+}
+
+/**
+ * Whether a transaction changes who may sign for `account` (a `setOptions` of its signers, master
+ * weight or thresholds, from it as the transaction's or the operation's source).
+ */
+export function changesAuthOf(tx: Transaction, account: string): boolean {
+  return tx.operations.some((op) => {
+    const known = supported(op);
+    return known !== null && thresholdOf(known) === 'high' && baseAddress(op.source ?? tx.source) === account;
+  });
 }
 
 /** The accounts an operation touches besides its source (locked before anything is applied). */

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { FeeBumpTransaction, TransactionBuilder, xdr, type Transaction } from '@stellar/stellar-sdk';
 import type { RequestContext } from '../../core/context';
-import { DomainError, invalid, notFound } from '../../core/errors';
+import { DomainError, forbidden, invalid, notFound } from '../../core/errors';
 import { inTransaction } from '../../core/transaction';
 import { validateInput, type Untrusted } from '../../core/validate';
 import { AccountSigner } from '../accounts';
@@ -11,6 +11,7 @@ import { LedgerAccount, LedgerBalance, LedgerTransaction } from './ledger.entity
 import type { HorizonRelay } from './ledger.horizon';
 import { submitTransactionInput, type SubmitTransactionInput } from './ledger.input';
 import type { RelayedSubmissions } from './ledger.relay';
+import { changesAuthOf } from './ledger.operations';
 import { resultCodes, transactionResult } from './ledger.xdr';
 
 export interface LedgerAccountView {
@@ -59,6 +60,8 @@ export class LedgerService {
     private readonly payments: DepositPayments,
     private readonly relay: RelayedSubmissions | null,
     private readonly horizon: HorizonRelay | null,
+    /** The master account (G…), whose signers are changed from the local machine only. */
+    private readonly masterAccountId: string,
   ) {}
 
   /** The embedded ledger, for the module's writers that apply their own transactions. */
@@ -75,6 +78,9 @@ export class LedgerService {
       throw invalid('invalid_field', 'tx is not a base64 XDR transaction envelope', { field: 'tx' });
     }
     const tx = decoded instanceof FeeBumpTransaction ? decoded.innerTransaction : decoded;
+    if (!ctx.local && changesAuthOf(tx, this.masterAccountId)) {
+      throw forbidden('local_only', "the master account's signers, master weight and thresholds can be changed only from the local machine, as POST /master/signers adds its signers");
+    }
     try {
       if (this.relay) {
         try {
