@@ -6,8 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { checkpointPeriodProblem, checkpointSigners, consistencyProblem, trustedCheckpoint, type Checkpoint, type SeenCheckpoint } from '../modules/bidlog';
 import { Api } from './api';
 import { out, runCommand, UsageError, userPath } from './run';
-import { servedHistory } from './tlog-keys';
-import { attributes, consistencyHashes, data, readState, writeState, type ServedCheckpoint } from './tlog-state';
+import { originOf, trustedLogKeys } from './tlog-keys';
+import { attributes, consistencyHashes, data, keepSeen, readState, seenAt, writeState, type ServedCheckpoint } from './tlog-state';
 
 const USAGE = `usage: npm run monitor -- URL [--state FILE] [--once] [--every SECONDS] [--log-key KEY]…
 
@@ -18,31 +18,43 @@ consistency proof for a larger one. Prints
 a line per checkpoint checked, and "INCONSISTENT <reason>" for one that is not an extension; the
 state then keeps the last good checkpoint.
 
-  --state FILE     default DATA_DIR/monitor-state.json
+  --state FILE     the last checkpoint checked and the log keys trusted, per log URL (a log that
+                   renames itself is reported); default DATA_DIR/monitor-state.json
   --once           one round: exit 0 when all is consistent, 1 on an inconsistency
   --every SECONDS  the pause between rounds when following; default 5
-  --log-key KEY    a log public key (G…) to trust, once per key of its history; default: the one
-                   the latest checkpoint names (reported)`;
+  --log-key KEY    a log public key (G…) to trust, once per key of its history; default: the keys
+                   trusted before (kept in --state), else GET URL/log/keys, trusted on first use
+                   (reported); a later change of them is reported until confirmed with --log-key`;
 
 const seenOf = (c: Checkpoint): SeenCheckpoint => ({ origin: c.origin, size: c.size, root: c.root.toString('base64') });
 
+/** The consistency of `now` with `seen`, with the log's proof when one can link them. */
+const extensionProblem = async (api: Api, seen: SeenCheckpoint, now: Checkpoint): Promise<string | null> =>
+  consistencyProblem(seen, now, seen.origin === now.origin && seen.size <= now.size ? await consistencyHashes(api, seen.size, now.size) : null);
+
 /** One round: the problem found, or null. */
-async function round(api: Api, statePath: string, logKeys: string[]): Promise<string | null> {
+async function round(api: Api, base: string, statePath: string, logKeys: string[]): Promise<string | null> {
   const latest = await attributes<ServedCheckpoint>(api, '/log/checkpoint');
-  const keys = logKeys.length ? logKeys : [latest.signer];
+  const state = readState(statePath);
+  let seen = seenAt(state, base, originOf(latest.note));
+  const trusted = await trustedLogKeys(api, latest, logKeys, seen, true);
+  if (trusted.problem) return trusted.problem;
+  const { keys, periods } = trusted;
   const head = trustedCheckpoint(latest.note, keys);
   if (typeof head === 'string') return head;
   // Each key's period as the log serves it: a checkpoint past it, signed by that key alone, was signed with a replaced seed.
-  const periods = await servedHistory(api, latest);
   const retired = (c: Checkpoint, note: string) => checkpointPeriodProblem(periods, c, checkpointSigners(note, keys));
   const headRetired = retired(head, latest.note);
   if (headRetired) return headRetired;
-  const state = readState(statePath);
-  let seen = state[head.origin];
-  if (!seen) {
-    out(`checkpoint ${head.size} ${head.root.toString('base64')}${logKeys.length ? '' : ` (the log key ${latest.signer} was taken from the log itself)`}`);
-    state[head.origin] = seenOf(head);
+  const keep = (c: Checkpoint) => {
+    seen = { ...seenOf(c), keys };
+    keepSeen(state, base, seen);
     writeState(statePath, state);
+  };
+  if (!seen) {
+    for (const n of trusted.notes) out(n);
+    out(`checkpoint ${head.size} ${head.root.toString('base64')}`);
+    keep(head);
     return null;
   }
   let from = seen.size;
@@ -50,21 +62,21 @@ async function round(api: Api, statePath: string, logKeys: string[]): Promise<st
     const page = (await data<{ attributes: ServedCheckpoint }[]>(api, `/log/checkpoints?from=${from}&to=${head.size}`)).map((d) => d.attributes);
     if (!page.length) break;
     for (const served of page) {
+      // A listing that does not move forward would hold the monitor in this round forever, silent.
+      if (served.size < from || served.size > head.size) return `the log listed the checkpoint of size ${served.size} when asked for sizes ${from} to ${head.size}`;
+      from = served.size + 1;
       const c = trustedCheckpoint(served.note, keys);
       if (typeof c === 'string') return c;
       const past = retired(c, served.note);
       if (past) return past;
-      const problem = consistencyProblem(seen, c, seen.size <= c.size ? await consistencyHashes(api, seen.size, c.size) : null);
+      const problem = await extensionProblem(api, seen, c);
       if (problem) return problem;
       if (c.size !== seen.size) out(`checkpoint ${c.size} ${c.root.toString('base64')} extends ${seen.size}`);
-      seen = seenOf(c);
-      state[c.origin] = seen;
-      writeState(statePath, state);
+      keep(c);
     }
-    from = page[page.length - 1].size + 1;
   }
   // The latest as served must be what the listing showed at its size.
-  return consistencyProblem(seen, head, seen.size <= head.size ? await consistencyHashes(api, seen.size, head.size) : null);
+  return extensionProblem(api, seen, head);
 }
 
 runCommand(
@@ -78,11 +90,12 @@ runCommand(
     if (!(every >= 0.5 && every <= 3600)) throw new UsageError('--every must be 0.5 to 3600 seconds');
     const statePath = typeof values.state === 'string' ? userPath(values.state) : path.join(config.DATA_DIR, 'monitor-state.json');
     const logKeys = Array.isArray(values['log-key']) ? values['log-key'].filter((k): k is string => typeof k === 'string') : [];
-    const api = new Api(url.replace(/\/$/, ''), null);
+    const base = url.replace(/\/$/, '');
+    const api = new Api(base, null);
     for (;;) {
       let problem: string | null;
       try {
-        problem = await round(api, statePath, logKeys);
+        problem = await round(api, base, statePath, logKeys);
       } catch (e) {
         if (values.once) throw e;
         out(`unreachable: ${(e as Error).message}`);

@@ -8,7 +8,15 @@ import { StartRefusal } from '../start-refusal';
 /** A mistake in the command line or the environment: answered with the usage, exit code 2. */
 export class UsageError extends Error {}
 
-export const out = (text: string) => process.stdout.write(`${text}\n`);
+// Output piped into a reader that stopped (`| head`) ends in EPIPE: an unhandled error that killed the
+// command with a stack. The command runs to its end, to its exit code, writing no more.
+let readerGone = false;
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e;
+  readerGone = true;
+});
+
+export const out = (text: string) => readerGone || process.stdout.write(`${text}\n`);
 const err = (text: string) => process.stderr.write(`${text}\n`);
 
 /** The folder the command was typed in: npm runs a script in the project's folder, and passes the user's own as INIT_CWD. */

@@ -22,7 +22,7 @@ import {
 import { Api } from './api';
 import { Refused } from './resources';
 import { originOf, trustedLogKeys } from './tlog-keys';
-import { attributes, data, readState, writeState, type ServedCheckpoint } from './tlog-state';
+import { attributes, data, keepSeen, readState, seenAt, writeState, type ServedCheckpoint } from './tlog-state';
 import { anchorChecked, quorumChecked, type OutsideOptions } from './tlog-witnessed';
 
 export interface LogCheckOptions {
@@ -62,7 +62,7 @@ export async function checkLog(base: string, options: LogCheckOptions): Promise<
   const served = await attributes<ServedCheckpoint>(api, '/log/checkpoint');
   const state = options.statePath ? readState(options.statePath) : {};
   const origin = originOf(served.note);
-  const seen = origin === null ? undefined : state[origin];
+  const seen = seenAt(state, base, origin);
   const trusted = await trustedLogKeys(api, served, options.logKeys, seen, options.statePath !== undefined);
   const { keys } = trusted;
   notes.push(...trusted.notes);
@@ -87,7 +87,7 @@ export async function checkLog(base: string, options: LogCheckOptions): Promise<
     if (problem) problems.push(problem);
     else {
       if (seen) notes.push(`consistent with the checkpoint of size ${seen.size} seen before`);
-      state[checkpoint.origin] = { origin: checkpoint.origin, size: checkpoint.size, root: checkpoint.root.toString('base64'), keys, signers: signersAfter(seen, signers) };
+      keepSeen(state, base, { origin: checkpoint.origin, size: checkpoint.size, root: checkpoint.root.toString('base64'), keys, signers: signersAfter(seen, signers) });
       writeState(options.statePath, state);
     }
   } else if (period) {
@@ -127,6 +127,7 @@ export async function checkLog(base: string, options: LogCheckOptions): Promise<
     const r = options.receipt;
     const signed = receiptProblem(r, keys);
     if (signed) problems.push(signed);
+    if (r.origin !== checkpoint.origin) problems.push(`the receipt was signed for the log ${r.origin}, the checkpoint is the log ${checkpoint.origin}'s: a receipt of another log, or a log that renamed itself`);
     // By this verifier's clock: the served checkpoint's created_at is signed by nothing, and the
     // operator who withholds a bid would backdate it, or stop signing checkpoints at all.
     const late = Date.now() - Date.parse(r.timestamp) > (options.graceSeconds ?? DEFAULT_GRACE_SECONDS) * 1000;
@@ -160,7 +161,7 @@ export async function checkLog(base: string, options: LogCheckOptions): Promise<
   }
 
   if (options.lotId) {
-    const leaves = await lotLeaves(api, options.lotId);
+    const leaves = await lotLeaves(api, options.lotId, checkpoint.size);
     let pending = 0;
     for (const l of leaves) {
       if (l.leaf_index >= checkpoint.size) pending += 1;
@@ -221,13 +222,21 @@ async function foundByHash(api: Api, leafHash: string, treeSize: number): Promis
   return { leaf_index: (res.body as { data: { attributes: { leaf_index: number } } }).data.attributes.leaf_index, leaf_hash: leafHash };
 }
 
-async function lotLeaves(api: Api, lotId: string): Promise<ServedLeaf[]> {
+/**
+ * The lot's leaves as the log lists them, up to the first page that reaches past the checkpoint
+ * (leaves beyond it are proven by none). Each must come after the one before: a log that served
+ * the same page again held the verifier in this loop forever, silent (found by an outside test).
+ */
+async function lotLeaves(api: Api, lotId: string, treeSize: number): Promise<ServedLeaf[]> {
   const leaves: ServedLeaf[] = [];
   for (let from = 0; ; ) {
     const page = (await data<{ attributes: ServedLeaf }[]>(api, `/log/entries?lot_id=${encodeURIComponent(lotId)}&from=${from}`)).map((d) => d.attributes);
-    leaves.push(...page);
-    if (page.length < 100) return leaves;
-    from = page[page.length - 1].leaf_index + 1;
+    for (const leaf of page) {
+      if (!Number.isSafeInteger(leaf.leaf_index) || leaf.leaf_index < from) throw new Refused(`GET /log/entries listed leaf ${leaf.leaf_index} when asked for the lot's leaves from ${from}: the log lists its entries out of order`);
+      from = leaf.leaf_index + 1;
+      leaves.push(leaf);
+    }
+    if (page.length < 100 || from > treeSize) return leaves;
   }
 }
 

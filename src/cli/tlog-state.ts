@@ -4,8 +4,23 @@ import type { SeenCheckpoint } from '../modules/bidlog';
 import type { Api } from './api';
 import { Refused } from './resources';
 
-/** The checkpoint each log (by origin) was last seen at, in a small JSON file kept between runs. */
+/** The checkpoint each log was last seen at, by the log's URL, in a small JSON file kept between runs. */
 export type SeenState = Record<string, SeenCheckpoint>;
+
+/**
+ * What was seen before of the log at `base`. Kept by the URL the user names, never by the name the
+ * log gives itself: a log that renamed itself was a new log to a verifier, a witness and a monitor
+ * alike, and its rewritten history passed all three (found by an outside test). A state written by
+ * an earlier release keyed its logs by origin: read so when nothing is kept by URL yet.
+ */
+export const seenAt = (state: SeenState, base: string, origin: string | null): SeenCheckpoint | undefined =>
+  state[base] ?? (origin === null ? undefined : state[origin]);
+
+/** Keeps `seen` for the log at `base`, in place of what an earlier release kept by its origin. */
+export function keepSeen(state: SeenState, base: string, seen: SeenCheckpoint): void {
+  delete state[seen.origin];
+  state[base] = seen;
+}
 
 /** The state kept before; a file that is no JSON is refused in one line (its checkpoints cannot be trusted, nor silently forgotten). */
 export function readState(file: string): SeenState {

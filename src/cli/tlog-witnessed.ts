@@ -19,17 +19,22 @@ interface Found {
   notes: string[];
 }
 
+const seenOf = (c: Checkpoint) => ({ origin: c.origin, size: c.size, root: c.root.toString('base64') });
+
 /**
  * The checkpoint found by `query` when the latest lacks what is asked (an anchor, co-signatures):
- * signed by the log and extended by the latest, or why not. Answers null when none exists.
+ * signed by the log and consistent with the latest, or why not. Answers null when none exists.
+ * One newer than the latest (signed since) must extend it: a log showing this verifier a fork of
+ * its own, beside the anchored or co-signed history, passed unless linked so (found by an outside test).
  */
 async function earlier(api: Api, query: string, latest: Checkpoint, keys: readonly string[]): Promise<{ served: ServedCheckpoint; checkpoint: Checkpoint } | string | null> {
   const served = await attributesOrNone<ServedCheckpoint>(api, `/log/checkpoint?${query}`);
   if (!served) return null;
   const checkpoint = trustedCheckpoint(served.note, keys);
   if (typeof checkpoint === 'string') return checkpoint;
-  const seen = { origin: checkpoint.origin, size: checkpoint.size, root: checkpoint.root.toString('base64') };
-  const problem = checkpoint.size > latest.size ? null : consistencyProblem(seen, latest, await consistencyHashes(api, checkpoint.size, latest.size));
+  const [older, newer] = checkpoint.size > latest.size ? [latest, checkpoint] : [checkpoint, latest];
+  const linked = older.origin === newer.origin;
+  const problem = consistencyProblem(seenOf(older), newer, linked ? await consistencyHashes(api, older.size, newer.size) : null);
   return problem ?? { served, checkpoint };
 }
 
@@ -53,8 +58,10 @@ export async function anchorChecked(api: Api, latest: { served: ServedCheckpoint
   const anchor = served.anchor as NonNullable<ServedCheckpoint['anchor']>;
   const problem = anchorProblem(checkpoint, await anchorTransaction(api, anchor.transaction, options.horizon), keys, options.networkPassphrase);
   if (problem) return { problems: [problem], notes: [] };
-  return { problems: [], notes: [`the checkpoint of size ${checkpoint.size} is anchored in ledger ${anchor.ledger} (transaction ${anchor.transaction})${checkpoint.size < latest.checkpoint.size ? ', and the latest extends it' : ''}`] };
+  return { problems: [], notes: [`the checkpoint of size ${checkpoint.size} is anchored in ledger ${anchor.ledger} (transaction ${anchor.transaction})${linkNote(checkpoint, latest.checkpoint)}`] };
 }
+
+const linkNote = (c: Checkpoint, latest: Checkpoint) => (c.size < latest.size ? ', and the latest extends it' : c.size > latest.size ? ', and it extends the latest' : '');
 
 const validCosignatures = (note: string, witnesses: readonly WitnessKey[]): string[] => {
   const parsed = parseNote(note);
@@ -75,5 +82,5 @@ export async function quorumChecked(api: Api, latest: { served: ServedCheckpoint
     }
   }
   const { checkpoint } = target;
-  return { problems: [], notes: [`the checkpoint of size ${checkpoint.size} is co-signed by ${signers.join(', ')} (quorum ${quorum})${checkpoint.size < latest.checkpoint.size ? ', and the latest extends it' : ''}`] };
+  return { problems: [], notes: [`the checkpoint of size ${checkpoint.size} is co-signed by ${signers.join(', ')} (quorum ${quorum})${linkNote(checkpoint, latest.checkpoint)}`] };
 }

@@ -8,8 +8,8 @@ import { checkpointPeriodProblem, checkpointSigners, consistencyProblem, cosigna
 import { Api } from './api';
 import { readKeyFile } from './keys';
 import { out, runCommand, UsageError, userPath } from './run';
-import { servedHistory } from './tlog-keys';
-import { attributes, consistencyHashes, readState, writeState, type ServedCheckpoint } from './tlog-state';
+import { originOf, trustedLogKeys } from './tlog-keys';
+import { attributes, consistencyHashes, keepSeen, readState, seenAt, writeState, type ServedCheckpoint } from './tlog-state';
 
 const USAGE = `usage: npm run witness -- URL [--key FILE] [--name NAME] [--state FILE] [--log-key KEY]…
 
@@ -22,9 +22,11 @@ the log's operator adds to LOG_WITNESSES and verifiers pass to verify-bids --wit
   --key FILE      the witness's secret seed (S…); created (mode 0600) when absent;
                   default DATA_DIR/witness.seed
   --name NAME     the witness's key name; default witness.local
-  --state FILE    the last checkpoint co-signed, per log; default DATA_DIR/witness-state.json
-  --log-key KEY   a log public key (G…) to trust, once per key of its history; default: the one
-                  the checkpoint names (reported)`;
+  --state FILE    the last checkpoint co-signed and the log keys trusted, per log URL (a log that
+                  renames itself is refused); default DATA_DIR/witness-state.json
+  --log-key KEY   a log public key (G…) to trust, once per key of its history; default: the keys
+                  trusted before (kept in --state), else GET URL/log/keys, trusted on first use
+                  (reported); a later change of them is refused until confirmed with --log-key`;
 
 function witnessKey(file: string): Keypair {
   if (existsSync(file)) return readKeyFile(file);
@@ -46,33 +48,26 @@ runCommand(
     const key = witnessKey(typeof values.key === 'string' ? userPath(values.key) : path.join(config.DATA_DIR, 'witness.seed'));
     const statePath = typeof values.state === 'string' ? userPath(values.state) : path.join(config.DATA_DIR, 'witness-state.json');
     const logKeys = Array.isArray(values['log-key']) ? values['log-key'].filter((k): k is string => typeof k === 'string') : [];
-    const api = new Api(url.replace(/\/$/, ''), null);
+    const base = url.replace(/\/$/, '');
+    const api = new Api(base, null);
 
     const served = await attributes<ServedCheckpoint>(api, '/log/checkpoint');
-    const keys = logKeys.length ? logKeys : [served.signer];
-    const checkpoint = trustedCheckpoint(served.note, keys);
+    const state = readState(statePath);
+    const seen = seenAt(state, base, originOf(served.note));
+    const trusted = await trustedLogKeys(api, served, logKeys, seen, true);
+    const checkpoint = trusted.problem ?? trustedCheckpoint(served.note, trusted.keys);
     if (typeof checkpoint === 'string') {
-      out(`FAIL ${checkpoint}`);
+      out(`FAIL refusing to co-sign: ${checkpoint}`);
       return 1;
     }
     // A co-signature vouches for the checkpoint to verifiers without state: none for one its key may no longer sign.
-    const period = checkpointPeriodProblem(await servedHistory(api, served), checkpoint, checkpointSigners(served.note, keys));
-    if (period) {
-      out(`FAIL refusing to co-sign: ${period}`);
+    const period = checkpointPeriodProblem(trusted.periods, checkpoint, checkpointSigners(served.note, trusted.keys));
+    const comparable = seen && seen.origin === checkpoint.origin && seen.size <= checkpoint.size;
+    const problem = period ?? (seen ? consistencyProblem(seen, checkpoint, comparable ? await consistencyHashes(api, seen.size, checkpoint.size) : null) : null);
+    if (problem) {
+      out(`FAIL refusing to co-sign: ${problem}`);
       return 1;
     }
-    const state = readState(statePath);
-    const seen = state[checkpoint.origin];
-    if (seen) {
-      const proof = seen.size <= checkpoint.size ? await consistencyHashes(api, seen.size, checkpoint.size) : null;
-      const problem = consistencyProblem(seen, checkpoint, proof);
-      if (problem) {
-        out(`FAIL refusing to co-sign: ${problem}`);
-        return 1;
-      }
-    }
-    state[checkpoint.origin] = { origin: checkpoint.origin, size: checkpoint.size, root: checkpoint.root.toString('base64') };
-    writeState(statePath, state);
 
     const { body } = parseNote(served.note) as Exclude<ReturnType<typeof parseNote>, string>;
     const note = `${body}\n${cosignatureLine(name, key, body, Math.floor(Date.now() / 1000))}`;
@@ -82,7 +77,10 @@ runCommand(
       out(`FAIL the log refused the co-signature: ${res.status} ${detail?.code ?? ''} ${detail?.detail ?? ''}`.trimEnd());
       return 1;
     }
-    if (!logKeys.length) out(`(the log key ${served.signer} was taken from the log itself: pass --log-key to trust a key you hold)`);
+    // The last checkpoint co-signed: one the log refused is not.
+    keepSeen(state, base, { origin: checkpoint.origin, size: checkpoint.size, root: checkpoint.root.toString('base64'), keys: trusted.keys });
+    writeState(statePath, state);
+    for (const n of trusted.notes) out(n);
     out(`co-signed ${checkpoint.origin} size ${checkpoint.size} root ${checkpoint.root.toString('base64')}${seen ? `, consistent with size ${seen.size}` : ''}`);
     out(`witness ${witnessVkey(name, key)}`);
     return 0;

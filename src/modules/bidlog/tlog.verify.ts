@@ -132,6 +132,8 @@ export function keyHistoryProblem(trusted: readonly string[], served: readonly s
 
 /** Consistency of the checkpoint now served with the one seen before: the problem, or null. */
 export function consistencyProblem(seen: SeenCheckpoint, now: Checkpoint, proof: string[] | null): string | null {
+  // Renamed, a log would be a new one to every verifier that keeps its state by name: a rewritten history passed so.
+  if (now.origin !== seen.origin) return `the log now names itself ${now.origin}, not ${seen.origin} as in the checkpoint of size ${seen.size} seen before: a checkpoint of another log, or its history rewritten under a new name`;
   if (now.size < seen.size) return `the log shrank: checkpoint of size ${now.size} after one of size ${seen.size}`;
   const hashes = (proof ?? []).map((h) => Buffer.from(h, 'base64'));
   if (!verifyConsistency(seen.size, now.size, Buffer.from(seen.root, 'base64'), now.root, hashes)) {
