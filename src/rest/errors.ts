@@ -41,7 +41,9 @@ function errorObject(status: number, item: ErrorItem): ErrorObject {
 export function toErrorDocument(thrown: unknown, requestId: string, fields: FieldRendering = 'body'): { status: number; body: { errors: ErrorObject[] } } {
   const err = databaseFault(thrown) ?? thrown;
   if (err instanceof DomainError) {
-    return { status: err.status, body: { errors: err.items.map((i) => errorObject(err.status, restItem(i, fields))) } };
+    // A 5xx is the service's failure, whatever its kind: its log line is found by the request's id.
+    const traced = (i: ErrorItem): ErrorItem => (err.status >= 500 ? { ...i, meta: { ...i.meta, request_id: requestId } } : i);
+    return { status: err.status, body: { errors: err.items.map((i) => errorObject(err.status, traced(restItem(i, fields)))) } };
   }
   const status = (err as { status?: number; expose?: boolean }).status;
   if (typeof status === 'number' && status >= 400 && status < 500 && (err as { expose?: boolean }).expose) {

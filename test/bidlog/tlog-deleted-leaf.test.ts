@@ -36,6 +36,9 @@ it('names the deleted leaf in the proofs that need it, in the receipts it breaks
   const proof = await world.t.client.get(`/log/proof/inclusion?leaf_index=${first.entries[0].leaf_index}&tree_size=${size}`);
   expect(proof.status).toBe(500);
   expect(proof.body.errors[0]).toMatchObject({ code: 'log_damaged', detail: expect.stringContaining(`lacks leaf ${gone} (deleted or lost outside the service)`) });
+  // As every 5xx: the id that finds its line in the operator's log, in the body as in the header.
+  expect(proof.body.errors[0].meta).toEqual({ request_id: proof.headers['x-request-id'] });
+  expect(proof.headers['x-request-id']).toMatch(/\S/);
   expect(JSON.stringify(proof.body)).not.toMatch(/at .*\.(js|ts):\d+/);
   // A refusal under 500 is made without a stack (src/core/errors.ts); a 5xx keeps its own for the operator's log.
   const [fields, message] = error.mock.calls.at(-1) as [{ err: Record<string, string> }, string];
