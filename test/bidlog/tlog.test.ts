@@ -213,6 +213,11 @@ describe('the transparency log of bids', () => {
       expect([target, res.status]).toEqual([target, status]);
       expect(res.body.errors[0].source).toEqual({ parameter });
     }
+    // Details in REST's own names: an outside test read GraphQL's treeSize and leafIndex in them.
+    const below = await world.t.client.get(`/log/proof/inclusion?leaf_index=${size}&tree_size=${size}`);
+    expect(below.body.errors[0].detail).toBe(`leaf_index must be below the tree size, ${size}`);
+    const both = await world.t.client.get(`/log/proof/inclusion?leaf_index=0&leaf_hash=${encodeURIComponent(Buffer.alloc(32).toString('base64'))}&tree_size=${size}`);
+    expect([both.status, both.body.errors[0].source, both.body.errors[0].detail]).toEqual([400, { parameter: 'leaf_hash' }, 'the leaf is given by its index or by its hash, not both']);
   });
 });
 

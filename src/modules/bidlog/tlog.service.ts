@@ -399,11 +399,11 @@ export class TransparencyLog {
    */
   async inclusion(ctx: RequestContext, input: { leafIndex?: unknown; leafHash?: unknown; treeSize: unknown }): Promise<Proof> {
     const byHash = input.leafHash !== undefined && input.leafHash !== null;
-    if (byHash && input.leafIndex !== undefined && input.leafIndex !== null) throw invalid('invalid_parameter', 'give leafIndex or leafHash, not both', { field: 'leafHash' });
+    if (byHash && input.leafIndex !== undefined && input.leafIndex !== null) throw invalid('invalid_parameter', 'the leaf is given by its index or by its hash, not both', { field: 'leafHash' });
     const hash = byHash ? leafHashOf(input.leafHash) : null;
     const treeSize = await this.checkpointed(ctx, count(input.treeSize, 'treeSize', 1), 'treeSize');
     const leafIndex = hash ? await this.indexOf(ctx, hash, treeSize) : count(input.leafIndex, 'leafIndex', 0);
-    if (leafIndex >= treeSize) throw invalid('invalid_parameter', 'leafIndex must be below treeSize', { field: 'leafIndex' });
+    if (leafIndex >= treeSize) throw invalid('invalid_parameter', `leafIndex must be below the tree size, ${treeSize}`, { field: 'leafIndex' });
     const hashes = await overTree(ctx.em, (node) => inclusionProof(node, leafIndex, treeSize));
     return { leafIndex, treeSize, hashes: hashes.map((h) => h.toString('base64')) };
   }
