@@ -19,7 +19,7 @@ export class NotificationGql {
   @Field(() => ID) id!: string;
   @Field(() => NotificationKindGql, { description: 'What happened' }) kind!: string;
   @Field(() => Int, {
-    description: 'The type code: 1 to 29 of the contract; 30 lot_extended, 34 second_chance_offered and 35 second_chance_answered of the platform rules (docs/auction-rules.md); 31 saved_search_matched (docs/saved-searches.md)',
+    description: 'The type code: 1 to 29 of the contract; 30 lot_extended, 32 reserve_not_met, 33 lot_lapsed, 34 second_chance_offered and 35 second_chance_answered of the platform rules (docs/auction-rules.md); 31 saved_search_matched (docs/saved-searches.md)',
     deprecationReason: 'Use `kind`',
   })
   type!: number;
