@@ -120,10 +120,13 @@ function windowStatement(list: WindowList, window: ListWindow): Sql {
   // Read from the end backwards for `last`; the page is put back in the list's order below.
   const direction = window.fromEnd ? backward : forward;
   const keyColumns = sql.join([...keys.map((key, i) => sql`${key} as ${names[i]}`), sql`${order.id} as i_w`]);
+  // The row standing for an empty page has no position, whatever the key: texts' positions are
+  // JSON arrays, and an array of nulls is a text, not null (`pageOfRows` keeps rows with a position).
+  const position = sql`case when w.i_w is not null then ${positionText(order)} end`;
   // `base` inlined where it is used: materialized, it would be read whole (a lot's every bid) for a page of it.
   return sql`with base as not materialized (select ${list.columns}, ${keyColumns} from ${list.from} where ${list.where}),
       page as (select * from base b where ${sql.and(bounds)} order by ${orderBy(b, direction)} limit ${window.size})
-      select w.*, ${positionText(order)} as position_w, row_number() over (order by ${orderBy(w, forward)}) as o_w, facts.total_w, facts.next_w, facts.previous_w
+      select w.*, ${position} as position_w, row_number() over (order by ${orderBy(w, forward)}) as o_w, facts.total_w, facts.next_w, facts.previous_w
       from (select ${window.counted === false ? sql`null::bigint` : sql`(select count(*) from base)`} as total_w,
         case when exists (select 1 from page)
           then exists (select 1 from base b where ${tuple(b)} ${on} (select ${columnsOf(p)} from page p order by ${orderBy(p, backward)} limit 1))
