@@ -142,7 +142,7 @@ export const ERROR_CODES = [
   { code: 'outbox_message_not_found', status: 404, meaning: 'GraphQL `node(id:)`: no such outbox message, or one kept for a platform whose staff the caller is not' },
   { code: 'dialog_not_found', status: 404, meaning: 'GraphQL `node(id:)`: no such dialog, or one the caller may not read' },
   { code: 'ledger_account_not_found', status: 404, meaning: '`GET /ledger/accounts/{id}` (GraphQL `ledgerAccount`): no such account on the ledger' },
-  { code: 'notification_not_found', status: 404, meaning: '`DELETE /notifications/{id}`, `POST /notifications`: no notification with this id' },
+  { code: 'notification_not_found', status: 404, meaning: "`DELETE /notifications/{id}`, `POST /notifications` (GraphQL `markNotificationsAsRead`, `node(id:)`): none of the caller's notifications has this id (another account's is answered as one that does not exist)" },
   { code: 'second_chance_offer_not_found', status: 404, meaning: '`PATCH /lots/{id}/second_chance_offers/{offer-id}`: the lot has no offer with this id; GraphQL `node(id:)`: no such offer, or one the caller may not see' },
   { code: 'max_bid_exists', status: 409, meaning: 'the caller already has an active max bid on the lot' },
   { code: 'open_lot_limit', status: 409, meaning: "a new lot: its organizer already has as many open lots on the platform as the platform's rules allow (`max_lots_per_seller`)" },

@@ -149,7 +149,7 @@ export const REST: Record<string, RestRow> = {
   'GET /documents': { auth: true, call: () => ({ target: '/documents?in=missing.pdf' }), roles: all(401) },
   'GET /counts': { auth: true, call: () => ({ target: '/counts' }), roles: all(200) },
   'GET /notifications': { auth: true, call: () => ({ target: '/notifications' }), roles: all(200) },
-  'DELETE /notifications/:id': { auth: true, call: (f) => ({ target: `/notifications/${f.notificationId}` }), order: USER_LAST, roles: { others: 403, user: 204 } },
+  'DELETE /notifications/:id': { auth: true, call: (f) => ({ target: `/notifications/${f.notificationId}` }), order: USER_LAST, roles: { others: 404, user: 204 } },
   'POST /notifications': { auth: true, call: () => ({ target: '/notifications', body: { data: [{ type: 'notifications', id: '999999' }] } }), roles: all(404) },
   'POST /notifications/events': { auth: true, call: (f) => ({ target: '/notifications/events', body: { data: { type: 'notification_events', attributes: { type: 9, recipient: f.userId, meta: {} } } } }), roles: { others: 403, platform: 204, otherPlatform: 400 } },
   'POST /transactions': pub(() => ({ target: '/transactions', body: { data: { attributes: { tx: 'AAAA' } } } }), 400),

@@ -60,9 +60,9 @@ describe('GraphQL notifications', () => {
   it('answers the same codes as REST', async () => {
     const { user, ids } = await userWith([NotificationType.Winner]);
     const other = await createAccount(world.t, world.platform);
-    expect(errorOf(await world.t.client.as(other.keypair).graphql(MARK, { id: ids[0] }))).toEqual({ code: 'not_allowed', status: 403 });
+    expect(errorOf(await world.t.client.as(other.keypair).graphql(MARK, { id: ids[0] }))).toEqual({ code: 'notification_not_found', status: 404 });
     expect(errorOf(await world.t.client.as(other.keypair).graphql(MARK, { id: '99999999' }))).toEqual({ code: 'notification_not_found', status: 404 });
-    expect(errorOf(await world.t.client.as(other.keypair).graphql(MARK_MANY, { ids: [ids[0]] }))).toEqual({ code: 'not_allowed', status: 403 });
+    expect(errorOf(await world.t.client.as(other.keypair).graphql(MARK_MANY, { ids: [ids[0]] }))).toEqual({ code: 'notification_not_found', status: 404 });
     const malformed = await world.t.client.as(other.keypair).graphql(MARK_MANY, { ids: ['1', 'x'] });
     expect(errorOf(malformed)).toEqual({ code: 'invalid_field', status: 400 });
     expect(malformed.body.errors[0].extensions.errors).toEqual([expect.objectContaining({ code: 'invalid_field', field: 'ids.1' })]);

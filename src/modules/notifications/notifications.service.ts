@@ -165,22 +165,25 @@ export class NotificationsService {
     return rows.map((r) => ({ type: r.type, count: Number(r.n) }));
   }
 
-  /** DELETE /notifications/{id}: marks one of the caller's notifications read (again: no change). */
+  /**
+   * DELETE /notifications/{id}: marks one of the caller's notifications read (again: no change).
+   * Someone else's is missing, as `ownById` answers it, so that the answer tells no one it exists.
+   */
   async markRead(ctx: RequestContext, id: string): Promise<void> {
     const caller = requireCaller(ctx);
     const notificationId = notificationIdOf(id);
     if (notificationId === null) throw missing();
     await inTransaction(ctx, async (em) => {
-      const row = await em.findOne(Notification, { id: notificationId });
+      const row = await em.findOne(Notification, { id: notificationId, recipient: caller.accountId });
       if (!row) throw missing();
-      if (row.recipient !== caller.accountId) throw forbidden('not_allowed', 'only its recipient may mark a notification read');
       await em.nativeUpdate(Notification, { id: notificationId, readAt: null }, { readAt: new Date() });
     });
   }
 
   /**
    * POST /notifications: marks several of the caller's notifications read; all or none. Malformed
-   * ids: 400; ids of no notification: 404; someone else's: 403 (one error per id at fault).
+   * ids: 400; ids of none of the caller's notifications, someone else's too (as `markRead`): 404,
+   * one error per id at fault.
    */
   async markManyRead(ctx: RequestContext, { ids }: MarkManyReadInput): Promise<void> {
     const caller = requireCaller(ctx);
@@ -195,12 +198,9 @@ export class NotificationsService {
     const wanted = [...new Set(parsed as string[])];
     if (!wanted.length) return;
     await inTransaction(ctx, async (em) => {
-      const rows = await em.find(Notification, { id: { $in: wanted } });
-      const owner = new Map(rows.map((r) => [r.id, r.recipient]));
-      const unknown = faults(parsed, (id) => !owner.has(id as string), 'notification_not_found', 'no notification with this id');
+      const own = new Set((await em.find(Notification, { id: { $in: wanted }, recipient: caller.accountId })).map((r) => r.id));
+      const unknown = faults(parsed, (id) => !own.has(id as string), 'notification_not_found', 'no notification with this id');
       if (unknown) throw new DomainError('not_found', unknown);
-      const others = faults(parsed, (id) => owner.get(id as string) !== caller.accountId, 'not_allowed', 'only its recipient may mark a notification read');
-      if (others) throw new DomainError('forbidden', others);
       await em.nativeUpdate(Notification, { id: { $in: wanted }, readAt: null }, { readAt: new Date() });
     });
   }
