@@ -69,7 +69,7 @@ describe('an ORM transaction whose connection is lost', () => {
     expect({ status: res.status, retry: res.headers['retry-after'], errors: res.body.errors }).toEqual({
       status: 503,
       retry: '1',
-      errors: [{ status: '503', code: 'outcome_unknown', title: 'Service Unavailable', detail: expect.stringContaining('may or may not have been kept') }],
+      errors: [{ status: '503', code: 'outcome_unknown', title: 'Service Unavailable', detail: expect.stringContaining('may or may not have been kept'), meta: { request_id: res.headers['x-request-id'] } }],
     });
     // Ended before its commit finished: here the doubt resolved to "not kept".
     expect(await lots()).toBe(before);

@@ -123,7 +123,7 @@ describe('PostgreSQL stopped during a bid load', () => {
         status: 503,
         type: 'application/vnd.api+json',
         retry: '1',
-        error: { status: '503', code: 'database_unavailable', title: 'Service Unavailable', detail: expect.any(String) },
+        error: { status: '503', code: 'database_unavailable', title: 'Service Unavailable', detail: expect.any(String), meta: { request_id: expect.stringMatching(/\S/) } },
       });
     }
     // Around the stop and the start an answer may be either; never a hang, a 500 or another refusal.

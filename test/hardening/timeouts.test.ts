@@ -31,7 +31,7 @@ describe('DB_STATEMENT_TIMEOUT', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     expect(res.status).toBe(503);
     expect(res.body).toEqual({
-      errors: [{ status: '503', code: 'database_timeout', title: 'Service Unavailable', detail: expect.stringContaining('took too long and was cancelled') }],
+      errors: [{ status: '503', code: 'database_timeout', title: 'Service Unavailable', detail: expect.stringContaining('took too long and was cancelled'), meta: { request_id: res.headers['x-request-id'] } }],
     });
     const stored = await world.t.orm.em.fork().findOneOrFail(Account, { id: user.id });
     expect(stored.city).not.toBe('Batumi');
