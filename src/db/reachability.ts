@@ -1,3 +1,4 @@
+import { databaseMessage } from '../core/loggable';
 import { logger } from '../core/logger';
 import { isUnreachable } from './faults';
 
@@ -15,8 +16,9 @@ export class Reachability {
     if (this.down || !isUnreachable(err)) return;
     this.down = true;
     const { code, message } = err as { code?: unknown; message?: unknown };
-    // Read before knex prefixes the message with the statement and its values.
-    logger.warn({ code, reason: message }, 'the database is out of reach');
+    // The error may have passed through knex, which wrote the statement and its values before its
+    // message (a password hash reached the log so, found by an outside test).
+    logger.warn({ code, reason: typeof message === 'string' ? databaseMessage(message, message) : null }, 'the database is out of reach');
   }
 
   answered(): void {
