@@ -6,7 +6,7 @@ import type { CostGate } from './cost-gate';
 import { measureOperations, shapeOf, type FieldCost } from './cost-analysis';
 import { declaredItems, declaredItemsArgument } from './list-items';
 import { PassedOperations } from './passed-operations';
-import { declaredStatementCost } from './statement-cost';
+import { declaredItemStatementCost, declaredStatementCost } from './statement-cost';
 
 export interface CostLimits {
   maxCost: number;
@@ -57,8 +57,8 @@ const PAGE_ITEMS = ['edges', 'nodes', 'items'];
 /**
  * Each field costs 1 plus its selection (1 for an item of a list of scalars), times the items it
  * answers: the page size of a paged field, the bound a list declares (`listItems`), or the length
- * of a list argument; a field that runs a statement of its own over the lots adds that statement
- * (`runsOwnStatement`). The
+ * of a list argument; a field that runs a statement of its own adds that statement, once or per
+ * item (statement-cost.ts). The
  * `edges`/`nodes`/`items` list of a page is the page itself, already counted by the field that took the size.
  */
 const fieldCost: FieldCost = (field, parent, args, childCost) => {
@@ -67,7 +67,7 @@ const fieldCost: FieldCost = (field, parent, args, childCost) => {
   const items = pageOfParent ? 1 : itemsOf(field, args, listField || PAGE_TYPE.test(getNamedType(field.type).name));
   // An item of a list of scalars (a broker's cities, the platforms) costs what a scalar field does.
   const each = listField && isLeafType(getNamedType(field.type)) ? 1 : childCost;
-  return 1 + declaredStatementCost(field) + items * each;
+  return 1 + declaredStatementCost(field) + items * (each + declaredItemStatementCost(field));
 };
 
 const tooCostly = (detail: string) => invalid('query_too_costly', detail);

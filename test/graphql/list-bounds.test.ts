@@ -3,6 +3,7 @@ import { getNullableType, isInterfaceType, isListType, isObjectType, parse } fro
 import { Money, CURRENCIES } from '../../src/core/money';
 import { checkCost } from '../../src/graphql/cost';
 import { declaredItems } from '../../src/graphql/list-items';
+import { FIELD_STATEMENT_COST } from '../../src/graphql/statement-cost';
 import { buildAppSchema } from '../../src/graphql/schema';
 import { Account, BlacklistEntry } from '../../src/modules/accounts/accounts.entity';
 import { AccountType } from '../../src/core/account-type';
@@ -262,23 +263,25 @@ describe('the cost of a document', () => {
   const schema = buildAppSchema();
   const limits = { maxCost: 1e9, maxDepth: 15, maxTokens: 5000 };
   const cost = (query: string) => checkCost(schema, parse(query), {}, undefined, limits);
+  const S = FIELD_STATEMENT_COST;
 
+  // Each query also runs a statement of its own (statement-cost.ts), S beside its lists.
   it('counts each sized list at its size, 100 when not given', () => {
-    expect(cost('{ savedSearches(accountId: "a") { id } }')).toBe(1 + 100);
-    expect(cost('{ savedSearches(accountId: "a", limit: 3) { id } }')).toBe(1 + 3);
-    expect(cost('{ messageDialogs(receivers: ["a", "b"]) { withId } }')).toBe(1 + 100);
-    expect(cost('{ secondChanceOffers(lotId: "1", last: 7) { id } }')).toBe(1 + 7);
-    expect(cost('{ lot(id: "1") { bidLog { entries { seq } } } }')).toBe(1 + 1 + 1 + 100);
-    expect(cost('{ ping { platforms } }')).toBe(1 + 1 + 100);
-    expect(cost('{ ledgerAccount(id: "a") { balances(limit: 4) { assetCode } signers { key } } }')).toBe(1 + (1 + 4) + (1 + 100));
-    expect(cost('{ account(id: "a") { trustingPlatforms(limit: 9) brokerCities } }')).toBe(1 + (1 + 9) + (1 + MAX_BROKER_CITIES));
+    expect(cost('{ savedSearches(accountId: "a") { id } }')).toBe(S + 1 + 100);
+    expect(cost('{ savedSearches(accountId: "a", limit: 3) { id } }')).toBe(S + 1 + 3);
+    expect(cost('{ messageDialogs(receivers: ["a", "b"]) { withId } }')).toBe(S + 1 + 100);
+    expect(cost('{ secondChanceOffers(lotId: "1", last: 7) { id } }')).toBe(S + 1 + 7);
+    expect(cost('{ lot(id: "1") { bidLog { entries { seq } } } }')).toBe(S + 1 + 1 + 1 + 100);
+    expect(cost('{ ping { platforms } }')).toBe(S + 1 + 1 + 100);
+    expect(cost('{ ledgerAccount(id: "a") { balances(limit: 4) { assetCode } signers { key } } }')).toBe(S + 1 + (1 + 4) + (1 + 100));
+    expect(cost('{ account(id: "a") { trustingPlatforms(limit: 9) brokerCities } }')).toBe(S + 1 + (1 + 9) + (1 + MAX_BROKER_CITIES));
   });
 
   it('counts a list the domain bounds at its bound', () => {
     expect(cost('mutation { placeBid(lotId: "1", amount: "1") { bids { id } } }')).toBe(1 + 1 + MOST_BIDS_PER_REQUEST);
-    expect(cost('{ platformRules(platformId: "1") { increments { minStep } buyerFees { percent } } }')).toBe(1 + 2 * (1 + MAX_BANDS));
-    expect(cost('{ currencyRates { currency } notificationCounts { count } }')).toBe(1 + CURRENCIES.length + 1 + Object.keys(NOTIFICATION_TYPES).length);
-    expect(cost('{ document(id: "a") { owners } }')).toBe(1 + 1 + MAX_OWNERS);
+    expect(cost('{ platformRules(platformId: "1") { increments { minStep } buyerFees { percent } } }')).toBe(S + 1 + 2 * (1 + MAX_BANDS));
+    expect(cost('{ currencyRates { currency } notificationCounts { count } }')).toBe(2 * S + 1 + CURRENCIES.length + 1 + Object.keys(NOTIFICATION_TYPES).length);
+    expect(cost('{ document(id: "a") { owners } }')).toBe(S + 1 + 1 + MAX_OWNERS);
     // The reference lists are answered whole: their cost is at least what they hold.
     const { makers, classes, models, countries, cities } = REFERENCE_ITEMS;
     expect(cost('{ makers { classes { models } } }')).toBe(1 + makers * (1 + classes * (1 + models)));
@@ -295,8 +298,8 @@ describe('the cost of a document', () => {
       for (const field of Object.values(type.getFields())) {
         if (!isListType(getNullableType(field.type))) continue;
         const sized = field.args.some((a) => ['first', 'last', 'limit', 'size'].includes(a.name));
-        // convertMany answers one item per item of its list, which it holds to 100.
-        const perItem = `${type.name}.${field.name}` === 'Query.convertMany';
+        // convertMany and nodes answer one item per item of their list, which they hold to 100.
+        const perItem = ['Query.convertMany', 'Query.nodes'].includes(`${type.name}.${field.name}`);
         if (!sized && !perItem && declaredItems(field) === undefined && !(page && ['nodes', 'items'].includes(field.name))) unbounded.push(`${type.name}.${field.name}`);
       }
     }

@@ -1,6 +1,7 @@
 import { parse } from 'graphql';
 import { checkCost } from '../../src/graphql/cost';
 import { buildAppSchema } from '../../src/graphql/schema';
+import { FIELD_STATEMENT_COST } from '../../src/graphql/statement-cost';
 import { createAccount, type CreatedAccount } from '../helpers/factories';
 import { createLot, ENG_LOT } from '../helpers/lots';
 import { appWithTwoPlatforms } from '../helpers/world';
@@ -103,11 +104,11 @@ describe('nodes(ids:)', () => {
     }
   });
 
-  it('takes at most 100 ids, and costs a full page of them', async () => {
+  it('takes at most 100 ids, and costs each id given with its statement', async () => {
     const res = await world.t.client.graphql(`query($ids: [ID!]!) { nodes(ids: $ids) { nodeId } }`, { ids: Array.from({ length: 101 }, () => forged('Lot', lotId)) });
     expect(res.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'too_many_items', errors: [expect.objectContaining({ field: 'ids' })] }) })]);
     const schema = buildAppSchema();
     const cost = checkCost(schema, parse('query($ids: [ID!]!) { nodes(ids: $ids) { nodeId } }'), { ids: ['a', 'b', 'c'] }, undefined, { maxCost: 1e9, maxDepth: 15, maxTokens: 5000 });
-    expect(cost).toBe(1 + 100 * 1);
+    expect(cost).toBe(1 + 3 * (1 + FIELD_STATEMENT_COST));
   });
 });

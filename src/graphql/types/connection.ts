@@ -8,6 +8,7 @@ import { PageInfoGql } from '../page-info';
 import { fieldsUnder } from '../selections';
 import type { WindowPage } from '../../core/list-window';
 import { decodeListCursor, encodeListCursor } from './cursor';
+import { runsNoStatement } from '../statement-cost';
 
 // Relay connections (the Relay server specification's "Connections"): one kind of list for
 // everything a dashboard pages through.
@@ -85,11 +86,14 @@ export interface ConnectionSource<T> {
 /** A connection of the nodes of one page, each with its cursor. */
 export function connection<T>(page: { nodes: T[]; cursors: string[]; hasNextPage: boolean; hasPreviousPage: boolean }, count: () => number | Promise<number>): ConnectionSource<T> {
   const { nodes, cursors } = page;
+  // Counted once: a keyset listing counts in a statement of its own, which every alias of
+  // `totalCount` would otherwise run again.
+  let counted: number | Promise<number> | undefined;
   return {
     edges: nodes.map((node, i) => ({ cursor: cursors[i], node })),
     nodes,
     pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage, startCursor: cursors[0] ?? null, endCursor: cursors[cursors.length - 1] ?? null },
-    count,
+    count: () => (counted ??= count()),
   };
 }
 
@@ -185,6 +189,8 @@ export function connectionTypes<T extends object>(name: string, node: () => Clas
 
   @Resolver(() => Connection)
   class CountResolver {
+    // The count a keyset listing runs, once per connection (`connection`), is its connection field's statement.
+    @Extensions(runsNoStatement())
     @FieldResolver(() => Int, { description: 'How many items the whole list has, whatever the page' })
     totalCount(@Root() source: ConnectionSource<T>): number | Promise<number> {
       return source.count();

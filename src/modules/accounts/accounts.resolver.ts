@@ -10,6 +10,7 @@ import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
 import { registerNode } from '../../graphql/types/node';
 import { AccountGql, accountGql, CreateAccountInput, EditAccountInput, EditAccountPayloadGql, UpdateAccountInput } from './accounts.types';
+import { runsStatement } from '../../graphql/statement-cost';
 
 type Edited = Omit<EditAccountPayloadGql, 'userErrors'>;
 
@@ -21,16 +22,19 @@ registerNode('Account', accountById);
 
 @Resolver()
 export class AccountsResolver {
+  @Extensions(runsStatement())
   @Query(() => AccountGql, { nullable: true, description: "The caller's own account" })
   async me(@Ctx() { ctx, services }: GraphQLContext): Promise<AccountGql> {
     return accountGql(await services.accounts.me(ctx), 'full');
   }
 
+  @Extensions(runsStatement())
   @Query(() => AccountGql, { nullable: true, description: 'An account: the full record for itself and staff of its platform, else the public view' })
   account(@Arg('id', () => String) id: string, @Ctx() context: GraphQLContext): Promise<AccountGql> {
     return accountById(id, context);
   }
 
+  @Extensions(runsStatement())
   @Query(() => [AccountGql], { description: "Accounts of the caller's platforms, oldest first; staff only", deprecationReason: 'Use `accountsConnection`' })
   async accounts(
     @Ctx() { ctx, services }: GraphQLContext,
@@ -43,6 +47,7 @@ export class AccountsResolver {
     return list.map((a) => accountGql(a, 'full'));
   }
 
+  @Extensions(runsStatement())
   @Query(() => AccountConnectionGql, { description: "Accounts of the caller's platforms, oldest first; staff only" })
   async accountsConnection(
     @Ctx() { ctx, services }: GraphQLContext,
@@ -56,6 +61,7 @@ export class AccountsResolver {
     return connectionOfWindow(window, found, (items) => items.map((a) => accountGql(a, 'full')));
   }
 
+  @Extensions(runsStatement())
   @Query(() => [AccountGql], {
     description: 'Broker contacts: the organizer of a direct sale by a user of the platform; else, with a region, the brokers and admins of that region; else every broker',
     deprecationReason: 'Use `brokersConnection`',
@@ -70,6 +76,7 @@ export class AccountsResolver {
     return (await services.accounts.brokers(ctx, { platformId, region, lotId, limit })).map((a) => accountGql(a, 'contact'));
   }
 
+  @Extensions(runsStatement())
   @Query(() => [AccountGql], { description: 'Admin contacts of a platform, the first `limit` by name', deprecationReason: 'Use `adminsConnection`' })
   async admins(
     @Arg('platformId', () => String) platformId: string,
@@ -79,6 +86,7 @@ export class AccountsResolver {
     return (await services.accounts.admins(ctx, { platformId, limit })).map((a) => accountGql(a, 'contact'));
   }
 
+  @Extensions(runsStatement())
   @Query(() => AccountConnectionGql, {
     description: 'Broker contacts by name (last name, first name, then id): the organizer of a direct sale by a user of the platform; else, with a region, the brokers and admins of that region; else every broker',
   })
@@ -96,6 +104,7 @@ export class AccountsResolver {
     return connectionOfWindow(window, found, (items) => items.map((a) => accountGql(a, 'contact')));
   }
 
+  @Extensions(runsStatement())
   @Query(() => AccountConnectionGql, { description: 'Admin contacts of a platform by name (last name, first name, then id)' })
   async adminsConnection(@Arg('platformId', () => String) platformId: string, @Ctx() { ctx, services }: GraphQLContext, @Args() page: ConnectionArgs, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<AccountGql>> {
     const window = pageWindow(page, `Query.adminsConnection:${platformId}`, info);

@@ -3,7 +3,7 @@ import { Arg, Args, Ctx, Extensions, ID, Info, Int, Mutation, Query, Resolver } 
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { LogEntryConnectionGql } from './tlog.connection.types';
 import { listItems } from '../../graphql/list-items';
-import { runsOwnStatement } from '../../graphql/statement-cost';
+import { runsOwnStatement, runsStatement } from '../../graphql/statement-cost';
 import type { GraphQLContext } from '../../graphql/context';
 import { payloadOf } from '../../graphql/user-errors';
 import { CosignCheckpointInput, CosignCheckpointPayloadGql, LogCheckpointGql, LogEntryGql, LogKeyGql, LogProofGql } from './tlog.types';
@@ -16,6 +16,7 @@ const proofGql = (p: Proof): LogProofGql => ({ leafIndex: p.leafIndex ?? null, t
 
 @Resolver()
 export class TransparencyLogResolver {
+  @Extensions(runsStatement())
   @Query(() => LogCheckpointGql, { description: "GET /log/checkpoint: the transparency log's latest checkpoint; `anchored`: the latest anchored on the ledger; `cosignatures`: the latest that many witnesses co-signed" })
   logCheckpoint(
     @Arg('anchored', () => Boolean, { nullable: true }) anchored: boolean | undefined,
@@ -31,12 +32,14 @@ export class TransparencyLogResolver {
   }
 
   @Extensions(listItems(TLOG_KEYS))
+  @Extensions(runsStatement())
   @Query(() => [LogKeyGql], { description: 'GET /log/keys: every key the log has signed with, oldest first; the one without until signs now' })
   logKeys(@Ctx() { ctx, services }: GraphQLContext): Promise<LogKeyGql[]> {
     return services.transparencyLog.keys(ctx);
   }
 
   @Extensions(listItems(TLOG_PAGE))
+  @Extensions(runsStatement())
   @Query(() => [LogCheckpointGql], { description: 'GET /log/checkpoints: the checkpoints of sizes from..to, oldest first, at most 100' })
   logCheckpoints(
     @Arg('from', () => Int, { nullable: true }) from: number | undefined,
@@ -46,6 +49,7 @@ export class TransparencyLogResolver {
     return services.transparencyLog.between(ctx, { from: from ?? undefined, to: to ?? undefined });
   }
 
+  @Extensions(runsStatement())
   @Query(() => LogProofGql, { description: "GET /log/proof/inclusion: a leaf's inclusion proof in the tree of a checkpoint's size; the leaf given by `leafIndex`, or by `leafHash` (hex or base64), whose index the answer gives" })
   async logInclusionProof(
     @Arg('leafIndex', () => Int, { nullable: true }) leafIndex: number | undefined,
@@ -56,12 +60,14 @@ export class TransparencyLogResolver {
     return proofGql(await services.transparencyLog.inclusion(ctx, { leafIndex, leafHash, treeSize }));
   }
 
+  @Extensions(runsStatement())
   @Query(() => LogProofGql, { description: 'GET /log/proof/consistency: from the tree of size `from` to the checkpoint of size `to`' })
   async logConsistencyProof(@Arg('from', () => Int) from: number, @Arg('to', () => Int) to: number, @Ctx() { ctx, services }: GraphQLContext): Promise<LogProofGql> {
     return proofGql(await services.transparencyLog.consistency(ctx, { from, to }));
   }
 
   @Extensions(listItems(TLOG_PAGE))
+  @Extensions(runsStatement())
   @Query(() => [LogEntryGql], { description: "GET /log/entries: the log's leaves from index `from` (or a lot's), at most 100", deprecationReason: 'Use `logEntriesConnection`' })
   logEntries(
     @Arg('from', () => Int) from: number,

@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Extensions, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
 import { formatMoney } from '../../core/money';
 import { encodeReceipt, isHashReceipt, receiptVersion, type AnyReceipt } from '../bidlog';
 import type { GraphQLContext } from '../../graphql/context';
@@ -9,6 +9,7 @@ import { LotGql, reserveMet, shownHighestBid } from '../lots';
 import { bidGql } from './bids.mappers';
 import { PlaceBidResultGql, SubmitBidInput, SubmitBidPayloadGql } from './bids.types';
 import type { BidGql, LogReceiptGql } from './bids.types';
+import { readsThroughLoader } from '../../graphql/statement-cost';
 
 type SubmittedBid = Omit<SubmitBidPayloadGql, 'userErrors'>;
 
@@ -79,6 +80,7 @@ export class BidsResolver {
     );
   }
 
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => LotGql, { nullable: true, description: 'The lot bid on, as it is now, in its own currency' })
   async lot(@Root() payload: SubmitBidPayloadGql, @Ctx() { loaders }: GraphQLContext): Promise<LotGql | null> {
     return payload.lotId === null ? null : loaders.lot.load(payload.lotId);
@@ -87,6 +89,7 @@ export class BidsResolver {
 
 @Resolver(() => PlaceBidResultGql)
 export class PlaceBidResultResolver {
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => MoneyGql, { description: "The lot's highest bid after this request's round, in its currency" })
   async highestBidMoney(@Root() result: PlaceBidResult, @Ctx() { loaders }: GraphQLContext): Promise<MoneyGql> {
     return money(result.highestBid, ((await loaders.lot.load(result.lotId)) as LotGql).currency);

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Args, Ctx, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { BlacklistEntryConnectionGql } from './blacklist.connection.types';
 import { MAX_PAGE_SIZE } from '../../core/page';
@@ -7,12 +7,14 @@ import type { GraphQLContext } from '../../graphql/context';
 import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
 import { AddBlacklistEntryInput, AddBlacklistEntryPayloadGql, BlacklistEntryGql, RemoveBlacklistEntryInput, RemoveBlacklistEntryPayloadGql } from './blacklist.types';
+import { runsStatement } from '../../graphql/statement-cost';
 
 type Added = Omit<AddBlacklistEntryPayloadGql, 'userErrors'>;
 type Removed = Omit<RemoveBlacklistEntryPayloadGql, 'userErrors'>;
 
 @Resolver()
 export class BlacklistResolver {
+  @Extensions(runsStatement())
   @Query(() => [BlacklistEntryGql], {
     description: "The newest `last` blacklisted accounts of the caller's platforms (by default and at most 100), oldest first; staff only",
     deprecationReason: 'Use `blacklistConnection`',
@@ -21,6 +23,7 @@ export class BlacklistResolver {
     return services.blacklist.list(ctx, last);
   }
 
+  @Extensions(runsStatement())
   @Query(() => BlacklistEntryConnectionGql, { description: "The blacklisted accounts of the caller's platforms, oldest first (`last` pages back from the newest); staff only" })
   async blacklistConnection(@Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<BlacklistEntryGql>> {
     const window = pageWindow(page, 'Query.blacklistConnection', info);

@@ -1,10 +1,12 @@
-import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Extensions, ID, Query, Resolver } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import { formattedBuyingPower } from './buying-power.mappers';
 import { BuyingPowerGql } from './buying-power.types';
+import { runsStatement } from '../../graphql/statement-cost';
 
 @Resolver()
 export class BuyingPowerResolver {
+  @Extensions(runsStatement())
   @Query(() => BuyingPowerGql, { nullable: true, description: "GET /accounts/{id}/buying_power: the account itself and the platform's staff; platformId defaults to the account's platform" })
   async buyingPower(
     @Arg('accountId', () => ID) accountId: string,

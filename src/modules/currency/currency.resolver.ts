@@ -7,6 +7,7 @@ import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
 import { CURRENCIES } from '../../core/money';
 import { ConvertedCurrencyGql, convertedCurrencyGql, ConvertInputGql, CurrencyRateGql, currencyRateGql, UpdateCurrencyRateInput, UpdateCurrencyRatePayloadGql } from './currency.types';
+import { runsStatement } from '../../graphql/statement-cost';
 
 type Rated = Omit<UpdateCurrencyRatePayloadGql, 'userErrors'>;
 
@@ -28,6 +29,7 @@ registerNode('ConvertedCurrency', async (key, { services, loaders }, field) => {
 
 @Resolver()
 export class CurrencyResolver {
+  @Extensions(runsStatement())
   @Query(() => ConvertedCurrencyGql, { description: 'GET /convert: an amount converted through EUR (public)' })
   async convert(
     @Arg('from', () => String) from: string,
@@ -38,12 +40,14 @@ export class CurrencyResolver {
     return convertedCurrencyGql(await services.currency.convert(ctx, { from, to, amount }));
   }
 
+  @Extensions(runsStatement())
   @Query(() => [ConvertedCurrencyGql], { description: 'POST /convert: up to 100 conversions, answered in the same order (public)' })
   async convertMany(@Arg('items', () => [ConvertInputGql]) items: ConvertInputGql[], @Ctx() { ctx, services }: GraphQLContext): Promise<ConvertedCurrencyGql[]> {
     return (await services.currency.convertMany(ctx, { items })).map(convertedCurrencyGql);
   }
 
   @Extensions(listItems(CURRENCIES.length))
+  @Extensions(runsStatement())
   @Query(() => [CurrencyRateGql], { description: 'The stored rates, units per 1 EUR (public)' })
   async currencyRates(@Ctx() { ctx, services }: GraphQLContext): Promise<CurrencyRateGql[]> {
     return (await services.currency.list(ctx)).map(currencyRateGql);

@@ -1,10 +1,11 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Args, Ctx, ID, Info, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, ID, Info, Int, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfList, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { DocumentConnectionGql } from './documents.connection.types';
 import type { GraphQLContext } from '../../graphql/context';
 import { registerNode } from '../../graphql/types/node';
 import { DocumentGql, documentGql, DocumentPageGql } from './documents.types';
+import { runsStatement } from '../../graphql/statement-cost';
 
 async function documentById(id: string, { ctx, services }: Pick<GraphQLContext, 'ctx' | 'services'>): Promise<DocumentGql> {
   const { document, storageLink } = await services.documents.get(ctx, id);
@@ -14,11 +15,13 @@ registerNode('Document', documentById);
 
 @Resolver()
 export class DocumentsResolver {
+  @Extensions(runsStatement())
   @Query(() => DocumentGql, { nullable: true, description: 'GET /documents/{id}: public documents to anyone, private ones to their owners' })
   document(@Arg('id', () => ID) id: string, @Ctx() context: GraphQLContext): Promise<DocumentGql> {
     return documentById(id, context);
   }
 
+  @Extensions(runsStatement())
   @Query(() => DocumentPageGql, { description: 'GET /documents?in=…: the named documents, each owned by the caller, in the order named', deprecationReason: 'Use `documentsConnection`' })
   async documents(
     @Arg('in', () => [ID], { description: 'Document ids' }) ids: string[],
@@ -30,6 +33,7 @@ export class DocumentsResolver {
     return { items: result.items.map((d) => documentGql(d, '')), totalItems: result.total, page: result.page, size: result.size };
   }
 
+  @Extensions(runsStatement())
   @Query(() => DocumentConnectionGql, { description: 'The named documents, each owned by the caller, in the order named (each once)' })
   async documentsConnection(
     @Arg('in', () => [ID], { description: 'Document ids: 1 to 1000' }) ids: string[],

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Args, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { notFound } from '../../core/errors';
 import { listBound, MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
@@ -12,6 +12,7 @@ import { SendTransactionInput, SendTransactionPayloadGql, TransactionOutcome } f
 import { LedgerBalanceConnectionGql, LedgerSignerConnectionGql } from './ledger.connection.types';
 import { OutcomeUnknown } from './ledger.service';
 import { LedgerAccountGql, ledgerAccountGql, LedgerBalanceGql, LedgerSignerGql, LedgerTransactionGql, SubmittedTransactionGql, submittedTransactionGql } from './ledger.types';
+import { runsNoStatement, runsStatement } from '../../graphql/statement-cost';
 
 type Sent = Omit<SendTransactionPayloadGql, 'userErrors'>;
 
@@ -24,11 +25,13 @@ registerNode('LedgerAccount', async (id, { loaders }) => {
 
 @Resolver(() => LedgerAccountGql)
 export class LedgerResolver {
+  @Extensions(runsStatement())
   @Query(() => LedgerAccountGql, { nullable: true, description: 'GET /ledger/accounts/{id}: public' })
   async ledgerAccount(@Arg('id', () => String) id: string, @Ctx() { ctx, services }: GraphQLContext): Promise<LedgerAccountGql> {
     return ledgerAccountGql(await services.ledger.account(ctx, id));
   }
 
+  @Extensions(runsStatement())
   @Query(() => LedgerTransactionGql, { description: 'GET /ledger/transactions/{hash}: public' })
   ledgerTransaction(@Arg('hash', () => String) hash: string, @Ctx() { ctx, services }: GraphQLContext): Promise<LedgerTransactionGql> {
     return services.ledger.transaction(ctx, hash);
@@ -36,22 +39,26 @@ export class LedgerResolver {
 
   // Anyone may send an account assets of any issuer, and the loopback may add master signers
   // without end: both lists are bounded, so their cost counts what may come back.
+  @Extensions(runsNoStatement())
   @FieldResolver(() => [LedgerBalanceGql])
   balances(@Root() account: Source<LedgerAccountGql>, @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE }) limit: number): LedgerBalanceGql[] {
     return account.balances.slice(0, listBound(limit, 'limit'));
   }
 
+  @Extensions(runsNoStatement())
   @FieldResolver(() => [LedgerSignerGql])
   signers(@Root() account: Source<LedgerAccountGql>, @Arg('limit', () => Int, { defaultValue: MAX_PAGE_SIZE }) limit: number): LedgerSignerGql[] {
     return account.signers.slice(0, listBound(limit, 'limit'));
   }
 
+  @Extensions(runsNoStatement())
   @FieldResolver(() => LedgerBalanceConnectionGql, { description: 'The balances by asset code and issuer' })
   balancesConnection(@Root() account: Source<LedgerAccountGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Info() info: GraphQLResolveInfo): ConnectionSource<LedgerBalanceGql> {
     const window = pageWindow(page, `LedgerAccount:${account.id}.balances`, info);
     return connectionOfList(window, account.balances, (b) => `${b.assetCode}:${b.assetIssuer}`);
   }
 
+  @Extensions(runsNoStatement())
   @FieldResolver(() => LedgerSignerConnectionGql, { description: 'The signers, the account’s own key first' })
   signersConnection(@Root() account: Source<LedgerAccountGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Info() info: GraphQLResolveInfo): ConnectionSource<LedgerSignerGql> {
     const window = pageWindow(page, `LedgerAccount:${account.id}.signers`, info);

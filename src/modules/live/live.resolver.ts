@@ -11,6 +11,7 @@ import { type LotsView, LotGql } from '../lots';
 import { NotificationGql, notificationGql } from '../notifications';
 import type { BidView, ViewerChange } from './live.feeds';
 import { BidEventGql, bidEventGql, ViewerChangeGql } from './live.types';
+import { readsThroughLoader } from '../../graphql/statement-cost';
 
 // A bid event refetched is the bid as a replay of `bidPlaced` yields it to the caller.
 registerNode('BidEvent', async (id, { loaders }) => {
@@ -98,11 +99,13 @@ export class LiveResolver {
 /** The lot and the participation a change of `viewerUpdated` is about, read when the event is executed. */
 @Resolver(() => ViewerChangeGql)
 export class ViewerChangeResolver {
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => LotGql, { description: 'The lot as it is now, prices in its own currency' })
   async lot(@Root() change: Source<ViewerChangeGql>, @Ctx() { loaders }: GraphQLContext): Promise<LotGql> {
     return (await loaders.lot.load(change.lotId)) as LotGql;
   }
 
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => ParticipationGql, { nullable: true, description: "The viewer's participation in the lot as it is now" })
   async participation(@Root() change: Source<ViewerChangeGql>, @Ctx() { loaders }: GraphQLContext): Promise<ParticipationGql | null> {
     const standing = await loaders.viewerStanding.load(change.lotId);

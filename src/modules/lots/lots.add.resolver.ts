@@ -1,10 +1,11 @@
-import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Extensions, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import { withoutNulls } from '../../core/validate';
 import type { GraphQLContext } from '../../graphql/context';
 import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
 import { AddLotInput, AddLotPayloadGql } from './lots.add.types';
 import { LotGql } from './lots.types';
+import { readsThroughLoader } from '../../graphql/statement-cost';
 
 type Added = Omit<AddLotPayloadGql, 'userErrors'>;
 
@@ -23,6 +24,7 @@ export class LotAddResolver {
     );
   }
 
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => LotGql, { nullable: true, description: 'The lot made, as it is now, its reserve shown to its managers only' })
   async lot(@Root() payload: AddLotPayloadGql, @Ctx() { loaders }: GraphQLContext): Promise<LotGql | null> {
     return payload.lotId === null ? null : loaders.lot.load(payload.lotId);

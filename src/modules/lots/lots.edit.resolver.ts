@@ -1,9 +1,10 @@
-import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Extensions, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
 import { EditLotInput, EditLotPayloadGql } from './lots.edit.types';
 import { LotGql } from './lots.types';
+import { readsThroughLoader } from '../../graphql/statement-cost';
 
 type Edited = Omit<EditLotPayloadGql, 'userErrors'>;
 
@@ -21,6 +22,7 @@ export class LotEditResolver {
     );
   }
 
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => LotGql, { nullable: true, description: 'The lot changed, as it is now, in its own currency' })
   async lot(@Root() payload: EditLotPayloadGql, @Ctx() { loaders }: GraphQLContext): Promise<LotGql | null> {
     return payload.lotId === null ? null : loaders.lot.load(payload.lotId);

@@ -8,7 +8,7 @@ import type { LotPageInput } from './lots.input';
 import type { GraphQLContext } from '../../graphql/context';
 import { DEFAULT_PAGE_SIZE } from '../../core/page';
 import { ConnectionArgs, connectionOfKeyset, keysetWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
-import { runsOwnStatement } from '../../graphql/statement-cost';
+import { readsThroughLoader, runsOwnStatement, runsStatement } from '../../graphql/statement-cost';
 import { registerNode } from '../../graphql/types/node';
 import type { Source } from '../../graphql/source';
 import { AccountGql, shownAccount } from '../accounts';
@@ -53,6 +53,7 @@ registerNode('Lot', (id, context) => lotById(id, undefined, context));
 
 @Resolver(() => LotGql)
 export class LotsResolver {
+  @Extensions(runsStatement())
   @Query(() => LotGql, { nullable: true })
   async lot(
     @Arg('id', () => ID) id: string,
@@ -102,11 +103,13 @@ export class LotsResolver {
     return services.lots.views(ctx, await services.lots.update(ctx, { ...input, id }))[0];
   }
 
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => AccountGql)
   organizer(@Root() lot: Source<LotGql>, @Ctx() context: GraphQLContext): Promise<AccountGql> {
     return shownAccount(context, lot.organizerId);
   }
 
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => AccountGql, { description: 'The platform that publishes the lot (REST include=platform)' })
   platform(@Root() lot: Source<LotGql>, @Ctx() context: GraphQLContext): Promise<AccountGql> {
     return shownAccount(context, lot.publisherId);

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Args, Ctx, ID, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, ID, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { DialogConnectionGql, MessageConnectionGql } from './messages.connection.types';
 import { notFound } from '../../core/errors';
@@ -21,6 +21,7 @@ import {
   PostMessageInput,
   PostMessagePayloadGql,
 } from './messages.types';
+import { runsStatement } from '../../graphql/statement-cost';
 
 // A message refetched by id is one `lotMessagesConnection` would list the caller; ids in one request are read together.
 registerNode('Message', async (id, { loaders }) => {
@@ -40,6 +41,7 @@ type Marked = Omit<MarkMessagesAsReadPayloadGql, 'userErrors'>;
 
 @Resolver()
 export class MessagesResolver {
+  @Extensions(runsStatement())
   @Query(() => MessagePageGql, {
     description: "GET /lots/{id}/messages: the caller's conversations about the lot; all of them for staff of its publisher",
     deprecationReason: 'Use `lotMessagesConnection`',
@@ -63,6 +65,7 @@ export class MessagesResolver {
     return messagePageGql(await services.messages.list(ctx, input));
   }
 
+  @Extensions(runsStatement())
   @Query(() => MessageConnectionGql, { description: "The messages `lotMessages` lists (the caller's conversations about the lot; all of them for staff of its publisher), newest first" })
   async lotMessagesConnection(
     @Arg('lotId', () => ID) lotId: string,
@@ -79,6 +82,7 @@ export class MessagesResolver {
     return connectionOfWindow(window, found, (items) => items.map(messageGql));
   }
 
+  @Extensions(runsStatement())
   @Query(() => [DialogGql], {
     description: 'GET /messages/dialogs: the latest `limit` dialogs of `receivers` (the caller by default), latest first',
     deprecationReason: 'Use `messageDialogsConnection`',
@@ -93,6 +97,7 @@ export class MessagesResolver {
     return (await services.messages.dialogs(ctx, withoutNulls({ receivers, with: withId, lotId }), limit)).map(dialogGql);
   }
 
+  @Extensions(runsStatement())
   @Query(() => DialogConnectionGql, { description: 'The dialogs `messageDialogs` lists, of `receivers` (the caller by default), latest first' })
   async messageDialogsConnection(
     @Ctx() { ctx, services }: GraphQLContext,
@@ -107,6 +112,7 @@ export class MessagesResolver {
     return connectionOfWindow(window, found, (items) => items.map(dialogGql));
   }
 
+  @Extensions(runsStatement())
   @Query(() => Int, { description: 'GET /messages/unread: unread messages to `receiver` (the caller by default)' })
   unreadMessages(
     @Ctx() { ctx, services }: GraphQLContext,

@@ -17,6 +17,7 @@ import {
   RecordNotificationEventInput,
   RecordNotificationEventPayloadGql,
 } from './notifications.types';
+import { runsStatement } from '../../graphql/statement-cost';
 
 type Recorded = Omit<RecordNotificationEventPayloadGql, 'userErrors'>;
 
@@ -26,6 +27,7 @@ type Marked = Omit<MarkNotificationsAsReadPayloadGql, 'userErrors'>;
 
 @Resolver()
 export class NotificationsResolver {
+  @Extensions(runsStatement())
   @Query(() => NotificationPageGql, { description: "GET /notifications: the caller's unread notifications, newest first by default" })
   async notifications(
     @Ctx() { ctx, services }: GraphQLContext,
@@ -42,6 +44,7 @@ export class NotificationsResolver {
   }
 
   @Extensions(listItems(Object.keys(NOTIFICATION_TYPES).length))
+  @Extensions(runsStatement())
   @Query(() => [NotificationCountGql], { description: "GET /counts: the caller's unread notifications counted per type (types with none left out)" })
   async notificationCounts(@Ctx() { ctx, services }: GraphQLContext): Promise<NotificationCountGql[]> {
     return (await services.notifications.counts(ctx)).map(notificationCountGql);

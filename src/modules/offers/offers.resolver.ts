@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Args, Ctx, ID, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, ID, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { SecondChanceOfferConnectionGql } from './offers.connection.types';
 import { notFound } from '../../core/errors';
@@ -11,6 +11,7 @@ import { payloadOf } from '../../graphql/user-errors';
 import { withDates } from '../idempotency';
 import type { SecondChanceOffer } from './offers.entity';
 import { AnswerSecondChanceOfferInput, AnswerSecondChanceOfferPayloadGql, CreateSecondChanceOfferInput, CreateSecondChanceOfferPayloadGql, SecondChanceOfferGql } from './offers.types';
+import { runsStatement } from '../../graphql/statement-cost';
 
 const offerGql = (o: SecondChanceOffer): SecondChanceOfferGql => ({ ...o, amount: formatMoney(o.amount) });
 const OFFER = withDates<'secondChanceOffer', SecondChanceOfferGql>('secondChanceOffer', ['expiresAt', 'answeredAt', 'createdAt']);
@@ -24,6 +25,7 @@ registerNode('SecondChanceOffer', async (id, { loaders }) => {
 
 @Resolver()
 export class OffersResolver {
+  @Extensions(runsStatement())
   @Query(() => [SecondChanceOfferGql], {
     nullable: true,
     description: "GET /lots/{id}/second_chance_offers: the newest `last` (by default and at most 100), oldest first; all to the lot's organizer and staff, a bidder's own to a bidder",
@@ -37,6 +39,7 @@ export class OffersResolver {
     return (await services.secondChance.list(ctx, { lotId }, last)).map(offerGql);
   }
 
+  @Extensions(runsStatement())
   @Query(() => SecondChanceOfferConnectionGql, { description: "A lot's second-chance offers, oldest first (`last` pages back from the newest): all to the lot's organizer and staff, a bidder's own to a bidder" })
   async secondChanceOffersConnection(@Arg('lotId', () => ID) lotId: string, @Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<SecondChanceOfferGql>> {
     const window = pageWindow(page, `Query.secondChanceOffersConnection:${lotId}`, info);

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Args, Ctx, Info, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, Info, Int, Query, Resolver } from 'type-graphql';
 import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource } from '../../graphql/types/connection';
 import { OutboxMessageConnectionGql } from './outbox.connection.types';
 import { withoutNulls } from '../../core/validate';
@@ -7,6 +7,7 @@ import { notFound } from '../../core/errors';
 import type { GraphQLContext } from '../../graphql/context';
 import { registerNode } from '../../graphql/types/node';
 import { OutboxMessageGql, outboxMessageGql } from './outbox.types';
+import { runsStatement } from '../../graphql/statement-cost';
 
 // A message refetched by id is one `outboxConnection` would list the caller; to anyone else it is none (not `forbidden`, which would tell that it exists).
 registerNode('OutboxMessage', async (id, { loaders }) => {
@@ -17,6 +18,7 @@ registerNode('OutboxMessage', async (id, { loaders }) => {
 
 @Resolver()
 export class OutboxResolver {
+  @Extensions(runsStatement())
   @Query(() => [OutboxMessageGql], {
     description: "Messages kept in the outbox for the caller's platforms, newest first; staff only (else code forbidden)",
     deprecationReason: 'Use `outboxConnection`',
@@ -29,6 +31,7 @@ export class OutboxResolver {
     return (await services.outbox.list(ctx, withoutNulls({ recipient, limit }))).map(outboxMessageGql);
   }
 
+  @Extensions(runsStatement())
   @Query(() => OutboxMessageConnectionGql, { description: "Messages kept in the outbox for the caller's platforms, newest first; staff only (else code forbidden)" })
   async outboxConnection(
     @Arg('recipient', () => String, { nullable: true, description: 'Email address or phone number (case-insensitive)' }) recipient: string | null,

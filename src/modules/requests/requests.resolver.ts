@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Args, Ctx, ID, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, ID, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { withoutNulls, type Untrusted } from '../../core/validate';
 import { sortArg } from '../../graphql/args';
 import type { GraphQLContext } from '../../graphql/context';
@@ -19,6 +19,7 @@ import {
   ReviewCreateLotRequestInput,
   ReviewCreateLotRequestPayloadGql,
 } from './requests.types';
+import { runsStatement } from '../../graphql/statement-cost';
 
 type Canceled = Omit<CancelCreateLotRequestPayloadGql, 'userErrors'>;
 type Reviewed = Omit<ReviewCreateLotRequestPayloadGql, 'userErrors'>;
@@ -61,6 +62,7 @@ registerNode('CreateLotRequest', (id, context) => requestById(id, undefined, con
 
 @Resolver()
 export class RequestsResolver {
+  @Extensions(runsStatement())
   @Query(() => CreateLotRequestGql, { nullable: true, description: "GET /requests/{id}: for the requestor and staff of the request's platform" })
   async request(
     @Arg('id', () => ID) id: string,
@@ -70,6 +72,7 @@ export class RequestsResolver {
     return requestById(id, currency, { ctx, services });
   }
 
+  @Extensions(runsStatement())
   @Query(() => CreateLotRequestPageGql, {
     nullable: true,
     description: "GET /requests: the caller's own requests and those of the platforms whose staff it is",
@@ -90,12 +93,14 @@ export class RequestsResolver {
     return pageGql(await services.requests.list(ctx, listInputOf({ type, requestor, reviewer, state, archived, currency, sort, page, size })));
   }
 
+  @Extensions(runsStatement())
   @Query(() => CreateLotRequestConnectionGql, { description: "The requests `requests` lists (the caller's own and those of the platforms whose staff it is), newest first" })
   requestsConnection(@Ctx() { ctx, services }: GraphQLContext, @Args() args: CreateLotRequestConnectionArgs, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<CreateLotRequestGql>> {
     const { page, filter } = connectionFilterOf(args);
     return connectionOf('Query.requestsConnection', page, info, (window) => services.requests.window(ctx, filter, window));
   }
 
+  @Extensions(runsStatement())
   @Query(() => CreateLotRequestPageGql, {
     description: 'GET /accounts/{id}/create_lot_requests: for the account itself and staff of its platform',
     deprecationReason: 'Use `accountCreateLotRequestsConnection`',
@@ -116,6 +121,7 @@ export class RequestsResolver {
     return pageGql(await services.requests.listOfAccount(ctx, { ...input, accountId }));
   }
 
+  @Extensions(runsStatement())
   @Query(() => CreateLotRequestConnectionGql, { description: 'The requests `accountCreateLotRequests` lists (filed or to be reviewed by the account), newest first: for the account itself and staff of its platform' })
   accountCreateLotRequestsConnection(
     @Arg('accountId', () => String) accountId: string,

@@ -1,4 +1,4 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Extensions, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { formatMoney } from '../../core/money';
 import type { GraphQLContext } from '../../graphql/context';
 import { money } from '../../graphql/types/money';
@@ -6,6 +6,7 @@ import { payloadOf } from '../../graphql/user-errors';
 import { withDates } from '../idempotency';
 import type { RulesVersion } from './rules.service';
 import { EditPlatformRulesInput, EditPlatformRulesPayloadGql, FeeEstimateGql, PlatformRulesGql, PlatformRulesInput } from './rules.types';
+import { runsStatement } from '../../graphql/statement-cost';
 
 const RULES = withDates<'platformRules', PlatformRulesGql>('platformRules', ['createdAt']);
 
@@ -26,6 +27,7 @@ function rulesGql(r: RulesVersion): PlatformRulesGql {
 
 @Resolver()
 export class RulesResolver {
+  @Extensions(runsStatement())
   @Query(() => PlatformRulesGql, { nullable: true, description: 'GET /platforms/{id}/rules: staff of the platform' })
   async platformRules(@Arg('platformId', () => ID) platformId: string, @Ctx() { ctx, services }: GraphQLContext): Promise<PlatformRulesGql> {
     return rulesGql(await services.rules.get(ctx, { platformId }));
@@ -40,6 +42,7 @@ export class RulesResolver {
     return rulesGql(await services.rules.update(ctx, { ...(plain(rules) as object), platformId }));
   }
 
+  @Extensions(runsStatement())
   @Query(() => FeeEstimateGql, { nullable: true, description: "GET /lots/{id}/fee_estimate: the buyer's fee on an amount, in the lot's currency" })
   async feeEstimate(@Arg('lotId', () => ID) lotId: string, @Arg('amount', () => String) amount: string, @Ctx() { ctx, services }: GraphQLContext): Promise<FeeEstimateGql> {
     const e = await services.rules.feeEstimate(ctx, { lotId, amount });

@@ -1,4 +1,4 @@
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Extensions, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import type { GraphQLContext } from '../../graphql/context';
 import { registerNode } from '../../graphql/types/node';
@@ -6,6 +6,7 @@ import { payloadOf } from '../../graphql/user-errors';
 import { asStored } from '../idempotency';
 import { LotFilterInput, lotFilterOf } from '../lots';
 import { AddSavedSearchInput, AddSavedSearchPayloadGql, RemoveSavedSearchInput, RemoveSavedSearchPayloadGql, SavedSearchGql, savedSearchGql } from './searches.types';
+import { runsStatement } from '../../graphql/statement-cost';
 
 registerNode('SavedSearch', async (id, { ctx, services }) => savedSearchGql(await services.searches.ownById(ctx, id)));
 
@@ -15,6 +16,7 @@ type Removed = Omit<RemoveSavedSearchPayloadGql, 'userErrors'>;
 
 @Resolver()
 export class SearchesResolver {
+  @Extensions(runsStatement())
   @Query(() => [SavedSearchGql], { nullable: true, description: 'GET /accounts/{id}/saved_searches: the first `limit` (by default and at most 100), oldest first' })
   async savedSearches(
     @Arg('accountId', () => String) accountId: string,

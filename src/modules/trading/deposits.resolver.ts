@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { sortArg } from '../../graphql/args';
 import type { GraphQLContext } from '../../graphql/context';
 import { payloadOf } from '../../graphql/user-errors';
@@ -11,11 +11,13 @@ import type { Source } from '../../graphql/source';
 import { depositGql, participantGql } from './trading.mappers';
 import { DEPOSIT_STATE_NAMES, type DepositState } from './trading.entity';
 import { DepositConnectionGql, DepositGql, DepositStateGql, ParticipantGql, UpdateDepositStateInput, UpdateDepositStatePayloadGql } from './trading.types';
+import { readsThroughLoader, runsStatement } from '../../graphql/statement-cost';
 
 const DEPOSIT = withDates<'deposit', DepositGql>('deposit', ['createdAt', 'updatedAt']);
 
 @Resolver(() => DepositGql)
 export class DepositsResolver {
+  @Extensions(runsStatement())
   @Query(() => DepositConnectionGql, {
     description: "The caller's own deposits and those on lots it organizes or whose publisher it is staff of: 15 without `first` or `last`",
   })
@@ -53,6 +55,7 @@ export class DepositsResolver {
     );
   }
 
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => ParticipantGql, { nullable: true, description: 'The participant that made the deposit' })
   async participant(@Root() deposit: Source<DepositGql>, @Ctx() { loaders }: GraphQLContext): Promise<ParticipantGql | null> {
     const row = await loaders.participant.load(deposit.participantId);

@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import { Arg, Ctx, Extensions, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import type { GraphQLContext } from '../../graphql/context';
 import { payloadOf } from '../../graphql/user-errors';
 import { asStored, type ResultCodec } from '../idempotency';
@@ -6,6 +6,7 @@ import { LotGql } from '../lots';
 import { participantGql } from './trading.mappers';
 import type { ParticipantGql } from './trading.types';
 import { RemoveParticipantInput, RemoveParticipantPayloadGql, SelectWinnerInput, SelectWinnerPayloadGql, SettleLotInput, SettleLotPayloadGql } from './winners.types';
+import { readsThroughLoader } from '../../graphql/statement-cost';
 
 type Chosen = { participant: ParticipantGql | null };
 type Removed = Omit<RemoveParticipantPayloadGql, 'userErrors'>;
@@ -56,6 +57,7 @@ export class WinnersResolver {
     );
   }
 
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => LotGql, { nullable: true, description: 'The lot closed, as it is now, in its own currency' })
   async lot(@Root() payload: SettleLotPayloadGql, @Ctx() { loaders }: GraphQLContext): Promise<LotGql | null> {
     return payload.lotId === null ? null : loaders.lot.load(payload.lotId);

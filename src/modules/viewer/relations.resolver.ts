@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Args, Ctx, FieldResolver, Info, Int, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, FieldResolver, Info, Int, Resolver, Root } from 'type-graphql';
 import { integerId } from '../../core/ids';
 import type { GraphQLContext } from '../../graphql/context';
 import type { Source } from '../../graphql/source';
@@ -11,6 +11,7 @@ import { LotConnectionGql, LotGql } from '../lots';
 import { NotificationGql } from '../notifications';
 import { DepositGql, ParticipantGql, ParticipationGql, participationGql } from '../trading';
 import { WatchlistEntryGql } from '../watchlist';
+import { readsThroughLoader } from '../../graphql/statement-cost';
 
 // The relations between the types of several areas, resolved here, above them all: each reads
 // through the request's loaders (one statement per relation for a whole page) and shows what the
@@ -32,21 +33,25 @@ async function lotOf({ loaders }: GraphQLContext, lotId: string): Promise<LotGql
 
 @Resolver(() => ParticipantGql)
 export class ParticipantRelationsResolver {
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => LotGql, { description: 'The lot, prices in its own currency' })
   lot(@Root() p: Source<ParticipantGql>, @Ctx() context: GraphQLContext): Promise<LotGql> {
     return lotOf(context, p.lotId);
   }
 
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => AccountGql, { description: 'The participating account: the full record for itself and staff of its platform, else the public view' })
   account(@Root() p: Source<ParticipantGql>, @Ctx() context: GraphQLContext): Promise<AccountGql> {
     return shownAccount(context, p.accountId);
   }
 
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => MoneyGql, { nullable: true, description: "The current bid in the lot's currency; null before its first bid" })
   currentBidMoney(@Root() p: Source<ParticipantGql>, @Ctx() context: GraphQLContext): Promise<MoneyGql | null> {
     return inLotCurrency(context, p.lotId, p.currentBid);
   }
 
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => MoneyGql, { nullable: true, description: "The most its proxy bids up to, in the lot's currency; null without a proxy" })
   maxBidMoney(@Root() p: Source<ParticipantGql>, @Ctx() context: GraphQLContext): Promise<MoneyGql | null> {
     return inLotCurrency(context, p.lotId, p.maxBid);
@@ -54,21 +59,25 @@ export class ParticipantRelationsResolver {
 }
 @Resolver(() => ParticipationGql)
 export class ParticipationRelationsResolver {
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => LotGql, { description: 'The lot, prices in its own currency' })
   lot(@Root() p: Source<ParticipationGql>, @Ctx() context: GraphQLContext): Promise<LotGql> {
     return lotOf(context, p.lotId);
   }
 
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => AccountGql, { description: 'The participating account' })
   account(@Root() p: Source<ParticipationGql>, @Ctx() context: GraphQLContext): Promise<AccountGql> {
     return shownAccount(context, p.accountId);
   }
 
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => MoneyGql, { nullable: true, description: "The current bid in the lot's currency; null before its first bid" })
   currentBidMoney(@Root() p: Source<ParticipationGql>, @Ctx() context: GraphQLContext): Promise<MoneyGql | null> {
     return inLotCurrency(context, p.lotId, p.currentBid);
   }
 
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => MoneyGql, { nullable: true, description: "The most its proxy bids up to, in the lot's currency; null without a proxy" })
   maxBidMoney(@Root() p: Source<ParticipationGql>, @Ctx() context: GraphQLContext): Promise<MoneyGql | null> {
     return inLotCurrency(context, p.lotId, p.maxBid);
@@ -76,6 +85,7 @@ export class ParticipationRelationsResolver {
 }
 @Resolver(() => DepositGql)
 export class DepositRelationsResolver {
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => LotGql, { description: 'The lot the deposit is for, prices in its own currency' })
   lot(@Root() d: Source<DepositGql>, @Ctx() context: GraphQLContext): Promise<LotGql> {
     return lotOf(context, d.lotId);
@@ -84,6 +94,7 @@ export class DepositRelationsResolver {
 
 @Resolver(() => WatchlistEntryGql)
 export class WatchlistEntryRelationsResolver {
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => LotGql, { description: 'The lot, prices in its own currency' })
   lot(@Root() entry: Source<WatchlistEntryGql>, @Ctx() context: GraphQLContext): Promise<LotGql> {
     return lotOf(context, entry.lotId);
@@ -92,6 +103,7 @@ export class WatchlistEntryRelationsResolver {
 
 @Resolver(() => NotificationGql)
 export class NotificationRelationsResolver {
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => LotGql, { nullable: true, description: 'The lot the notification is about (its `lot_id`), prices in its own currency; null for a notification about none' })
   async lot(@Root() n: Source<NotificationGql>, @Ctx() { loaders }: GraphQLContext): Promise<LotGql | null> {
     const id = integerId(n.meta.lot_id);
@@ -101,11 +113,13 @@ export class NotificationRelationsResolver {
 
 @Resolver(() => BidGql)
 export class BidRelationsResolver {
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => AccountGql, { nullable: true, description: 'The bidder, where `bidderId` names it: null to anyone else' })
   async bidder(@Root() bid: Source<BidGql>, @Ctx() context: GraphQLContext): Promise<AccountGql | null> {
     return bid.bidderId === null ? null : shownAccount(context, bid.bidderId);
   }
 
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => MoneyGql, { description: "The amount in the lot's currency" })
   async amountMoney(@Root() bid: Source<BidGql>, @Ctx() context: GraphQLContext): Promise<MoneyGql> {
     return (await inLotCurrency(context, bid.lotId, bid.amount)) as MoneyGql;
@@ -114,6 +128,7 @@ export class BidRelationsResolver {
 
 @Resolver(() => AccountGql)
 export class AccountRelationsResolver {
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => [LotGql], {
     description: 'The newest `last` lots the account organized (by default and at most 100), newest first, prices in their own currencies',
     deprecationReason: 'Use `lotsConnection`',
@@ -122,6 +137,7 @@ export class AccountRelationsResolver {
     return loaders.accountLots(last).load(account.id);
   }
 
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => [BidGql], {
     description: "The newest `last` bids of the account (by default and at most 100), newest first, that the caller may see as the account's: the account's own, and those on lots the caller manages",
     deprecationReason: 'Use `bidsConnection`',
@@ -130,12 +146,14 @@ export class AccountRelationsResolver {
     return (await loaders.accountBids(last).load(account.id)).map((bid) => bidGql({ bid, bidderShown: true }));
   }
 
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => LotConnectionGql, { description: 'The lots the account organized, newest first, prices in their own currencies, the reserve shown to their managers alone' })
   async lotsConnection(@Root() account: Source<AccountGql>, @Args(() => ConnectionArgs) page: ConnectionArgs, @Ctx() { loaders }: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<LotGql>> {
     const window = pageWindow(page, `Account:${account.id}.lots`, info);
     return connectionOfWindow(window, await loaders.accountLotsWindow(window).load(account.id), (lots) => lots);
   }
 
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => BidConnectionGql, {
     description: "The account's bids, newest first, that the caller may see as the account's: the account's own, and those on lots the caller manages",
   })
@@ -147,12 +165,14 @@ export class AccountRelationsResolver {
 
 @Resolver(() => LotGql)
 export class LotViewerResolver {
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => ParticipationGql, { nullable: true, description: "The viewer's participation in the lot; null when it takes no part (or is not signed in)" })
   async viewerParticipation(@Root() lot: Source<LotGql>, @Ctx() { loaders }: GraphQLContext): Promise<ParticipationGql | null> {
     const standing = await loaders.viewerStanding.load(lot.id);
     return standing && participationGql(standing);
   }
 
+  @Extensions(readsThroughLoader())
   @FieldResolver(() => Boolean, { description: 'Whether the viewer may bid on the lot now: a participant whose deposit is settled, on an auction that takes bids' })
   async viewerCanBid(@Root() lot: Source<LotGql>, @Ctx() { ctx, services, loaders }: GraphQLContext): Promise<boolean> {
     return services.bids.canBid(ctx, lot, await loaders.viewerStanding.load(lot.id));

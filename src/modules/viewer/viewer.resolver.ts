@@ -4,7 +4,7 @@ import { ConnectionArgs, connectionOfWindow, pageWindow, type ConnectionSource }
 import type { GraphQLContext } from '../../graphql/context';
 import { notFound } from '../../core/errors';
 import { registerNode } from '../../graphql/types/node';
-import { runsOwnStatement } from '../../graphql/statement-cost';
+import { runsOwnStatement, runsStatement } from '../../graphql/statement-cost';
 import type { Source } from '../../graphql/source';
 import { accountGql } from '../accounts';
 import { LotConnectionGql, lotConnection, type LotGql } from '../lots';
@@ -45,17 +45,20 @@ registerNode('Viewer', async (id, context) => {
  */
 @Resolver(() => ViewerGql)
 export class ViewerResolver {
+  @Extensions(runsStatement())
   @Query(() => ViewerGql, { description: 'The signed-in account (authentication required)' })
   viewer(@Ctx() context: GraphQLContext): Promise<ViewerGql> {
     return viewerOf(context);
   }
 
+  @Extensions(runsStatement())
   @FieldResolver(() => ViewerParticipationConnectionGql, { description: 'The lots the viewer takes part in, newest first, each saying whether its bid leads' })
   async participations(@Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<ParticipationGql>> {
     const window = pageWindow(page, 'Viewer.participations', info);
     return connectionOfWindow(window, await services.participation.standingsWindowOfCaller(ctx, window), (items) => items.map(participationGql));
   }
 
+  @Extensions(runsStatement())
   @FieldResolver(() => ViewerWatchlistConnectionGql, { description: "The lots of the viewer's watchlist, newest first" })
   async watchlist(@Root() viewer: Source<ViewerGql>, @Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<WatchlistEntryGql>> {
     const window = pageWindow(page, 'Viewer.watchlist', info);
@@ -74,12 +77,14 @@ export class ViewerResolver {
     return lotConnection(context, info, 'Viewer.organizedLots', page, { filter: { organizer: viewer.id } });
   }
 
+  @Extensions(runsStatement())
   @FieldResolver(() => ViewerNotificationConnectionGql, { description: "The viewer's unread notifications, newest first" })
   async notifications(@Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<NotificationGql>> {
     const window = pageWindow(page, 'Viewer.notifications', info);
     return connectionOfWindow(window, await services.notifications.unreadWindow(ctx, window), (items) => items.map(notificationGql));
   }
 
+  @Extensions(runsStatement())
   @FieldResolver(() => ViewerSavedSearchConnectionGql, { description: "The viewer's saved searches, newest first" })
   async savedSearches(@Args() page: ConnectionArgs, @Ctx() { ctx, services }: GraphQLContext, @Info() info: GraphQLResolveInfo): Promise<ConnectionSource<SavedSearchGql>> {
     const window = pageWindow(page, 'Viewer.savedSearches', info);

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Args, Ctx, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Extensions, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { MAX_PAGE_SIZE } from '../../core/page';
 import { notFound } from '../../core/errors';
 import type { GraphQLContext } from '../../graphql/context';
@@ -22,6 +22,7 @@ import {
   watchlistEntryGql,
 } from './watchlist.types';
 import { WatchlistEntryConnectionGql } from './watchlist.connection.types';
+import { runsStatement } from '../../graphql/statement-cost';
 
 // The callback a mutation answered, refetched as its lot's `callbacks` shows it (the same row as a `LotCallback`).
 registerNode('Callback', async (id, { loaders }) => {
@@ -37,6 +38,7 @@ type CallbackRemoved = Omit<RemoveCallbackRequestPayloadGql, 'userErrors'>;
 
 @Resolver()
 export class WatchlistResolver {
+  @Extensions(runsStatement())
   @Query(() => [WatchlistEntryGql], {
     nullable: true,
     description: "An account's watchlist, the newest `limit` first; the account itself or staff of its platform",
@@ -50,6 +52,7 @@ export class WatchlistResolver {
     return (await services.watchlist.list(ctx, { accountId, limit })).map(watchlistEntryGql);
   }
 
+  @Extensions(runsStatement())
   @Query(() => WatchlistEntryConnectionGql, { description: "An account's watchlist, newest first; the account itself or staff of its platform" })
   async watchlistConnection(
     @Arg('accountId', () => String) accountId: string,
