@@ -53,3 +53,29 @@ describe('fields that run a statement each (an outside test: 300 aliased ledgerA
     expect(await count(200)).toBe(await count(1));
   });
 });
+
+describe('operations and fragments a document defines (an outside test: 600 operations validated for up to 200 ms each request)', () => {
+  const named = (ops: string[], i: number) => t.client.post('/graphql', { query: ops.join('\n'), operationName: ops[i].split(' ')[1] }, { contentType: 'application/json' });
+  // Names a parse cache has not seen, as the outside test's were.
+  const operations = (n: number) => Array.from({ length: n }, (_, i) => `query Q${i}${Math.random().toString(36).slice(2)} { __typename }`);
+
+  it('refuses 600 operations with 400 query_too_costly naming the limit, whichever is asked', async () => {
+    const ops = operations(600);
+    const res = await named(ops, 5);
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([expect.objectContaining({ message: 'the document defines 600 operations, more than the limit of 20', extensions: { code: 'query_too_costly', status: 400 } })]);
+  });
+
+  it('refuses more fragments than a document may spread', async () => {
+    const fragments = Array.from({ length: 33 }, (_, i) => `fragment F${i} on Query { __typename }`).join('\n');
+    const res = await t.client.graphql(`{ ...F0 }\n${fragments}`);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].message).toBe('the document defines 33 fragments, more than the limit of 32');
+  });
+
+  it('runs the one asked of twenty', async () => {
+    const ops = operations(20);
+    const res = await named(ops, 5);
+    expect({ status: res.status, data: res.body.data }).toEqual({ status: 200, data: { __typename: 'Query' } });
+  });
+});
