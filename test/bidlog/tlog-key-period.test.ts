@@ -5,6 +5,7 @@ import type { Keypair } from '@stellar/stellar-sdk';
 import { checkLog } from '../../src/cli/tlog-check';
 import { checkpointBody, signNote } from '../../src/modules/bidlog/tlog.note';
 import type { TestApp } from '../helpers/app';
+import { startFrontProxy, type FrontProxy } from '../helpers/front-proxy';
 import { bidForReceipt } from './receipt.helpers';
 import { rotationWorld } from './rotation.helpers';
 
@@ -28,30 +29,38 @@ async function resignLatest(t: TestApp, key: Keypair): Promise<number> {
   return Number(size);
 }
 
+// The service at one URL before and after its rotation, as its verifiers reach it.
+let serving: TestApp;
+let front: FrontProxy;
+beforeAll(async () => {
+  front = await startFrontProxy(() => serving.port);
+});
+afterAll(() => front.close());
+
 it('refuses a checkpoint past the last one seen when only a key it saw replaced signed it', async () => {
   const statePath = path.join(mkdtempSync(path.join(tmpdir(), 'tlog-key-period-')), 'state.json');
-  const before = world.before();
+  const before = (serving = world.before());
   const { bidder, lotId } = await world.bidderOnLot();
   await bidForReceipt(before, bidder, lotId, '1000');
   expect((await checkpointBy(before))?.signer).toBe(oldKey.publicKey());
-  expect((await checkLog(before.baseUrl, { logKeys, statePath })).problems).toEqual([]);
+  expect((await checkLog(front.url, { logKeys, statePath })).problems).toEqual([]);
 
-  const after = await world.rotate();
+  const after = (serving = await world.rotate());
   await bidForReceipt(after, bidder, lotId, '1100');
   const seen = await checkpointBy(after);
   expect(seen?.signer).toBe(newKey.publicKey());
-  expect((await checkLog(after.baseUrl, { logKeys, statePath })).problems).toEqual([]);
+  expect((await checkLog(front.url, { logKeys, statePath })).problems).toEqual([]);
 
   await bidForReceipt(after, bidder, lotId, '1200');
   expect((await checkpointBy(after))?.signer).toBe(newKey.publicKey());
   const forgedSize = await resignLatest(after, oldKey);
   expect(forgedSize).toBeGreaterThan(Number(seen?.size));
 
-  const caught = await checkLog(after.baseUrl, { logKeys, statePath });
+  const caught = await checkLog(front.url, { logKeys, statePath });
   expect(caught.problems).toEqual([
     `the checkpoint of size ${forgedSize} is signed only by ${oldKey.publicKey()}, replaced before ${newKey.publicKey()} signed the checkpoint of size ${seen?.size} seen here: a replaced key signs nothing later`,
   ]);
   // Refused, it is not kept as seen: signed again by the current key, the same checkpoint verifies.
   await resignLatest(after, newKey);
-  expect((await checkLog(after.baseUrl, { logKeys, statePath })).problems).toEqual([]);
+  expect((await checkLog(front.url, { logKeys, statePath })).problems).toEqual([]);
 });
