@@ -11,6 +11,27 @@ const QUERY_CANCELED = '57014';
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', '57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006']);
 
 /**
+ * The codes with which the server refuses a new connection (FATAL) to a database that takes none
+ * (55000, `allow_connections false`), that is gone (3D000: dropped or renamed), or to a role it no
+ * longer lets in (28000, 28P01). Only as FATAL: as a statement's ERROR, 55000 is a bug of ours
+ * (`currval` before `nextval`).
+ */
+const REFUSED_CONNECTION = new Set(['55000', '3D000', '28000', '28P01']);
+
+/**
+ * The database is up but cannot carry out statements: a full disk (a new page or file cannot be
+ * written), no memory or other resources, an I/O or system error. No request of ours causes them,
+ * and reads may still work.
+ */
+const FAILING: Record<string, string> = {
+  '53000': 'it lacks the resources',
+  '53100': 'its disk is full',
+  '53200': 'it is out of memory',
+  '58000': 'of a system error',
+  '58030': 'of an I/O error',
+};
+
+/**
  * What node-postgres, its pool and knex say, without a code, when a connection died under them,
  * none could be had, or the server did not answer in time (`connectionTimeoutMillis`,
  * `query_timeout`; `timeout expired` is node-postgres' whole message for the first).
@@ -20,26 +41,47 @@ const UNREACHABLE_MESSAGES = /Connection terminated|Connection ended unexpectedl
 /** Seconds a client is asked to wait before trying again: about the time a restarted server takes. */
 const RETRY_SECONDS = 1;
 
+interface Raised {
+  code?: unknown;
+  message?: unknown;
+  severity?: unknown;
+}
+
+/** `err` and what it wraps, read by shape, not `instanceof Error`: the socket's errors may come from another realm (a VM context, jest). */
+function* chain(err: unknown): Generator<Raised> {
+  for (let e = err, depth = 0; typeof e === 'object' && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) yield e as Raised;
+}
+
 /** Whether `err` (or what it wraps) says the database is out of reach, rather than that a statement failed. */
 export function isUnreachable(err: unknown): boolean {
-  // Read by shape, not `instanceof Error`: the socket's errors may come from another realm (a VM context, jest).
-  for (let e = err, depth = 0; typeof e === 'object' && e !== null && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const { code, message } = e as { code?: unknown; message?: unknown };
-    if ((typeof code === 'string' && UNREACHABLE.has(code)) || (typeof message === 'string' && UNREACHABLE_MESSAGES.test(message))) return true;
+  for (const { code, message, severity } of chain(err)) {
+    if (typeof code === 'string' && (UNREACHABLE.has(code) || (severity === 'FATAL' && REFUSED_CONNECTION.has(code)))) return true;
+    if (typeof message === 'string' && UNREACHABLE_MESSAGES.test(message)) return true;
   }
   return false;
+}
+
+/** The SQLSTATE of `err` when it says the database is failing (FAILING), else null. */
+export function failingCode(err: unknown): string | null {
+  for (const { code } of chain(err)) if (typeof code === 'string' && code in FAILING) return code;
+  return null;
 }
 
 /**
  * The domain error a database failure stands for, when it has one; both edges map through here.
  * Neither is the request's fault nor an unexpected failure, and the request kept nothing (its
  * transaction rolled back): a database out of reach is 503 `database_unavailable`, a statement
- * cancelled by `DB_STATEMENT_TIMEOUT` (the service too busy or blocked) 503 `database_timeout`.
+ * cancelled by `DB_STATEMENT_TIMEOUT` (the service too busy or blocked) 503 `database_timeout`, one
+ * the database failed for want of disk, memory or sound hardware 503 `database_failing`.
  */
 export function databaseFault(err: unknown): DomainError | null {
   if (err instanceof DomainError) return null;
   if ((err as { code?: unknown } | null)?.code === QUERY_CANCELED) {
     return DomainError.of('unavailable', 'database_timeout', 'a database statement took too long and was cancelled; nothing of the request was kept; try again later');
+  }
+  const failing = failingCode(err);
+  if (failing !== null) {
+    return DomainError.of('unavailable', 'database_failing', `the database cannot carry out the request because ${FAILING[failing]} (SQLSTATE ${failing}); nothing of the request was kept; try again later`);
   }
   return isUnreachable(err) ? unavailable() : null;
 }
@@ -80,3 +122,4 @@ export function commitInDoubt(err: unknown): DomainError | null {
 export function isOutage(err: unknown): boolean {
   return err instanceof DomainError && (err.code === 'database_unavailable' || err.code === 'outcome_unknown');
 }
+

@@ -83,6 +83,12 @@ function refuseUnrouted(koa: Context): void {
   }
 }
 
+/**
+ * Failures whose cause the log tells where it happens, once (src/db/reachability.ts): a line with
+ * a stack per request would bury the log, and fill a full disk further.
+ */
+const toldOnce = (err: unknown) => isOutage(err) || (err instanceof DomainError && err.code === 'database_failing');
+
 export function errorHandler(log: Logger, graphqlPath: string): Middleware<{ requestId: string; fields?: FieldRendering }> {
   return async (koa, next) => {
     try {
@@ -91,7 +97,7 @@ export function errorHandler(log: Logger, graphqlPath: string): Middleware<{ req
     } catch (thrown) {
       const err = databaseFault(thrown) ?? thrown;
       const { status, body } = toErrorDocument(err, koa.state.requestId, koa.state.fields);
-      if (status >= 500 && !isOutage(err)) log.error({ err: loggable(thrown), requestId: koa.state.requestId }, 'request failed');
+      if (status >= 500 && !toldOnce(err)) log.error({ err: loggable(thrown), requestId: koa.state.requestId }, 'request failed');
       koa.status = status;
       if (err instanceof DomainError && err.retryAfter !== undefined) koa.set('Retry-After', String(err.retryAfter));
       if (koa.path === graphqlPath) {
