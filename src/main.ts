@@ -8,6 +8,14 @@ import { ensureDataDir, holdDataDir } from './instance-lock';
 import { holdPort, portError, type HeldPort } from './port-check';
 import { StartRefusal } from './start-refusal';
 import { shellWord } from './core/shell-word';
+import { stopOnSignals } from './stop-signals';
+
+/**
+ * What a stop may take beyond JOBS_STOP_SECONDS: requests in flight (each statement bounded by
+ * DB_ANSWER_TIMEOUT), closing the pools, the database's fast shutdown. Within docker-compose's
+ * stop_grace_period (30 s) by default.
+ */
+const STOP_MARGIN_S = 10;
 
 async function main(): Promise<void> {
   let config;
@@ -67,23 +75,21 @@ async function main(): Promise<void> {
     `listening: API ${base}/, GraphQL and GraphiQL ${base}/graphql, REST reference ${base}/docs, live page of a lot ${base}/live/<lot id>`,
   );
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    try {
-      await app.close();
-      await orm.close();
-      await embedded?.stop();
-    } finally {
-      process.exit(0);
-    }
-  };
-  // Not once: a Ctrl-C reaches npm and the service alike, and npm passes it on, so the service
-  // hears it twice; the default action of the second would end it before its database. SIGHUP is
-  // a closed terminal or ssh session: the same stop, not the default's end in mid-request.
-  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, () => void stop(signal));
+  stopOnSignals(
+    {
+      async orderly() {
+        await app.close();
+        await orm.close();
+        await embedded?.stop();
+      },
+      forced: async () => embedded?.stop(true),
+      abandons: embedded
+        ? 'requests and jobs still running are abandoned, and the embedded PostgreSQL is killed: its next start recovers it, losing nothing committed'
+        : 'requests and jobs still running are abandoned',
+      limitMs: (config.JOBS_STOP_SECONDS + STOP_MARGIN_S) * 1000,
+    },
+    logger,
+  );
 }
 
 /** A start that cannot go on ends with one line saying why, and no stack trace. */

@@ -61,11 +61,12 @@ export async function superviseEmbeddedPostgres(dir: string, port: number, log: 
     dataDir: current.dataDir,
     passFile: current.passFile,
     healthy: () => failures < FAILURES_BEFORE_UNHEALTHY,
-    async stop() {
+    async stop(now = false) {
       stopped = true;
       clearTimeout(timer);
-      await attempt;
-      await current.stop();
+      // Not for a restart under way, when forced: the keeper of the server it starts stops that server once this process is gone.
+      if (!now) await attempt;
+      await current.stop(now);
     },
   };
 }

@@ -15,7 +15,8 @@ export interface EmbeddedPostgres {
   dataDir: string;
   /** A pgpass file with the password, for psql (`PGPASSFILE=…`). */
   passFile: string;
-  stop(): Promise<void>;
+  /** Fast shutdown; `now`: killed at once, for a stop that ran out of time (its next start recovers it). */
+  stop(now?: boolean): Promise<void>;
 }
 
 export interface EmbeddedOptions {
@@ -29,7 +30,7 @@ export interface EmbeddedOptions {
   portSetting?: string;
   /** The setting that gave `dir`, named when the server's user cannot reach it: DATA_DIR by default. */
   dirSetting?: string;
-  /** Told, in one line, of a server left running by a service that is gone, and stopped. */
+  /** Told, in one line each, of a server left running by a service that is gone (and stopped), and of one recovered after a crash. */
   log?: Pick<Logger, 'warn'>;
   /** Called when the server ends without stop(), with how it ended and its log's last lines. */
   onExit?: (reason: string) => void;
@@ -65,7 +66,7 @@ export async function startEmbeddedPostgres({ dir, port = 0, choosePort = quietP
   await clearStaleLock(dataDir, log);
 
   const password = readPassword(passFile);
-  const server = { postgres: bin.postgres, root, dataDir, passFile, password, runAs, onExit };
+  const server = { postgres: bin.postgres, root, dataDir, passFile, password, runAs, onExit, log };
   // A port of our choosing can be taken between our check and the server's bind: another is chosen.
   const taken: number[] = [];
   for (;;) {
@@ -101,9 +102,10 @@ interface Server {
   password: string;
   runAs: RunAs;
   onExit: EmbeddedOptions['onExit'];
+  log: EmbeddedOptions['log'];
 }
 
-async function serve(chosen: number, { postgres, root, dataDir, passFile, password, runAs, onExit }: Server): Promise<EmbeddedPostgres> {
+async function serve(chosen: number, { postgres, root, dataDir, passFile, password, runAs, onExit, log }: Server): Promise<EmbeddedPostgres> {
   const logPath = path.join(root, 'postgres.log');
   const spec = {
     postgres,
@@ -124,9 +126,10 @@ async function serve(chosen: number, { postgres, root, dataDir, passFile, passwo
   void ended.then((reason) => serving && !stopping && onExit?.(`${reason}; last lines of ${logPath}:\n${tail(logPath)}`));
 
   const url = `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${chosen}/postgres`;
-  const stop = async () => {
+  const stop = async (now = false) => {
     stopping = true;
     if (keeper.connected) keeper.disconnect();
+    if (now) keeper.kill('SIGUSR2');
     await ended;
   };
   try {
@@ -136,6 +139,11 @@ async function serve(chosen: number, { postgres, root, dataDir, passFile, passwo
     throw err;
   }
   serving = true;
+  // Killed, or its machine stopped: the operator learns why this start took longer, and that it lost
+  // nothing. The whole start's log: the readiness probes' refusals may fill it during a long recovery.
+  if (logSince(logPath, logFrom).includes('automatic recovery in progress')) {
+    log?.warn({ dataDir }, `the embedded PostgreSQL of ${dataDir} had not been shut down cleanly, and recovered from its write-ahead log: nothing committed was lost`);
+  }
   return { url, port: chosen, dataDir, passFile, stop };
 }
 
@@ -204,13 +212,18 @@ function lockOwner(pid: number, dataDir: string): 'stale' | 'ours' | 'unknown' {
 
 /** The server log's last lines, written from offset `from` on, for an error message. */
 function tail(file: string, from = 0): string {
+  return logSince(file, from, 8192).split('\n').filter(Boolean).slice(-20).join('\n');
+}
+
+/** What the server logged from offset `from` on: its last `max` bytes at most. */
+function logSince(file: string, from: number, max = Infinity): string {
   const size = statSync(file).size;
   const fd = openSync(file, 'r');
   try {
     // A log cut short since `from` (rotated by hand) is read from its start.
-    const chunk = Buffer.alloc(Math.min(size - (from > size ? 0 : from), 8192));
+    const chunk = Buffer.alloc(Math.min(size - (from > size ? 0 : from), max));
     readSync(fd, chunk, 0, chunk.length, size - chunk.length);
-    return chunk.toString('utf8').split('\n').filter(Boolean).slice(-20).join('\n');
+    return chunk.toString('utf8');
   } finally {
     closeSync(fd);
   }

@@ -122,12 +122,22 @@ export function parentOf(pid: number): number | null {
 
 /** The processes of a process group, from /proc. */
 export function groupMembers(pgid: number): number[] {
+  return processesWith(2, pgid);
+}
+
+/** A process's children, from /proc: PostgreSQL's are each in a group of their own. */
+export function childrenOf(pid: number): number[] {
+  return processesWith(1, pid);
+}
+
+/** The processes whose /proc stat field `field` (counted from the state, 0) is `value`. */
+function processesWith(field: number, value: number): number[] {
   return readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
     .filter((d) => {
       try {
         const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]) === pgid;
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[field]) === value;
       } catch {
         return false;
       }
