@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     refuse(err);
   }
   // Loaded once those checks pass: the service's modules take seconds to load, and a refusal need not wait for them.
-  const [{ createApp }, { agreeOnMasterKey, masterKeypair, readMasterKeypair }, { startLogKey }, { migrateDatabase, openDatabase }, { checkDatabase }] = await Promise.all([
+  const [{ createApp }, { readMasterKeypair, startMasterKey }, { startLogKey }, { migrateDatabase, openDatabase }, { checkDatabase }] = await Promise.all([
     import('./app.js'),
     import('./auth/master.js'),
     import('./auth/log-key.js'),
@@ -55,12 +55,11 @@ async function main(): Promise<void> {
   const embedded = config.DATABASE_URL ? null : await embeddedDatabase(config.DATA_DIR, config.EMBEDDED_DB_PORT);
   const url = config.DATABASE_URL ?? (embedded as SupervisedPostgres).url;
   await migrateDatabase(url);
-  // Generated only once the database took a connection: a start that fails there leaves no new seed behind.
-  const master = masterKeypair(config, known, logger);
   const orm = await openDatabase(url, config.DB_POOL_SIZE, config.DB_STATEMENT_TIMEOUT * 1000, config.DB_ANSWER_TIMEOUT * 1000);
-  let logKey;
+  let master, logKey;
   try {
-    await agreeOnMasterKey(orm.em.fork(), master, config);
+    // Generated only once the database took a connection: a start that fails there leaves no new seed behind.
+    master = await startMasterKey(orm.em.fork(), config, known, logger);
     logKey = await startLogKey(orm.em.fork(), config, master, logger);
   } catch (err) {
     refuse(err);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { StartRefusal } from '../start-refusal';
 import path from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
@@ -25,32 +25,41 @@ export function readMasterKeypair(config: Pick<Config, 'MASTER_SEED' | 'DATA_DIR
   }
 }
 
-/**
- * The service's root keypair: the one `readMasterKeypair` found, else one generated and kept under
- * DATA_DIR (mode 0600) so that it survives restarts. Only its public key is ever logged.
- */
-export function masterKeypair(config: Config, known: Keypair | null, log: Logger): Keypair {
-  if (known) return known;
-  const file = seedFile(config);
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  const keypair = Keypair.random();
-  writeFileSync(file, `${keypair.secret()}\n`, { mode: 0o600, flag: 'wx' });
-  log.info({ masterAccountId: keypair.publicKey(), file }, 'generated a master key (set MASTER_SEED to choose one)');
-  return keypair;
-}
-
 /** This instance's master key is not the one the database was started with. */
 export class MasterKeyMismatch extends StartRefusal {}
 
 /**
- * Refuses a master key other than the one the database recorded at its first start: instances
- * sharing a database must sign tokens, links and bid logs as the same master account.
+ * The service's root keypair: the one `readMasterKeypair` found, else one generated and kept under
+ * DATA_DIR (mode 0600) so that it survives restarts; agreed with the database. Instances sharing a
+ * database must sign tokens, links and bid logs as the same master account, so another key is
+ * refused; one this start generated is then removed again: it never signed anything, and left
+ * behind it would make every later start from this DATA_DIR refused the same way. Only its public
+ * key is ever logged.
  */
-export async function agreeOnMasterKey(em: EntityManager, keypair: Keypair, config: Pick<Config, 'MASTER_SEED' | 'DATA_DIR'>): Promise<void> {
+export async function startMasterKey(em: EntityManager, config: Pick<Config, 'MASTER_SEED' | 'DATA_DIR'>, known: Keypair | null, log: Logger): Promise<Keypair> {
+  const keypair = known ?? generated(seedFile(config));
+  // A generated seed is kept when this fails: the database may have recorded its key before the answer was lost.
   const recorded = await recordedMasterKey(em, keypair.publicKey());
-  if (recorded === keypair.publicKey()) return;
-  const source = config.MASTER_SEED ? 'MASTER_SEED' : seedFile(config);
+  if (recorded === keypair.publicKey()) {
+    if (!known) log.info({ masterAccountId: keypair.publicKey(), file: seedFile(config) }, 'generated a master key (set MASTER_SEED to choose one)');
+    return keypair;
+  }
+  if (known) {
+    const source = config.MASTER_SEED ? 'MASTER_SEED' : seedFile(config);
+    throw new MasterKeyMismatch(
+      `the database belongs to the master account ${recorded}, and this instance's master key (from ${source}) is ${keypair.publicKey()}: set MASTER_SEED to the same seed on every instance sharing the database`,
+    );
+  }
+  unlinkSync(seedFile(config));
   throw new MasterKeyMismatch(
-    `the database belongs to the master account ${recorded}, and this instance's master key (from ${source}) is ${keypair.publicKey()}: set MASTER_SEED to the same seed on every instance sharing the database`,
+    `the database belongs to the master account ${recorded}, and this instance has no master key (${seedFile(config)} did not exist, and the one this start generated was not kept): ` +
+      `copy master.seed from the DATA_DIR of an instance of this database, or set MASTER_SEED to the same seed on every instance sharing the database`,
   );
+}
+
+function generated(file: string): Keypair {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const keypair = Keypair.random();
+  writeFileSync(file, `${keypair.secret()}\n`, { mode: 0o600, flag: 'wx' });
+  return keypair;
 }
