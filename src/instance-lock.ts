@@ -68,7 +68,7 @@ export function holdLock(dir: string, name: string, inUse: (holder: number) => s
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       }
-      const held = read(file);
+      const held = lockContent(file);
       if (held === null) continue;
       if (alive(held)) throw new InstanceLockError(inUse(Number.parseInt(held, 10)));
       discardStale(file, held);
@@ -104,6 +104,17 @@ function release(file: string, mine: string): void {
   if (read(file) === mine) unlinkSync(file);
 }
 
+/** A lock's content; null when it vanished meanwhile. Anything else that is no lock file is named: it is no stale lock to take over. */
+function lockContent(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    throw new InstanceLockError(`${file} ${code === 'EISDIR' ? 'is a folder' : `cannot be read (${code})`}, where the service keeps a lock file: remove it, or set DATA_DIR to another folder`);
+  }
+}
+
 function read(file: string): string | null {
   try {
     return readFileSync(file, 'utf8');
@@ -112,7 +123,12 @@ function read(file: string): string | null {
   }
 }
 
-/** Whether the PID of a lock's content runs, and is the same process: a PID is reused after a reboot. */
+/**
+ * Whether the PID of a lock's content runs, and is the process that wrote it: a PID is reused after
+ * a reboot. A lock written here carries its writer's start time wherever /proc gives one, so one
+ * without names a process that never held it (a PID written by hand); where /proc gives none, the
+ * PID running is all there is to go by.
+ */
 function alive(held: string): boolean {
   const [pidText, started = ''] = held.split('\n');
   const pid = Number.parseInt(pidText, 10);
@@ -122,7 +138,8 @@ function alive(held: string): boolean {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  return started === '' || started === startTime(pid);
+  const now = startTime(pid);
+  return now === '' || started === now;
 }
 
 /** A process's start time (Linux's /proc, in clock ticks since boot); empty where unknown. */
