@@ -58,7 +58,7 @@ describe('a stop while the embedded PostgreSQL hangs', () => {
     const all = await hungThenSignalled(service);
     await sleep(1100);
     process.kill(-(service.child.pid as number), 'SIGINT');
-    expect(await allGone(all, 3000)).not.toBeNull();
+    expect(await allGone(all, 10_000)).not.toBeNull();
     expect(await service.exited).toBe(1);
     const recovered = service.output().split('\n').filter((l) => l.includes('recovered'));
     expect(recovered.map((l) => JSON.parse(l).msg)).toEqual([
