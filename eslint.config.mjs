@@ -20,8 +20,8 @@ const ONE_WAY = [
 ];
 // node-postgres' and knex's private fields (its socket, `_`-prefixed members) change with any release
 // and bypass what their public API keeps consistent: src/db reaches them through public options only
-// (bounded-dialect.ts keeps the socket it gives each client).
-const DRIVER_SOCKET = { selector: "MemberExpression[property.name='stream'][object.property.name='connection']", message: "node-postgres' socket is private: keep the one given to the client through its `stream` option (src/db/bounded-dialect.ts)." };
+// (sessions.ts keeps the socket it gives each client).
+const DRIVER_SOCKET = { selector: "MemberExpression[property.name='stream'][object.property.name='connection']", message: "node-postgres' socket is private: keep the one given to the client through its `stream` option (src/db/sessions.ts)." };
 // So are any library's `_`-prefixed members, anywhere in src (issue 29): Node's `socket._httpMessage`,
 // ws's `_socket`, @koa/router's `ctx._matchedRoute` each have a public way (a response's `req.socket`,
 // the upgrade request's `socket`, `ctx.routerPath`), and our own code names no member so. GraphQL's

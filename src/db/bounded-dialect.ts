@@ -1,18 +1,22 @@
-import { Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import { PostgreSqlKnexDialect, type MikroORM } from '@mikro-orm/postgresql';
-import type { Client, ClientConfig } from 'pg';
 import { commitInDoubt, isUnreachable } from './faults';
 import { Reachability } from './reachability';
+import { sessionClient, SessionSlots, type Session } from './sessions';
 
 /** What the pool (knex's client) offers the statements that bypass it (src/db/raw.ts). */
 export interface BoundedPool<C> {
   acquireConnection(): Promise<C>;
   releaseConnection(connection: C): Promise<void>;
-  /** Settles as `work`, a statement on `connection`, or once the bound passed without its answer, the connection destroyed. */
-  answered<T>(connection: C, work: Promise<T>): Promise<T>;
+  /**
+   * Settles as `send()`, a statement on `connection`, or once the bound passed without its answer,
+   * the connection ended. A connection given up on is sent nothing more. `commits`: whether
+   * `send()` sends a COMMIT.
+   */
+  answered<T>(connection: C, send: () => Promise<T>, commits?: boolean): Promise<T>;
   /** Marks `connection` so that the pool destroys it when it is given back, never handing it out again. */
   discard(connection: C): void;
-  /** The socket `connection` reads and writes: ours, given to node-postgres through its `stream` option. */
+  /** The socket `connection` reads and writes: ours, given to node-postgres through its `stream` option (src/db/sessions.ts). */
   socketOf(connection: C): Socket;
   readonly reachability: Reachability;
   /** False once the ORM closed the pool. */
@@ -32,31 +36,16 @@ export const poolOpen = (orm: MikroORM): boolean => poolOf(orm).open;
 const NOT_SENT = /is not queryable/;
 
 /**
- * A connection whose server did not answer in time is destroyed, never pooled again: it may hold
- * a transaction, and a late answer would be read as the next caller's. Destroying its socket fails
- * what waits on it with `error`, which says the database is out of reach (ETIMEDOUT).
+ * A connection whose server did not answer in time is never pooled again: it may hold a
+ * transaction, and a late answer would be read as the next caller's. It is let go of at once (its
+ * session ended once the server answers: src/db/sessions.ts), and what waits on it fails with the
+ * answered error, which says the database is out of reach (ETIMEDOUT). Its statement is cancelled,
+ * unless it commits: a commit is let run, and may land, as `outcome_unknown` says.
  */
-function abandon(connection: object, ms: number, discarded: WeakSet<object>, sockets: WeakMap<object, Socket>): void {
-  const error = Object.assign(new Error(`the database did not answer within ${ms} ms`), { code: 'ETIMEDOUT' });
+function abandon(connection: object, ms: number, discarded: WeakSet<object>, commits: boolean): Error {
   discarded.add(connection);
-  // Its socket, the one the client was given, is destroyed with the error that says why.
-  sockets.get(connection)?.destroy(error);
-}
-
-/**
- * node-postgres' `Client` over a socket of our making (its public `stream` option), kept in
- * `sockets` so that the bound can destroy it: the client's own field for it is private. The socket
- * is the configured `stream`'s, a plain one when none is configured.
- */
-function socketKeeping(Base: typeof Client, sockets: WeakMap<object, Socket>): typeof Client {
-  return class SocketKeepingClient extends Base {
-    constructor(config: ClientConfig) {
-      const socket = (config.stream?.() as Socket | undefined) ?? new Socket();
-      // Copied with its descriptors: knex hides the password as a property no spread copies.
-      super(Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(config), stream: { value: () => socket, enumerable: true } }));
-      sockets.set(this, socket);
-    }
-  };
+  (connection as Session).giveUp(!commits);
+  return Object.assign(new Error(`the database did not answer within ${ms} ms`), { code: 'ETIMEDOUT' });
 }
 
 /**
@@ -66,12 +55,14 @@ function socketKeeping(Base: typeof Client, sockets: WeakMap<object, Socket>): t
  * the wait: only the client's clock does. A commit sent on a connection that then fails may have
  * been kept: it answers `outcome_unknown`, as a bid's does.
  */
-export function boundedDialect(answerMs: number): typeof PostgreSqlKnexDialect {
+export function boundedDialect(answerMs: number, poolSize: number): typeof PostgreSqlKnexDialect {
   const reachability = new Reachability();
   // Connections never to be handed out again: the pool asks `validateConnection` before it hands
   // one out, and destroys one that fails it.
   const discarded = new WeakSet<object>();
-  const sockets = new WeakMap<object, Socket>();
+  // The pool opens a connection whenever it holds fewer than its size: a session it let go of that
+  // the server still runs is counted here until it ends.
+  const slots = new SessionSlots(poolSize);
   return class BoundedDialect extends PostgreSqlKnexDialect {
     readonly reachability = reachability;
     open = true;
@@ -79,7 +70,7 @@ export function boundedDialect(answerMs: number): typeof PostgreSqlKnexDialect {
     // knex's hook that loads the driver (node-postgres), whose `Client` every connection of the pool is made with.
     initializeDriver(): void {
       super.initializeDriver();
-      this.driver = Object.create(this.driver, { Client: { value: socketKeeping(this.driver.Client, sockets) } });
+      this.driver = Object.create(this.driver, { Client: { value: sessionClient(this.driver.Client, slots) } });
     }
 
     validateConnection(connection: object): boolean {
@@ -100,10 +91,14 @@ export function boundedDialect(answerMs: number): typeof PostgreSqlKnexDialect {
       }
     }
 
-    async answered<T>(connection: object, work: Promise<T>): Promise<T> {
-      const timer = answerMs > 0 ? setTimeout(() => abandon(connection, answerMs, discarded, sockets), answerMs) : undefined;
+    async answered<T>(connection: object, send: () => Promise<T>, commits = false): Promise<T> {
+      if (discarded.has(connection)) throw new Error('the connection was given up on and is not queryable');
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        if (answerMs > 0) timer = setTimeout(() => reject(abandon(connection, answerMs, discarded, commits)), answerMs);
+      });
       try {
-        const answer = await work;
+        const answer = await Promise.race([send(), late]);
         reachability.answered();
         return answer;
       } catch (err) {
@@ -123,17 +118,18 @@ export function boundedDialect(answerMs: number): typeof PostgreSqlKnexDialect {
     }
 
     socketOf(connection: object): Socket {
-      return sockets.get(connection) as Socket;
+      return (connection as Session).socket;
     }
 
     // Every statement of the ORM and of knex's transactions goes through knex's `query`.
     async query(connection: object, obj: string | { sql?: string }): Promise<unknown> {
+      const sql = typeof obj === 'string' ? obj : obj.sql;
+      // knex ends every top-level transaction (the ORM's, `em.transactional`, every flush) so.
+      const commits = sql === 'COMMIT;';
       try {
-        return await this.answered(connection, super.query(connection, obj));
+        return await this.answered(connection, () => super.query(connection, obj), commits);
       } catch (err) {
-        const sql = typeof obj === 'string' ? obj : obj.sql;
-        // knex ends every top-level transaction (the ORM's, `em.transactional`, every flush) so.
-        if (sql === 'COMMIT;' && !NOT_SENT.test(String((err as { message?: unknown }).message))) throw commitInDoubt(err) ?? err;
+        if (commits && !NOT_SENT.test(String((err as { message?: unknown }).message))) throw commitInDoubt(err) ?? err;
         throw err;
       }
     }

@@ -36,7 +36,7 @@ export function ormOptions(clientUrl: string, poolSize = DEFAULT_POOL_SIZE, stat
     allowGlobalContext: false,
     pool: { min: 0, max: poolSize, ...(answerTimeoutMs ? { acquireTimeoutMillis: answerTimeoutMs } : {}) },
     driverOptions: {
-      client: boundedDialect(answerTimeoutMs),
+      client: boundedDialect(answerTimeoutMs, poolSize),
       log: KNEX_LOG,
       connection: {
         // A peer host that is gone (not merely slow) is noticed on an idle connection too.

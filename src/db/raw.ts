@@ -309,10 +309,12 @@ function send(pool: Pool, connection: Connection, statements: Statement[]): Prom
   const pipeline = statements.map(prepared);
   return pool.answered(
     connection,
-    new Promise((resolve, reject) => {
-      const submittable = new Pipeline(connection, pool.socketOf(connection), pipeline, (error, results) => (error ? reject(error) : resolve(results)));
-      connection.query(submittable);
-    }),
+    () =>
+      new Promise((resolve, reject) => {
+        const submittable = new Pipeline(connection, pool.socketOf(connection), pipeline, (error, results) => (error ? reject(error) : resolve(results)));
+        connection.query(submittable);
+      }),
+    statements.some((s) => s.text === 'commit'),
   );
 }
 

@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { poolOpen, reachabilityOf } from './bounded-dialect';
 import type { Reachability } from './reachability';
+import { sessionClient, SessionSlots } from './sessions';
 
 /**
  * A probe answers within this, so that `/readyz` answers within a second whatever the database
@@ -17,6 +18,9 @@ const PROBE_MS = 700;
 export class Readiness {
   private client: pg.Client | null = null;
   private probing: Promise<boolean> | null = null;
+  // A probe given up on is cancelled, and its session counted until it ends: a server that keeps
+  // not answering gets no second probe session meanwhile, and the probe answers false.
+  private readonly Client = sessionClient(pg.Client, new SessionSlots(1));
 
   private constructor(
     private readonly settings: pg.ClientConfig,
@@ -43,8 +47,7 @@ export class Readiness {
   close(): void {
     const client = this.client;
     this.client = null;
-    // A probe waiting for its answer is cut off (node-postgres destroys the socket of a client with a
-    // statement on the wire, one not in pipeline mode); an idle one says goodbye. Neither is waited for.
+    // A probe waiting for its answer is cancelled (src/db/sessions.ts); an idle one says goodbye. Neither is waited for.
     client?.end().catch(() => undefined);
   }
 
@@ -68,7 +71,7 @@ export class Readiness {
 
   private async answer(): Promise<void> {
     if (!this.client) {
-      const client = new pg.Client(this.settings);
+      const client = new this.Client(this.settings);
       // A probe's failure is its answer; the socket's own error events say nothing more.
       client.on('error', () => undefined);
       this.client = client;

@@ -3,6 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type PgBoss from 'pg-boss';
 import { completeJobs, failJobsById } from 'pg-boss/src/plans';
+import { sessionClient, SessionSlots } from '../db/sessions';
 
 /** How long a close waits for the failures of the handler runs it let go of to be recorded. */
 const RECORD_MS = 5_000;
@@ -48,8 +49,10 @@ export class QueueDb implements PgBoss.Db {
 
   /**
    * `answerMs` bounds the wait for a connection and for each statement's answer (0: none): a
-   * connection whose statement got none is destroyed by the pool (pg-pool ends a client released
-   * with an error), and a job inserted by a request's after-commit task cannot hang it.
+   * connection whose statement got none is ended by the pool (pg-pool ends a client released
+   * with an error), and a job inserted by a request's after-commit task cannot hang it. Its
+   * statement is cancelled and its session counted against `max` until the server ended it
+   * (src/db/sessions.ts).
    *
    * `schema` is pg-boss's: once its worker's job handler ends, pg-boss records the job's outcome
    * (completed or failed) without waiting for the statement or catching its failure, so with the
@@ -65,7 +68,8 @@ export class QueueDb implements PgBoss.Db {
     answerMs = 0,
     schema?: string,
   ) {
-    this.pool = new pg.Pool({ connectionString, max, application_name: 'auction-jobs', keepAlive: true, connectionTimeoutMillis: answerMs, query_timeout: answerMs || undefined });
+    const Client = sessionClient(pg.Client, new SessionSlots(max));
+    this.pool = new pg.Pool({ Client, connectionString, max, application_name: 'auction-jobs', keepAlive: true, connectionTimeoutMillis: answerMs, query_timeout: answerMs || undefined });
     // An idle connection that the server drops must not crash the process.
     this.pool.on('error', onError);
     this.outcomes = new Set(schema ? [completeJobs(schema), failJobsById(schema)] : []);
