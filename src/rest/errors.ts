@@ -84,10 +84,10 @@ function refuseUnrouted(koa: Context): void {
 }
 
 /**
- * Failures whose cause the log tells where it happens, once (src/db/reachability.ts): a line with
- * a stack per request would bury the log, and fill a full disk further.
+ * Failures whose cause the log tells where it happens, once (src/db/reachability.ts, the documents
+ * storage): a line with a stack per request would bury the log, and fill a full disk further.
  */
-const toldOnce = (err: unknown) => isOutage(err) || (err instanceof DomainError && err.code === 'database_failing');
+const toldOnce = (err: unknown) => isOutage(err) || (err instanceof DomainError && (err.code === 'database_failing' || err.code === 'storage_unavailable'));
 
 export function errorHandler(log: Logger, graphqlPath: string): Middleware<{ requestId: string; fields?: FieldRendering }> {
   return async (koa, next) => {

@@ -3,6 +3,9 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { DomainError } from '../../core/errors';
+import { logger } from '../../core/logger';
+import { Retold } from '../../core/retold';
 
 /** What a link to a stored document shows the downloader. */
 export interface ContentMeta {
@@ -57,19 +60,37 @@ export class LinkSigner {
   }
 }
 
+/** Why the file system refuses a write, by its errno: the machine's state, which the operator mends, not a bug. */
+const UNWRITABLE: Record<string, string> = {
+  ENOSPC: 'its disk is full',
+  EDQUOT: 'its disk quota is used up',
+  EROFS: 'its file system is read-only',
+  EACCES: 'the service may not write there',
+  EPERM: 'the service may not write there',
+  EIO: 'of an I/O error',
+};
+
 /** Document bytes as files of one directory (the default, under DATA_DIR). */
 export class LocalStorage implements DocumentStorage {
+  private readonly refusals = new Retold();
+
   constructor(
     private readonly dir: string,
     readonly signer: LinkSigner,
   ) {}
 
   async put(key: string, bytes: Buffer): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
     // Written aside and renamed, so that a reader never sees half a file.
     const partial = `${this.file(key)}.${process.pid}.partial`;
-    await writeFile(partial, bytes, { mode: 0o600 });
-    await rename(partial, this.file(key));
+    try {
+      await mkdir(this.dir, { recursive: true });
+      await writeFile(partial, bytes, { mode: 0o600 });
+      await rename(partial, this.file(key));
+    } catch (err) {
+      // Half a file on a full disk would keep its space for ever.
+      await rm(partial, { force: true }).catch(() => undefined);
+      throw this.refusal(err);
+    }
   }
 
   async delete(key: string): Promise<void> {
@@ -89,6 +110,14 @@ export class LocalStorage implements DocumentStorage {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;
     }
+  }
+
+  /** A write the file system refused, as the uploader's 503; the log is told once a minute at most. */
+  private refusal(err: unknown): unknown {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    if (!(code in UNWRITABLE)) return err;
+    this.refusals.say(code, (heldBack) => logger.warn({ code, dir: this.dir, reason: (err as Error).message, heldBack }, 'the documents storage cannot store files'));
+    return DomainError.of('unavailable', 'storage_unavailable', `the documents storage cannot store the file because ${UNWRITABLE[code]} (${code}); nothing was kept; try again later`);
   }
 
   private file(key: string): string {
