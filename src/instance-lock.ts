@@ -1,4 +1,5 @@
-import { linkSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { writeNewFile } from './data-file';
 import { StartRefusal } from './start-refusal';
 import path from 'node:path';
 
@@ -15,7 +16,7 @@ export class DataDirError extends StartRefusal {}
  */
 export function ensureDataDir(dir: string): void {
   const folder = path.resolve(dir);
-  if (makeFolder(folder)) writeFileSync(path.join(folder, '.gitignore'), '# Made by the auction service: nothing in its DATA_DIR belongs in git.\n*\n');
+  if (makeFolder(folder)) writeNewFile(path.join(folder, '.gitignore'), '# Made by the auction service: nothing in its DATA_DIR belongs in git.\n*\n');
   if (!statSync(folder).isDirectory()) throw new DataDirError(`DATA_DIR ${folder} is a file, not a folder: set DATA_DIR to a folder`);
 }
 
@@ -57,7 +58,7 @@ export function holdLock(dir: string, name: string, inUse: (holder: number) => s
   const file = path.join(dir, name);
   const mine = `${process.pid}\n${startTime(process.pid)}\n`;
   const draft = `${file}.${process.pid}`;
-  writeFileSync(draft, mine);
+  writeNewFile(draft, mine);
   try {
     // A link is created whole or not at all: two processes starting together cannot both hold it.
     for (let attempt = 0; attempt < 3; attempt++) {

@@ -1,5 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
+import { writeNewFile } from '../data-file';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Keypair } from '@stellar/stellar-sdk';
 import type { Config } from '../config';
@@ -45,7 +46,7 @@ function fromFile(file: string): { keypair: Keypair; generated: boolean } {
   }
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const keypair = Keypair.random();
-  writeFileSync(file, `${keypair.secret()}\n`, { mode: 0o600, flag: 'wx' });
+  writeNewFile(file, `${keypair.secret()}\n`, { mode: 0o600, flag: 'wx' });
   return { keypair, generated: true };
 }
 

@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { StartRefusal } from '../start-refusal';
 import path from 'node:path';
+import { writeNewFile } from '../data-file';
 import { Keypair } from '@stellar/stellar-sdk';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
@@ -60,6 +61,6 @@ export async function startMasterKey(em: EntityManager, config: Pick<Config, 'MA
 function generated(file: string): Keypair {
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const keypair = Keypair.random();
-  writeFileSync(file, `${keypair.secret()}\n`, { mode: 0o600, flag: 'wx' });
+  writeNewFile(file, `${keypair.secret()}\n`, { mode: 0o600, flag: 'wx' });
   return keypair;
 }
