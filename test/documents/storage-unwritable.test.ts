@@ -1,85 +1,76 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { logger } from '../../src/core/logger';
+import { LinkSigner, LocalStorage } from '../../src/modules/documents/documents.storage';
+import { refusingDisk, type RefusingDisk } from '../helpers/refusing-disk';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { FILES, upload } from './documents.helpers';
 
 /**
- * DATA_DIR/documents on a file system that refuses the write: a 64 KiB tmpfs that a larger file
- * fills (ENOSPC), and a read-only one (EROFS). Both are mounted in a mount namespace of the test's
- * own (`unshare`), held by a process whose view of them (/proc/<pid>/root) the storage is linked to:
- * the machine's mounts stay as they are.
+ * The documents storage on a file system that refuses the write: one where no file can be made
+ * (read-only, or not the service's to write) and a full disk, real refusals of the kernel made as
+ * this machine allows (test/helpers/refusing-disk.ts).
  */
+let disk: RefusingDisk;
 let t: TestApp;
 let owner: CreatedAccount;
-let holder: ChildProcess;
-let full: string;
-let readOnly: string;
-
-async function mountedAside(): Promise<ChildProcess> {
-  const child = spawn('unshare', ['--map-root-user', '--mount', 'sh', '-c', 'mount -t tmpfs -o size=64k tmpfs "$1" && mount -t tmpfs -o ro tmpfs "$2" && echo mounted && exec cat', 'sh', full, readOnly], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let said = '';
-  child.stderr?.on('data', (c: Buffer) => (said += c.toString('utf8')));
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.once('data', () => resolve());
-    child.once('exit', (code) => reject(new Error(`unshare could not mount the test's file systems (exit ${code}): ${said}`)));
-  });
-  return child;
-}
-
-/** DATA_DIR/documents as the namespace sees `dir`. */
-function storeIn(dir: string): void {
-  const documents = path.join(t.config.DATA_DIR, 'documents');
-  rmSync(documents, { recursive: true, force: true });
-  symlinkSync(`/proc/${holder.pid}/root${dir}`, documents);
-}
 
 beforeAll(async () => {
-  full = mkdtempSync(path.join(tmpdir(), 'documents-full-'));
-  readOnly = mkdtempSync(path.join(tmpdir(), 'documents-ro-'));
-  holder = await mountedAside();
-  t = await startTestApp({ UPLOAD_LIMIT: String(1024 * 1024) });
+  disk = await refusingDisk();
+  t = await startTestApp();
   owner = await createAccount(t, await createPlatform(t));
 }, 60_000);
 
 afterAll(async () => {
-  holder?.stdin?.end();
-  holder?.kill();
+  disk?.close();
   await t?.close();
 });
 
-const refusal = (code: string, because: string) => ({
-  status: '503',
-  code: 'storage_unavailable',
-  title: 'Service Unavailable',
-  detail: `the documents storage cannot store the file because ${because} (${code}); nothing was kept; try again later`,
-  meta: { request_id: expect.any(String) },
-});
+const REASONS: Record<string, string> = { EROFS: 'its file system is read-only', EACCES: 'the service may not write there', ENOSPC: 'its disk is full' };
+const detail = (code: string) => `the documents storage cannot store the file because ${REASONS[code]} (${code}); nothing was kept; try again later`;
+const warnings = (warn: jest.SpyInstance) => warn.mock.calls.map(([fields, msg]) => ({ fields, msg }));
 
 describe('POST /documents on a storage that refuses the write', () => {
-  it('answers a full disk 503 storage_unavailable, keeps no part of the file, and says so in the log once, without a stack', async () => {
-    storeIn(full);
+  it('answers 503 storage_unavailable where no file can be made, and says so in the log once, without a stack', async () => {
+    const documents = path.join(t.config.DATA_DIR, 'documents');
+    rmSync(documents, { recursive: true, force: true });
+    symlinkSync(disk.readOnly, documents);
     const warn = jest.spyOn(logger, 'warn');
     const error = jest.spyOn(logger, 'error');
-    const big = Buffer.concat([FILES.pdf, Buffer.alloc(100 * 1024)]);
-    const answers = [await upload(t, owner.keypair, { bytes: big }), await upload(t, owner.keypair, { bytes: big })];
+    const answers = [await upload(t, owner.keypair), await upload(t, owner.keypair)];
 
     expect(answers.map((r) => ({ status: r.status, type: r.headers['content-type'], error: r.body.errors?.[0] }))).toEqual(
-      answers.map(() => ({ status: 503, type: 'application/vnd.api+json', error: refusal('ENOSPC', 'its disk is full') })),
+      answers.map(() => ({
+        status: 503,
+        type: 'application/vnd.api+json',
+        error: { status: '503', code: 'storage_unavailable', title: 'Service Unavailable', detail: detail(disk.readOnlyCode), meta: { request_id: expect.any(String) } },
+      })),
     );
-    expect(readdirSync(`/proc/${holder.pid}/root${full}`)).toEqual([]);
+    expect(readdirSync(disk.readOnly)).toEqual([]);
     expect(error).not.toHaveBeenCalled();
-    expect(warn.mock.calls.map(([fields, msg]) => ({ fields, msg }))).toEqual([{ fields: expect.objectContaining({ code: 'ENOSPC', heldBack: 0 }), msg: 'the documents storage cannot store files' }]);
-    // The space a partial file took is free again: a file that fits is stored.
-    expect((await upload(t, owner.keypair)).status).toBe(201);
+    expect(warnings(warn)).toEqual([{ fields: expect.objectContaining({ code: disk.readOnlyCode, heldBack: 0 }), msg: 'the documents storage cannot store files' }]);
   });
+});
 
-  it('answers a read-only file system 503 storage_unavailable', async () => {
-    storeIn(readOnly);
-    const res = await upload(t, owner.keypair);
-    expect({ status: res.status, error: res.body.errors?.[0] }).toEqual({ status: 503, error: refusal('EROFS', 'its file system is read-only') });
+/**
+ * A full disk, told to the storage itself: an upload's file name is random, and where no full tmpfs
+ * can be made the file it writes is linked to /dev/full beforehand, which needs the name. The answer
+ * a refusal becomes is the case above's.
+ */
+describe('the documents storage on a full disk', () => {
+  it('refuses the file as storage_unavailable, keeps no part of it, and has its space again for a file that fits', async () => {
+    const dir = disk.full ?? mkdtempSync(path.join(tmpdir(), 'documents-full-'));
+    const storage = new LocalStorage(dir, new LinkSigner(Buffer.alloc(32), t.baseUrl));
+    // The name LocalStorage writes a file under before renaming it into place.
+    if (!disk.full) symlinkSync('/dev/full', path.join(dir, `big.pdf.${process.pid}.partial`));
+    const warn = jest.spyOn(logger, 'warn');
+
+    await expect(storage.put('big.pdf', Buffer.concat([FILES.pdf, Buffer.alloc(100 * 1024)]))).rejects.toMatchObject({ code: 'storage_unavailable', message: detail('ENOSPC') });
+    expect(readdirSync(dir)).toEqual([]);
+    expect(warnings(warn)).toEqual([{ fields: expect.objectContaining({ code: 'ENOSPC', heldBack: 0 }), msg: 'the documents storage cannot store files' }]);
+    await storage.put('small.pdf', FILES.pdf);
+    expect(readdirSync(dir)).toEqual(['small.pdf']);
   });
 });
