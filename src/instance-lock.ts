@@ -144,7 +144,7 @@ function alive(held: string): boolean {
 }
 
 /** A process's start time (Linux's /proc, in clock ticks since boot); empty where unknown. */
-function startTime(pid: number): string {
+export function startTime(pid: number): string {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The fields after the command name (which may hold spaces), from the state (field 3) on; the start time is field 22.

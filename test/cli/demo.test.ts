@@ -7,6 +7,7 @@ import Decimal from 'decimal.js';
 import { startTestApp, type TestApp } from '../helpers/app';
 import { exec, ROOT, type Run } from '../helpers/process';
 import { AccountType, createPlatform } from '../helpers/factories';
+import { startTime } from '../../src/instance-lock';
 
 const NAMES = ['platform', 'admin', 'alice', 'bob'] as const;
 const SECRET_SEED = /S[A-Z2-7]{55}/;
@@ -354,14 +355,15 @@ describe('npm run demo beside another run on the same DATA_DIR', () => {
 
   it('refuses while a live run holds DATA_DIR, in one line naming its PID, and makes nothing', async () => {
     const dir = dataDirWithSeed();
-    // A run under way: its lock names a live process, this one.
-    writeFileSync(path.join(dir, 'demo.pid'), `${process.pid}\n`);
+    // A run under way: its lock names a live process, this one, with its start time, as a run writes it.
+    const lock = `${process.pid}\n${startTime(process.pid)}\n`;
+    writeFileSync(path.join(dir, 'demo.pid'), lock);
     const before = await platformCount();
     const run = await demoIn(dir);
     expect(run).toEqual({ code: 1, stdout: '', stderr: refusal(dir, process.pid) });
     expect(await platformCount()).toBe(before);
     expect(existsSync(path.join(dir, 'keys'))).toBe(false);
-    expect(readFileSync(path.join(dir, 'demo.pid'), 'utf8')).toBe(`${process.pid}\n`);
+    expect(readFileSync(path.join(dir, 'demo.pid'), 'utf8')).toBe(lock);
   }, 60_000);
 
   it('takes over the lock a killed run left, and lets it go when it ends', async () => {
