@@ -1,8 +1,6 @@
 import { rmSync, writeFileSync, type WriteFileOptions } from 'node:fs';
+import { unwritable } from './core/unwritable';
 import { StartRefusal } from './start-refusal';
-
-/** Why a file system refuses a write: the machine's state, told to the operator, not a bug. */
-const UNWRITABLE = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'EIO']);
 
 /** A file the start writes under DATA_DIR cannot be written. */
 export class DataFileError extends StartRefusal {}
@@ -16,9 +14,9 @@ export function writeNewFile(file: string, text: string, options: WriteFileOptio
   try {
     writeFileSync(file, text, options);
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? '';
-    if (!UNWRITABLE.has(code)) throw err;
+    const refused = unwritable(err);
+    if (!refused) throw err;
     rmSync(file, { force: true });
-    throw new DataFileError(`cannot write ${file} (${code}): free space on its disk, or set DATA_DIR to a folder this user may write`);
+    throw new DataFileError(`cannot write ${file} (${refused.code}): free space on its disk, or set DATA_DIR to a folder this user may write`);
   }
 }

@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import { DomainError } from '../../core/errors';
 import { logger } from '../../core/logger';
 import { Retold } from '../../core/retold';
+import { unwritable } from '../../core/unwritable';
 
 /** What a link to a stored document shows the downloader. */
 export interface ContentMeta {
@@ -60,16 +61,6 @@ export class LinkSigner {
   }
 }
 
-/** Why the file system refuses a write, by its errno: the machine's state, which the operator mends, not a bug. */
-const UNWRITABLE: Record<string, string> = {
-  ENOSPC: 'its disk is full',
-  EDQUOT: 'its disk quota is used up',
-  EROFS: 'its file system is read-only',
-  EACCES: 'the service may not write there',
-  EPERM: 'the service may not write there',
-  EIO: 'of an I/O error',
-};
-
 /** Document bytes as files of one directory (the default, under DATA_DIR). */
 export class LocalStorage implements DocumentStorage {
   private readonly refusals = new Retold();
@@ -114,10 +105,11 @@ export class LocalStorage implements DocumentStorage {
 
   /** A write the file system refused, as the uploader's 503; the log is told once a minute at most. */
   private refusal(err: unknown): unknown {
-    const code = (err as NodeJS.ErrnoException).code ?? '';
-    if (!(code in UNWRITABLE)) return err;
+    const refused = unwritable(err);
+    if (!refused) return err;
+    const { code, why } = refused;
     this.refusals.say(code, (heldBack) => logger.warn({ code, dir: this.dir, reason: (err as Error).message, heldBack }, 'the documents storage cannot store files'));
-    return DomainError.of('unavailable', 'storage_unavailable', `the documents storage cannot store the file because ${UNWRITABLE[code]} (${code}); nothing was kept; try again later`);
+    return DomainError.of('unavailable', 'storage_unavailable', `the documents storage cannot store the file because ${why} (${code}); nothing was kept; try again later`);
   }
 
   private file(key: string): string {
