@@ -6,7 +6,7 @@ import { createTestDatabase, type TestDatabase } from '../helpers/db';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { ENG_LOT } from '../helpers/lots';
 import { note } from '../helpers/notes';
-import { asTestApp, startServiceProcess, type ServiceProcess } from './service-process';
+import { asTestApp, logLinesFrom, startServiceProcess, type ServiceProcess } from './service-process';
 
 /**
  * The service as a process on this file's own test database, which the test makes refuse
@@ -32,22 +32,6 @@ async function on<T = Record<string, unknown>>(url: string, text: string, params
   }
 }
 const server = (text: string, params?: unknown[]) => on(process.env.TEST_DATABASE_URL as string, text, params);
-
-/** The service's JSON lines from `from` on, as level and message; anything else (a stack's line) as level 0. */
-function linesFrom(from: number): { level: number; msg: string; code?: string }[] {
-  return service
-    .output()
-    .slice(from)
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => {
-      try {
-        return JSON.parse(line) as { level: number; msg: string; code?: string };
-      } catch {
-        return { level: 0, msg: line };
-      }
-    });
-}
 
 const bid = (amount: string) => service.client.as(bidder.keypair).post(`/lots/${lotId}/bid_requests`, { data: { type: 'bid_requests', attributes: { amount } } });
 const graphqlBid = (amount: string) => service.client.as(bidder.keypair).graphql('mutation($lot: ID!, $amount: String!) { placeBid(lotId: $lot, amount: $amount) { highestBid } }', { lot: lotId, amount });
@@ -104,7 +88,7 @@ describe('a database that refuses connections, then is gone', () => {
     expect(refused.filter((r) => String(r.headers['content-type']).startsWith('application/vnd.api+json')).every((r) => r.headers['retry-after'] === '1')).toBe(true);
     expect(after.status).toBe(204);
     // One line when it goes (with the server's reason), one when it is back: no stack, no line per request.
-    expect(linesFrom(from).map((l) => ({ level: l.level, msg: l.msg, code: l.code }))).toEqual([
+    expect(logLinesFrom(service, from).map((l) => ({ level: l.level, msg: l.msg, code: l.code }))).toEqual([
       { level: 40, msg: 'the database is out of reach', code: '55000' },
       { level: 40, msg: 'the database answers again', code: undefined },
     ]);
@@ -142,7 +126,7 @@ describe('a database whose disk is full', () => {
     });
     expect({ read: read.status, ready: ready.status }).toEqual({ read: 200, ready: 200 });
     expect((await bid('7000.00')).status).toBe(204);
-    const lines = linesFrom(from);
+    const lines = logLinesFrom(service, from);
     expect(lines.map((l) => ({ level: l.level, msg: l.msg, code: l.code }))).toEqual([{ level: 40, msg: 'the database fails statements', code: '53100' }]);
     expect(lines[0]).toMatchObject({ reason: expect.stringContaining('No space left on device') });
   }, 60_000);

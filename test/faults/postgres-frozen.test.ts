@@ -10,7 +10,7 @@ import type { TestResponse } from '../helpers/client';
 import { createAccount, createPlatform, type CreatedAccount } from '../helpers/factories';
 import { ENG_LOT } from '../helpers/lots';
 import { freezePostgres } from './freeze';
-import { asTestApp, startServiceProcess, type ServiceProcess } from './service-process';
+import { asTestApp, logLinesFrom, startServiceProcess, type ServiceProcess } from './service-process';
 import { note } from '../helpers/notes';
 
 /**
@@ -200,18 +200,7 @@ describe('PostgreSQL frozen (SIGSTOP) under a bid load', () => {
     await sleep(200);
 
     expect(failed.map((t) => codeOf(t))).toEqual(failed.map(() => 'database_unavailable'));
-    const lines = service
-      .output()
-      .slice(from)
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => {
-        try {
-          return JSON.parse(line) as { level: number; msg: string };
-        } catch {
-          return { level: 0, msg: line };
-        }
-      });
+    const lines = logLinesFrom(service, from);
     // Nothing but these two lines: no error-level line, no stack, no line per request or per connection.
     expect(lines.map((l) => ({ level: l.level, msg: l.msg }))).toEqual([
       { level: 40, msg: 'the database is out of reach' },

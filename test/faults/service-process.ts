@@ -56,3 +56,25 @@ export async function startServiceProcess(env: Record<string, string>): Promise<
 /** What the factories (test/helpers/factories.ts) use of a TestApp, offered by a process: its client, port and master key. */
 export const asTestApp = (p: ServiceProcess, master: Keypair): TestApp =>
   ({ client: p.client, port: p.port, master, baseUrl: `http://127.0.0.1:${p.port}` }) as unknown as TestApp;
+
+/** A line of the service's log: level and message (and code) of a JSON line; anything else (a stack's line) as level 0. */
+export interface LogLine {
+  level: number;
+  msg: string;
+  code?: string;
+}
+
+/** The service's log from `from` (a length of its output) on, line by line. */
+export const logLinesFrom = (p: ServiceProcess, from: number): LogLine[] =>
+  p
+    .output()
+    .slice(from)
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      try {
+        return JSON.parse(line) as LogLine;
+      } catch {
+        return { level: 0, msg: line };
+      }
+    });

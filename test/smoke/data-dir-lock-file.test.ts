@@ -1,25 +1,17 @@
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, reapAll } from './launch';
+import { launch, reapAll, takenPort } from './launch';
 
 /**
  * What stands at DATA_DIR/service.pid without being a lock a live instance holds. The port is
  * taken, so that a start that got past the lock is refused right after it: no database needed.
  */
-let taken: Server;
-let port: number;
-
-beforeAll(async () => {
-  taken = createServer();
-  port = await new Promise<number>((resolve) => taken.listen(0, '127.0.0.1', () => resolve((taken.address() as { port: number }).port)));
-});
+const port = takenPort();
 afterEach(() => reapAll());
-afterAll(() => new Promise((r) => taken.close(r)));
 
 const startIn = async (dataDir: string) => {
-  const service = launch(process.execPath, ['dist/main.js'], dataDir, port);
+  const service = launch(process.execPath, ['dist/main.js'], dataDir, port());
   return { code: await service.exited, output: service.output() };
 };
 
@@ -28,7 +20,7 @@ describe('DATA_DIR/service.pid', () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'lock-file-'));
     writeFileSync(path.join(dataDir, 'service.pid'), '1\n');
     const { code, output } = await startIn(dataDir);
-    expect({ code, output }).toEqual({ code: 1, output: `Cannot start: PORT ${port} on 127.0.0.1 is in use by another process: stop it, or set PORT to a free port\n` });
+    expect({ code, output }).toEqual({ code: 1, output: `Cannot start: PORT ${port()} on 127.0.0.1 is in use by another process: stop it, or set PORT to a free port\n` });
     expect(existsSync(path.join(dataDir, 'service.pid'))).toBe(false);
   }, 60_000);
 

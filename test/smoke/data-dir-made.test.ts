@@ -1,27 +1,18 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { launch, reapAll } from './launch';
+import { launch, reapAll, takenPort } from './launch';
 
 /**
  * A DATA_DIR the start makes holds keys and a database: made inside a clone (`DATA_DIR=data`),
  * it must not show in `git status`, where a user could commit the master seed by mistake.
  */
-let taken: Server;
-let port: number;
-
-beforeAll(async () => {
-  // The start is refused for its port, right after it made DATA_DIR: no database needed.
-  taken = createServer();
-  port = await new Promise<number>((resolve) => taken.listen(0, '127.0.0.1', () => resolve((taken.address() as { port: number }).port)));
-});
+const port = takenPort();
 afterEach(() => reapAll());
-afterAll(() => new Promise((r) => taken.close(r)));
 
 const startIn = async (dataDir: string) => {
-  const service = launch(process.execPath, ['dist/main.js'], dataDir, port);
+  const service = launch(process.execPath, ['dist/main.js'], dataDir, port());
   expect(await service.exited).toBe(1);
   expect(service.output()).toMatch(/^Cannot start: PORT \d+ on 127\.0\.0\.1 is in use/);
 };

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { Client } from 'pg';
 import path from 'node:path';
@@ -167,3 +168,18 @@ export async function allGone(pids: number[], ms: number): Promise<number | null
 
 /** Holds no worker open: a sleep raced against a process's exit outlives its test (jest would force the worker out). */
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
+
+/**
+ * A port taken for the whole test file: a start that got as far as binding it is refused right
+ * there, after it made and locked DATA_DIR, with no database needed. Answers the port, to read in tests.
+ */
+export function takenPort(): () => number {
+  let taken: Server;
+  let port = 0;
+  beforeAll(async () => {
+    taken = createServer();
+    port = await new Promise<number>((resolve) => taken.listen(0, '127.0.0.1', () => resolve((taken.address() as { port: number }).port)));
+  });
+  afterAll(() => new Promise((r) => taken.close(r)));
+  return () => port;
+}
