@@ -3,11 +3,11 @@
 // before it.
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { checkpointPeriodProblem, checkpointSigners, consistencyProblem, trustedCheckpoint, type Checkpoint, type SeenCheckpoint } from '../modules/bidlog';
+import { checkpointPeriodProblem, checkpointSigners, trustedCheckpoint, type Checkpoint } from '../modules/bidlog';
 import { Api } from './api';
 import { out, runCommand, UsageError, userPath } from './run';
 import { originOf, trustedLogKeys } from './tlog-keys';
-import { attributes, consistencyHashes, data, keepSeen, readState, seenAt, writeState, type ServedCheckpoint } from './tlog-state';
+import { attributes, data, extensionProblem, keepSeen, readState, seenAt, seenOf, writeState, type ServedCheckpoint } from './tlog-state';
 
 const USAGE = `usage: npm run monitor -- URL [--state FILE] [--once] [--every SECONDS] [--log-key KEY]…
 
@@ -26,11 +26,6 @@ state then keeps the last good checkpoint.
                    trusted before (kept in --state), else GET URL/log/keys, trusted on first use
                    (reported); a later change of them is reported until confirmed with --log-key`;
 
-const seenOf = (c: Checkpoint): SeenCheckpoint => ({ origin: c.origin, size: c.size, root: c.root.toString('base64') });
-
-/** The consistency of `now` with `seen`, with the log's proof when one can link them. */
-const extensionProblem = async (api: Api, seen: SeenCheckpoint, now: Checkpoint): Promise<string | null> =>
-  consistencyProblem(seen, now, seen.origin === now.origin && seen.size <= now.size ? await consistencyHashes(api, seen.size, now.size) : null);
 
 /** One round: the problem found, or null. */
 async function round(api: Api, base: string, statePath: string, logKeys: string[]): Promise<string | null> {

@@ -2,7 +2,6 @@ import {
   checkLotLeaves,
   checkpointPeriodProblem,
   checkpointSigners,
-  consistencyProblem,
   inclusionProblem,
   isHashReceipt,
   receiptPeriodProblem,
@@ -22,7 +21,7 @@ import {
 import { Api } from './api';
 import { Refused } from './resources';
 import { originOf, trustedLogKeys } from './tlog-keys';
-import { attributes, data, keepSeen, readState, seenAt, writeState, type ServedCheckpoint } from './tlog-state';
+import { attributes, data, extensionProblem, keepSeen, readState, seenAt, seenOf, writeState, type ServedCheckpoint } from './tlog-state';
 import { anchorChecked, quorumChecked, type OutsideOptions } from './tlog-witnessed';
 
 export interface LogCheckOptions {
@@ -77,17 +76,11 @@ export async function checkLog(base: string, options: LogCheckOptions): Promise<
   const period = checkpointPeriodProblem(trusted.periods, checkpoint, signers);
   if (options.statePath) {
     // A checkpoint its key may no longer sign is taken no further: its consistency proves nothing.
-    let problem = replacedKeyProblem(seen, checkpoint, signers) ?? period;
-    if (!problem && seen && seen.size > 0 && seen.size <= checkpoint.size) {
-      const proof = seen.size === checkpoint.size ? [] : (await attributes<{ hashes: string[] }>(api, `/log/proof/consistency?from=${seen.size}&to=${checkpoint.size}`)).hashes;
-      problem = consistencyProblem(seen, checkpoint, proof);
-    } else if (!problem && seen) {
-      problem = consistencyProblem(seen, checkpoint, null);
-    }
+    const problem = replacedKeyProblem(seen, checkpoint, signers) ?? period ?? (seen ? await extensionProblem(api, seen, checkpoint) : null);
     if (problem) problems.push(problem);
     else {
       if (seen) notes.push(`consistent with the checkpoint of size ${seen.size} seen before`);
-      keepSeen(state, base, { origin: checkpoint.origin, size: checkpoint.size, root: checkpoint.root.toString('base64'), keys, signers: signersAfter(seen, signers) });
+      keepSeen(state, base, { ...seenOf(checkpoint), keys, signers: signersAfter(seen, signers) });
       writeState(options.statePath, state);
     }
   } else if (period) {

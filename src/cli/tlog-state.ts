@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { SeenCheckpoint } from '../modules/bidlog';
+import { consistencyProblem, type Checkpoint, type SeenCheckpoint } from '../modules/bidlog';
 import type { Api } from './api';
 import { Refused } from './resources';
 
@@ -64,5 +64,12 @@ export async function attributesOrNone<T>(api: Api, target: string): Promise<T |
   return (res.body as { data: { attributes: T } }).data.attributes;
 }
 
-export const consistencyHashes = async (api: Api, from: number, to: number): Promise<string[]> =>
+const consistencyHashes = async (api: Api, from: number, to: number): Promise<string[]> =>
   from === to || from === 0 ? [] : (await attributes<{ hashes: string[] }>(api, `/log/proof/consistency?from=${from}&to=${to}`)).hashes;
+
+/** A checkpoint as a verifier, a witness and a monitor keep it. */
+export const seenOf = (c: Checkpoint): SeenCheckpoint => ({ origin: c.origin, size: c.size, root: c.root.toString('base64') });
+
+/** Whether `now` extends `seen`: the problem, or null; checked with the log's proof when one can link them (same log, not smaller). */
+export const extensionProblem = async (api: Api, seen: SeenCheckpoint, now: Checkpoint): Promise<string | null> =>
+  consistencyProblem(seen, now, seen.origin === now.origin && seen.size <= now.size ? await consistencyHashes(api, seen.size, now.size) : null);

@@ -1,7 +1,7 @@
-import { anchorProblem, consistencyProblem, cosignedAt, parseNote, trustedCheckpoint, type AnchorTransaction, type Checkpoint, type WitnessKey } from '../modules/bidlog';
+import { anchorProblem, cosignedAt, parseNote, trustedCheckpoint, type AnchorTransaction, type Checkpoint, type WitnessKey } from '../modules/bidlog';
 import type { Api } from './api';
 import { Refused } from './resources';
-import { attributes, attributesOrNone, consistencyHashes, type ServedCheckpoint } from './tlog-state';
+import { attributes, attributesOrNone, extensionProblem, seenOf, type ServedCheckpoint } from './tlog-state';
 
 export interface OutsideOptions {
   /** `require`: fail when no checkpoint is anchored; `auto` (default): check the anchor when there is one. */
@@ -19,8 +19,6 @@ interface Found {
   notes: string[];
 }
 
-const seenOf = (c: Checkpoint) => ({ origin: c.origin, size: c.size, root: c.root.toString('base64') });
-
 /**
  * The checkpoint found by `query` when the latest lacks what is asked (an anchor, co-signatures):
  * signed by the log and consistent with the latest, or why not. Answers null when none exists.
@@ -33,8 +31,7 @@ async function earlier(api: Api, query: string, latest: Checkpoint, keys: readon
   const checkpoint = trustedCheckpoint(served.note, keys);
   if (typeof checkpoint === 'string') return checkpoint;
   const [older, newer] = checkpoint.size > latest.size ? [latest, checkpoint] : [checkpoint, latest];
-  const linked = older.origin === newer.origin;
-  const problem = consistencyProblem(seenOf(older), newer, linked ? await consistencyHashes(api, older.size, newer.size) : null);
+  const problem = await extensionProblem(api, seenOf(older), newer);
   return problem ?? { served, checkpoint };
 }
 

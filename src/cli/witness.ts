@@ -4,12 +4,12 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Keypair } from '@stellar/stellar-sdk';
-import { checkpointPeriodProblem, checkpointSigners, consistencyProblem, cosignatureLine, parseNote, trustedCheckpoint, witnessVkey } from '../modules/bidlog';
+import { checkpointPeriodProblem, checkpointSigners, cosignatureLine, parseNote, trustedCheckpoint, witnessVkey } from '../modules/bidlog';
 import { Api } from './api';
 import { readKeyFile } from './keys';
 import { out, runCommand, UsageError, userPath } from './run';
 import { originOf, trustedLogKeys } from './tlog-keys';
-import { attributes, consistencyHashes, keepSeen, readState, seenAt, writeState, type ServedCheckpoint } from './tlog-state';
+import { attributes, extensionProblem, keepSeen, readState, seenAt, seenOf, writeState, type ServedCheckpoint } from './tlog-state';
 
 const USAGE = `usage: npm run witness -- URL [--key FILE] [--name NAME] [--state FILE] [--log-key KEY]…
 
@@ -62,8 +62,7 @@ runCommand(
     }
     // A co-signature vouches for the checkpoint to verifiers without state: none for one its key may no longer sign.
     const period = checkpointPeriodProblem(trusted.periods, checkpoint, checkpointSigners(served.note, trusted.keys));
-    const comparable = seen && seen.origin === checkpoint.origin && seen.size <= checkpoint.size;
-    const problem = period ?? (seen ? consistencyProblem(seen, checkpoint, comparable ? await consistencyHashes(api, seen.size, checkpoint.size) : null) : null);
+    const problem = period ?? (seen ? await extensionProblem(api, seen, checkpoint) : null);
     if (problem) {
       out(`FAIL refusing to co-sign: ${problem}`);
       return 1;
@@ -78,7 +77,7 @@ runCommand(
       return 1;
     }
     // The last checkpoint co-signed: one the log refused is not.
-    keepSeen(state, base, { origin: checkpoint.origin, size: checkpoint.size, root: checkpoint.root.toString('base64'), keys: trusted.keys });
+    keepSeen(state, base, { ...seenOf(checkpoint), keys: trusted.keys });
     writeState(statePath, state);
     for (const n of trusted.notes) out(n);
     out(`co-signed ${checkpoint.origin} size ${checkpoint.size} root ${checkpoint.root.toString('base64')}${seen ? `, consistent with size ${seen.size}` : ''}`);
